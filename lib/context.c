@@ -1,0 +1,577 @@
+/*
+ * The context: which sources, in which order, opened once and reused; and
+ * the two queries that walk them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* Every source built for this platform, in default order. */
+static const struct hmn_source *const sources[] = {
+	&hmn_source_nvml,
+};
+#define N_SOURCES (sizeof(sources) / sizeof(sources[0]))
+
+/* Every name --backend accepts, on any platform. */
+static const char *const backend_names[] = {
+	"nvml", "nvidia-smi", "drm", "dxgi", "pdh", "metal", NULL,
+};
+
+const char *const *hmn_backend_names(void)
+{
+	return backend_names;
+}
+
+const char *hmn_version(void)
+{
+	return HMN_VERSION;
+}
+
+void hmn_log(const hmn_context *ctx, enum hmn_log_level level, const char *fmt, ...)
+{
+	char message[HMN_ERROR_MAX];
+	va_list ap;
+
+	if (!ctx->log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof(message), fmt, ap);
+	va_end(ap);
+	ctx->log(level, message, ctx->log_userdata);
+}
+
+int hmn_fail(hmn_context *ctx, int r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ctx->error, sizeof(ctx->error), fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+const char *hmn_context_error(const hmn_context *ctx)
+{
+	return ctx ? ctx->error : "";
+}
+
+static const struct hmn_source *source_by_name(const char *name, size_t len)
+{
+	for (size_t i = 0; i < N_SOURCES; i++)
+		if (strlen(sources[i]->name) == len && memcmp(sources[i]->name, name, len) == 0)
+			return sources[i];
+	return NULL;
+}
+
+static bool is_backend_name(const char *name, size_t len)
+{
+	for (size_t i = 0; backend_names[i]; i++)
+		if (strlen(backend_names[i]) == len && memcmp(backend_names[i], name, len) == 0)
+			return true;
+	return false;
+}
+
+static int add_slot(hmn_context *ctx, const struct hmn_source *source)
+{
+	for (size_t i = 0; i < ctx->n_slots; i++)
+		if (ctx->slots[i].source == source)
+			return 0; /* named twice: the first place counts */
+	ctx->slots[ctx->n_slots++] = (struct source_slot){ .source = source };
+	return 0;
+}
+
+/* Selects and orders the sources from a comma list; -EINVAL on an unknown name. */
+static int select_sources(hmn_context *ctx, const char *list, const char **ret_error)
+{
+	static char error[128];
+
+	for (const char *p = list;;) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+
+		if (!is_backend_name(p, len)) {
+			snprintf(error, sizeof(error), "unknown backend '%.*s'", (int)(len > 40 ? 40 : len), p);
+			if (ret_error)
+				*ret_error = error;
+			return -EINVAL;
+		}
+		const struct hmn_source *source = source_by_name(p, len);
+		if (source)
+			add_slot(ctx, source);
+		else
+			hmn_log(ctx, HMN_LOG_INFO, "%.*s: skipped: not available on this platform",
+				(int)len, p);
+		if (!comma)
+			return 0;
+		p = comma + 1;
+	}
+}
+
+int hmn_context_new(const struct hmn_options *options, hmn_context **ret_ctx,
+		    const char **ret_error)
+{
+	const char *list = options ? options->backends : NULL;
+	hmn_context *ctx = calloc(1, sizeof(*ctx));
+	int r;
+
+	if (!ctx)
+		return -ENOMEM;
+	ctx->slots = calloc(N_SOURCES, sizeof(*ctx->slots));
+	ctx->arena = arena_new();
+	if (!ctx->slots || !ctx->arena) {
+		hmn_context_free(ctx);
+		return -ENOMEM;
+	}
+	if (options) {
+		ctx->log = options->log;
+		ctx->log_userdata = options->log_userdata;
+	}
+	ctx->procfs = arena_strdup(ctx->arena, os_procfs_root());
+	if (!list)
+		list = getenv("HMN_BACKENDS");
+	if (list && *list) {
+		r = select_sources(ctx, list, ret_error);
+		if (r < 0) {
+			hmn_context_free(ctx);
+			return r;
+		}
+	} else {
+		for (size_t i = 0; i < N_SOURCES; i++)
+			add_slot(ctx, sources[i]);
+	}
+	*ret_ctx = ctx;
+	return 0;
+}
+
+hmn_context *hmn_context_free(hmn_context *ctx)
+{
+	if (!ctx)
+		return NULL;
+	for (size_t i = 0; i < ctx->n_slots; i++)
+		if (ctx->slots[i].state)
+			ctx->slots[i].source->close(ctx->slots[i].state);
+	free(ctx->slots);
+	free(ctx->users);
+	arena_free(ctx->arena);
+	free(ctx);
+	return NULL;
+}
+
+/*
+ * Opens a source the first time a query needs it, and never again: a
+ * context loads each source once. Sources of one family share one range of
+ * GPU indices (they see the same GPUs); a family's range is placed after
+ * those of the families opened before it.
+ */
+static bool slot_ready(hmn_context *ctx, struct source_slot *slot)
+{
+	char why[HMN_ERROR_MAX] = "";
+
+	if (slot->opened)
+		return slot->state != NULL;
+	slot->opened = true;
+	int r = slot->source->open(ctx, &slot->state, why, sizeof(why));
+	if (r < 0) {
+		slot->state = NULL;
+		snprintf(slot->why, sizeof(slot->why), "%s", why[0] ? why : strerror(-r));
+		hmn_log(ctx, HMN_LOG_INFO, "%s: skipped: %s", slot->source->name, slot->why);
+		return false;
+	}
+	slot->count = slot->source->device_count(slot->state);
+	for (size_t i = 0; i < ctx->n_slots; i++) {
+		struct source_slot *other = &ctx->slots[i];
+		if (other != slot && other->state && other->has_base &&
+		    strcmp(other->source->family, slot->source->family) == 0) {
+			slot->base = other->base;
+			slot->has_base = true;
+		}
+	}
+	if (!slot->has_base) {
+		slot->base = ctx->next_base;
+		slot->has_base = true;
+		ctx->next_base += slot->count;
+	}
+	return true;
+}
+
+/* Has an earlier source of this family already answered in this query? */
+static const char *answered_by(const bool *answered, const hmn_context *ctx, size_t upto)
+{
+	for (size_t i = 0; i < upto; i++)
+		if (answered[i] && strcmp(ctx->slots[i].source->family,
+					  ctx->slots[upto].source->family) == 0)
+			return ctx->slots[i].source->name;
+	return NULL;
+}
+
+/* Why no GPU was found: what each source said. */
+static int fail_no_gpu(hmn_context *ctx)
+{
+	size_t len = 0;
+
+	len += (size_t)snprintf(ctx->error, sizeof(ctx->error), "no GPU found");
+	if (ctx->n_slots == 0)
+		snprintf(ctx->error + len, sizeof(ctx->error) - len,
+			 ": no source is available on this platform");
+	for (size_t i = 0; i < ctx->n_slots && len < sizeof(ctx->error); i++) {
+		const struct source_slot *s = &ctx->slots[i];
+		len += (size_t)snprintf(ctx->error + len, sizeof(ctx->error) - len, "%s %s: %s",
+					i == 0 ? " (tried" : ";", s->source->name,
+					s->state ? "no GPU" : s->why);
+		if (i + 1 == ctx->n_slots && len < sizeof(ctx->error))
+			len += (size_t)snprintf(ctx->error + len, sizeof(ctx->error) - len, ")");
+	}
+	return -ENODEV;
+}
+
+typedef int (*walk_fn)(struct source_slot *slot, void *sink, size_t *ret_failed);
+
+/*
+ * Walks the sources in order for one query. Returns the number of GPUs
+ * found, or a negative code; *ret_failed gets the number that failed.
+ */
+static int walk_sources(hmn_context *ctx, walk_fn fn, void *sink, unsigned *sink_base,
+			const char **sink_source, size_t *ret_found, size_t *ret_failed)
+{
+	bool answered[64] = { false };
+	size_t found = 0, failed = 0;
+
+	ctx->error[0] = '\0';
+	for (size_t i = 0; i < ctx->n_slots && i < 64; i++) {
+		struct source_slot *slot = &ctx->slots[i];
+		const char *earlier = answered_by(answered, ctx, i);
+		size_t source_failed = 0;
+
+		if (earlier) {
+			hmn_log(ctx, HMN_LOG_INFO, "%s: skipped: %s answered for %s GPUs",
+				slot->source->name, earlier, slot->source->family);
+			continue;
+		}
+		if (!slot_ready(ctx, slot))
+			continue;
+		*sink_base = slot->base;
+		*sink_source = slot->source->name;
+		int r = fn(slot, sink, &source_failed);
+		if (r == -ENOMEM)
+			return hmn_fail(ctx, r, "out of memory");
+		if (r < 0) {
+			hmn_log(ctx, HMN_LOG_WARNING, "%s: failed: %s", slot->source->name, strerror(-r));
+			continue;
+		}
+		found += slot->count;
+		failed += source_failed;
+		answered[i] = slot->count > source_failed;
+		if (slot->count == 0)
+			hmn_log(ctx, HMN_LOG_INFO, "%s: found no GPU", slot->source->name);
+		else if (answered[i])
+			hmn_log(ctx, HMN_LOG_INFO, "%s: used", slot->source->name);
+	}
+	*ret_found = found;
+	*ret_failed = failed;
+	return 0;
+}
+
+static int query_result(hmn_context *ctx, size_t found, size_t failed)
+{
+	if (found == 0)
+		return fail_no_gpu(ctx);
+	if (failed >= found)
+		return hmn_fail(ctx, -EIO, "every GPU found (%zu) failed to answer", found);
+	return 0;
+}
+
+/* ---- GPUs ------------------------------------------------------------------ */
+
+int gpu_sink_add(struct gpu_sink *sink, const struct hmn_gpu *gpu)
+{
+	struct hmn_gpu_list *list = sink->list;
+	struct hmn_arena *a = list->arena;
+
+	if (array_reserve((void **)&list->gpus, &sink->capacity, list->count, sizeof(*list->gpus)) < 0)
+		return -ENOMEM;
+	struct hmn_gpu *g = &list->gpus[list->count];
+	*g = *gpu;
+	g->index = sink->base + gpu->index;
+	g->source = sink->source;
+	g->name = arena_strdup(a, gpu->name);
+	g->uuid = arena_strdup(a, gpu->uuid);
+	g->pci_bus_id = arena_strdup(a, gpu->pci_bus_id);
+	g->driver_version = arena_strdup(a, gpu->driver_version);
+	if ((gpu->name && !g->name) || (gpu->uuid && !g->uuid) ||
+	    (gpu->pci_bus_id && !g->pci_bus_id) || (gpu->driver_version && !g->driver_version))
+		return -ENOMEM;
+	list->count++;
+	return 0;
+}
+
+static int walk_gpus(struct source_slot *slot, void *sink, size_t *ret_failed)
+{
+	return slot->source->gpus(slot->state, sink, ret_failed);
+}
+
+struct hmn_gpu_list *hmn_gpu_list_free(struct hmn_gpu_list *list)
+{
+	if (!list)
+		return NULL;
+	free(list->gpus);
+	arena_free(list->arena);
+	free(list);
+	return NULL;
+}
+
+int hmn_query_gpus(hmn_context *ctx, struct hmn_gpu_list **ret_list)
+{
+	struct hmn_gpu_list *list = calloc(1, sizeof(*list));
+	struct gpu_sink sink = { .ctx = ctx, .list = list };
+	size_t found = 0, failed = 0;
+	int r;
+
+	if (!list || !(list->arena = arena_new())) {
+		hmn_gpu_list_free(list);
+		return hmn_fail(ctx, -ENOMEM, "out of memory");
+	}
+	r = walk_sources(ctx, walk_gpus, &sink, &sink.base, &sink.source, &found, &failed);
+	if (r == 0)
+		r = query_result(ctx, found, failed);
+	if (r < 0) {
+		hmn_gpu_list_free(list);
+		return r;
+	}
+	list->found = found;
+	list->failed = failed;
+	*ret_list = list;
+	return 0;
+}
+
+/* ---- processes ----------------------------------------------------------------- */
+
+/* Open addressing over (pid, device) → row, so merging stays O(1) a row. */
+struct row_index {
+	size_t *slots;        /* row + 1; 0 is empty */
+	size_t capacity;      /* a power of two */
+};
+
+static size_t row_hash(uint32_t pid, unsigned device)
+{
+	uint64_t k = ((uint64_t)pid << 16) ^ device;
+	k *= 0x9e3779b97f4a7c15ULL;
+	return (size_t)(k >> 32);
+}
+
+bool process_sink_wants_device(const struct process_sink *sink, unsigned local_index)
+{
+	const struct hmn_process_filter *f = sink->filter;
+	if (!f || f->n_devices == 0)
+		return true;
+	for (size_t i = 0; i < f->n_devices; i++)
+		if (f->devices[i] == sink->base + local_index)
+			return true;
+	return false;
+}
+
+static bool wants_pid(const struct hmn_process_filter *f, uint32_t pid)
+{
+	if (!f || f->n_pids == 0)
+		return true;
+	for (size_t i = 0; i < f->n_pids; i++)
+		if (f->pids[i] == pid)
+			return true;
+	return false;
+}
+
+static int row_index_grow(struct row_index *idx, const struct hmn_process_list *list)
+{
+	size_t capacity = idx->capacity ? idx->capacity * 2 : 256;
+	size_t *slots = calloc(capacity, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (size_t row = 0; row < list->count; row++) {
+		const struct hmn_process *p = &list->processes[row];
+		size_t h = row_hash(p->pid, p->device_index) & (capacity - 1);
+		while (slots[h])
+			h = (h + 1) & (capacity - 1);
+		slots[h] = row + 1;
+	}
+	free(idx->slots);
+	idx->slots = slots;
+	idx->capacity = capacity;
+	return 0;
+}
+
+int process_sink_add(struct process_sink *sink, uint32_t pid, unsigned local_index,
+		     uint64_t used_bytes, unsigned type, const char *device_name,
+		     const char *device_uuid)
+{
+	struct hmn_process_list *list = sink->list;
+	struct row_index *idx = sink->index;
+	unsigned device = sink->base + local_index;
+
+	if (!wants_pid(sink->filter, pid))
+		return 0;
+	if ((list->count + 1) * 2 > idx->capacity && row_index_grow(idx, list) < 0)
+		return -ENOMEM;
+
+	size_t h = row_hash(pid, device) & (idx->capacity - 1);
+	for (; idx->slots[h]; h = (h + 1) & (idx->capacity - 1)) {
+		struct hmn_process *p = &list->processes[idx->slots[h] - 1];
+		if (p->pid == pid && p->device_index == device) {
+			/*
+			 * The same process in two lists (compute and graphics):
+			 * both report its whole footprint, so keep the larger.
+			 */
+			p->type |= type;
+			if (used_bytes != HMN_UNKNOWN &&
+			    (p->used_bytes == HMN_UNKNOWN || used_bytes > p->used_bytes))
+				p->used_bytes = used_bytes;
+			return 0;
+		}
+	}
+	if (array_reserve((void **)&list->processes, &sink->capacity, list->count,
+			  sizeof(*list->processes)) < 0)
+		return -ENOMEM;
+	/* Device names repeat on every row of a device: store each once. */
+	if (!sink->last_name || !device_name || strcmp(sink->last_name, device_name) != 0)
+		sink->last_name = arena_strdup(list->arena, device_name);
+	if (!sink->last_uuid || !device_uuid || strcmp(sink->last_uuid, device_uuid) != 0)
+		sink->last_uuid = arena_strdup(list->arena, device_uuid);
+	list->processes[list->count] = (struct hmn_process){
+		.pid = pid,
+		.uid = HMN_UID_UNKNOWN,
+		.used_bytes = used_bytes,
+		.shared_used_bytes = HMN_UNKNOWN,
+		.device_index = device,
+		.device_name = sink->last_name,
+		.device_uuid = sink->last_uuid,
+		.type = type,
+		.source = sink->source,
+	};
+	idx->slots[h] = ++list->count;
+	return 0;
+}
+
+static int walk_processes(struct source_slot *slot, void *sink, size_t *ret_failed)
+{
+	return slot->source->processes(slot->state, sink, ret_failed);
+}
+
+struct pid_row {
+	uint32_t pid;
+	size_t row;
+};
+
+static int compare_pid_row(const void *a, const void *b)
+{
+	const struct pid_row *x = a, *y = b;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* Reads each distinct pid's details once, however many GPUs it is on. */
+static int resolve_processes(hmn_context *ctx, struct hmn_process_list *list)
+{
+	struct pid_row *order = malloc((list->count ? list->count : 1) * sizeof(*order));
+
+	if (!order)
+		return -ENOMEM;
+	for (size_t i = 0; i < list->count; i++)
+		order[i] = (struct pid_row){ list->processes[i].pid, i };
+	qsort(order, list->count, sizeof(*order), compare_pid_row);
+
+	for (size_t i = 0; i < list->count;) {
+		struct hmn_process *first = &list->processes[order[i].row];
+		struct os_process_info info;
+
+		os_process_info(ctx->procfs, first->pid, &info);
+		const char *name = arena_strdup(list->arena, info.name);
+		const char *path = arena_strdup(list->arena, info.path);
+		const char *user = info.uid != HMN_UID_UNKNOWN ? os_user_name(ctx, info.uid) : NULL;
+		bool oom = (info.name && !name) || (info.path && !path);
+		os_process_info_clear(&info);
+		if (oom) {
+			free(order);
+			return -ENOMEM;
+		}
+		if (!info.exists)
+			hmn_log(ctx, HMN_LOG_INFO, "pid %u: not in %s (exited, or in another PID namespace)",
+				first->pid, ctx->procfs);
+		size_t j = i;
+		for (; j < list->count && order[j].pid == first->pid; j++) {
+			struct hmn_process *p = &list->processes[order[j].row];
+			p->name = name;
+			p->path = path;
+			p->uid = info.uid;
+			p->user = user;
+			p->exists = info.exists;
+			p->is_protected = info.is_protected;
+		}
+		i = j;
+	}
+	free(order);
+	return 0;
+}
+
+struct hmn_process_list *hmn_process_list_free(struct hmn_process_list *list)
+{
+	if (!list)
+		return NULL;
+	free(list->processes);
+	arena_free(list->arena);
+	free(list);
+	return NULL;
+}
+
+int hmn_query_processes(hmn_context *ctx, const struct hmn_process_filter *filter,
+			struct hmn_process_list **ret_list)
+{
+	struct hmn_process_list *list = calloc(1, sizeof(*list));
+	struct row_index index = { 0 };
+	struct process_sink sink = { .ctx = ctx, .list = list, .filter = filter, .index = &index };
+	size_t found = 0, failed = 0;
+	int r;
+
+	if (!list || !(list->arena = arena_new())) {
+		hmn_process_list_free(list);
+		return hmn_fail(ctx, -ENOMEM, "out of memory");
+	}
+	r = walk_sources(ctx, walk_processes, &sink, &sink.base, &sink.source, &found, &failed);
+	free(index.slots);
+	if (r == 0)
+		r = query_result(ctx, found, failed);
+	if (r == 0 && resolve_processes(ctx, list) < 0)
+		r = hmn_fail(ctx, -ENOMEM, "out of memory");
+	if (r < 0) {
+		hmn_process_list_free(list);
+		return r;
+	}
+	*ret_list = list;
+	return 0;
+}
+
+int hmn_query_self(hmn_context *ctx, struct hmn_self_memory *ret_self)
+{
+	uint32_t self = os_self_pid();
+	struct hmn_process_filter filter = { .pids = &self, .n_pids = 1 };
+	struct hmn_process_list *list = NULL;
+	struct hmn_self_memory m = { .rss_bytes = HMN_UNKNOWN, .gpu_bytes = 0 };
+
+	if (os_self_rss(ctx->procfs, &m.rss_bytes) < 0)
+		m.rss_bytes = HMN_UNKNOWN;
+	int r = hmn_query_processes(ctx, &filter, &list);
+	if (r == -ENODEV) {
+		*ret_self = m; /* no GPU: it holds none */
+		return 0;
+	}
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < list->count; i++)
+		if (list->processes[i].used_bytes != HMN_UNKNOWN)
+			m.gpu_bytes += list->processes[i].used_bytes;
+	hmn_process_list_free(list);
+	*ret_self = m;
+	return 0;
+}

@@ -1,0 +1,178 @@
+/*
+ * libhmn — how much memory each GPU holds, and how much each process holds on it.
+ *
+ * Usage: open one context, query it as often as you like, free it.
+ *
+ *     hmn_context *ctx = NULL;
+ *     const char *why = NULL;
+ *     int r = hmn_context_new(NULL, &ctx, &why);
+ *     if (r < 0) ...print why, or strerror(-r) when why is NULL...
+ *     struct hmn_gpu_list *gpus = NULL;
+ *     r = hmn_query_gpus(ctx, &gpus);
+ *     if (r < 0) fprintf(stderr, "%s\n", hmn_context_error(ctx));
+ *     ...
+ *     hmn_gpu_list_free(gpus);
+ *     hmn_context_free(ctx);
+ *
+ * Conventions (systemd style):
+ * - Functions that can fail return 0 (or a count) on success and a negative
+ *   errno-style code on failure. After a failure of a query,
+ *   hmn_context_error() explains it in a sentence the caller can print.
+ * - Out-parameters are named ret_*; they are left untouched on failure.
+ * - Every *_free() function accepts NULL and returns NULL, so that
+ *   `x = hmn_x_free(x);` leaves no dangling pointer.
+ * - The library never prints and never exits. Diagnostics (which source was
+ *   used or skipped, and why; a GPU that failed) reach the caller through the
+ *   log callback in struct hmn_options.
+ * - Sizes are bytes. HMN_UNKNOWN marks a size the source does not know.
+ * - A context is not thread-safe: use one per thread, or lock around it.
+ */
+#ifndef HMN_H
+#define HMN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HMN_UNKNOWN UINT64_MAX      /* a size nobody measured */
+#define HMN_UID_UNKNOWN UINT32_MAX  /* an owner nobody could read */
+
+typedef struct hmn_context hmn_context;
+
+enum hmn_log_level {
+	HMN_LOG_WARNING, /* something the user should hear about: a GPU failed */
+	HMN_LOG_INFO,    /* what -v shows: sources tried, fallbacks taken */
+};
+
+typedef void (*hmn_log_fn)(enum hmn_log_level level, const char *message, void *userdata);
+
+struct hmn_options {
+	/*
+	 * Comma-separated list of sources, in the order to try them, e.g.
+	 * "nvml,nvidia-smi". NULL: $HMN_BACKENDS if set, else every source
+	 * built for this platform in its default order.
+	 */
+	const char *backends;
+	hmn_log_fn log;      /* NULL: diagnostics are dropped */
+	void *log_userdata;
+};
+
+/*
+ * Selects the sources. Each is opened at most once per context, the first
+ * time a query needs it (NVML: one dlopen, one nvmlInit), and stays open
+ * until hmn_context_free(). A source that is absent is skipped (said through
+ * the log); that is not an error. A fallback source (nvidia-smi behind NVML)
+ * is never opened while the one before it answers.
+ * Returns 0, -EINVAL for an unknown backend name (ret_error, when not NULL,
+ * then gets a static message naming it) or -ENOMEM.
+ */
+int hmn_context_new(const struct hmn_options *options, hmn_context **ret_ctx,
+		    const char **ret_error);
+/* Closes every source (NVML: one nvmlShutdown, one dlclose). */
+hmn_context *hmn_context_free(hmn_context *ctx);
+
+/* The explanation of the last failed query on ctx, or "" when none failed. */
+const char *hmn_context_error(const hmn_context *ctx);
+
+/* The names --backend accepts, NULL-terminated; stable order. */
+const char *const *hmn_backend_names(void);
+
+struct hmn_gpu {
+	unsigned index;             /* stable within a context: the source's own order */
+	const char *name;           /* NULL: unknown */
+	const char *uuid;           /* NULL: unknown */
+	const char *vendor;         /* "nvidia", "amd", "intel", "apple" */
+	const char *pci_bus_id;     /* "0000:01:00.0" form; NULL: unknown */
+	uint64_t total_bytes;
+	uint64_t free_bytes;
+	uint64_t used_bytes;
+	/*
+	 * Set aside by driver and firmware. When known,
+	 * total == reserved + used + free; when HMN_UNKNOWN, total == used + free.
+	 */
+	uint64_t reserved_bytes;
+	const char *driver_version; /* NULL: unknown */
+	const char *source;         /* the source that measured this row, e.g. "nvml" */
+};
+
+struct hmn_gpu_list {
+	size_t count;               /* GPUs that answered: the rows */
+	struct hmn_gpu *gpus;
+	size_t found;               /* GPUs found, including those that failed to answer */
+	size_t failed;              /* found - count */
+	struct hmn_arena *arena;    /* private: owns the strings */
+};
+
+/*
+ * Every GPU every selected source can see. Returns 0 when at least one GPU
+ * answered (failures of others reach the log as warnings), -ENODEV when no
+ * source found a GPU, -EIO when every GPU found failed to answer, -ENOMEM.
+ */
+int hmn_query_gpus(hmn_context *ctx, struct hmn_gpu_list **ret_list);
+struct hmn_gpu_list *hmn_gpu_list_free(struct hmn_gpu_list *list);
+
+enum hmn_process_type {
+	HMN_PROCESS_COMPUTE = 1 << 0,
+	HMN_PROCESS_GRAPHICS = 1 << 1,
+};
+
+struct hmn_process {
+	uint32_t pid;
+	const char *name;           /* basename of the executable; NULL: unknown or gone */
+	const char *path;           /* full path of the executable; NULL: unknown */
+	const char *user;           /* NULL: unknown */
+	uint32_t uid;               /* HMN_UID_UNKNOWN: unknown */
+	uint64_t used_bytes;        /* device memory; HMN_UNKNOWN when not measured */
+	uint64_t shared_used_bytes; /* system memory the GPU maps for it; HMN_UNKNOWN */
+	unsigned device_index;
+	const char *device_name;    /* NULL: unknown */
+	const char *device_uuid;    /* NULL: unknown */
+	unsigned type;              /* enum hmn_process_type bits */
+	bool is_protected;          /* exists, but name or owner unreadable: no permission */
+	bool exists;                /* false: exited, or in another PID namespace */
+	const char *source;
+};
+
+struct hmn_process_list {
+	size_t count;
+	struct hmn_process *processes;
+	struct hmn_arena *arena;    /* private: owns the strings */
+};
+
+/* Restricts a process query; empty arrays mean no restriction. */
+struct hmn_process_filter {
+	const uint32_t *pids;
+	size_t n_pids;
+	const unsigned *devices;    /* GPU indices as in struct hmn_gpu */
+	size_t n_devices;
+};
+
+/*
+ * One row per (process, GPU), in source order. Names and owners are read
+ * only for the rows the filter keeps. Returns as hmn_query_gpus() does;
+ * an empty list is a success.
+ */
+int hmn_query_processes(hmn_context *ctx, const struct hmn_process_filter *filter,
+			struct hmn_process_list **ret_list);
+struct hmn_process_list *hmn_process_list_free(struct hmn_process_list *list);
+
+struct hmn_self_memory {
+	uint64_t rss_bytes;         /* resident set size; HMN_UNKNOWN when unreadable */
+	uint64_t gpu_bytes;         /* device memory this process holds on all GPUs */
+};
+
+/* The calling process's own memory: RSS, and device memory over every GPU. */
+int hmn_query_self(hmn_context *ctx, struct hmn_self_memory *ret_self);
+
+/* The library's version, "X.Y.Z". */
+const char *hmn_version(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,172 @@
+/* Private to libhmn: the source interface, the OS layer and small helpers. */
+#ifndef HMN_INTERNAL_H
+#define HMN_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hmn.h"
+
+#define HMN_ERROR_MAX 512
+
+/* ---- arena: the strings a result list owns, freed at once ---------------- */
+
+struct hmn_arena;
+struct hmn_arena *arena_new(void);
+struct hmn_arena *arena_free(struct hmn_arena *arena);
+/* A copy of s in the arena; NULL for NULL s or when out of memory. */
+const char *arena_strdup(struct hmn_arena *arena, const char *s);
+
+/* ---- growable arrays ------------------------------------------------------ */
+
+/* Makes room for one more element of size elem; -ENOMEM on failure. */
+int array_reserve(void **items, size_t *capacity, size_t count, size_t elem);
+
+/* ---- logging and errors, from inside the library ---------------------------- */
+
+void hmn_log(const hmn_context *ctx, enum hmn_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Records the explanation hmn_context_error() returns; returns r. */
+int hmn_fail(hmn_context *ctx, int r, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* ---- what a source hands back ------------------------------------------------ */
+
+/*
+ * A source reports one device at a time through gpu_sink_add() and the
+ * processes on it through process_sink_add(). Strings are copied.
+ */
+struct gpu_sink {
+	hmn_context *ctx;
+	struct hmn_gpu_list *list;
+	size_t capacity;
+	unsigned base;        /* global index of the source's device 0 */
+	const char *source;
+};
+int gpu_sink_add(struct gpu_sink *sink, const struct hmn_gpu *gpu);
+
+struct row_index;
+struct process_sink {
+	hmn_context *ctx;
+	struct hmn_process_list *list;
+	size_t capacity;
+	unsigned base;
+	const char *source;
+	const struct hmn_process_filter *filter;
+	struct row_index *index;       /* (pid, device) → row, for merging */
+	const char *last_name, *last_uuid; /* device strings, stored once per device */
+};
+/* Is this global device index wanted by the filter? Sources skip the rest. */
+bool process_sink_wants_device(const struct process_sink *sink, unsigned local_index);
+/*
+ * Adds or merges the row for (pid, device): a process listed twice on one
+ * device (compute and graphics lists) becomes one row with both type bits.
+ * Filtered-out pids are dropped here.
+ */
+int process_sink_add(struct process_sink *sink, uint32_t pid, unsigned local_index,
+		     uint64_t used_bytes, unsigned type, const char *device_name,
+		     const char *device_uuid);
+
+/*
+ * A source: a const table of function pointers. The one explicit array of
+ * them lives in context.c. Sources of the same family measure the same GPUs
+ * (nvml and nvidia-smi both see NVIDIA GPUs): the first that opens and
+ * answers is used, the later ones are its fallbacks.
+ */
+struct hmn_source {
+	const char *name;
+	const char *family;
+	/*
+	 * Loads and initialises the source once per context. Returns 0 and a
+	 * state, or a negative code with *why set to a static or arena-free
+	 * explanation written into why_buf.
+	 */
+	int (*open)(hmn_context *ctx, void **ret_state, char *why_buf, size_t why_size);
+	void (*close)(void *state);
+	/* Number of devices, fixed at open: it fixes each source's index range. */
+	unsigned (*device_count)(void *state);
+	/*
+	 * Reports every device that answers. A device that fails is logged as
+	 * a warning and counted in *ret_failed. Returns 0 or a negative code
+	 * when the source as a whole failed.
+	 */
+	int (*gpus)(void *state, struct gpu_sink *sink, size_t *ret_failed);
+	int (*processes)(void *state, struct process_sink *sink, size_t *ret_failed);
+};
+
+extern const struct hmn_source hmn_source_nvml;
+
+/* ---- OS layer: one file per concern per OS ----------------------------------- */
+
+/* Dynamic libraries (lib/linux/dynlib.c). Never from the current directory. */
+void *os_library_open(const char *name_or_path, char *why_buf, size_t why_size);
+void *os_library_symbol(void *library, const char *symbol);
+void os_library_close(void *library);
+
+/* Process details (lib/linux/process.c). */
+struct os_process_info {
+	char *name;           /* malloc'd; NULL: unknown */
+	char *path;           /* malloc'd; NULL: unknown */
+	uint32_t uid;         /* HMN_UID_UNKNOWN: unknown */
+	bool exists;
+	bool is_protected;
+};
+/* Fills info for pid; never fails as a whole: what can't be read stays unknown. */
+void os_process_info(const char *procfs, uint32_t pid, struct os_process_info *info);
+void os_process_info_clear(struct os_process_info *info);
+/* The user name for uid, cached; NULL when it has none. */
+const char *os_user_name(hmn_context *ctx, uint32_t uid);
+/* Resident set size of the calling process, in bytes. */
+int os_self_rss(const char *procfs, uint64_t *ret_bytes);
+uint32_t os_self_pid(void);
+/* The root to read instead of /proc ($HMN_PROCFS), never NULL. */
+const char *os_procfs_root(void);
+
+/* ---- parsers, exposed for the unit tests and fuzzers --------------------------- */
+
+/*
+ * Parses the text of /proc/PID/status: the Name line (unescaped into name,
+ * truncated to name_size - 1) and the effective uid (second Uid field).
+ * Returns 0 with what was found (*ret_uid HMN_UID_UNKNOWN when absent), or
+ * -EINVAL when the text is not a status file at all.
+ */
+int parse_proc_status(const char *text, size_t len, char *name, size_t name_size,
+		      uint32_t *ret_uid, uint64_t *ret_rss_bytes);
+/* The last path component of a /proc/PID/exe target, " (deleted)" removed. */
+const char *exe_basename(const char *path, char *buf, size_t size);
+/* Normalises an NVML bus id ("00000000:01:00.0") to sysfs form ("0000:01:00.0"). */
+void normalize_pci_bus_id(const char *in, char *out, size_t size);
+
+/* ---- the context, as the sources see it --------------------------------------- */
+
+struct user_cache_entry {
+	uint32_t uid;
+	const char *name;     /* in the context's arena; NULL: no such user */
+};
+
+struct source_slot {
+	const struct hmn_source *source;
+	bool opened;          /* open() was tried: it is never tried twice */
+	void *state;          /* NULL: not open (see why) */
+	char why[256];        /* why open() failed */
+	bool has_base;
+	unsigned base;        /* global index of its device 0, shared by its family */
+	unsigned count;       /* devices it found when opened */
+};
+
+struct hmn_context {
+	struct source_slot *slots;
+	size_t n_slots;
+	unsigned next_base;               /* where the next family's index range starts */
+	char error[HMN_ERROR_MAX];
+	hmn_log_fn log;
+	void *log_userdata;
+	const char *procfs;
+	struct hmn_arena *arena;          /* lives as long as the context */
+	struct user_cache_entry *users;
+	size_t n_users, users_capacity;
+};
+
+#endif

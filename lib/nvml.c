@@ -1,0 +1,396 @@
+/*
+ * The NVML source: NVIDIA's management library, loaded at run time (never
+ * linked), initialised once per context and shut down once.
+ *
+ * Each entry point is looked up newest first, so a driver that lacks one
+ * (pre-R510: no nvmlDeviceGetMemoryInfo_v2, no _v3 process calls) still
+ * answers through the older one.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "nvml-abi.h"
+
+enum process_list_kind { LIST_COMPUTE, LIST_GRAPHICS, LIST_MPS, LIST_KINDS };
+
+struct process_api {
+	nvml_processes_fn fn;
+	const char *symbol;   /* for -v */
+	size_t stride;        /* entry size of this version */
+};
+
+struct nvml {
+	void *library;
+	nvml_shutdown_fn shutdown;
+	nvml_error_string_fn error_string;
+	nvml_handle_by_index_fn handle_by_index;
+	nvml_device_string_fn get_name, get_uuid;
+	nvml_pci_info_fn pci_info;
+	nvml_memory_fn memory_v1;
+	nvml_memory_v2_fn memory_v2;
+	struct process_api lists[LIST_KINDS];
+
+	unsigned count;
+	char driver_version[NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE];
+	hmn_context *ctx;
+
+	/* Reused by every process call of every query: no allocation per call. */
+	unsigned char *buffer;
+	size_t buffer_size;
+};
+
+static const char *nvml_error(const struct nvml *n, nvmlReturn_t r)
+{
+	const char *s = n->error_string ? n->error_string(r) : NULL;
+	return s ? s : "unknown NVML error";
+}
+
+/* The first of the names that the library exports. */
+static void *first_symbol(void *library, const char *const names[], const char **ret_name)
+{
+	for (size_t i = 0; names[i]; i++) {
+		void *p = os_library_symbol(library, names[i]);
+		if (p) {
+			if (ret_name)
+				*ret_name = names[i];
+			return p;
+		}
+	}
+	return NULL;
+}
+
+#define SYMBOLS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+static void find_process_api(struct nvml *n, enum process_list_kind kind, const char *base)
+{
+	char v3[96], v2[96];
+	snprintf(v3, sizeof(v3), "%s_v3", base);
+	snprintf(v2, sizeof(v2), "%s_v2", base);
+	const char *const names[] = { v3, v2, base, NULL };
+	const char *found = NULL;
+	void *fn = first_symbol(n->library, names, &found);
+
+	n->lists[kind] = (struct process_api){ 0 };
+	if (!fn)
+		return;
+	n->lists[kind].fn = (nvml_processes_fn)fn;
+	/* v3 and v2 are stack buffers: keep a static label for -v. */
+	n->lists[kind].symbol = found == base ? "v1" : found == v3 ? "v3" : "v2";
+	n->lists[kind].stride = found == base ? sizeof(nvmlProcessInfo_v1_t) : sizeof(nvmlProcessInfo_t);
+}
+
+static void nvml_close(void *state)
+{
+	struct nvml *n = state;
+	if (!n)
+		return;
+	if (n->shutdown)
+		n->shutdown();
+	os_library_close(n->library);
+	free(n->buffer);
+	free(n);
+}
+
+static int nvml_open(hmn_context *ctx, void **ret_state, char *why, size_t why_size)
+{
+	const char *path = getenv("HMN_NVML_LIBRARY");
+	const char *init_name = NULL, *memory_name = NULL;
+	struct nvml *n = calloc(1, sizeof(*n));
+	nvmlReturn_t r;
+
+	if (!n)
+		return -ENOMEM;
+	n->ctx = ctx;
+	if (!path || !*path)
+		path = "libnvidia-ml.so.1";
+	n->library = os_library_open(path, why, why_size);
+	if (!n->library) {
+		free(n);
+		return -ENOENT;
+	}
+
+	nvml_init_fn init = first_symbol(n->library, SYMBOLS("nvmlInit_v2", "nvmlInit"), &init_name);
+	nvml_device_count_fn device_count =
+		first_symbol(n->library, SYMBOLS("nvmlDeviceGetCount_v2", "nvmlDeviceGetCount"), NULL);
+	n->handle_by_index = first_symbol(n->library,
+		SYMBOLS("nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex"), NULL);
+	n->error_string = os_library_symbol(n->library, "nvmlErrorString");
+	n->shutdown = os_library_symbol(n->library, "nvmlShutdown");
+	if (!init || !device_count || !n->handle_by_index || !n->shutdown) {
+		snprintf(why, why_size, "%s lacks nvmlInit, nvmlDeviceGetCount or nvmlShutdown", path);
+		n->shutdown = NULL; /* never initialised: nothing to shut down */
+		nvml_close(n);
+		return -ENOTSUP;
+	}
+	n->get_name = os_library_symbol(n->library, "nvmlDeviceGetName");
+	n->get_uuid = os_library_symbol(n->library, "nvmlDeviceGetUUID");
+	n->pci_info = first_symbol(n->library, SYMBOLS("nvmlDeviceGetPciInfo_v3",
+		"nvmlDeviceGetPciInfo_v2", "nvmlDeviceGetPciInfo"), NULL);
+	n->memory_v2 = os_library_symbol(n->library, "nvmlDeviceGetMemoryInfo_v2");
+	n->memory_v1 = os_library_symbol(n->library, "nvmlDeviceGetMemoryInfo");
+	memory_name = n->memory_v2 ? "nvmlDeviceGetMemoryInfo_v2" : "nvmlDeviceGetMemoryInfo";
+	find_process_api(n, LIST_COMPUTE, "nvmlDeviceGetComputeRunningProcesses");
+	find_process_api(n, LIST_GRAPHICS, "nvmlDeviceGetGraphicsRunningProcesses");
+	find_process_api(n, LIST_MPS, "nvmlDeviceGetMPSComputeRunningProcesses");
+
+	r = init();
+	if (r != NVML_SUCCESS) {
+		snprintf(why, why_size, "%s failed: %s", init_name, nvml_error(n, r));
+		n->shutdown = NULL;
+		nvml_close(n);
+		return -EIO;
+	}
+	r = device_count(&n->count);
+	if (r != NVML_SUCCESS) {
+		snprintf(why, why_size, "nvmlDeviceGetCount failed: %s", nvml_error(n, r));
+		nvml_close(n);
+		return -EIO;
+	}
+	nvml_driver_version_fn driver_version =
+		os_library_symbol(n->library, "nvmlSystemGetDriverVersion");
+	if (!driver_version ||
+	    driver_version(n->driver_version, sizeof(n->driver_version)) != NVML_SUCCESS)
+		n->driver_version[0] = '\0';
+
+	hmn_log(ctx, HMN_LOG_INFO,
+		"nvml: loaded %s: driver %s, %u GPU%s; using %s, %s, process lists compute %s, graphics %s, MPS %s",
+		path, n->driver_version[0] ? n->driver_version : "unknown", n->count,
+		n->count == 1 ? "" : "s", init_name, memory_name,
+		n->lists[LIST_COMPUTE].symbol ? n->lists[LIST_COMPUTE].symbol : "none",
+		n->lists[LIST_GRAPHICS].symbol ? n->lists[LIST_GRAPHICS].symbol : "none",
+		n->lists[LIST_MPS].symbol ? n->lists[LIST_MPS].symbol : "none");
+	*ret_state = n;
+	return 0;
+}
+
+static unsigned nvml_device_count(void *state)
+{
+	return ((struct nvml *)state)->count;
+}
+
+static void device_string(nvml_device_string_fn fn, nvmlDevice_t dev, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (!fn || fn(dev, buf, (unsigned)size) != NVML_SUCCESS)
+		buf[0] = '\0';
+	buf[size - 1] = '\0';
+}
+
+struct device_identity {
+	char name[NVML_DEVICE_NAME_V2_BUFFER_SIZE];
+	char uuid[NVML_DEVICE_UUID_V2_BUFFER_SIZE];
+};
+
+static void get_identity(struct nvml *n, nvmlDevice_t dev, struct device_identity *id)
+{
+	device_string(n->get_name, dev, id->name, sizeof(id->name));
+	device_string(n->get_uuid, dev, id->uuid, sizeof(id->uuid));
+}
+
+/*
+ * Reads the memory figures, v2 first. A v2 call that the driver rejects
+ * (FUNCTION_NOT_FOUND is what real drivers answer to a wrong version field,
+ * NOT_SUPPORTED on some vGPUs) falls back to v1 for the rest of the context.
+ */
+static nvmlReturn_t get_memory(struct nvml *n, unsigned index, nvmlDevice_t dev, struct hmn_gpu *gpu)
+{
+	nvmlReturn_t r;
+
+	if (n->memory_v2) {
+		nvmlMemory_v2_t m = { .version = nvmlMemory_v2 };
+		r = n->memory_v2(dev, &m);
+		if (r == NVML_SUCCESS) {
+			gpu->total_bytes = m.total;
+			gpu->reserved_bytes = m.reserved;
+			gpu->free_bytes = m.free;
+			gpu->used_bytes = m.used;
+			return r;
+		}
+		if (r != NVML_ERROR_FUNCTION_NOT_FOUND && r != NVML_ERROR_NOT_SUPPORTED &&
+		    r != NVML_ERROR_ARGUMENT_VERSION_MISMATCH)
+			return r;
+		hmn_log(n->ctx, HMN_LOG_INFO,
+			"nvml: GPU %u: nvmlDeviceGetMemoryInfo_v2 failed (%s), using v1: reserved unknown",
+			index, nvml_error(n, r));
+		n->memory_v2 = NULL;
+	}
+	if (!n->memory_v1)
+		return NVML_ERROR_FUNCTION_NOT_FOUND;
+	nvmlMemory_t m;
+	r = n->memory_v1(dev, &m);
+	if (r == NVML_SUCCESS) {
+		gpu->total_bytes = m.total;
+		gpu->free_bytes = m.free;
+		gpu->used_bytes = m.used;
+		gpu->reserved_bytes = HMN_UNKNOWN;
+	}
+	return r;
+}
+
+static void get_pci_bus_id(struct nvml *n, nvmlDevice_t dev, char *out, size_t size)
+{
+	nvmlPciInfo_t pci;
+
+	out[0] = '\0';
+	memset(&pci, 0, sizeof(pci));
+	if (!n->pci_info || n->pci_info(dev, &pci) != NVML_SUCCESS)
+		return;
+	/* v2 and v3 fill busId; v1 only the 16 bytes at the start. */
+	pci.busId[sizeof(pci.busId) - 1] = '\0';
+	pci.busIdLegacy[sizeof(pci.busIdLegacy) - 1] = '\0';
+	normalize_pci_bus_id(pci.busId[0] ? pci.busId : pci.busIdLegacy, out, size);
+}
+
+static int nvml_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
+{
+	struct nvml *n = state;
+	size_t failed = 0;
+
+	for (unsigned i = 0; i < n->count; i++) {
+		struct device_identity id;
+		char bus_id[NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE];
+		nvmlDevice_t dev;
+		struct hmn_gpu gpu = { .vendor = "nvidia" };
+
+		nvmlReturn_t r = n->handle_by_index(i, &dev);
+		if (r == NVML_SUCCESS)
+			r = get_memory(n, i, dev, &gpu);
+		if (r != NVML_SUCCESS) {
+			hmn_log(n->ctx, HMN_LOG_WARNING, "GPU %u: %s (nvml)", sink->base + i,
+				nvml_error(n, r));
+			failed++;
+			continue;
+		}
+		get_identity(n, dev, &id);
+		get_pci_bus_id(n, dev, bus_id, sizeof(bus_id));
+		gpu.index = i;
+		gpu.name = id.name[0] ? id.name : NULL;
+		gpu.uuid = id.uuid[0] ? id.uuid : NULL;
+		gpu.pci_bus_id = bus_id[0] ? bus_id : NULL;
+		gpu.driver_version = n->driver_version[0] ? n->driver_version : NULL;
+		int err = gpu_sink_add(sink, &gpu);
+		if (err < 0)
+			return err;
+	}
+	*ret_failed = failed;
+	return 0;
+}
+
+/*
+ * One process list of one device, with NVML's INSUFFICIENT_SIZE protocol:
+ * ask for the count, make room with headroom, and ask again while the list
+ * keeps growing between the two calls. No fixed cap.
+ */
+static nvmlReturn_t read_list(struct nvml *n, const struct process_api *api, nvmlDevice_t dev,
+			      unsigned *ret_count)
+{
+	unsigned count = 0;
+	nvmlReturn_t r = api->fn(dev, &count, NULL);
+
+	for (int attempt = 0; r == NVML_ERROR_INSUFFICIENT_SIZE && attempt < 16; attempt++) {
+		size_t want = (size_t)count + count / 4 + 16;
+		if (want > UINT32_MAX / api->stride)
+			return NVML_ERROR_MEMORY;
+		if (want * api->stride > n->buffer_size) {
+			unsigned char *p = realloc(n->buffer, want * api->stride);
+			if (!p)
+				return NVML_ERROR_MEMORY;
+			n->buffer = p;
+			n->buffer_size = want * api->stride;
+		}
+		count = (unsigned)want;
+		r = api->fn(dev, &count, n->buffer);
+	}
+	if (r == NVML_SUCCESS)
+		*ret_count = count;
+	return r;
+}
+
+static int add_list(struct nvml *n, struct process_sink *sink, const struct process_api *api,
+		    unsigned count, unsigned index, unsigned type, const struct device_identity *id)
+{
+	for (unsigned k = 0; k < count; k++) {
+		const unsigned char *entry = n->buffer + (size_t)k * api->stride;
+		unsigned int pid;
+		unsigned long long used;
+
+		/* Both versions start with pid and usedGpuMemory at the same offsets. */
+		memcpy(&pid, entry + offsetof(nvmlProcessInfo_t, pid), sizeof(pid));
+		memcpy(&used, entry + offsetof(nvmlProcessInfo_t, usedGpuMemory), sizeof(used));
+		int r = process_sink_add(sink, pid, index,
+					 used == NVML_VALUE_NOT_AVAILABLE ? HMN_UNKNOWN : used, type,
+					 id->name[0] ? id->name : NULL, id->uuid[0] ? id->uuid : NULL);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+static const unsigned list_type[LIST_KINDS] = {
+	[LIST_COMPUTE] = HMN_PROCESS_COMPUTE,
+	[LIST_GRAPHICS] = HMN_PROCESS_GRAPHICS,
+	[LIST_MPS] = HMN_PROCESS_COMPUTE,
+};
+static const char *const list_label[LIST_KINDS] = { "compute", "graphics", "MPS" };
+
+static int nvml_processes(void *state, struct process_sink *sink, size_t *ret_failed)
+{
+	struct nvml *n = state;
+	size_t failed = 0;
+
+	for (unsigned i = 0; i < n->count; i++) {
+		struct device_identity id;
+		nvmlDevice_t dev;
+		bool any_answered = false;
+		nvmlReturn_t r;
+
+		if (!process_sink_wants_device(sink, i))
+			continue;
+		r = n->handle_by_index(i, &dev);
+		if (r != NVML_SUCCESS) {
+			hmn_log(n->ctx, HMN_LOG_WARNING, "GPU %u: %s (nvml)", sink->base + i,
+				nvml_error(n, r));
+			failed++;
+			continue;
+		}
+		get_identity(n, dev, &id);
+		for (int kind = 0; kind < LIST_KINDS; kind++) {
+			const struct process_api *api = &n->lists[kind];
+			unsigned count = 0;
+
+			if (!api->fn)
+				continue;
+			r = read_list(n, api, dev, &count);
+			if (r == NVML_ERROR_NOT_SUPPORTED) {
+				any_answered = true; /* this list does not exist here: empty */
+				continue;
+			}
+			if (r != NVML_SUCCESS) {
+				hmn_log(n->ctx, HMN_LOG_WARNING, "GPU %u: %s processes: %s (nvml)",
+					sink->base + i, list_label[kind], nvml_error(n, r));
+				continue;
+			}
+			any_answered = true;
+			int err = add_list(n, sink, api, count, i, list_type[kind], &id);
+			if (err < 0)
+				return err;
+		}
+		if (!any_answered)
+			failed++;
+	}
+	*ret_failed = failed;
+	return 0;
+}
+
+const struct hmn_source hmn_source_nvml = {
+	.name = "nvml",
+	.family = "nvidia",
+	.open = nvml_open,
+	.close = nvml_close,
+	.device_count = nvml_device_count,
+	.gpus = nvml_gpus,
+	.processes = nvml_processes,
+};

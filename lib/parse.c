@@ -1,0 +1,163 @@
+/*
+ * Text parsers for what the OS and drivers print. Pure functions over a
+ * buffer, so unit tests and fuzzers reach them without a system.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The line starting at p (up to end), without its newline. */
+static const char *line_end(const char *p, const char *end)
+{
+	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	return nl ? nl : end;
+}
+
+static bool starts_with(const char *p, const char *end, const char *prefix)
+{
+	size_t n = strlen(prefix);
+	return (size_t)(end - p) >= n && memcmp(p, prefix, n) == 0;
+}
+
+/*
+ * The kernel escapes the Name field of status: "\n" for newline and "\\" for
+ * backslash (fs/proc/array.c, proc_task_name with ESCAPE_SPACE|ESCAPE_SPECIAL
+ * on newer kernels, octal escapes on some older ones). Undo both.
+ */
+static void unescape_name(const char *p, const char *end, char *out, size_t size)
+{
+	size_t o = 0;
+
+	while (p < end && o + 1 < size) {
+		char c = *p++;
+		if (c == '\\' && p < end) {
+			char e = *p++;
+			switch (e) {
+			case 'n': c = '\n'; break;
+			case 't': c = '\t'; break;
+			case '\\': c = '\\'; break;
+			default:
+				if (e >= '0' && e <= '3' && end - p >= 2 &&
+				    p[0] >= '0' && p[0] <= '7' && p[1] >= '0' && p[1] <= '7') {
+					c = (char)(((e - '0') << 6) | ((p[0] - '0') << 3) | (p[1] - '0'));
+					p += 2;
+				} else {
+					/* Not an escape we know: keep both bytes. */
+					out[o++] = '\\';
+					if (o + 1 >= size)
+						goto done;
+					c = e;
+				}
+			}
+		}
+		out[o++] = c;
+	}
+done:
+	out[o] = '\0';
+}
+
+/* Parses an unsigned decimal; returns false on no digits or overflow. */
+static bool parse_u64(const char **pp, const char *end, uint64_t *ret)
+{
+	const char *p = *pp;
+	uint64_t v = 0;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p >= end || *p < '0' || *p > '9')
+		return false;
+	for (; p < end && *p >= '0' && *p <= '9'; p++) {
+		unsigned d = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*pp = p;
+	*ret = v;
+	return true;
+}
+
+int parse_proc_status(const char *text, size_t len, char *name, size_t name_size,
+		      uint32_t *ret_uid, uint64_t *ret_rss_bytes)
+{
+	const char *p = text, *end = text + len;
+	bool saw_name = false, saw_uid = false, saw_rss = false;
+	uint32_t uid = HMN_UID_UNKNOWN;
+	uint64_t rss = HMN_UNKNOWN;
+
+	if (name && name_size)
+		name[0] = '\0';
+	while (p < end) {
+		const char *e = line_end(p, end);
+
+		if (!saw_name && starts_with(p, e, "Name:")) {
+			const char *v = p + 5;
+			while (v < e && (*v == '\t' || *v == ' '))
+				v++;
+			if (name && name_size)
+				unescape_name(v, e, name, name_size);
+			saw_name = true;
+		} else if (!saw_uid && starts_with(p, e, "Uid:")) {
+			/* Real, effective, saved, filesystem: ps shows the effective one. */
+			const char *v = p + 4;
+			uint64_t real, effective;
+			if (parse_u64(&v, e, &real) && parse_u64(&v, e, &effective) &&
+			    effective < HMN_UID_UNKNOWN)
+				uid = (uint32_t)effective;
+			saw_uid = true;
+		} else if (!saw_rss && starts_with(p, e, "VmRSS:")) {
+			const char *v = p + 6;
+			uint64_t kib;
+			while (v < e && (*v == ' ' || *v == '\t'))
+				v++;
+			if (parse_u64(&v, e, &kib) && kib <= UINT64_MAX / 1024 &&
+			    e - v == 3 && memcmp(v, " kB", 3) == 0)
+				rss = kib * 1024;
+			saw_rss = true;
+		}
+		p = e < end ? e + 1 : end;
+	}
+	if (!saw_name && !saw_uid && !saw_rss)
+		return -EINVAL;
+	if (ret_uid)
+		*ret_uid = uid;
+	if (ret_rss_bytes)
+		*ret_rss_bytes = rss;
+	return 0;
+}
+
+const char *exe_basename(const char *path, char *buf, size_t size)
+{
+	static const char deleted[] = " (deleted)";
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	size_t n = strlen(base);
+
+	if (n > sizeof(deleted) - 1 && strcmp(base + n - (sizeof(deleted) - 1), deleted) == 0)
+		n -= sizeof(deleted) - 1;
+	if (size == 0)
+		return buf;
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, base, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+void normalize_pci_bus_id(const char *in, char *out, size_t size)
+{
+	unsigned long long domain;
+	unsigned bus, device, function;
+	char tail;
+
+	/* NVML writes an 8-digit domain; sysfs, lspci and DRM use 4 digits. */
+	if (sscanf(in, "%llx:%x:%x.%x%c", &domain, &bus, &device, &function, &tail) == 4 &&
+	    domain <= 0xffffffffULL && bus <= 0xff && device <= 0x1f && function <= 7) {
+		snprintf(out, size, "%04llx:%02x:%02x.%x", domain, bus, device, function);
+		return;
+	}
+	snprintf(out, size, "%s", in);
+}

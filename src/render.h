@@ -1,0 +1,26 @@
+/* The two renderers of the one data model: tables and JSON. */
+#ifndef HMN_RENDER_H
+#define HMN_RENDER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "hmn.h"
+
+struct render_options {
+	bool no_header;
+	bool bytes;
+};
+
+/* Each returns 0 or -ENOMEM; write errors are left on the FILE for the caller. */
+int render_gpus_table(FILE *out, const struct hmn_gpu *const *gpus, size_t n,
+		      const struct render_options *o);
+int render_processes_table(FILE *out, const struct hmn_process *const *rows, size_t n,
+			   const struct render_options *o);
+int render_gpus_json(FILE *out, const struct hmn_gpu *const *gpus, size_t n);
+int render_processes_json(FILE *out, const struct hmn_process *const *rows, size_t n);
+
+/* "compute", "graphics" or "compute+graphics"; "C", "G" or "C+G" when short. */
+const char *process_type_name(unsigned type, bool short_form);
+
+#endif

@@ -1,0 +1,100 @@
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "format.h"
+#include "render.h"
+#include "table.h"
+
+const char *process_type_name(unsigned type, bool short_form)
+{
+	bool c = type & HMN_PROCESS_COMPUTE, g = type & HMN_PROCESS_GRAPHICS;
+	if (c && g)
+		return short_form ? "C+G" : "compute+graphics";
+	if (g)
+		return short_form ? "G" : "graphics";
+	return short_form ? "C" : "compute";
+}
+
+static const struct table_column gpu_columns[] = {
+	{ "GPU", ALIGN_RIGHT },
+	{ "NAME", ALIGN_LEFT },
+	{ "USED", ALIGN_RIGHT },
+	{ "FREE", ALIGN_RIGHT },
+	{ "TOTAL", ALIGN_RIGHT },
+	{ "RESERVED", ALIGN_RIGHT },
+	{ "SOURCE", ALIGN_LEFT },
+};
+
+static int finish(struct table *t, int r, FILE *out, bool no_header)
+{
+	if (r == 0)
+		table_print(t, out, no_header);
+	table_free(t);
+	return r;
+}
+
+int render_gpus_table(FILE *out, const struct hmn_gpu *const *gpus, size_t n,
+		      const struct render_options *o)
+{
+	struct table *t = table_new(gpu_columns, sizeof(gpu_columns) / sizeof(gpu_columns[0]));
+	char index[16], s[4][SIZE_TEXT_MAX];
+	int r = t ? 0 : -ENOMEM;
+
+	for (size_t i = 0; i < n && r == 0; i++) {
+		const struct hmn_gpu *g = gpus[i];
+		snprintf(index, sizeof(index), "%u", g->index);
+		const char *cells[] = {
+			index,
+			g->name ? g->name : "?",
+			format_size(g->used_bytes, o->bytes, s[0]),
+			format_size(g->free_bytes, o->bytes, s[1]),
+			format_size(g->total_bytes, o->bytes, s[2]),
+			format_size(g->reserved_bytes, o->bytes, s[3]),
+			g->source,
+		};
+		for (size_t k = 0; k < sizeof(cells) / sizeof(cells[0]) && r == 0; k++)
+			r = table_add_cell(t, cells[k]);
+	}
+	return t ? finish(t, r, out, o->no_header) : r;
+}
+
+static const struct table_column process_columns[] = {
+	{ "PID", ALIGN_RIGHT },
+	{ "USER", ALIGN_LEFT },
+	{ "TYPE", ALIGN_LEFT },
+	{ "VRAM", ALIGN_RIGHT },
+	{ "SHARED", ALIGN_RIGHT },
+	{ "GPU", ALIGN_RIGHT },
+	{ "NAME", ALIGN_LEFT },
+};
+
+int render_processes_table(FILE *out, const struct hmn_process *const *rows, size_t n,
+			   const struct render_options *o)
+{
+	struct table *t = table_new(process_columns,
+				    sizeof(process_columns) / sizeof(process_columns[0]));
+	char pid[16], uid[16], device[16], used[SIZE_TEXT_MAX], shared[SIZE_TEXT_MAX];
+	int r = t ? 0 : -ENOMEM;
+
+	for (size_t i = 0; i < n && r == 0; i++) {
+		const struct hmn_process *p = rows[i];
+		snprintf(pid, sizeof(pid), "%" PRIu32, p->pid);
+		snprintf(device, sizeof(device), "%u", p->device_index);
+		/* A uid with no name (a container's user) still beats '?'. */
+		if (p->uid != HMN_UID_UNKNOWN)
+			snprintf(uid, sizeof(uid), "%" PRIu32, p->uid);
+		const char *cells[] = {
+			pid,
+			p->user ? p->user : p->uid != HMN_UID_UNKNOWN ? uid : "?",
+			process_type_name(p->type, true),
+			format_size(p->used_bytes, o->bytes, used),
+			format_size(p->shared_used_bytes, o->bytes, shared),
+			device,
+			p->name ? p->name : "?",
+		};
+		for (size_t k = 0; k < sizeof(cells) / sizeof(cells[0]) && r == 0; k++)
+			r = table_add_cell(t, cells[k]);
+	}
+	return t ? finish(t, r, out, o->no_header) : r;
+}
