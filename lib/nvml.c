@@ -29,6 +29,7 @@ struct nvml {
 	nvml_handle_by_index_fn handle_by_index;
 	nvml_device_string_fn get_name, get_uuid;
 	nvml_pci_info_fn pci_info;
+	bool pci_legacy;      /* the v1 call: only the first 16 bytes are defined */
 	nvml_memory_fn memory_v1;
 	nvml_memory_v2_fn memory_v2;
 	struct process_api lists[LIST_KINDS];
@@ -127,8 +128,10 @@ static int nvml_open(hmn_context *ctx, void **ret_state, char *why, size_t why_s
 	}
 	n->get_name = os_library_symbol(n->library, "nvmlDeviceGetName");
 	n->get_uuid = os_library_symbol(n->library, "nvmlDeviceGetUUID");
+	const char *pci_name = NULL;
 	n->pci_info = first_symbol(n->library, SYMBOLS("nvmlDeviceGetPciInfo_v3",
-		"nvmlDeviceGetPciInfo_v2", "nvmlDeviceGetPciInfo"), NULL);
+		"nvmlDeviceGetPciInfo_v2", "nvmlDeviceGetPciInfo"), &pci_name);
+	n->pci_legacy = pci_name && strcmp(pci_name, "nvmlDeviceGetPciInfo") == 0;
 	n->memory_v2 = os_library_symbol(n->library, "nvmlDeviceGetMemoryInfo_v2");
 	n->memory_v1 = os_library_symbol(n->library, "nvmlDeviceGetMemoryInfo");
 	memory_name = n->memory_v2 ? "nvmlDeviceGetMemoryInfo_v2" : "nvmlDeviceGetMemoryInfo";
@@ -238,10 +241,13 @@ static void get_pci_bus_id(struct nvml *n, nvmlDevice_t dev, char *out, size_t s
 	memset(&pci, 0, sizeof(pci));
 	if (!n->pci_info || n->pci_info(dev, &pci) != NVML_SUCCESS)
 		return;
-	/* v2 and v3 fill busId; v1 only the 16 bytes at the start. */
+	/*
+	 * v2 and v3 fill busId; v1 fills a shorter struct that starts with a
+	 * 16-byte bus id, and what lies where busId would be is not ours to read.
+	 */
 	pci.busId[sizeof(pci.busId) - 1] = '\0';
 	pci.busIdLegacy[sizeof(pci.busIdLegacy) - 1] = '\0';
-	normalize_pci_bus_id(pci.busId[0] ? pci.busId : pci.busIdLegacy, out, size);
+	normalize_pci_bus_id(n->pci_legacy ? pci.busIdLegacy : pci.busId, out, size);
 }
 
 static int nvml_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)

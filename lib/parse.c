@@ -147,16 +147,40 @@ const char *exe_basename(const char *path, char *buf, size_t size)
 	return buf;
 }
 
+/* Reads 1 to max hex digits; returns the count read, 0 on none. */
+static size_t hex_field(const char *p, size_t max, unsigned long long *ret)
+{
+	unsigned long long v = 0;
+	size_t n = 0;
+
+	for (; n < max; n++) {
+		char c = p[n];
+		int d = c >= '0' && c <= '9' ? c - '0' :
+			c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+			c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+		if (d < 0)
+			break;
+		v = v << 4 | (unsigned)d;
+	}
+	*ret = v;
+	return n;
+}
+
 void normalize_pci_bus_id(const char *in, char *out, size_t size)
 {
-	unsigned long long domain;
-	unsigned bus, device, function;
-	char tail;
+	unsigned long long domain, bus, device, function;
+	const char *p = in;
+	size_t n;
 
-	/* NVML writes an 8-digit domain; sysfs, lspci and DRM use 4 digits. */
-	if (sscanf(in, "%llx:%x:%x.%x%c", &domain, &bus, &device, &function, &tail) == 4 &&
-	    domain <= 0xffffffffULL && bus <= 0xff && device <= 0x1f && function <= 7) {
-		snprintf(out, size, "%04llx:%02x:%02x.%x", domain, bus, device, function);
+	/*
+	 * NVML writes DDDDDDDD:BB:DD.F with an 8-digit domain; sysfs, lspci and
+	 * DRM write 4 digits. Anything else is kept as it is.
+	 */
+	if ((n = hex_field(p, 8, &domain)) && p[n] == ':' && (p += n + 1) &&
+	    hex_field(p, 2, &bus) == 2 && p[2] == ':' && (p += 3) &&
+	    hex_field(p, 2, &device) == 2 && p[2] == '.' && (p += 3) &&
+	    hex_field(p, 1, &function) == 1 && p[1] == '\0' && device <= 0x1f && function <= 7) {
+		snprintf(out, size, "%04llx:%02llx:%02llx.%llx", domain, bus, device, function);
 		return;
 	}
 	snprintf(out, size, "%s", in);

@@ -1,0 +1,431 @@
+/*
+ * A stand-in for libnvidia-ml.so.1, for tests on machines with no GPU.
+ *
+ * It answers from a scenario file named by $HMN_STUB_SCENARIO, with NVML's
+ * real ABI (lib/nvml-abi.h, pinned by static assertions) and NVML's real
+ * protocols: INSUFFICIENT_SIZE for process lists, the version field of
+ * nvmlMemory_v2_t (a wrong one fails with FUNCTION_NOT_FOUND, as real
+ * drivers answer), v1 entries of 16 bytes and v2/v3 entries of 24.
+ *
+ * Built three times, exporting what drivers of each age export:
+ *   modern   everything hmn uses (R510 and later)
+ *   pre-r510 no nvmlDeviceGetMemoryInfo_v2, no _v3 process calls
+ *   legacy   only the unversioned calls (nvmlInit, v1 memory, v1 processes)
+ *
+ * Scenario lines (# starts a comment):
+ *   driver VERSION
+ *   init-error CODE                      nvmlInit fails with CODE
+ *   gpu name="..." uuid=... pci=... total=N reserved=N used=N [error=CODE]
+ *       [memory-v2-error=CODE]           error: every call on this GPU fails
+ *   proc gpu=I pid=P|self used=N|na list=compute|graphics|mps
+ *   procs gpu=I list=L first=P count=N used=N    N processes P, P+1, ...
+ *   list-error gpu=I list=L code=CODE
+ *   grow gpu=I list=L by=N times=K       the list gains N entries after each
+ *                                        of the first K size queries
+ *
+ * $HMN_STUB_TRACE, when set, names a file that gets one line per load,
+ * nvmlInit and nvmlShutdown, so tests can count them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "nvml-abi.h"
+
+#define EXPORT __attribute__((visibility("default")))
+#define MAX_GPUS 64
+
+enum { COMPUTE, GRAPHICS, MPS, KINDS };
+
+struct proc {
+	unsigned pid;
+	unsigned long long used;
+};
+
+struct proc_list {
+	struct proc *items;
+	size_t count, capacity;
+	nvmlReturn_t error;
+	unsigned grow_by, grow_times;
+	unsigned next_pid;      /* for grown entries */
+};
+
+struct gpu {
+	char name[96], uuid[96], pci[32];
+	unsigned long long total, reserved, used;
+	nvmlReturn_t error, memory_v2_error;
+	struct proc_list lists[KINDS];
+};
+
+static struct {
+	char driver[80];
+	nvmlReturn_t init_error;
+	struct gpu gpus[MAX_GPUS];
+	unsigned n_gpus;
+	int initialised;
+} S;
+
+static void trace(const char *what)
+{
+	const char *path = getenv("HMN_STUB_TRACE");
+	if (!path)
+		return;
+	FILE *f = fopen(path, "a");
+	if (f) {
+		fprintf(f, "%s\n", what);
+		fclose(f);
+	}
+}
+
+__attribute__((constructor)) static void on_load(void)
+{
+	trace("load");
+}
+
+/* Finds key=value in a line; value may be "quoted". Copies into out. */
+static int field(const char *line, const char *key, char *out, size_t size)
+{
+	size_t klen = strlen(key);
+	for (const char *p = line; (p = strstr(p, key)); p++) {
+		if ((p != line && p[-1] != ' ' && p[-1] != '\t') || p[klen] != '=')
+			continue;
+		const char *v = p + klen + 1, *end;
+		if (*v == '"') {
+			v++;
+			end = strchr(v, '"');
+			if (!end)
+				end = v + strlen(v);
+		} else {
+			end = v + strcspn(v, " \t\n");
+		}
+		size_t n = (size_t)(end - v) < size - 1 ? (size_t)(end - v) : size - 1;
+		memcpy(out, v, n);
+		out[n] = '\0';
+		return 1;
+	}
+	return 0;
+}
+
+static unsigned long long number(const char *line, const char *key, unsigned long long fallback)
+{
+	char v[64];
+	if (!field(line, key, v, sizeof(v)))
+		return fallback;
+	if (strcmp(v, "na") == 0)
+		return NVML_VALUE_NOT_AVAILABLE;
+	if (strcmp(v, "self") == 0)
+		return (unsigned long long)getpid();
+	return strtoull(v, NULL, 0);
+}
+
+static int list_kind(const char *line)
+{
+	char v[32] = "compute";
+	field(line, "list", v, sizeof(v));
+	return strcmp(v, "graphics") == 0 ? GRAPHICS : strcmp(v, "mps") == 0 ? MPS : COMPUTE;
+}
+
+static struct proc_list *list_of(const char *line)
+{
+	unsigned g = (unsigned)number(line, "gpu", 0);
+	if (g >= S.n_gpus) {
+		fprintf(stderr, "nvml-stub: no gpu %u in: %s", g, line);
+		abort();
+	}
+	return &S.gpus[g].lists[list_kind(line)];
+}
+
+static void push(struct proc_list *l, unsigned pid, unsigned long long used)
+{
+	if (l->count == l->capacity) {
+		l->capacity = l->capacity ? l->capacity * 2 : 16;
+		l->items = realloc(l->items, l->capacity * sizeof(*l->items));
+		if (!l->items)
+			abort();
+	}
+	l->items[l->count++] = (struct proc){ pid, used };
+}
+
+static void load_scenario(void)
+{
+	const char *path = getenv("HMN_STUB_SCENARIO");
+	char line[1024];
+	FILE *f = path ? fopen(path, "r") : NULL;
+
+	memset(&S, 0, sizeof(S));
+	snprintf(S.driver, sizeof(S.driver), "550.54.15");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		char word[32] = "";
+		sscanf(line, "%31s", word);
+		if (strcmp(word, "driver") == 0) {
+			sscanf(line, "%*s %79s", S.driver);
+		} else if (strcmp(word, "init-error") == 0) {
+			S.init_error = atoi(line + 10);
+		} else if (strcmp(word, "gpu") == 0 && S.n_gpus < MAX_GPUS) {
+			struct gpu *g = &S.gpus[S.n_gpus++];
+			field(line, "name", g->name, sizeof(g->name));
+			field(line, "uuid", g->uuid, sizeof(g->uuid));
+			field(line, "pci", g->pci, sizeof(g->pci));
+			g->total = number(line, "total", 0);
+			g->reserved = number(line, "reserved", 0);
+			g->used = number(line, "used", 0);
+			g->error = (nvmlReturn_t)number(line, "error", 0);
+			g->memory_v2_error = (nvmlReturn_t)number(line, "memory-v2-error", 0);
+		} else if (strcmp(word, "proc") == 0) {
+			push(list_of(line), (unsigned)number(line, "pid", 0), number(line, "used", 0));
+		} else if (strcmp(word, "procs") == 0) {
+			struct proc_list *l = list_of(line);
+			unsigned first = (unsigned)number(line, "first", 1000);
+			unsigned long long used = number(line, "used", 0);
+			for (unsigned i = 0, n = (unsigned)number(line, "count", 0); i < n; i++)
+				push(l, first + i, used);
+		} else if (strcmp(word, "list-error") == 0) {
+			list_of(line)->error = (nvmlReturn_t)number(line, "code", 0);
+		} else if (strcmp(word, "grow") == 0) {
+			struct proc_list *l = list_of(line);
+			l->grow_by = (unsigned)number(line, "by", 0);
+			l->grow_times = (unsigned)number(line, "times", 0);
+			l->next_pid = 3000000;
+		}
+	}
+	fclose(f);
+}
+
+static nvmlReturn_t init(const char *name)
+{
+	trace(name);
+	load_scenario();
+	if (S.init_error)
+		return S.init_error;
+	S.initialised = 1;
+	return NVML_SUCCESS;
+}
+
+static struct gpu *gpu_of(nvmlDevice_t device, nvmlReturn_t *ret)
+{
+	struct gpu *g = (struct gpu *)device;
+	if (!S.initialised) {
+		*ret = NVML_ERROR_UNINITIALIZED;
+		return NULL;
+	}
+	if (!g || g < S.gpus || g >= S.gpus + S.n_gpus) {
+		*ret = NVML_ERROR_INVALID_ARGUMENT;
+		return NULL;
+	}
+	if (g->error) {
+		*ret = g->error;
+		return NULL;
+	}
+	*ret = NVML_SUCCESS;
+	return g;
+}
+
+static nvmlReturn_t copy_string(const char *s, char *out, unsigned length)
+{
+	if (!out)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (strlen(s) + 1 > length)
+		return NVML_ERROR_INSUFFICIENT_SIZE;
+	memcpy(out, s, strlen(s) + 1);
+	return NVML_SUCCESS;
+}
+
+static nvmlReturn_t device_count(unsigned *count)
+{
+	if (!S.initialised)
+		return NVML_ERROR_UNINITIALIZED;
+	*count = S.n_gpus;
+	return NVML_SUCCESS;
+}
+
+static nvmlReturn_t handle_by_index(unsigned index, nvmlDevice_t *device)
+{
+	if (!S.initialised)
+		return NVML_ERROR_UNINITIALIZED;
+	if (index >= S.n_gpus)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	/* NVML hands out handles even for a lost GPU; the calls on it fail. */
+	*device = (nvmlDevice_t)&S.gpus[index];
+	return NVML_SUCCESS;
+}
+
+/*
+ * The process-list protocol of NVML: with too small a buffer (or none),
+ * INSUFFICIENT_SIZE and the count needed; else the entries and their count.
+ * Entries are written with the stride of the calling version.
+ */
+static nvmlReturn_t processes(nvmlDevice_t device, unsigned *count, void *infos, int kind,
+			      size_t stride)
+{
+	nvmlReturn_t r;
+	struct gpu *g = gpu_of(device, &r);
+	if (!g)
+		return r;
+	if (!count)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	struct proc_list *l = &g->lists[kind];
+	if (l->error)
+		return l->error;
+	if (*count < l->count || (!infos && l->count > 0)) {
+		*count = (unsigned)l->count;
+		/* The list grows between the size query and the next call. */
+		if (l->grow_times > 0) {
+			l->grow_times--;
+			for (unsigned i = 0; i < l->grow_by; i++)
+				push(l, l->next_pid++, 1 << 20);
+		}
+		return NVML_ERROR_INSUFFICIENT_SIZE;
+	}
+	unsigned char *out = infos;
+	for (size_t i = 0; i < l->count; i++) {
+		unsigned char *e = out + i * stride;
+		memset(e, 0xff, stride); /* the instance ids of a non-MIG GPU read as ~0 */
+		memcpy(e + offsetof(nvmlProcessInfo_t, pid), &l->items[i].pid, sizeof(unsigned));
+		memcpy(e + offsetof(nvmlProcessInfo_t, usedGpuMemory), &l->items[i].used,
+		       sizeof(unsigned long long));
+	}
+	*count = (unsigned)l->count;
+	return NVML_SUCCESS;
+}
+
+/* ---- the exported entry points ----------------------------------------------- */
+
+EXPORT nvmlReturn_t nvmlInit(void) { return init("nvmlInit"); }
+EXPORT nvmlReturn_t nvmlDeviceGetCount(unsigned *count) { return device_count(count); }
+EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex(unsigned i, nvmlDevice_t *d) { return handle_by_index(i, d); }
+
+EXPORT nvmlReturn_t nvmlShutdown(void)
+{
+	trace("nvmlShutdown");
+	if (!S.initialised)
+		return NVML_ERROR_UNINITIALIZED;
+	S.initialised = 0;
+	for (unsigned g = 0; g < S.n_gpus; g++)
+		for (int k = 0; k < KINDS; k++)
+			free(S.gpus[g].lists[k].items);
+	memset(&S, 0, sizeof(S));
+	return NVML_SUCCESS;
+}
+
+EXPORT const char *nvmlErrorString(nvmlReturn_t r)
+{
+	switch (r) {
+	case NVML_SUCCESS: return "Success";
+	case NVML_ERROR_UNINITIALIZED: return "Uninitialized";
+	case NVML_ERROR_INVALID_ARGUMENT: return "Invalid Argument";
+	case NVML_ERROR_NOT_SUPPORTED: return "Not Supported";
+	case NVML_ERROR_NO_PERMISSION: return "Insufficient Permissions";
+	case NVML_ERROR_INSUFFICIENT_SIZE: return "Insufficient Size";
+	case NVML_ERROR_DRIVER_NOT_LOADED: return "Driver Not Loaded";
+	case NVML_ERROR_FUNCTION_NOT_FOUND: return "Function Not Found";
+	case NVML_ERROR_GPU_IS_LOST: return "GPU is lost";
+	default: return "Unknown Error";
+	}
+}
+
+EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char *version, unsigned length)
+{
+	if (!S.initialised)
+		return NVML_ERROR_UNINITIALIZED;
+	return copy_string(S.driver, version, length);
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned length)
+{
+	nvmlReturn_t r;
+	struct gpu *g = gpu_of(device, &r);
+	return g ? copy_string(g->name, name, length) : r;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid, unsigned length)
+{
+	nvmlReturn_t r;
+	struct gpu *g = gpu_of(device, &r);
+	return g ? copy_string(g->uuid, uuid, length) : r;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *memory)
+{
+	nvmlReturn_t r;
+	struct gpu *g = gpu_of(device, &r);
+	if (!g)
+		return r;
+	/* v1's used includes what the driver reserves. */
+	memory->total = g->total;
+	memory->used = g->used + g->reserved;
+	memory->free = g->total - memory->used;
+	return NVML_SUCCESS;
+}
+
+#if defined(STUB_LEGACY)
+/* Old drivers fill a 52-byte struct whose first 16 bytes are the bus id. */
+EXPORT nvmlReturn_t nvmlDeviceGetPciInfo(nvmlDevice_t device, nvmlPciInfo_t *pci)
+{
+	nvmlReturn_t r;
+	struct gpu *g = gpu_of(device, &r);
+	if (!g)
+		return r;
+	memset(pci, 0x5a, 52); /* what an old driver would leave is not zeros */
+	/* The 16-byte field holds the 4-digit-domain form. */
+	snprintf(pci->busIdLegacy, sizeof(pci->busIdLegacy), "%s",
+		 strlen(g->pci) == 16 ? g->pci + 4 : g->pci);
+	return NVML_SUCCESS;
+}
+#define V1_PROCESSES(fn, kind) \
+	EXPORT nvmlReturn_t fn(nvmlDevice_t d, unsigned *c, nvmlProcessInfo_v1_t *i) \
+	{ return processes(d, c, i, kind, sizeof(nvmlProcessInfo_v1_t)); }
+V1_PROCESSES(nvmlDeviceGetComputeRunningProcesses, COMPUTE)
+V1_PROCESSES(nvmlDeviceGetGraphicsRunningProcesses, GRAPHICS)
+#else
+EXPORT nvmlReturn_t nvmlInit_v2(void) { return init("nvmlInit_v2"); }
+EXPORT nvmlReturn_t nvmlDeviceGetCount_v2(unsigned *count) { return device_count(count); }
+EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned i, nvmlDevice_t *d) { return handle_by_index(i, d); }
+
+EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t *pci)
+{
+	nvmlReturn_t r;
+	struct gpu *g = gpu_of(device, &r);
+	if (!g)
+		return r;
+	memset(pci, 0, sizeof(*pci));
+	snprintf(pci->busId, sizeof(pci->busId), "%s", g->pci);
+	snprintf(pci->busIdLegacy, sizeof(pci->busIdLegacy), "%.12s", g->pci + 4);
+	return NVML_SUCCESS;
+}
+
+#define PROCESSES(fn, kind, type) \
+	EXPORT nvmlReturn_t fn(nvmlDevice_t d, unsigned *c, type *i) \
+	{ return processes(d, c, i, kind, sizeof(type)); }
+PROCESSES(nvmlDeviceGetComputeRunningProcesses, COMPUTE, nvmlProcessInfo_v1_t)
+PROCESSES(nvmlDeviceGetGraphicsRunningProcesses, GRAPHICS, nvmlProcessInfo_v1_t)
+PROCESSES(nvmlDeviceGetMPSComputeRunningProcesses, MPS, nvmlProcessInfo_v1_t)
+PROCESSES(nvmlDeviceGetComputeRunningProcesses_v2, COMPUTE, nvmlProcessInfo_t)
+PROCESSES(nvmlDeviceGetGraphicsRunningProcesses_v2, GRAPHICS, nvmlProcessInfo_t)
+PROCESSES(nvmlDeviceGetMPSComputeRunningProcesses_v2, MPS, nvmlProcessInfo_t)
+#if !defined(STUB_PRE_R510)
+PROCESSES(nvmlDeviceGetComputeRunningProcesses_v3, COMPUTE, nvmlProcessInfo_t)
+PROCESSES(nvmlDeviceGetGraphicsRunningProcesses_v3, GRAPHICS, nvmlProcessInfo_t)
+PROCESSES(nvmlDeviceGetMPSComputeRunningProcesses_v3, MPS, nvmlProcessInfo_t)
+
+EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t device, nvmlMemory_v2_t *memory)
+{
+	nvmlReturn_t r;
+	struct gpu *g = gpu_of(device, &r);
+	if (!g)
+		return r;
+	/* Real drivers answer a wrong version field with FUNCTION_NOT_FOUND. */
+	if (memory->version != nvmlMemory_v2)
+		return NVML_ERROR_FUNCTION_NOT_FOUND;
+	if (g->memory_v2_error)
+		return g->memory_v2_error;
+	memory->total = g->total;
+	memory->reserved = g->reserved;
+	memory->used = g->used;
+	memory->free = g->total - g->reserved - g->used;
+	return NVML_SUCCESS;
+}
+#endif
+#endif

@@ -1,0 +1,101 @@
+/* The /proc parsers and name helpers, with hostile input. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "internal.h"
+#include "tap.h"
+
+static const char status_text[] =
+	"Name:\tpython3\n"
+	"Umask:\t0022\n"
+	"State:\tS (sleeping)\n"
+	"Tgid:\t4242\n"
+	"Pid:\t4242\n"
+	"Uid:\t1000\t1001\t1000\t1000\n"
+	"Gid:\t1000\t1000\t1000\t1000\n"
+	"VmRSS:\t   20480 kB\n";
+
+static int parse(const char *text, char *name, size_t size, uint32_t *uid, uint64_t *rss)
+{
+	return parse_proc_status(text, strlen(text), name, size, uid, rss);
+}
+
+static void test_status(void)
+{
+	char name[64];
+	uint32_t uid = 0;
+	uint64_t rss = 0;
+
+	ok(parse(status_text, name, sizeof(name), &uid, &rss) == 0, "a real status parses");
+	is_str(name, "python3", "name");
+	is_u64(uid, 1001, "effective uid (the second field)");
+	is_u64(rss, 20480 * 1024ULL, "VmRSS in bytes");
+
+	parse("Name:\tmy\\nprog\\\\x\n", name, sizeof(name), &uid, NULL);
+	is_str(name, "my\nprog\\x", "kernel escapes in Name are undone");
+	parse("Name:\tsp\\040ace\n", name, sizeof(name), NULL, NULL);
+	is_str(name, "sp ace", "octal escapes are undone");
+	parse("Name:\tend\\\n", name, sizeof(name), NULL, NULL);
+	is_str(name, "end\\", "a trailing backslash is kept");
+	parse("Name:\tcut-at-no-newline", name, sizeof(name), NULL, NULL);
+	is_str(name, "cut-at-no-newline", "no final newline");
+	parse("Name:\tabcdefghijkl\n", name, 5, NULL, NULL);
+	is_str(name, "abcd", "name truncated to the buffer");
+
+	ok(parse("Uid:\t99999999999999999999 1 1 1\n", name, sizeof(name), &uid, NULL) == 0 &&
+	   uid == HMN_UID_UNKNOWN, "an overflowing uid is unknown");
+	ok(parse("Uid:\t1\n", name, sizeof(name), &uid, NULL) == 0 && uid == HMN_UID_UNKNOWN,
+	   "a Uid line with one field is unknown");
+	ok(parse("Uid:\t1 4294967295 1 1\n", name, sizeof(name), &uid, NULL) == 0 &&
+	   uid == HMN_UID_UNKNOWN, "uid -1 is unknown");
+	ok(parse("VmRSS:\t18446744073709551615 kB\n", NULL, 0, NULL, &rss) == 0 && rss == HMN_UNKNOWN,
+	   "an RSS that overflows in bytes is unknown");
+	ok(parse("VmRSS:\t12 MB\n", NULL, 0, NULL, &rss) == 0 && rss == HMN_UNKNOWN,
+	   "an RSS in an unknown unit is unknown");
+	ok(parse("VmRSS:\n", NULL, 0, NULL, &rss) == 0 && rss == HMN_UNKNOWN, "an RSS with no value");
+	ok(parse("", name, sizeof(name), &uid, &rss) == -EINVAL, "empty text is not a status file");
+	ok(parse("garbage\n\n\n", name, sizeof(name), &uid, &rss) == -EINVAL, "garbage is not a status file");
+	ok(parse_proc_status("Name:\tx\0y\nUid:\t5 6 7 8\n", 22, name, sizeof(name), &uid, NULL) == 0 &&
+	   uid == 6, "a NUL byte inside does not stop the parse");
+
+	/* A 1 MiB line of noise before the fields. */
+	size_t big = 1 << 20;
+	char *text = malloc(big + 64);
+	memset(text, 'x', big);
+	strcpy(text + big, "\nName:\tafter\nUid:\t1 2 3 4\n");
+	ok(parse(text, name, sizeof(name), &uid, NULL) == 0 && !strcmp(name, "after") && uid == 2,
+	   "fields after a 1 MiB line");
+	free(text);
+}
+
+static void test_names(void)
+{
+	char b[256];
+
+	is_str(exe_basename("/usr/bin/python3.11", b, sizeof(b)), "python3.11", "basename");
+	is_str(exe_basename("/opt/app/a very long program name beyond fifteen", b, sizeof(b)),
+	       "a very long program name beyond fifteen", "no 15-byte truncation");
+	is_str(exe_basename("/tmp/gone (deleted)", b, sizeof(b)), "gone", "' (deleted)' removed");
+	is_str(exe_basename("/x/ (deleted)", b, sizeof(b)), " (deleted)", "a name that is only the suffix is kept");
+	is_str(exe_basename("noslash", b, sizeof(b)), "noslash", "no slash");
+	is_str(exe_basename("/trailing/", b, sizeof(b)), "", "trailing slash gives empty");
+	is_str(exe_basename("/a/bcdef", b, 4), "bcd", "bounded");
+
+	normalize_pci_bus_id("00000000:3B:00.0", b, sizeof(b));
+	is_str(b, "0000:3b:00.0", "NVML's 8-digit domain becomes sysfs form, lower case");
+	normalize_pci_bus_id("0001:01:00.1", b, sizeof(b));
+	is_str(b, "0001:01:00.1", "sysfs form stays");
+	normalize_pci_bus_id("00010000:01:00.0", b, sizeof(b));
+	is_str(b, "10000:01:00.0", "a domain above 16 bits keeps its digits");
+	normalize_pci_bus_id("junk", b, sizeof(b));
+	is_str(b, "junk", "unparsable text is kept as is");
+	normalize_pci_bus_id("0000:01:00.0x", b, sizeof(b));
+	is_str(b, "0000:01:00.0x", "trailing junk is not normalised away");
+}
+
+int main(void)
+{
+	test_status();
+	test_names();
+	return tap_done();
+}
