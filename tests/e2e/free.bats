@@ -1,0 +1,153 @@
+#!/usr/bin/env bats
+# hmn free against the stand-in NVML: exact values, tables, failures, exit codes.
+
+load helpers
+
+setup() {
+	common_setup
+}
+
+@test "free --json gives every field, exactly" {
+	two_gpus
+	run_split "$HMN" free --json
+	[ "$status" -eq 0 ]
+	[ "$output" = '[{"index":0,"name":"NVIDIA H100 80GB HBM3","uuid":"GPU-aaaaaaaa-1111-2222-3333-444444444444","vendor":"nvidia","pci_bus_id":"0000:1b:00.0","total_bytes":85520809984,"free_bytes":64237862912,"used_bytes":20780679168,"reserved_bytes":502267904,"driver_version":"550.54.15","source":"nvml"},{"index":1,"name":"NVIDIA L40S","uuid":"GPU-bbbbbbbb-1111-2222-3333-444444444444","vendor":"nvidia","pci_bus_id":"0000:3b:00.0","total_bytes":48305799168,"free_bytes":48304750592,"used_bytes":1048576,"reserved_bytes":0,"driver_version":"550.54.15","source":"nvml"}]' ]
+	[ -z "$stderr" ]
+}
+
+@test "free --json: total = reserved + used + free on every row" {
+	two_gpus
+	run "$HMN" free --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e 'all(.[]; .total_bytes == .reserved_bytes + .used_bytes + .free_bytes)'
+}
+
+@test "hmn with no command is hmn free" {
+	two_gpus
+	run "$HMN"
+	[ "$status" -eq 0 ]
+	free_output=$("$HMN" free)
+	[ "$output" = "$free_output" ]
+}
+
+@test "free table: aligned, sizes right-aligned, no trailing spaces" {
+	two_gpus
+	run "$HMN" free
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "GPU  NAME                       USED      FREE     TOTAL  RESERVED  SOURCE" ]
+	[ "${lines[1]}" = "  0  NVIDIA H100 80GB HBM3  19.4 GiB  59.8 GiB  79.6 GiB   479 MiB  nvml" ]
+	[ "${lines[2]}" = "  1  NVIDIA L40S               1 MiB  45.0 GiB  45.0 GiB     0 MiB  nvml" ]
+	! grep -q ' $' <<<"$output"
+}
+
+@test "free --bytes --no-header" {
+	two_gpus
+	run "$HMN" free --bytes --no-header
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[ "${lines[0]}" = "  0  NVIDIA H100 80GB HBM3  20780679168  64237862912  85520809984  502267904  nvml" ]
+}
+
+@test "free --device by index and by UUID, repeated and comma-separated" {
+	two_gpus
+	run "$HMN" free --json --device 1
+	[ "$(jq -c '[.[].index]' <<<"$output")" = "[1]" ]
+	run "$HMN" free --json --device GPU-AAAAAAAA-1111-2222-3333-444444444444
+	[ "$(jq -c '[.[].index]' <<<"$output")" = "[0]" ]
+	run "$HMN" free --json --device 1 --device=0
+	[ "$(jq -c '[.[].index]' <<<"$output")" = "[0,1]" ]
+	run "$HMN" free --json --device 0,1
+	[ "$(jq -c '[.[].index]' <<<"$output")" = "[0,1]" ]
+}
+
+@test "free --device 9 on a machine with 2 GPUs is a usage error" {
+	two_gpus
+	run_split "$HMN" free --device 9
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "hmn: --device 9: no such GPU (2 found, indices from 0)
+Try 'hmn --help'." ]
+	run "$HMN" free --device GPU-nope
+	[ "$status" -eq 2 ]
+}
+
+@test "a pre-R510 driver: reserved is null, the table shows -" {
+	two_gpus
+	export HMN_NVML_LIBRARY="$STUB_PRE_R510"
+	run "$HMN" free --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '.[0] | [.reserved_bytes, .used_bytes, .free_bytes, .total_bytes]' <<<"$output")" = "[null,21282947072,64237862912,85520809984]" ]
+	run "$HMN" free
+	[[ "${lines[1]}" == *"79.6 GiB         -  nvml" ]]
+}
+
+@test "a lost GPU: the others are reported, the failure said, exit 0" {
+	scenario \
+		'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=1073741824 used=1048576' \
+		'gpu name=B uuid=GPU-b pci=00000000:02:00.0 total=1073741824 used=1048576 error=15' \
+		'gpu name=C uuid=GPU-c pci=00000000:03:00.0 total=1073741824 used=1048576'
+	run_split "$HMN" free --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.[].index]' <<<"$output")" = "[0,2]" ]
+	[ "$stderr" = "hmn: GPU 1: GPU is lost (nvml)" ]
+}
+
+@test "every GPU lost: exit 1" {
+	scenario 'gpu name=A total=1073741824 used=1 error=15'
+	run_split "$HMN" free
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[[ "$stderr" == *"every GPU found (1) failed to answer"* ]]
+}
+
+@test "NVML init failure: exit 3, and what was tried" {
+	scenario 'init-error 9'
+	run_split "$HMN" free
+	[ "$status" -eq 3 ]
+	[ -z "$output" ]
+	[ "$stderr" = "hmn: no GPU found (tried nvml: nvmlInit_v2 failed: Driver Not Loaded)" ]
+}
+
+@test "no NVML library at all: exit 3, -v says why each source was skipped" {
+	export HMN_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1
+	run_split "$HMN" -v free
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"hmn: nvml: skipped: /nonexistent/libnvidia-ml.so.1: cannot open shared object file"* ]]
+	[[ "$stderr" == *"hmn: no GPU found (tried nvml: "* ]]
+}
+
+@test "a relative HMN_NVML_LIBRARY is never loaded from the current directory" {
+	two_gpus
+	cp "$STUB_MODERN" "$BATS_TEST_TMPDIR/libnvidia-ml.so.1"
+	cd "$BATS_TEST_TMPDIR"
+	HMN_NVML_LIBRARY=libnvidia-ml.so.1 LD_LIBRARY_PATH=: run_split "$HMN" free
+	[ "$status" -eq 3 ]
+	HMN_NVML_LIBRARY=./libnvidia-ml.so.1 run_split "$HMN" free
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"not an absolute path, refused"* ]]
+}
+
+@test "the legacy (v1-only) driver still answers" {
+	two_gpus
+	export HMN_NVML_LIBRARY="$STUB_LEGACY"
+	run "$HMN" free --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.[1].pci_bus_id' <<<"$output")" = "0000:3b:00.0" ]
+}
+
+@test "stdout that cannot be written: exit 1 with a message" {
+	two_gpus
+	run_split "$HMN" free
+	[ "$status" -eq 0 ]
+	run bash -c '"$HMN" free >/dev/full'
+	[ "$status" -eq 1 ]
+	[[ "$output" == "hmn: cannot write output: No space left on device" ]]
+}
+
+@test "-v lists the NVML entry points and driver" {
+	two_gpus
+	run_split "$HMN" free -v
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"nvml: loaded $STUB_MODERN: driver 550.54.15, 2 GPUs; using nvmlInit_v2, nvmlDeviceGetMemoryInfo_v2, process lists compute v3, graphics v3, MPS v3"* ]]
+	[[ "$stderr" == *"hmn: nvml: used"* ]]
+}

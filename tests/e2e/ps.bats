@@ -1,0 +1,213 @@
+#!/usr/bin/env bats
+# hmn ps against the stand-in NVML, with fake /proc trees and real processes.
+
+load helpers
+
+setup() {
+	common_setup
+}
+
+teardown() {
+	for pid in ${started_pids:-}; do
+		kill "$pid" 2>/dev/null || true
+	done
+}
+
+# Three processes on two GPUs: python3.11 (C+G on GPU 0, 2 GiB), a
+# long-named trainer (compute on GPU 0 and 1), Xorg (graphics, unknown size).
+three_processes() {
+	two_gpus \
+		'proc gpu=0 pid=4242 used=2147483648 list=compute' \
+		'proc gpu=0 pid=4242 used=2147483648 list=graphics' \
+		'proc gpu=0 pid=777 used=536870912 list=compute' \
+		'proc gpu=1 pid=777 used=1073741824 list=compute' \
+		'proc gpu=1 pid=1500 used=na list=graphics'
+	fake_process 4242 0 /usr/bin/python3.11
+	fake_process 777 65534 "/opt/train/a-trainer-with-a-very-long-name" a-trainer-with-
+	fake_process 1500 0 /usr/lib/xorg/Xorg
+}
+
+@test "ps --json gives every field, exactly" {
+	three_processes
+	run_split "$HMN" ps --json
+	[ "$status" -eq 0 ]
+	[ "$output" = '[{"pid":4242,"name":"python3.11","used_bytes":2147483648,"shared_used_bytes":null,"device_index":0,"device_name":"NVIDIA H100 80GB HBM3","device_uuid":"GPU-aaaaaaaa-1111-2222-3333-444444444444","type":"compute+graphics","user":"root","uid":0,"path":"/usr/bin/python3.11","protected":false,"source":"nvml"},{"pid":777,"name":"a-trainer-with-a-very-long-name","used_bytes":1073741824,"shared_used_bytes":null,"device_index":1,"device_name":"NVIDIA L40S","device_uuid":"GPU-bbbbbbbb-1111-2222-3333-444444444444","type":"compute","user":"nobody","uid":65534,"path":"/opt/train/a-trainer-with-a-very-long-name","protected":false,"source":"nvml"},{"pid":777,"name":"a-trainer-with-a-very-long-name","used_bytes":536870912,"shared_used_bytes":null,"device_index":0,"device_name":"NVIDIA H100 80GB HBM3","device_uuid":"GPU-aaaaaaaa-1111-2222-3333-444444444444","type":"compute","user":"nobody","uid":65534,"path":"/opt/train/a-trainer-with-a-very-long-name","protected":false,"source":"nvml"},{"pid":1500,"name":"Xorg","used_bytes":null,"shared_used_bytes":null,"device_index":1,"device_name":"NVIDIA L40S","device_uuid":"GPU-bbbbbbbb-1111-2222-3333-444444444444","type":"graphics","user":"root","uid":0,"path":"/usr/lib/xorg/Xorg","protected":false,"source":"nvml"}]' ]
+	[ "$stderr" = "hmn: 3 GPU processes found (3.5 GiB total)." ]
+}
+
+@test "ps table: columns, name last, unknown VRAM and SHARED as -" {
+	three_processes
+	run_split "$HMN" ps
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = " PID  USER    TYPE     VRAM  SHARED  GPU  NAME" ]
+	[ "${lines[1]}" = "4242  root    C+G   2.0 GiB       -    0  python3.11" ]
+	[ "${lines[2]}" = " 777  nobody  C     1.0 GiB       -    1  a-trainer-with-a-very-long-name" ]
+	[ "${lines[3]}" = " 777  nobody  C     512 MiB       -    0  a-trainer-with-a-very-long-name" ]
+	[ "${lines[4]}" = "1500  root    G           -       -    1  Xorg" ]
+	[ "${#lines[@]}" -eq 5 ]
+	! grep -q ' $' <<<"$output"
+}
+
+@test "ps --bytes --no-header" {
+	three_processes
+	run_split "$HMN" ps --bytes --no-header
+	[ "${lines[0]}" = "4242  root    C+G   2147483648       -    0  python3.11" ]
+	[ "${#lines[@]}" -eq 4 ]
+}
+
+@test "ps --sort pid, name, device; ties by pid" {
+	three_processes
+	run "$HMN" ps --json --sort pid
+	[ "$(jq -c '[.[] | [.pid, .device_index]]' <<<"$output")" = "[[777,0],[777,1],[1500,1],[4242,0]]" ]
+	run "$HMN" ps --json --sort name
+	[ "$(jq -c '[.[].name]' <<<"$output")" = '["Xorg","a-trainer-with-a-very-long-name","a-trainer-with-a-very-long-name","python3.11"]' ]
+	run "$HMN" ps --json --sort device
+	[ "$(jq -c '[.[] | [.device_index, .pid]]' <<<"$output")" = "[[0,777],[0,4242],[1,777],[1,1500]]" ]
+}
+
+@test "summary line: filters named, singular, and zero" {
+	three_processes
+	run_split "$HMN" ps --pid 777 --device 0
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "hmn: 1 GPU process found matching pid=777 device=0 (512 MiB total)." ]
+	run_split "$HMN" ps --json --pid 1,2 --pid 3
+	[ "$output" = "[]" ]
+	[ "$stderr" = "hmn: 0 GPU processes found matching pid=1,2,3." ]
+	scenario 'gpu name=A total=1073741824 used=1'
+	run_split "$HMN" ps
+	[ "$status" -eq 0 ]
+	[ "$output" = "PID  USER  TYPE  VRAM  SHARED  GPU  NAME" ]
+	[ "$stderr" = "hmn: 0 GPU processes found." ]
+}
+
+@test "usage errors: --pid abc, --sort bogus, --device 9" {
+	three_processes
+	run_split "$HMN" ps --pid abc
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "hmn: invalid PID 'abc' in --pid
+Try 'hmn --help'." ]
+	run_split "$HMN" ps --sort bogus
+	[ "$status" -eq 2 ]
+	[ "${stderr%%$'\n'*}" = "hmn: invalid --sort 'bogus' (expected vram, pid, name or device)" ]
+	run_split "$HMN" ps --device 9
+	[ "$status" -eq 2 ]
+	[ "${stderr%%$'\n'*}" = "hmn: --device 9: no such GPU (2 found, indices from 0)" ]
+	run_split "$HMN" ps --pid 1,,2
+	[ "$status" -eq 2 ]
+	run_split "$HMN" ps --pid 99999999999
+	[ "$status" -eq 2 ]
+}
+
+@test "a process that exited keeps its row with name null" {
+	two_gpus 'proc gpu=0 pid=31337 used=1048576 list=compute'
+	run_split "$HMN" ps --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '.[0] | [.pid, .name, .user, .uid, .path, .protected]' <<<"$output")" = '[31337,null,null,null,null,false]' ]
+	[ "$stderr" = "hmn: 1 GPU process found (1 MiB total)." ]
+	run_split "$HMN" ps --no-header
+	[ "$output" = "31337  ?     C     1 MiB       -    0  ?" ]
+}
+
+@test "hundreds of processes across GPUs, through INSUFFICIENT_SIZE" {
+	two_gpus \
+		'procs gpu=0 list=compute first=200000 count=300 used=1048576' \
+		'procs gpu=1 list=graphics first=300000 count=250 used=2097152' \
+		'grow gpu=0 list=compute by=400 times=1'
+	run_split "$HMN" ps --json
+	[ "$status" -eq 0 ]
+	[ "$(jq length <<<"$output")" -eq 950 ]
+	[ "$(jq '[.[].pid] | unique | length' <<<"$output")" -eq 950 ]
+	[ "$stderr" = "hmn: 950 GPU processes found (1.2 GiB total)." ]
+}
+
+@test "pre-R510 and legacy drivers list the same processes" {
+	three_processes
+	want=$("$HMN" ps --json 2>/dev/null | jq -c '[.[] | [.pid, .device_index, .used_bytes, .type]]')
+	HMN_NVML_LIBRARY="$STUB_PRE_R510" run "$HMN" ps --json
+	[ "$(jq -c '[.[] | [.pid, .device_index, .used_bytes, .type]]' <<<"$output")" = "$want" ]
+}
+
+@test "real processes: names from /proc/PID/exe, terminal-safe in the table, escaped in JSON" {
+	unset HMN_PROCFS
+	bin="$BATS_TEST_TMPDIR/bin"
+	mkdir -p "$bin"
+	evil=$'evil\e[31m\nname'
+	cp "$(command -v sleep)" "$bin/$evil"
+	cp "$(command -v sleep)" "$bin/a-long-process-name-beyond-15"
+	"$bin/$evil" 300 &
+	evil_pid=$!
+	"$bin/a-long-process-name-beyond-15" 300 &
+	long_pid=$!
+	started_pids="$evil_pid $long_pid"
+	two_gpus "proc gpu=0 pid=$evil_pid used=1048576 list=compute" \
+		"proc gpu=1 pid=$long_pid used=2097152 list=graphics"
+
+	run_split "$HMN" ps --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -r --argjson p "$evil_pid" '.[] | select(.pid == $p) | .name' <<<"$output")" = "$evil" ]
+	[[ "$output" == *'"name":"evil\u001b[31m\nname"'* ]]
+	[ "$(jq -r --argjson p "$long_pid" '.[] | select(.pid == $p) | .name' <<<"$output")" = "a-long-process-name-beyond-15" ]
+	[ "$(jq -r --argjson p "$long_pid" '.[] | select(.pid == $p) | .uid' <<<"$output")" = "$(id -u)" ]
+	[ "$(jq -r --argjson p "$long_pid" '.[] | select(.pid == $p) | .path' <<<"$output")" = "$bin/a-long-process-name-beyond-15" ]
+
+	run_split "$HMN" ps --no-header
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 2 ]
+	[[ "${lines[1]}" == *"  evil?[31m?name" ]]
+	! grep -q $'\e' <<<"$output"
+}
+
+@test "the jq | xargs kill recipe kills exactly the right process" {
+	unset HMN_PROCFS
+	sleep 300 &
+	big=$!
+	sleep 300 &
+	small=$!
+	started_pids="$big $small"
+	two_gpus "proc gpu=0 pid=$big used=2147483648 list=compute" \
+		"proc gpu=1 pid=$small used=104857600 list=compute"
+	"$HMN" ps --json | jq -r '.[] | select(.used_bytes > 1073741824) | .pid' | xargs -r kill
+	wait "$big" 2>/dev/null || true
+	! kill -0 "$big" 2>/dev/null
+	kill -0 "$small"
+}
+
+@test "a process whose details are unreadable is protected, and counted" {
+	# The reader must lack permission: drop to nobody when we are root.
+	dir=$(mktemp -d /tmp/hmn-protected.XXXXXX)
+	chmod 755 "$dir"
+	export HMN_PROCFS="$dir/proc" HMN_STUB_SCENARIO="$dir/scenario"
+	mkdir -p "$HMN_PROCFS"
+	two_gpus 'proc gpu=0 pid=4242 used=1048576' 'proc gpu=0 pid=555 used=1048576'
+	chmod 644 "$HMN_STUB_SCENARIO"
+	fake_process 4242 0 /usr/bin/secret
+	fake_process 555 65534 /usr/bin/open
+	chmod 600 "$HMN_PROCFS/4242/status" "$HMN_PROCFS/4242/comm"
+	rm "$HMN_PROCFS/4242/exe"
+	if [ "$(id -u)" -eq 0 ]; then
+		as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	else
+		as_user=()
+		chmod 000 "$HMN_PROCFS/4242/status" "$HMN_PROCFS/4242/comm"
+	fi
+	run_split "${as_user[@]}" "$HMN" ps --json
+	rm -rf "$dir"
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '.[] | select(.pid == 4242) | [.name, .uid, .protected]' <<<"$output")" = '[null,null,true]' ]
+	[ "$(jq -c '.[] | select(.pid == 555) | [.name, .uid, .protected]' <<<"$output")" = '["open",65534,false]' ]
+	[ "$stderr" = "hmn: 2 GPU processes found (2 MiB total; 1 protected — re-run elevated for names)." ]
+}
+
+@test "a closed pipe ends quietly" {
+	two_gpus 'procs gpu=0 list=compute first=100000 count=5000 used=1048576'
+	run bash -c 'set -o pipefail; "$HMN" ps --no-header 2>"$BATS_TEST_TMPDIR/err" | head -1'
+	[ "$(wc -l <<<"$output")" -eq 1 ]
+	[ ! -s "$BATS_TEST_TMPDIR/err" ]
+}
+
+@test "ps output that cannot be written: exit 1" {
+	three_processes
+	run bash -c '"$HMN" ps --json >/dev/full'
+	[ "$status" -eq 1 ]
+	[[ "$output" == "hmn: cannot write output: No space left on device" ]]
+}

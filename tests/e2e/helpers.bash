@@ -1,0 +1,41 @@
+# Shared by the bats suites: a stand-in NVML with a scenario, and fake /proc trees.
+# $HMN, $STUB_MODERN, $STUB_PRE_R510, $STUB_LEGACY and $TESTS_DIR come from meson.
+
+common_setup() {
+	export HMN_NVML_LIBRARY="$STUB_MODERN"
+	export HMN_STUB_SCENARIO="$BATS_TEST_TMPDIR/scenario"
+	export HMN_PROCFS="$BATS_TEST_TMPDIR/proc"
+	unset HMN_BACKENDS HMN_STUB_TRACE
+	mkdir -p "$HMN_PROCFS"
+	: >"$HMN_STUB_SCENARIO"
+}
+
+# scenario LINE... : writes the stand-in's scenario file.
+scenario() {
+	printf '%s\n' "$@" >"$HMN_STUB_SCENARIO"
+}
+
+# Two GPUs as an H100 and an L40S report them (figures from real recordings).
+two_gpus() {
+	scenario \
+		'driver 550.54.15' \
+		'gpu name="NVIDIA H100 80GB HBM3" uuid=GPU-aaaaaaaa-1111-2222-3333-444444444444 pci=00000000:1B:00.0 total=85520809984 reserved=502267904 used=20780679168' \
+		'gpu name="NVIDIA L40S" uuid=GPU-bbbbbbbb-1111-2222-3333-444444444444 pci=00000000:3B:00.0 total=48305799168 reserved=0 used=1048576' \
+		"$@"
+}
+
+# fake_process PID UID EXE [NAME-IN-STATUS]: a /proc/PID entry in the fake tree.
+fake_process() {
+	local dir="$HMN_PROCFS/$1"
+	mkdir -p "$dir"
+	printf 'Name:\t%s\nUmask:\t0022\nState:\tS (sleeping)\nPid:\t%s\nUid:\t%s\t%s\t%s\t%s\n' \
+		"${4:-$(basename "$3")}" "$1" "$2" "$2" "$2" "$2" >"$dir/status"
+	printf '%s\n' "${4:-$(basename "$3" | cut -c1-15)}" >"$dir/comm"
+	ln -s "$3" "$dir/exe"
+}
+
+# run_split CMD...: like bats' run, with stdout in $output and stderr in $stderr.
+bats_require_minimum_version 1.5.0
+run_split() {
+	run --separate-stderr "$@"
+}
