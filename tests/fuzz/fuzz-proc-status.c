@@ -1,0 +1,41 @@
+/* libFuzzer harness: /proc/PID/status parsing and the name helpers. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char name[64], buf[64];
+	uint32_t uid = 0;
+	uint64_t rss = 0;
+
+	/* Exactly size bytes, no terminator: the parser must not read past. */
+	char *copy = malloc(size ? size : 1);
+	if (!copy)
+		return 0;
+	memcpy(copy, data, size);
+	if (parse_proc_status(copy, size, name, sizeof(name), &uid, &rss) == 0) {
+		if (strlen(name) >= sizeof(name))
+			abort();
+		if (rss != HMN_UNKNOWN && rss % 1024 != 0)
+			abort();
+	}
+	free(copy);
+
+	/* The same bytes as a path and as a bus id. */
+	char *s = malloc(size + 1);
+	if (!s)
+		return 0;
+	memcpy(s, data, size);
+	s[size] = '\0';
+	exe_basename(s, buf, sizeof(buf));
+	if (strlen(buf) >= sizeof(buf))
+		abort();
+	normalize_pci_bus_id(s, buf, sizeof(buf));
+	free(s);
+	return 0;
+}

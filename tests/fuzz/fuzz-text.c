@@ -1,0 +1,52 @@
+/*
+ * libFuzzer harness: UTF-8 repair and the terminal sanitizer, checking what
+ * they promise: repaired text is valid UTF-8, sanitized text holds no
+ * control character and no invalid UTF-8.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check_valid(const char *s, int allow_controls)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s);
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t len = utf8_sequence_length(p + i, n - i, &cp);
+		if (len == 0)
+			abort();
+		if (!allow_controls && (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp < 0xa0)))
+			abort();
+		i += len;
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *s = malloc(size + 1);
+	if (!s)
+		return 0;
+	memcpy(s, data, size);
+	s[size] = '\0';
+
+	char *repaired = utf8_repair(s);
+	if (repaired) {
+		check_valid(repaired, 1);
+		free(repaired);
+	}
+	char *out = malloc(size + 1);
+	if (out) {
+		size_t width = sanitize_for_terminal(s, out, size + 1);
+		check_valid(out, 0);
+		if (width > strlen(out))
+			abort();
+		free(out);
+	}
+	free(s);
+	return 0;
+}
