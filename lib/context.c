@@ -153,6 +153,7 @@ hmn_context *hmn_context_free(hmn_context *ctx)
 	for (size_t i = 0; i < ctx->n_slots; i++)
 		if (ctx->slots[i].state)
 			ctx->slots[i].source->close(ctx->slots[i].state);
+	os_proc_root_close(ctx->proc_root);
 	free(ctx->slots);
 	free(ctx->users);
 	arena_free(ctx->arena);
@@ -482,21 +483,27 @@ static int resolve_processes(hmn_context *ctx, struct hmn_process_list *list)
 		order[i] = (struct pid_row){ list->processes[i].pid, i };
 	qsort(order, list->count, sizeof(*order), compare_pid_row);
 
+	if (!ctx->proc_root)
+		ctx->proc_root = os_proc_root_open(ctx->procfs);
+	struct os_process_info *info = malloc(sizeof(*info));
+	if (!info || !ctx->proc_root) {
+		free(info);
+		free(order);
+		return -ENOMEM;
+	}
 	for (size_t i = 0; i < list->count;) {
 		struct hmn_process *first = &list->processes[order[i].row];
-		struct os_process_info info;
 
-		os_process_info(ctx->procfs, first->pid, &info);
-		const char *name = arena_strdup(list->arena, info.name);
-		const char *path = arena_strdup(list->arena, info.path);
-		const char *user = info.uid != HMN_UID_UNKNOWN ? os_user_name(ctx, info.uid) : NULL;
-		bool oom = (info.name && !name) || (info.path && !path);
-		os_process_info_clear(&info);
-		if (oom) {
+		os_process_info(ctx->proc_root, first->pid, info);
+		const char *name = info->name[0] ? arena_strdup(list->arena, info->name) : NULL;
+		const char *path = info->path[0] ? arena_strdup(list->arena, info->path) : NULL;
+		const char *user = info->uid != HMN_UID_UNKNOWN ? os_user_name(ctx, info->uid) : NULL;
+		if ((info->name[0] && !name) || (info->path[0] && !path)) {
+			free(info);
 			free(order);
 			return -ENOMEM;
 		}
-		if (!info.exists)
+		if (!info->exists)
 			hmn_log(ctx, HMN_LOG_INFO, "pid %u: not in %s (exited, or in another PID namespace)",
 				first->pid, ctx->procfs);
 		size_t j = i;
@@ -504,13 +511,14 @@ static int resolve_processes(hmn_context *ctx, struct hmn_process_list *list)
 			struct hmn_process *p = &list->processes[order[j].row];
 			p->name = name;
 			p->path = path;
-			p->uid = info.uid;
+			p->uid = info->uid;
 			p->user = user;
-			p->exists = info.exists;
-			p->is_protected = info.is_protected;
+			p->exists = info->exists;
+			p->is_protected = info->is_protected;
 		}
 		i = j;
 	}
+	free(info);
 	free(order);
 	return 0;
 }

@@ -107,15 +107,24 @@ void os_library_close(void *library);
 
 /* Process details (lib/linux/process.c). */
 struct os_process_info {
-	char *name;           /* malloc'd; NULL: unknown */
-	char *path;           /* malloc'd; NULL: unknown */
+	char name[256];       /* "": unknown */
+	char path[4096];      /* "": unknown */
 	uint32_t uid;         /* HMN_UID_UNKNOWN: unknown */
 	bool exists;
 	bool is_protected;
 };
-/* Fills info for pid; never fails as a whole: what can't be read stays unknown. */
-void os_process_info(const char *procfs, uint32_t pid, struct os_process_info *info);
-void os_process_info_clear(struct os_process_info *info);
+/*
+ * The process table ($HMN_PROCFS or /proc), opened once per context so that
+ * each per-process read resolves a short relative path. NULL on ENOMEM.
+ */
+struct os_proc_root;
+struct os_proc_root *os_proc_root_open(const char *path);
+struct os_proc_root *os_proc_root_close(struct os_proc_root *root);
+/*
+ * Fills info for pid; never fails as a whole: what can't be read stays
+ * unknown. Runs once per process listed, so it allocates nothing.
+ */
+void os_process_info(struct os_proc_root *root, uint32_t pid, struct os_process_info *info);
 /* The user name for uid, cached; NULL when it has none. */
 const char *os_user_name(hmn_context *ctx, uint32_t uid);
 /* Resident set size of the calling process, in bytes. */
@@ -164,6 +173,7 @@ struct hmn_context {
 	hmn_log_fn log;
 	void *log_userdata;
 	const char *procfs;
+	struct os_proc_root *proc_root;   /* opened at the first process query */
 	struct hmn_arena *arena;          /* lives as long as the context */
 	struct user_cache_entry *users;
 	size_t n_users, users_capacity;

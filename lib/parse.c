@@ -119,6 +119,9 @@ int parse_proc_status(const char *text, size_t len, char *name, size_t name_size
 			saw_rss = true;
 		}
 		p = e < end ? e + 1 : end;
+		/* Stop once everything asked for is found: Uid is line 9, VmRSS much later. */
+		if ((saw_name || !name_size) && (saw_uid || !ret_uid) && (saw_rss || !ret_rss_bytes))
+			break;
 	}
 	if (!saw_name && !saw_uid && !saw_rss)
 		return -EINVAL;

@@ -20,6 +20,12 @@ int render_processes_table(FILE *out, const struct hmn_process *const *rows, siz
 int render_gpus_json(FILE *out, const struct hmn_gpu *const *gpus, size_t n);
 int render_processes_json(FILE *out, const struct hmn_process *const *rows, size_t n);
 
+/*
+ * Writes s as a JSON string (null for NULL): valid UTF-8, every control
+ * character escaped. Returns 0 or -ENOMEM.
+ */
+int json_write_string(FILE *out, const char *s);
+
 /* "compute", "graphics" or "compute+graphics"; "C", "G" or "C+G" when short. */
 const char *process_type_name(unsigned type, bool short_form);
 

@@ -1,143 +1,215 @@
 /*
- * JSON through cJSON, one row at a time: each row is built, printed into a
- * reused buffer and freed, so memory stays flat however many rows there are.
- * Sizes go in as raw integer text (cJSON keeps numbers as doubles, which
- * would round above 2^53). Strings are made valid UTF-8 first; cJSON
- * escapes the control characters.
+ * JSON output, streamed one row at a time so memory stays flat however many
+ * rows there are.
+ *
+ * The structure (fixed keys, integers) is written directly: sizes are raw
+ * integer text, since a double would round above 2^53. String values that
+ * are plain printable ASCII with no quote or backslash need no escaping and
+ * are written as they are; every other string is made valid UTF-8
+ * (utf8_repair: invalid bytes become U+FFFD) and escaped by cJSON. Building
+ * a cJSON tree for every row cost more than everything else hmn ps does
+ * together for 10,000 processes; tests/unit/test-json.c checks this writer
+ * against cJSON's own output.
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "format.h"
 #include "render.h"
 
-static bool add_string(cJSON *o, const char *key, const char *value)
-{
-	if (!value)
-		return cJSON_AddNullToObject(o, key) != NULL;
-	char *valid = utf8_repair(value);
-	bool ok = valid && cJSON_AddStringToObject(o, key, valid) != NULL;
-	free(valid);
-	return ok;
-}
-
-static bool add_u64(cJSON *o, const char *key, uint64_t value, uint64_t unknown)
-{
-	char text[24];
-	if (value == unknown)
-		return cJSON_AddNullToObject(o, key) != NULL;
-	snprintf(text, sizeof(text), "%" PRIu64, value);
-	return cJSON_AddRawToObject(o, key, text) != NULL;
-}
-
-struct json_stream {
-	FILE *out;
-	size_t rows;
-	char buffer[16384];
+/*
+ * Output goes through a 64 KiB buffer handed to stdio in large pieces: a
+ * stdio call per key and value cost more than building the rows.
+ */
+struct json_out {
+	FILE *file;
+	size_t len;
+	char buf[65536];
 };
 
-static void stream_begin(struct json_stream *s, FILE *out)
+static void flush(struct json_out *o)
 {
-	s->out = out;
-	s->rows = 0;
-	fputc('[', out);
+	if (o->len)
+		fwrite(o->buf, 1, o->len, o->file);
+	o->len = 0;
 }
 
-/* Prints and frees one row; -ENOMEM if it could not be built or printed. */
-static int stream_row(struct json_stream *s, cJSON *row, bool built)
+static void put(struct json_out *o, const char *s, size_t n)
 {
-	int r = 0;
-
-	if (!built) {
-		r = -ENOMEM;
-	} else {
-		if (s->rows++ > 0)
-			fputc(',', s->out);
-		if (cJSON_PrintPreallocated(row, s->buffer, (int)sizeof(s->buffer), 0)) {
-			fputs(s->buffer, s->out);
-		} else {
-			char *text = cJSON_PrintUnformatted(row); /* a row over 16 KiB */
-			if (text)
-				fputs(text, s->out);
-			else
-				r = -ENOMEM;
-			free(text);
+	if (o->len + n > sizeof(o->buf)) {
+		flush(o);
+		if (n > sizeof(o->buf)) {
+			fwrite(s, 1, n, o->file);
+			return;
 		}
 	}
-	cJSON_Delete(row);
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+#define PUT_LITERAL(o, text) put(o, text, sizeof(text) - 1)
+
+/* Bytes a JSON string can hold as they are: printable ASCII but '"' and '\\'. */
+static const bool plain[256] = {
+	[' '] = 1, ['!'] = 1, ['#' ... '['] = 1, [']' ... '~'] = 1,
+};
+
+/* Writes s as a JSON string; -ENOMEM if cJSON could not escape it. */
+static int put_string(struct json_out *o, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = 0;
+
+	if (!s) {
+		PUT_LITERAL(o, "null");
+		return 0;
+	}
+	while (plain[p[n]])
+		n++;
+	if (p[n] == '\0') {
+		put(o, "\"", 1);
+		put(o, s, n);
+		put(o, "\"", 1);
+		return 0;
+	}
+	char *valid = utf8_repair(s);
+	cJSON *item = valid ? cJSON_CreateString(valid) : NULL;
+	char *text = item ? cJSON_PrintUnformatted(item) : NULL;
+	if (text)
+		put(o, text, strlen(text));
+	free(text);
+	cJSON_Delete(item);
+	free(valid);
+	return text ? 0 : -ENOMEM;
+}
+
+int json_write_string(FILE *out, const char *s)
+{
+	struct json_out *o = malloc(sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	o->file = out;
+	o->len = 0;
+	int r = put_string(o, s);
+	flush(o);
+	free(o);
 	return r;
 }
 
-static void stream_end(struct json_stream *s)
+static void put_u64(struct json_out *o, uint64_t value, uint64_t unknown)
 {
-	fputs("]\n", s->out);
+	char digits[24];
+	size_t n = 0;
+
+	if (value == unknown) {
+		PUT_LITERAL(o, "null");
+		return;
+	}
+	do
+		digits[sizeof(digits) - ++n] = (char)('0' + value % 10);
+	while ((value /= 10) > 0);
+	put(o, digits + sizeof(digits) - n, n);
 }
 
-static bool build_gpu(cJSON *o, const struct hmn_gpu *g)
+/* Keys are ours, given with their quotes and colon: ",\"name\":". */
+static int string_field(struct json_out *o, const char *key, size_t key_len, const char *value)
 {
-	return add_u64(o, "index", g->index, HMN_UNKNOWN) &&
-	       add_string(o, "name", g->name) &&
-	       add_string(o, "uuid", g->uuid) &&
-	       add_string(o, "vendor", g->vendor) &&
-	       add_string(o, "pci_bus_id", g->pci_bus_id) &&
-	       add_u64(o, "total_bytes", g->total_bytes, HMN_UNKNOWN) &&
-	       add_u64(o, "free_bytes", g->free_bytes, HMN_UNKNOWN) &&
-	       add_u64(o, "used_bytes", g->used_bytes, HMN_UNKNOWN) &&
-	       add_u64(o, "reserved_bytes", g->reserved_bytes, HMN_UNKNOWN) &&
-	       add_string(o, "driver_version", g->driver_version) &&
-	       add_string(o, "source", g->source);
+	put(o, key, key_len);
+	return put_string(o, value);
 }
 
-static bool build_process(cJSON *o, const struct hmn_process *p)
+static void u64_field(struct json_out *o, const char *key, size_t key_len, uint64_t value,
+		      uint64_t unknown)
 {
-	return add_u64(o, "pid", p->pid, HMN_UNKNOWN) &&
-	       add_string(o, "name", p->name) &&
-	       add_u64(o, "used_bytes", p->used_bytes, HMN_UNKNOWN) &&
-	       add_u64(o, "shared_used_bytes", p->shared_used_bytes, HMN_UNKNOWN) &&
-	       add_u64(o, "device_index", p->device_index, HMN_UNKNOWN) &&
-	       add_string(o, "device_name", p->device_name) &&
-	       add_string(o, "device_uuid", p->device_uuid) &&
-	       add_string(o, "type", process_type_name(p->type, false)) &&
-	       add_string(o, "user", p->user) &&
-	       add_u64(o, "uid", p->uid, HMN_UID_UNKNOWN) &&
-	       add_string(o, "path", p->path) &&
-	       cJSON_AddBoolToObject(o, "protected", p->is_protected) &&
-	       add_string(o, "source", p->source);
+	put(o, key, key_len);
+	put_u64(o, value, unknown);
+}
+
+#define KEY(name) ",\"" name "\":", sizeof(",\"" name "\":") - 1
+
+static int write_gpu(struct json_out *o, const struct hmn_gpu *g)
+{
+	PUT_LITERAL(o, "{\"index\":");
+	put_u64(o, g->index, HMN_UNKNOWN);
+	int r = string_field(o, KEY("name"), g->name);
+	r |= string_field(o, KEY("uuid"), g->uuid);
+	r |= string_field(o, KEY("vendor"), g->vendor);
+	r |= string_field(o, KEY("pci_bus_id"), g->pci_bus_id);
+	u64_field(o, KEY("total_bytes"), g->total_bytes, HMN_UNKNOWN);
+	u64_field(o, KEY("free_bytes"), g->free_bytes, HMN_UNKNOWN);
+	u64_field(o, KEY("used_bytes"), g->used_bytes, HMN_UNKNOWN);
+	u64_field(o, KEY("reserved_bytes"), g->reserved_bytes, HMN_UNKNOWN);
+	r |= string_field(o, KEY("driver_version"), g->driver_version);
+	r |= string_field(o, KEY("source"), g->source);
+	put(o, "}", 1);
+	return r;
+}
+
+static int write_process(struct json_out *o, const struct hmn_process *p)
+{
+	PUT_LITERAL(o, "{\"pid\":");
+	put_u64(o, p->pid, HMN_UNKNOWN);
+	int r = string_field(o, KEY("name"), p->name);
+	u64_field(o, KEY("used_bytes"), p->used_bytes, HMN_UNKNOWN);
+	u64_field(o, KEY("shared_used_bytes"), p->shared_used_bytes, HMN_UNKNOWN);
+	u64_field(o, KEY("device_index"), p->device_index, HMN_UNKNOWN);
+	r |= string_field(o, KEY("device_name"), p->device_name);
+	r |= string_field(o, KEY("device_uuid"), p->device_uuid);
+	r |= string_field(o, KEY("type"), process_type_name(p->type, false));
+	r |= string_field(o, KEY("user"), p->user);
+	u64_field(o, KEY("uid"), p->uid, HMN_UID_UNKNOWN);
+	r |= string_field(o, KEY("path"), p->path);
+	if (p->is_protected)
+		PUT_LITERAL(o, ",\"protected\":true");
+	else
+		PUT_LITERAL(o, ",\"protected\":false");
+	r |= string_field(o, KEY("source"), p->source);
+	put(o, "}", 1);
+	return r;
+}
+
+/* Writes "[row,row,...]\n" through write_row. */
+static int write_array(FILE *file, const void *const *rows, size_t n,
+		       int (*write_row)(struct json_out *, const void *))
+{
+	struct json_out *o = malloc(sizeof(*o));
+	int r = 0;
+
+	if (!o)
+		return -ENOMEM;
+	o->file = file;
+	o->len = 0;
+	put(o, "[", 1);
+	for (size_t i = 0; i < n && r == 0; i++) {
+		if (i > 0)
+			put(o, ",", 1);
+		r = write_row(o, rows[i]);
+	}
+	PUT_LITERAL(o, "]\n");
+	flush(o);
+	free(o);
+	return r ? -ENOMEM : 0;
+}
+
+static int write_gpu_row(struct json_out *o, const void *row)
+{
+	return write_gpu(o, row);
+}
+
+static int write_process_row(struct json_out *o, const void *row)
+{
+	return write_process(o, row);
 }
 
 int render_gpus_json(FILE *out, const struct hmn_gpu *const *gpus, size_t n)
 {
-	struct json_stream *s = malloc(sizeof(*s));
-	int r = 0;
-
-	if (!s)
-		return -ENOMEM;
-	stream_begin(s, out);
-	for (size_t i = 0; i < n && r == 0; i++) {
-		cJSON *o = cJSON_CreateObject();
-		r = stream_row(s, o, o && build_gpu(o, gpus[i]));
-	}
-	stream_end(s);
-	free(s);
-	return r;
+	return write_array(out, (const void *const *)gpus, n, write_gpu_row);
 }
 
 int render_processes_json(FILE *out, const struct hmn_process *const *rows, size_t n)
 {
-	struct json_stream *s = malloc(sizeof(*s));
-	int r = 0;
-
-	if (!s)
-		return -ENOMEM;
-	stream_begin(s, out);
-	for (size_t i = 0; i < n && r == 0; i++) {
-		cJSON *o = cJSON_CreateObject();
-		r = stream_row(s, o, o && build_process(o, rows[i]));
-	}
-	stream_end(s);
-	free(s);
-	return r;
+	return write_array(out, (const void *const *)rows, n, write_process_row);
 }

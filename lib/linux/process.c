@@ -25,29 +25,48 @@ uint32_t os_self_pid(void)
 	return (uint32_t)getpid();
 }
 
-/* Reads up to size - 1 bytes of a small /proc file; returns length or -errno. */
-static ssize_t read_small_file(const char *path, char *buf, size_t size)
+struct os_proc_root {
+	int fd;               /* -1: could not open; paths then fail as ENOENT */
+};
+
+struct os_proc_root *os_proc_root_open(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	struct os_proc_root *root = malloc(sizeof(*root));
+	if (root)
+		root->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return root;
+}
+
+struct os_proc_root *os_proc_root_close(struct os_proc_root *root)
+{
+	if (root) {
+		if (root->fd >= 0)
+			close(root->fd);
+		free(root);
+	}
+	return NULL;
+}
+
+/*
+ * Reads the start of a small /proc file with one read(): status holds the
+ * fields we need in its first lines, and a short read of a /proc file is
+ * its whole text. Returns the length or -errno.
+ */
+static ssize_t read_head(int dir, const char *path, char *buf, size_t size)
+{
+	int fd = openat(dir, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0)
 		return -errno;
-	size_t len = 0;
-	while (len + 1 < size) {
-		ssize_t n = read(fd, buf + len, size - 1 - len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			int r = -errno;
-			close(fd);
-			return r;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
+	ssize_t n;
+	do
+		n = read(fd, buf, size - 1);
+	while (n < 0 && errno == EINTR);
+	int r = n < 0 ? -errno : 0;
 	close(fd);
-	buf[len] = '\0';
-	return (ssize_t)len;
+	if (r < 0)
+		return r;
+	buf[n] = '\0';
+	return n;
 }
 
 static bool is_permission_error(int r)
@@ -55,58 +74,70 @@ static bool is_permission_error(int r)
 	return r == -EACCES || r == -EPERM;
 }
 
-void os_process_info(const char *procfs, uint32_t pid, struct os_process_info *info)
+/* "PID/" into buf; returns where the file name goes. No printf: this runs per process. */
+static char *pid_dir(char buf[32], uint32_t pid)
 {
-	char path[4096], target[4096], buf[4096], name[256];
+	char digits[12];
+	size_t n = 0, len = 0;
+
+	do
+		digits[n++] = (char)('0' + pid % 10);
+	while ((pid /= 10) > 0);
+	while (n > 0)
+		buf[len++] = digits[--n];
+	buf[len++] = '/';
+	return buf + len;
+}
+
+void os_process_info(struct os_proc_root *root, uint32_t pid, struct os_process_info *info)
+{
+	char path[32], buf[4096];
 	uint32_t uid = HMN_UID_UNKNOWN;
+	char *file = pid_dir(path, pid);
+	int dir = root->fd;
 	ssize_t n;
 
-	*info = (struct os_process_info){ .uid = HMN_UID_UNKNOWN };
+	info->name[0] = info->path[0] = '\0';
+	info->uid = HMN_UID_UNKNOWN;
+	info->exists = info->is_protected = false;
 
 	/* status first: if it is gone, so is the process. */
-	snprintf(path, sizeof(path), "%s/%u/status", procfs, pid);
-	n = read_small_file(path, buf, sizeof(buf));
+	strcpy(file, "status");
+	n = dir >= 0 ? read_head(dir, path, buf, sizeof(buf)) : -ENOENT;
 	if (n == -ENOENT || n == -ESRCH)
 		return; /* exited, or lives in another PID namespace */
 	info->exists = true;
-	if (n < 0) {
+	if (n < 0)
 		info->is_protected = is_permission_error((int)n);
-	} else if (parse_proc_status(buf, (size_t)n, name, sizeof(name), &uid, NULL) == 0) {
+	else if (parse_proc_status(buf, (size_t)n, NULL, 0, &uid, NULL) == 0)
 		info->uid = uid;
-	}
 
-	snprintf(path, sizeof(path), "%s/%u/exe", procfs, pid);
-	n = readlink(path, target, sizeof(target) - 1);
+	strcpy(file, "exe");
+	n = readlinkat(dir, path, info->path, sizeof(info->path) - 1);
 	if (n > 0) {
-		target[n] = '\0';
-		info->path = strdup(target);
-		info->name = strdup(exe_basename(target, name, sizeof(name)));
+		info->path[n] = '\0';
+		exe_basename(info->path, info->name, sizeof(info->name));
 		return;
 	}
+	info->path[0] = '\0';
 	/*
 	 * exe is unreadable for other users' processes (EACCES) and absent for
 	 * kernel threads: comm still names them, cut to 15 bytes.
 	 */
-	snprintf(path, sizeof(path), "%s/%u/comm", procfs, pid);
-	n = read_small_file(path, buf, sizeof(buf));
+	strcpy(file, "comm");
+	n = read_head(dir, path, info->name, sizeof(info->name));
 	if (n > 0) {
-		if (buf[n - 1] == '\n')
-			buf[n - 1] = '\0';
-		info->name = strdup(buf);
+		if (info->name[n - 1] == '\n')
+			info->name[n - 1] = '\0';
 	} else if (n == -ENOENT || n == -ESRCH) {
 		info->exists = false; /* exited between the two reads */
 		info->uid = HMN_UID_UNKNOWN;
 		info->is_protected = false;
-	} else if (is_permission_error((int)n)) {
-		info->is_protected = true;
+	} else {
+		info->name[0] = '\0';
+		if (is_permission_error((int)n))
+			info->is_protected = true;
 	}
-}
-
-void os_process_info_clear(struct os_process_info *info)
-{
-	free(info->name);
-	free(info->path);
-	info->name = info->path = NULL;
 }
 
 const char *os_user_name(hmn_context *ctx, uint32_t uid)
@@ -134,7 +165,7 @@ int os_self_rss(const char *procfs, uint64_t *ret_bytes)
 	uint64_t rss = HMN_UNKNOWN;
 
 	snprintf(path, sizeof(path), "%s/self/status", procfs);
-	ssize_t n = read_small_file(path, buf, sizeof(buf));
+	ssize_t n = read_head(AT_FDCWD, path, buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
 	if (parse_proc_status(buf, (size_t)n, NULL, 0, NULL, &rss) < 0 || rss == HMN_UNKNOWN)
