@@ -65,6 +65,20 @@ const char *arena_strdup(struct hmn_arena *arena, const char *s)
 	return p;
 }
 
+void arena_adopt(struct hmn_arena *into, struct hmn_arena *from)
+{
+	if (!from)
+		return;
+	/* Its blocks go behind ours: the head, where allocation continues, stays ours. */
+	struct arena_block **tail = into->head ? &into->head->next : &into->head;
+	struct arena_block *rest = *tail;
+	*tail = from->head;
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = rest;
+	free(from);
+}
+
 int array_reserve(void **items, size_t *capacity, size_t count, size_t elem)
 {
 	if (count < *capacity)

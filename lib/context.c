@@ -475,52 +475,50 @@ static int compare_pid_row(const void *a, const void *b)
 /* Reads each distinct pid's details once, however many GPUs it is on. */
 static int resolve_processes(hmn_context *ctx, struct hmn_process_list *list)
 {
-	struct pid_row *order = malloc((list->count ? list->count : 1) * sizeof(*order));
+	size_t n = list->count ? list->count : 1;
+	struct pid_row *order = malloc(n * sizeof(*order));
+	uint32_t *pids = malloc(n * sizeof(*pids));
+	struct os_process_details *details = malloc(n * sizeof(*details));
+	size_t distinct = 0;
+	int r = -ENOMEM;
 
-	if (!order)
-		return -ENOMEM;
+	if (!order || !pids || !details)
+		goto out;
+	if (!ctx->proc_root && !(ctx->proc_root = os_proc_root_open(ctx->procfs)))
+		goto out;
 	for (size_t i = 0; i < list->count; i++)
 		order[i] = (struct pid_row){ list->processes[i].pid, i };
 	qsort(order, list->count, sizeof(*order), compare_pid_row);
+	for (size_t i = 0; i < list->count; i++)
+		if (i == 0 || order[i].pid != order[i - 1].pid)
+			pids[distinct++] = order[i].pid;
 
-	if (!ctx->proc_root)
-		ctx->proc_root = os_proc_root_open(ctx->procfs);
-	struct os_process_info *info = malloc(sizeof(*info));
-	if (!info || !ctx->proc_root) {
-		free(info);
-		free(order);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < list->count;) {
-		struct hmn_process *first = &list->processes[order[i].row];
-
-		os_process_info(ctx->proc_root, first->pid, info);
-		const char *name = info->name[0] ? arena_strdup(list->arena, info->name) : NULL;
-		const char *path = info->path[0] ? arena_strdup(list->arena, info->path) : NULL;
-		const char *user = info->uid != HMN_UID_UNKNOWN ? os_user_name(ctx, info->uid) : NULL;
-		if ((info->name[0] && !name) || (info->path[0] && !path)) {
-			free(info);
-			free(order);
-			return -ENOMEM;
+	r = os_process_details(ctx->proc_root, pids, distinct, details, list->arena);
+	if (r < 0)
+		goto out;
+	for (size_t i = 0, k = 0; i < list->count; i++) {
+		if (i > 0 && order[i].pid != order[i - 1].pid)
+			k++;
+		const struct os_process_details *d = &details[k];
+		struct hmn_process *p = &list->processes[order[i].row];
+		if (i == 0 || order[i].pid != order[i - 1].pid) {
+			if (!d->exists)
+				hmn_log(ctx, HMN_LOG_INFO,
+					"pid %u: not in %s (exited, or in another PID namespace)",
+					p->pid, ctx->procfs);
 		}
-		if (!info->exists)
-			hmn_log(ctx, HMN_LOG_INFO, "pid %u: not in %s (exited, or in another PID namespace)",
-				first->pid, ctx->procfs);
-		size_t j = i;
-		for (; j < list->count && order[j].pid == first->pid; j++) {
-			struct hmn_process *p = &list->processes[order[j].row];
-			p->name = name;
-			p->path = path;
-			p->uid = info->uid;
-			p->user = user;
-			p->exists = info->exists;
-			p->is_protected = info->is_protected;
-		}
-		i = j;
+		p->name = d->name;
+		p->path = d->path;
+		p->uid = d->uid;
+		p->user = d->uid != HMN_UID_UNKNOWN ? os_user_name(ctx, d->uid) : NULL;
+		p->exists = d->exists;
+		p->is_protected = d->is_protected;
 	}
-	free(info);
+out:
+	free(details);
+	free(pids);
 	free(order);
-	return 0;
+	return r;
 }
 
 struct hmn_process_list *hmn_process_list_free(struct hmn_process_list *list)

@@ -18,6 +18,8 @@ struct hmn_arena *arena_new(void);
 struct hmn_arena *arena_free(struct hmn_arena *arena);
 /* A copy of s in the arena; NULL for NULL s or when out of memory. */
 const char *arena_strdup(struct hmn_arena *arena, const char *s);
+/* Moves every string of from into into, and frees from. */
+void arena_adopt(struct hmn_arena *into, struct hmn_arena *from);
 
 /* ---- growable arrays ------------------------------------------------------ */
 
@@ -106,9 +108,9 @@ void *os_library_symbol(void *library, const char *symbol);
 void os_library_close(void *library);
 
 /* Process details (lib/linux/process.c). */
-struct os_process_info {
-	char name[256];       /* "": unknown */
-	char path[4096];      /* "": unknown */
+struct os_process_details {
+	const char *name;     /* NULL: unknown */
+	const char *path;     /* NULL: unknown */
 	uint32_t uid;         /* HMN_UID_UNKNOWN: unknown */
 	bool exists;
 	bool is_protected;
@@ -121,10 +123,12 @@ struct os_proc_root;
 struct os_proc_root *os_proc_root_open(const char *path);
 struct os_proc_root *os_proc_root_close(struct os_proc_root *root);
 /*
- * Fills info for pid; never fails as a whole: what can't be read stays
- * unknown. Runs once per process listed, so it allocates nothing.
+ * Reads what the OS says of each of n processes into out[i], the strings
+ * into arena. Never fails for one process (what can't be read stays
+ * unknown); -ENOMEM as a whole. Long lists are read on several threads.
  */
-void os_process_info(struct os_proc_root *root, uint32_t pid, struct os_process_info *info);
+int os_process_details(struct os_proc_root *root, const uint32_t *pids, size_t n,
+		       struct os_process_details *out, struct hmn_arena *arena);
 /* The user name for uid, cached; NULL when it has none. */
 const char *os_user_name(hmn_context *ctx, uint32_t uid);
 /* Resident set size of the calling process, in bytes. */

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "hmn.h"
@@ -343,6 +344,53 @@ static void test_self(void)
 	hmn_context_free(ctx);
 }
 
+/* More processes than the threaded path's threshold, each with its own name and owner. */
+static void test_many_named_processes(void)
+{
+	char root[600], path[700], target[64], *text;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+
+	snprintf(root, sizeof(root), "%s/proc", dir);
+	mkdir(root, 0755);
+	fprintf(f, "gpu name=A total=100000000000 used=10\ngpu name=B total=100000000000 used=10\n");
+	for (unsigned pid = 5000; pid < 5600; pid++) {
+		snprintf(path, sizeof(path), "%s/%u", root, pid);
+		mkdir(path, 0755);
+		snprintf(path, sizeof(path), "%s/%u/status", root, pid);
+		FILE *st = fopen(path, "w");
+		fprintf(st, "Name:\tx\nUid:\t%u\t%u\t%u\t%u\n", pid % 7, pid % 7, pid % 7, pid % 7);
+		fclose(st);
+		snprintf(path, sizeof(path), "%s/%u/exe", root, pid);
+		snprintf(target, sizeof(target), "/opt/bin/prog-%u", pid);
+		if (symlink(target, path) != 0)
+			perror("symlink");
+		fprintf(f, "proc gpu=%u pid=%u used=%u list=compute\n", pid % 2, pid, pid);
+	}
+	fprintf(f, "proc gpu=1 pid=5000 used=1 list=graphics\n");
+	fclose(f);
+	use_stub("STUB_MODERN");
+	scenario(text);
+	free(text);
+	setenv("HMN_PROCFS", root, 1);
+	hmn_context *ctx = open_context(NULL);
+	unsetenv("HMN_PROCFS");
+	struct hmn_process_list *procs = NULL;
+	ok(hmn_query_processes(ctx, NULL, &procs) == 0 && procs->count == 601, "601 rows of 600 named processes");
+	size_t right = 0;
+	for (size_t i = 0; i < procs->count; i++) {
+		const struct hmn_process *p = &procs->processes[i];
+		snprintf(target, sizeof(target), "prog-%u", p->pid);
+		right += p->name && !strcmp(p->name, target) && p->uid == p->pid % 7 && p->exists &&
+			 p->path && !strcmp(p->path + strlen("/opt/bin/"), target);
+	}
+	is_u64(right, 601, "every row has its own process's name, path and uid");
+	const struct hmn_process *twice = find(procs, 5000, 1);
+	ok(twice && twice->name && !strcmp(twice->name, "prog-5000"), "a pid on two GPUs is named on both rows");
+	hmn_process_list_free(procs);
+	hmn_context_free(ctx);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -356,6 +404,7 @@ int main(void)
 	test_many_processes();
 	test_backends();
 	test_self();
+	test_many_named_processes();
 	char cmd[600];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)
