@@ -149,6 +149,8 @@ int parse_proc_status(const char *text, size_t len, char *name, size_t name_size
 		      uint32_t *ret_uid, uint64_t *ret_rss_bytes);
 /* The last path component of a /proc/PID/exe target, " (deleted)" removed. */
 const char *exe_basename(const char *path, char *buf, size_t size);
+/* Is this a driver whose _v3 process calls write 32-byte entries (535.43.02 to 535.98)? */
+bool nvml_v3_entries_are_32_bytes(const char *driver_version);
 /* Normalises an NVML bus id ("00000000:01:00.0") to sysfs form ("0000:01:00.0"). */
 void normalize_pci_bus_id(const char *in, char *out, size_t size);
 

@@ -65,14 +65,16 @@ static void *first_symbol(void *library, const char *const names[], const char *
 
 #define SYMBOLS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
-static void find_process_api(struct nvml *n, enum process_list_kind kind, const char *base)
+static void find_process_api(struct nvml *n, enum process_list_kind kind, const char *base,
+			     bool skip_v3)
 {
 	char v3[96], v2[96];
 	snprintf(v3, sizeof(v3), "%s_v3", base);
 	snprintf(v2, sizeof(v2), "%s_v2", base);
 	const char *const names[] = { v3, v2, base, NULL };
+	const char *const names_without_v3[] = { v2, base, NULL };
 	const char *found = NULL;
-	void *fn = first_symbol(n->library, names, &found);
+	void *fn = first_symbol(n->library, skip_v3 ? names_without_v3 : names, &found);
 
 	n->lists[kind] = (struct process_api){ 0 };
 	if (!fn)
@@ -135,10 +137,6 @@ static int nvml_open(hmn_context *ctx, void **ret_state, char *why, size_t why_s
 	n->memory_v2 = os_library_symbol(n->library, "nvmlDeviceGetMemoryInfo_v2");
 	n->memory_v1 = os_library_symbol(n->library, "nvmlDeviceGetMemoryInfo");
 	memory_name = n->memory_v2 ? "nvmlDeviceGetMemoryInfo_v2" : "nvmlDeviceGetMemoryInfo";
-	find_process_api(n, LIST_COMPUTE, "nvmlDeviceGetComputeRunningProcesses");
-	find_process_api(n, LIST_GRAPHICS, "nvmlDeviceGetGraphicsRunningProcesses");
-	find_process_api(n, LIST_MPS, "nvmlDeviceGetMPSComputeRunningProcesses");
-
 	r = init();
 	if (r != NVML_SUCCESS) {
 		snprintf(why, why_size, "%s failed: %s", init_name, nvml_error(n, r));
@@ -157,6 +155,15 @@ static int nvml_open(hmn_context *ctx, void **ret_state, char *why, size_t why_s
 	if (!driver_version ||
 	    driver_version(n->driver_version, sizeof(n->driver_version)) != NVML_SUCCESS)
 		n->driver_version[0] = '\0';
+
+	bool skip_v3 = nvml_v3_entries_are_32_bytes(n->driver_version);
+	if (skip_v3)
+		hmn_log(ctx, HMN_LOG_INFO,
+			"nvml: driver %s writes 32-byte entries from the _v3 process calls: using _v2",
+			n->driver_version);
+	find_process_api(n, LIST_COMPUTE, "nvmlDeviceGetComputeRunningProcesses", skip_v3);
+	find_process_api(n, LIST_GRAPHICS, "nvmlDeviceGetGraphicsRunningProcesses", skip_v3);
+	find_process_api(n, LIST_MPS, "nvmlDeviceGetMPSComputeRunningProcesses", skip_v3);
 
 	hmn_log(ctx, HMN_LOG_INFO,
 		"nvml: loaded %s: driver %s, %u GPU%s; using %s, %s, process lists compute %s, graphics %s, MPS %s",
@@ -315,8 +322,21 @@ static nvmlReturn_t read_list(struct nvml *n, const struct process_api *api, nvm
 	return r;
 }
 
+/*
+ * A figure NVML cannot give is all ones (NVML_VALUE_NOT_AVAILABLE, under
+ * WDDM and in some containers); one above the GPU's whole memory is a
+ * driver bug. Either way: unknown, never a number.
+ */
+static uint64_t process_memory(unsigned long long used, uint64_t device_total)
+{
+	if (used == NVML_VALUE_NOT_AVAILABLE || (device_total != HMN_UNKNOWN && used > device_total))
+		return HMN_UNKNOWN;
+	return used;
+}
+
 static int add_list(struct nvml *n, struct process_sink *sink, const struct process_api *api,
-		    unsigned count, unsigned index, unsigned type, const struct device_identity *id)
+		    unsigned count, unsigned index, unsigned type, const struct device_identity *id,
+		    uint64_t device_total)
 {
 	for (unsigned k = 0; k < count; k++) {
 		const unsigned char *entry = n->buffer + (size_t)k * api->stride;
@@ -326,8 +346,7 @@ static int add_list(struct nvml *n, struct process_sink *sink, const struct proc
 		/* Both versions start with pid and usedGpuMemory at the same offsets. */
 		memcpy(&pid, entry + offsetof(nvmlProcessInfo_t, pid), sizeof(pid));
 		memcpy(&used, entry + offsetof(nvmlProcessInfo_t, usedGpuMemory), sizeof(used));
-		int r = process_sink_add(sink, pid, index,
-					 used == NVML_VALUE_NOT_AVAILABLE ? HMN_UNKNOWN : used, type,
+		int r = process_sink_add(sink, pid, index, process_memory(used, device_total), type,
 					 id->name[0] ? id->name : NULL, id->uuid[0] ? id->uuid : NULL);
 		if (r < 0)
 			return r;
@@ -363,6 +382,9 @@ static int nvml_processes(void *state, struct process_sink *sink, size_t *ret_fa
 			continue;
 		}
 		get_identity(n, dev, &id);
+		struct hmn_gpu memory = { .total_bytes = HMN_UNKNOWN };
+		if (get_memory(n, i, dev, &memory) != NVML_SUCCESS)
+			memory.total_bytes = HMN_UNKNOWN;
 		for (int kind = 0; kind < LIST_KINDS; kind++) {
 			const struct process_api *api = &n->lists[kind];
 			unsigned count = 0;
@@ -380,7 +402,8 @@ static int nvml_processes(void *state, struct process_sink *sink, size_t *ret_fa
 				continue;
 			}
 			any_answered = true;
-			int err = add_list(n, sink, api, count, i, list_type[kind], &id);
+			int err = add_list(n, sink, api, count, i, list_type[kind], &id,
+					   memory.total_bytes);
 			if (err < 0)
 				return err;
 		}

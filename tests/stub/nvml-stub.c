@@ -11,6 +11,8 @@
  *   modern   everything hmn uses (R510 and later)
  *   pre-r510 no nvmlDeviceGetMemoryInfo_v2, no _v3 process calls
  *   legacy   only the unversioned calls (nvmlInit, v1 memory, v1 processes)
+ *   r535     like modern, but the _v3 process calls write 32-byte entries, as
+ *            drivers 535.43.02 to 535.98 did (give it "driver 535.54.03")
  *
  * Scenario lines (# starts a comment):
  *   driver VERSION
@@ -405,10 +407,19 @@ PROCESSES(nvmlDeviceGetMPSComputeRunningProcesses, MPS, nvmlProcessInfo_v1_t)
 PROCESSES(nvmlDeviceGetComputeRunningProcesses_v2, COMPUTE, nvmlProcessInfo_t)
 PROCESSES(nvmlDeviceGetGraphicsRunningProcesses_v2, GRAPHICS, nvmlProcessInfo_t)
 PROCESSES(nvmlDeviceGetMPSComputeRunningProcesses_v2, MPS, nvmlProcessInfo_t)
+#if defined(STUB_R535)
+/* pid, usedGpuMemory, gpuInstanceId, computeInstanceId, usedGpuCcProtectedMemory */
+typedef struct { unsigned char bytes[32]; } r535_entry;
+PROCESSES(nvmlDeviceGetComputeRunningProcesses_v3, COMPUTE, r535_entry)
+PROCESSES(nvmlDeviceGetGraphicsRunningProcesses_v3, GRAPHICS, r535_entry)
+PROCESSES(nvmlDeviceGetMPSComputeRunningProcesses_v3, MPS, r535_entry)
+#endif
 #if !defined(STUB_PRE_R510)
+#if !defined(STUB_R535)
 PROCESSES(nvmlDeviceGetComputeRunningProcesses_v3, COMPUTE, nvmlProcessInfo_t)
 PROCESSES(nvmlDeviceGetGraphicsRunningProcesses_v3, GRAPHICS, nvmlProcessInfo_t)
 PROCESSES(nvmlDeviceGetMPSComputeRunningProcesses_v3, MPS, nvmlProcessInfo_t)
+#endif
 
 EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t device, nvmlMemory_v2_t *memory)
 {

@@ -292,6 +292,41 @@ static void test_failures(void)
 	hmn_context_free(ctx);
 }
 
+static void test_r535_quirk(void)
+{
+	use_stub("STUB_R535");
+	scenario("driver 535.54.03\n"
+		 "gpu name=A total=100000000000 used=10\n"
+		 "proc gpu=0 pid=10 used=1000 list=compute\n"
+		 "proc gpu=0 pid=11 used=2000 list=compute\n"
+		 "proc gpu=0 pid=12 used=3000 list=compute\n");
+	hmn_context *ctx = open_context(NULL);
+	struct hmn_process_list *procs = NULL;
+	ok(hmn_query_processes(ctx, NULL, &procs) == 0 && procs->count == 3, "R535 quirk: three rows");
+	const struct hmn_process *p10 = find(procs, 10, 0), *p11 = find(procs, 11, 0), *p12 = find(procs, 12, 0);
+	ok(p10 && p11 && p12 && p10->used_bytes == 1000 && p11->used_bytes == 2000 && p12->used_bytes == 3000,
+	   "R535 quirk: _v2 used, every entry read right");
+	hmn_process_list_free(procs);
+	hmn_context_free(ctx);
+}
+
+static void test_impossible_sizes(void)
+{
+	use_stub("STUB_MODERN");
+	scenario("gpu name=A total=1000000 used=10\n"
+		 "proc gpu=0 pid=10 used=1000001 list=compute\n"
+		 "proc gpu=0 pid=11 used=1000000 list=compute\n"
+		 "proc gpu=0 pid=12 used=na list=compute\n");
+	hmn_context *ctx = open_context(NULL);
+	struct hmn_process_list *procs = NULL;
+	hmn_query_processes(ctx, NULL, &procs);
+	ok(find(procs, 10, 0)->used_bytes == HMN_UNKNOWN, "a process figure above the GPU's total is unknown");
+	ok(find(procs, 11, 0)->used_bytes == 1000000, "one equal to the total is kept");
+	ok(find(procs, 12, 0)->used_bytes == HMN_UNKNOWN, "NOT_AVAILABLE is unknown");
+	hmn_process_list_free(procs);
+	hmn_context_free(ctx);
+}
+
 static void test_many_processes(void)
 {
 	use_stub("STUB_MODERN");
@@ -402,6 +437,8 @@ int main(void)
 	test_legacy();
 	test_failures();
 	test_many_processes();
+	test_r535_quirk();
+	test_impossible_sizes();
 	test_backends();
 	test_self();
 	test_many_named_processes();

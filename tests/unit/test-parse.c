@@ -93,8 +93,22 @@ static void test_names(void)
 	is_str(b, "0000:01:00.0x", "trailing junk is not normalised away");
 }
 
+static void test_driver_quirks(void)
+{
+	ok(nvml_v3_entries_are_32_bytes("535.43.02"), "535.43.02 writes 32-byte _v3 entries");
+	ok(nvml_v3_entries_are_32_bytes("535.54.03"), "535.54.03 too");
+	ok(nvml_v3_entries_are_32_bytes("535.98"), "535.98 too");
+	ok(!nvml_v3_entries_are_32_bytes("535.104.05"), "535.104.05 went back to 24");
+	ok(!nvml_v3_entries_are_32_bytes("535.42.01"), "before 535.43: 24");
+	ok(!nvml_v3_entries_are_32_bytes("550.54.15"), "550: 24");
+	ok(!nvml_v3_entries_are_32_bytes(""), "unknown version: 24");
+	ok(!nvml_v3_entries_are_32_bytes(NULL), "no version: 24");
+	ok(!nvml_v3_entries_are_32_bytes("garbage"), "garbage: 24");
+}
+
 int main(void)
 {
+	test_driver_quirks();
 	test_status();
 	test_names();
 	return tap_done();
