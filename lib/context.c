@@ -12,6 +12,7 @@
 /* Every source built for this platform, in default order. */
 static const struct hmn_source *const sources[] = {
 	&hmn_source_nvml,
+	&hmn_source_nvidia_smi,
 };
 #define N_SOURCES (sizeof(sources) / sizeof(sources[0]))
 
@@ -405,7 +406,7 @@ static int row_index_grow(struct row_index *idx, const struct hmn_process_list *
 
 int process_sink_add(struct process_sink *sink, uint32_t pid, unsigned local_index,
 		     uint64_t used_bytes, unsigned type, const char *device_name,
-		     const char *device_uuid)
+		     const char *device_uuid, const char *reported_path)
 {
 	struct hmn_process_list *list = sink->list;
 	struct row_index *idx = sink->index;
@@ -439,8 +440,12 @@ int process_sink_add(struct process_sink *sink, uint32_t pid, unsigned local_ind
 		sink->last_name = arena_strdup(list->arena, device_name);
 	if (!sink->last_uuid || !device_uuid || strcmp(sink->last_uuid, device_uuid) != 0)
 		sink->last_uuid = arena_strdup(list->arena, device_uuid);
+	const char *reported = arena_strdup(list->arena, reported_path);
+	if (reported_path && !reported)
+		return -ENOMEM;
 	list->processes[list->count] = (struct hmn_process){
 		.pid = pid,
+		.path = reported, /* until the OS says better: see resolve_processes() */
 		.uid = HMN_UID_UNKNOWN,
 		.used_bytes = used_bytes,
 		.shared_used_bytes = HMN_UNKNOWN,
@@ -507,8 +512,13 @@ static int resolve_processes(hmn_context *ctx, struct hmn_process_list *list)
 					"pid %u: not in %s (exited, or in another PID namespace)",
 					p->pid, ctx->procfs);
 		}
-		p->name = d->name;
-		p->path = d->path;
+		if (d->name || !p->path) {
+			p->name = d->name;
+			p->path = d->path;
+		} else {
+			/* The OS cannot name it; the source did. */
+			p->name = arena_strdup(list->arena, path_basename_any(p->path));
+		}
 		p->uid = d->uid;
 		p->user = d->uid != HMN_UID_UNKNOWN ? os_user_name(ctx, d->uid) : NULL;
 		p->exists = d->exists;

@@ -65,11 +65,13 @@ bool process_sink_wants_device(const struct process_sink *sink, unsigned local_i
 /*
  * Adds or merges the row for (pid, device): a process listed twice on one
  * device (compute and graphics lists) becomes one row with both type bits.
- * Filtered-out pids are dropped here.
+ * Filtered-out pids are dropped here. reported_path, when the source names
+ * the process itself (nvidia-smi does), is used only where the OS cannot
+ * name it.
  */
 int process_sink_add(struct process_sink *sink, uint32_t pid, unsigned local_index,
 		     uint64_t used_bytes, unsigned type, const char *device_name,
-		     const char *device_uuid);
+		     const char *device_uuid, const char *reported_path);
 
 /*
  * A source: a const table of function pointers. The one explicit array of
@@ -99,6 +101,7 @@ struct hmn_source {
 };
 
 extern const struct hmn_source hmn_source_nvml;
+extern const struct hmn_source hmn_source_nvidia_smi;
 
 /* ---- OS layer: one file per concern per OS ----------------------------------- */
 
@@ -129,6 +132,30 @@ struct os_proc_root *os_proc_root_close(struct os_proc_root *root);
  */
 int os_process_details(struct os_proc_root *root, const uint32_t *pids, size_t n,
 		       struct os_process_details *out, struct hmn_arena *arena);
+/* External programs (lib/linux/spawn.c, lib/linux/program.c). */
+struct os_output {
+	char *text;           /* NUL-terminated; NULL when nothing came */
+	size_t len, capacity;
+};
+struct os_program_result {
+	struct os_output out, err;
+	int status;           /* exit status; -1 when killed or it died of a signal */
+	bool timed_out;       /* killed at the deadline */
+	bool truncated;       /* killed for printing more than the bound */
+};
+/*
+ * Runs path (absolute) with argv, no shell, stdin from /dev/null; reads its
+ * stdout and stderr up to max_output bytes each; kills it and its process
+ * group after timeout_s seconds. Returns 0 with *ret filled (free it with
+ * os_program_result_clear), or a negative code when it could not start.
+ */
+int os_run_program(const char *path, char *const argv[], double timeout_s, size_t max_output,
+		   struct os_program_result *ret);
+void os_program_result_clear(struct os_program_result *r);
+/* The program to run: $override_variable (absolute), else name in PATH's absolute entries. */
+int os_find_program(const char *name, const char *override_variable, char *out, size_t size,
+		    char *why, size_t why_size);
+
 /* The user name for uid, cached; NULL when it has none. */
 const char *os_user_name(hmn_context *ctx, uint32_t uid);
 /* Resident set size of the calling process, in bytes. */
@@ -153,6 +180,48 @@ const char *exe_basename(const char *path, char *buf, size_t size);
 bool nvml_v3_entries_are_32_bytes(const char *driver_version);
 /* Normalises an NVML bus id ("00000000:01:00.0") to sysfs form ("0000:01:00.0"). */
 void normalize_pci_bus_id(const char *in, char *out, size_t size);
+
+/* nvidia-smi's CSV (lib/nvsmi-parse.c). */
+enum smi_field {
+	SMI_OTHER,            /* a column we do not read */
+	/* --query-gpu */
+	SMI_INDEX, SMI_UUID, SMI_NAME, SMI_PCI_BUS_ID, SMI_MEMORY_TOTAL, SMI_MEMORY_USED,
+	SMI_MEMORY_FREE, SMI_MEMORY_RESERVED, SMI_DRIVER_VERSION,
+	/* --query-compute-apps */
+	SMI_PID, SMI_USED_MEMORY, SMI_GPU_UUID, SMI_PROCESS_NAME,
+};
+struct smi_gpu_row {
+	uint32_t index;
+	char uuid[96], name[96], pci_bus_id[32], driver_version[80]; /* "": unknown */
+	uint64_t total, used, free, reserved;                        /* HMN_UNKNOWN: unknown */
+};
+struct smi_process_row {
+	uint32_t pid;
+	uint64_t used;        /* HMN_UNKNOWN: [N/A] */
+	char gpu_uuid[96];
+	char name[512];       /* as nvidia-smi prints it: often a full path */
+};
+/* Is this cell one of nvidia-smi's "[N/A]"-like non-values (or empty)? */
+bool smi_cell_unknown(const char *p, size_t n);
+/* A MiB cell ("81559" or "81559 MiB") in bytes; HMN_UNKNOWN for anything else. */
+uint64_t smi_parse_mib(const char *p, size_t n);
+/*
+ * Parses --query-gpu output whose columns are fields[]. Lines of another
+ * shape, and rows without index or memory, are skipped and counted. The
+ * rows are malloc'd.
+ */
+int smi_parse_gpus(const char *text, size_t len, const enum smi_field *fields, size_t n_fields,
+		   struct smi_gpu_row **ret_rows, size_t *ret_count, size_t *ret_skipped);
+/*
+ * Parses --query-compute-apps output whose columns are fields[]; the
+ * process-name column may hold commas (it is split from both ends). Rows
+ * without a pid are skipped and counted.
+ */
+int smi_parse_processes(const char *text, size_t len, const enum smi_field *fields,
+			size_t n_fields, struct smi_process_row **ret_rows, size_t *ret_count,
+			size_t *ret_skipped);
+/* The last component of a path with / or \ separators (what nvidia-smi names a process). */
+const char *path_basename_any(const char *path);
 
 /* ---- the context, as the sources see it --------------------------------------- */
 

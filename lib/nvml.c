@@ -347,7 +347,7 @@ static int add_list(struct nvml *n, struct process_sink *sink, const struct proc
 		memcpy(&pid, entry + offsetof(nvmlProcessInfo_t, pid), sizeof(pid));
 		memcpy(&used, entry + offsetof(nvmlProcessInfo_t, usedGpuMemory), sizeof(used));
 		int r = process_sink_add(sink, pid, index, process_memory(used, device_total), type,
-					 id->name[0] ? id->name : NULL, id->uuid[0] ? id->uuid : NULL);
+					 id->name[0] ? id->name : NULL, id->uuid[0] ? id->uuid : NULL, NULL);
 		if (r < 0)
 			return r;
 	}

@@ -202,3 +202,12 @@ bool nvml_v3_entries_are_32_bytes(const char *driver_version)
 		return false;
 	return major == 535 && minor >= 43 && minor <= 98;
 }
+
+const char *path_basename_any(const char *path)
+{
+	const char *base = path;
+	for (const char *p = path; *p; p++)
+		if (*p == '/' || *p == '\\')
+			base = p + 1;
+	return base;
+}

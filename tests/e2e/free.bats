@@ -105,7 +105,7 @@ Try 'hmn --help'." ]
 	run_split "$HMN" free
 	[ "$status" -eq 3 ]
 	[ -z "$output" ]
-	[ "$stderr" = "hmn: no GPU found (tried nvml: nvmlInit_v2 failed: Driver Not Loaded)" ]
+	[ "$stderr" = "hmn: no GPU found (tried nvml: nvmlInit_v2 failed: Driver Not Loaded; nvidia-smi: $no_driver_message)" ]
 }
 
 @test "no NVML library at all: exit 3, -v says why each source was skipped" {

@@ -2,10 +2,16 @@
 # $HMN, $STUB_MODERN, $STUB_PRE_R510, $STUB_LEGACY and $TESTS_DIR come from meson.
 
 common_setup() {
+	# The stand-in nvidia-smi fails as on a machine with no driver unless a
+	# test gives it answers: so no test depends on a real one being there.
+	export HMN_FAKE_SMI_DIR="$BATS_TEST_TMPDIR/smi"
+	export HMN_NVIDIA_SMI="$TESTS_DIR/stub/nvidia-smi"
+	mkdir -p "$HMN_FAKE_SMI_DIR"
+	echo nodriver >"$HMN_FAKE_SMI_DIR/mode"
 	export HMN_NVML_LIBRARY="$STUB_MODERN"
 	export HMN_STUB_SCENARIO="$BATS_TEST_TMPDIR/scenario"
 	export HMN_PROCFS="$BATS_TEST_TMPDIR/proc"
-	unset HMN_BACKENDS HMN_STUB_TRACE
+	unset HMN_BACKENDS HMN_STUB_TRACE HMN_TIMEOUT
 	mkdir -p "$HMN_PROCFS"
 	: >"$HMN_STUB_SCENARIO"
 }
@@ -39,3 +45,12 @@ bats_require_minimum_version 1.5.0
 run_split() {
 	run --separate-stderr "$@"
 }
+
+# smi_answers GPUS-CSV [APPS-CSV] [MODE]: what the stand-in nvidia-smi replays.
+smi_answers() {
+	printf '%s\n' "$1" >"$HMN_FAKE_SMI_DIR/gpus.csv"
+	if [ -n "${2:-}" ]; then printf '%s\n' "$2" >"$HMN_FAKE_SMI_DIR/apps.csv"; fi
+	printf '%s\n' "${3:-}" >"$HMN_FAKE_SMI_DIR/mode"
+}
+
+no_driver_message="NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running. (exit 9)"

@@ -431,6 +431,8 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 99;
 	setenv("HMN_PROCFS", "/nonexistent-procfs", 1);
+	/* No nvidia-smi fallback here, whatever this machine has: tests/e2e covers it. */
+	setenv("HMN_NVIDIA_SMI", "/nonexistent/nvidia-smi", 1);
 	test_modern();
 	test_one_init_per_context();
 	test_pre_r510();

@@ -1,0 +1,291 @@
+/*
+ * Parsing nvidia-smi's CSV (--format=csv,noheader,nounits; units and a
+ * header are tolerated so recorded output parses too). Pure functions over
+ * a buffer and its length: unit tests and a fuzzer reach them directly.
+ *
+ * Cells like [N/A], [Not Supported] or [Insufficient Permissions] mean
+ * "unknown" and become HMN_UNKNOWN or "", never a number or a name.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+struct span {
+	const char *p;
+	size_t n;
+};
+
+static struct span trim(const char *p, size_t n)
+{
+	while (n > 0 && (*p == ' ' || *p == '\t'))
+		p++, n--;
+	while (n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t' || p[n - 1] == '\r'))
+		n--;
+	return (struct span){ p, n };
+}
+
+bool smi_cell_unknown(const char *p, size_t n)
+{
+	struct span s = trim(p, n);
+	return s.n == 0 || (s.p[0] == '[' && s.p[s.n - 1] == ']') ||
+	       (s.n == 3 && memcmp(s.p, "N/A", 3) == 0);
+}
+
+/* A decimal number, optionally followed by " MiB"; HMN_UNKNOWN if anything else. */
+uint64_t smi_parse_mib(const char *p, size_t n)
+{
+	struct span s = trim(p, n);
+	uint64_t v = 0;
+	size_t i = 0;
+
+	if (smi_cell_unknown(s.p, s.n) || s.n == 0 || s.p[0] < '0' || s.p[0] > '9')
+		return HMN_UNKNOWN;
+	for (; i < s.n && s.p[i] >= '0' && s.p[i] <= '9'; i++) {
+		unsigned d = (unsigned)(s.p[i] - '0');
+		if (v > (UINT64_MAX / (1024 * 1024) - d) / 10)
+			return HMN_UNKNOWN; /* would overflow in bytes */
+		v = v * 10 + d;
+	}
+	struct span unit = trim(s.p + i, s.n - i);
+	if (unit.n != 0 && !(unit.n == 3 && memcmp(unit.p, "MiB", 3) == 0))
+		return HMN_UNKNOWN;
+	return v * 1024 * 1024;
+}
+
+static void copy_cell(char *out, size_t size, struct span s)
+{
+	/* A NUL byte ends the text: what follows could not be printed anyway. */
+	const char *nul = memchr(s.p, '\0', s.n);
+	if (nul)
+		s = trim(s.p, (size_t)(nul - s.p));
+	if (smi_cell_unknown(s.p, s.n))
+		s.n = 0;
+	if (s.n >= size)
+		s.n = size - 1;
+	memcpy(out, s.p, s.n);
+	out[s.n] = '\0';
+}
+
+/* Splits a line at commas into at most max cells; returns the count. */
+static size_t split(const char *p, size_t n, struct span *cells, size_t max)
+{
+	size_t count = 0;
+	const char *end = p + n;
+
+	while (count < max) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		const char *stop = comma ? comma : end;
+		cells[count++] = trim(p, (size_t)(stop - p));
+		if (!comma)
+			return count;
+		p = comma + 1;
+	}
+	return count + 1; /* more cells than asked for */
+}
+
+/* Calls fn for each line of text that is neither empty nor a # comment. */
+static int for_each_line(const char *text, size_t len,
+			 int (*fn)(const char *line, size_t n, void *data), void *data)
+{
+	const char *p = text, *end = text + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *stop = nl ? nl : end;
+		struct span line = trim(p, (size_t)(stop - p));
+		if (line.n > 0 && line.p[0] != '#') {
+			int r = fn(line.p, line.n, data);
+			if (r < 0)
+				return r;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	return 0;
+}
+
+static bool parse_u32(struct span s, uint32_t *ret)
+{
+	uint64_t v = 0;
+	if (s.n == 0 || s.n > 10)
+		return false;
+	for (size_t i = 0; i < s.n; i++) {
+		if (s.p[i] < '0' || s.p[i] > '9')
+			return false;
+		v = v * 10 + (uint64_t)(s.p[i] - '0');
+	}
+	if (v > UINT32_MAX)
+		return false;
+	*ret = (uint32_t)v;
+	return true;
+}
+
+#define MAX_FIELDS 16
+
+struct parse {
+	const enum smi_field *fields;
+	size_t n_fields;
+	void *rows;
+	size_t count, capacity, skipped, row_size;
+};
+
+static void *next_row(struct parse *p)
+{
+	if (array_reserve(&p->rows, &p->capacity, p->count, p->row_size) < 0)
+		return NULL;
+	return (char *)p->rows + p->count++ * p->row_size;
+}
+
+static void copy_version(char *out, size_t size, struct span c)
+{
+	/* Driver 610 may add " [Deprecated; ...]" to the version. */
+	const char *bracket = memchr(c.p, '[', c.n);
+	if (bracket && bracket > c.p)
+		c = trim(c.p, (size_t)(bracket - c.p));
+	copy_cell(out, size, c);
+}
+
+static int parse_gpu_line(const char *line, size_t n, void *data)
+{
+	struct parse *g = data;
+	struct span cells[MAX_FIELDS];
+	struct smi_gpu_row row = {
+		.total = HMN_UNKNOWN, .used = HMN_UNKNOWN, .free = HMN_UNKNOWN, .reserved = HMN_UNKNOWN,
+	};
+	bool have_index = false;
+
+	if (split(line, n, cells, g->n_fields) != g->n_fields) {
+		g->skipped++;
+		return 0;
+	}
+	for (size_t i = 0; i < g->n_fields; i++) {
+		struct span c = cells[i];
+		switch (g->fields[i]) {
+		case SMI_INDEX: have_index = parse_u32(c, &row.index); break;
+		case SMI_UUID: copy_cell(row.uuid, sizeof(row.uuid), c); break;
+		case SMI_NAME: copy_cell(row.name, sizeof(row.name), c); break;
+		case SMI_PCI_BUS_ID: {
+			char raw[sizeof(row.pci_bus_id)];
+			copy_cell(raw, sizeof(raw), c);
+			if (raw[0])
+				normalize_pci_bus_id(raw, row.pci_bus_id, sizeof(row.pci_bus_id));
+			break;
+		}
+		case SMI_MEMORY_TOTAL: row.total = smi_parse_mib(c.p, c.n); break;
+		case SMI_MEMORY_USED: row.used = smi_parse_mib(c.p, c.n); break;
+		case SMI_MEMORY_FREE: row.free = smi_parse_mib(c.p, c.n); break;
+		case SMI_MEMORY_RESERVED: row.reserved = smi_parse_mib(c.p, c.n); break;
+		case SMI_DRIVER_VERSION: copy_version(row.driver_version, sizeof(row.driver_version), c); break;
+		default: break;
+		}
+	}
+	/* A row without an index or its memory (a header, a lost GPU) is none we can show. */
+	if (!have_index || row.total == HMN_UNKNOWN || row.used == HMN_UNKNOWN ||
+	    row.free == HMN_UNKNOWN) {
+		g->skipped++;
+		return 0;
+	}
+	struct smi_gpu_row *out = next_row(g);
+	if (!out)
+		return -ENOMEM;
+	*out = row;
+	return 0;
+}
+
+/*
+ * A process name may hold commas and spaces (Windows paths), so the cells
+ * before the name column are split from the left, those after it from the
+ * right, and the name is everything between.
+ */
+static int parse_process_line(const char *line, size_t n, void *data)
+{
+	struct parse *pp = data;
+	struct span cells[MAX_FIELDS];
+	struct smi_process_row row = { .used = HMN_UNKNOWN };
+	const char *p = line, *end = line + n;
+	size_t name_at = pp->n_fields;
+	bool have_pid = false;
+
+	for (size_t i = 0; i < pp->n_fields; i++)
+		if (pp->fields[i] == SMI_PROCESS_NAME)
+			name_at = i;
+	for (size_t i = 0; i < name_at && i < pp->n_fields; i++) {
+		const char *comma = memchr(p, ',', (size_t)(end - p));
+		if (!comma && i + 1 < pp->n_fields)
+			goto skip;
+		const char *stop = comma ? comma : end;
+		cells[i] = trim(p, (size_t)(stop - p));
+		p = comma ? comma + 1 : end;
+	}
+	for (size_t i = pp->n_fields; i-- > name_at + 1;) {
+		const char *comma = NULL;
+		for (const char *q = end; q > p; q--)
+			if (q[-1] == ',') {
+				comma = q - 1;
+				break;
+			}
+		if (!comma)
+			goto skip;
+		cells[i] = trim(comma + 1, (size_t)(end - comma - 1));
+		end = comma;
+	}
+	if (name_at < pp->n_fields)
+		cells[name_at] = trim(p, (size_t)(end - p));
+
+	for (size_t i = 0; i < pp->n_fields; i++) {
+		struct span c = cells[i];
+		switch (pp->fields[i]) {
+		case SMI_PID: have_pid = parse_u32(c, &row.pid); break;
+		case SMI_USED_MEMORY: row.used = smi_parse_mib(c.p, c.n); break;
+		case SMI_GPU_UUID: copy_cell(row.gpu_uuid, sizeof(row.gpu_uuid), c); break;
+		case SMI_PROCESS_NAME: copy_cell(row.name, sizeof(row.name), c); break;
+		default: break;
+		}
+	}
+	if (!have_pid)
+		goto skip;
+	struct smi_process_row *out = next_row(pp);
+	if (!out)
+		return -ENOMEM;
+	*out = row;
+	return 0;
+skip:
+	pp->skipped++;
+	return 0;
+}
+
+static int parse(const char *text, size_t len, const enum smi_field *fields, size_t n_fields,
+		 size_t row_size, int (*line_fn)(const char *, size_t, void *),
+		 void **ret_rows, size_t *ret_count, size_t *ret_skipped)
+{
+	struct parse p = { .fields = fields, .n_fields = n_fields, .row_size = row_size };
+
+	if (n_fields == 0 || n_fields > MAX_FIELDS)
+		return -EINVAL;
+	int r = for_each_line(text, len, line_fn, &p);
+	if (r < 0) {
+		free(p.rows);
+		return r;
+	}
+	*ret_rows = p.rows;
+	*ret_count = p.count;
+	if (ret_skipped)
+		*ret_skipped = p.skipped;
+	return 0;
+}
+
+int smi_parse_gpus(const char *text, size_t len, const enum smi_field *fields, size_t n_fields,
+		   struct smi_gpu_row **ret_rows, size_t *ret_count, size_t *ret_skipped)
+{
+	return parse(text, len, fields, n_fields, sizeof(**ret_rows), parse_gpu_line,
+		     (void **)ret_rows, ret_count, ret_skipped);
+}
+
+int smi_parse_processes(const char *text, size_t len, const enum smi_field *fields,
+			size_t n_fields, struct smi_process_row **ret_rows, size_t *ret_count,
+			size_t *ret_skipped)
+{
+	return parse(text, len, fields, n_fields, sizeof(**ret_rows), parse_process_line,
+		     (void **)ret_rows, ret_count, ret_skipped);
+}

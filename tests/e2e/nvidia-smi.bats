@@ -1,0 +1,147 @@
+#!/usr/bin/env bats
+# The nvidia-smi source, through the stand-in nvidia-smi (tests/stub/nvidia-smi)
+# replaying answers taken from real recordings (tests/fixtures/nvidia-smi/).
+
+load helpers
+
+setup() {
+	common_setup
+	export HMN_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1
+}
+
+# The H100 under load, as recorded with driver 590.48.01 (values in MiB).
+h100() {
+	smi_answers \
+		'index, uuid, name, pci.bus_id, memory.total, memory.used, memory.free, memory.reserved, driver_version
+0, GPU-00000000-0000-0000-0000-000000000000, NVIDIA H100 80GB HBM3, 00000000:00:09.0, 81559, 19818, 61263, 479, 590.48.01' \
+		'11327, 2566, GPU-00000000-0000-0000-0000-000000000000, /root/tools/memhog
+11328, 1542, GPU-00000000-0000-0000-0000-000000000000, /root/tools/memhog
+11345, 15690, GPU-00000000-0000-0000-0000-000000000000, ./gpu_burn' "${1:-}"
+}
+
+@test "with no NVML, nvidia-smi answers hmn free, exactly" {
+	h100
+	run_split "$HMN" free --json
+	[ "$status" -eq 0 ]
+	[ "$output" = '[{"index":0,"name":"NVIDIA H100 80GB HBM3","uuid":"GPU-00000000-0000-0000-0000-000000000000","vendor":"nvidia","pci_bus_id":"0000:00:09.0","total_bytes":85520809984,"free_bytes":64237862912,"used_bytes":20780679168,"reserved_bytes":502267904,"driver_version":"590.48.01","source":"nvidia-smi"}]' ]
+	grep -q -- '--format=csv,noheader,nounits' "$HMN_FAKE_SMI_DIR/calls"
+	jq -e '.[0].total_bytes == .[0].reserved_bytes + .[0].used_bytes + .[0].free_bytes' <<<"$output"
+}
+
+@test "nvidia-smi processes: compute rows, names from nvidia-smi where the OS has none" {
+	h100
+	run_split "$HMN" ps --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.[] | [.pid, .used_bytes, .name, .path, .type, .device_index, .source]]' <<<"$output")" = '[[11345,16452157440,"gpu_burn","./gpu_burn","compute",0,"nvidia-smi"],[11327,2690646016,"memhog","/root/tools/memhog","compute",0,"nvidia-smi"],[11328,1616904192,"memhog","/root/tools/memhog","compute",0,"nvidia-smi"]]' ]
+	[ "$stderr" = "hmn: 3 GPU processes found (19.3 GiB total)." ]
+}
+
+@test "nvidia-smi processes: the OS names a process it can see" {
+	h100
+	fake_process 11327 0 /usr/local/bin/real-name
+	run "$HMN" ps --json --pid 11327
+	[ "$(jq -c '.[0] | [.name, .path, .user]' <<<"$output")" = '["real-name","/usr/local/bin/real-name","root"]' ]
+}
+
+@test "Windows WDDM rows: [N/A] memory is null and shows -, names with spaces kept" {
+	smi_answers \
+		'index, uuid, name, pci.bus_id, memory.total, memory.used, memory.free, memory.reserved, driver_version
+0, GPU-00000000-0000-0000-0000-000000000000, NVIDIA GeForce RTX 2080 SUPER, 00000000:0C:00.0, 8192, 1366, 6622, 205, 610.62' \
+		'2140, [N/A], GPU-00000000-0000-0000-0000-000000000000, C:\Windows\System32\dwm.exe
+17648, [N/A], GPU-00000000-0000-0000-0000-000000000000, C:\Program Files\NVIDIA Corporation\NVIDIA App\CEF\NVIDIA Overlay.exe'
+	run_split "$HMN" ps --json --sort pid
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.[] | [.pid, .used_bytes, .name]]' <<<"$output")" = '[[2140,null,"dwm.exe"],[17648,null,"NVIDIA Overlay.exe"]]' ]
+	run_split "$HMN" ps --no-header --sort pid
+	[ "${lines[0]}" = " 2140  ?     C        -       -    0  dwm.exe" ]
+	[ "$stderr" = "hmn: 2 GPU processes found (0 MiB total)." ]
+}
+
+@test "a driver without memory.reserved: asked again without it, reserved null" {
+	smi_answers \
+		'index, uuid, name, pci.bus_id, memory.total, memory.used, memory.free, driver_version
+0, GPU-1937b558-347d-0f30-105b-893b98985668, NVIDIA GeForce RTX 2080 SUPER, 00000000:01:00.0, 7979, 344, 7635, 465.27' '' no-reserved
+	run_split "$HMN" free --json -v
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '.[0] | [.reserved_bytes, .total_bytes, .driver_version]' <<<"$output")" = '[null,8366587904,"465.27"]' ]
+	jq -e '.[0].total_bytes == .[0].used_bytes + .[0].free_bytes' <<<"$output"
+	[[ "$stderr" == *"nvidia-smi: this driver has no memory.reserved: asking without it"* ]]
+	[ "$(grep -c 'memory.reserved' "$HMN_FAKE_SMI_DIR/calls")" -eq 1 ]
+}
+
+@test "a hung nvidia-smi costs HMN_TIMEOUT, then a message, never a hang" {
+	h100 hang
+	export HMN_TIMEOUT=1
+	start=$(date +%s%N)
+	run_split "$HMN" free
+	elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"nvidia-smi: $HMN_NVIDIA_SMI did not answer within 1 s (HMN_TIMEOUT): killed"* ]]
+	[ "$elapsed_ms" -lt 5000 ]
+	! pgrep -f "sleep 600" >/dev/null
+}
+
+@test "no driver: exit 3 with nvidia-smi's own words" {
+	run_split "$HMN" free
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"nvidia-smi: $no_driver_message"* ]]
+}
+
+@test "nvidia-smi that prints without end is killed at the bound" {
+	h100 flood
+	run_split "$HMN" free
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"printed more than 4 MiB: killed"* ]]
+}
+
+@test "No devices were found: no GPU, exit 3" {
+	h100 nodevices
+	run_split "$HMN" free
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"nvidia-smi: no GPU"* ]]
+}
+
+@test "nvidia-smi is found only in absolute PATH entries, or by absolute HMN_NVIDIA_SMI" {
+	h100
+	bin="$BATS_TEST_TMPDIR/bin"
+	mkdir -p "$bin"
+	cp "$HMN_NVIDIA_SMI" "$bin/nvidia-smi"
+	unset HMN_NVIDIA_SMI
+	cd "$bin"
+	PATH=".:/usr/bin:/bin" run_split "$HMN" free
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"nvidia-smi not found in the absolute entries of PATH"* ]]
+	PATH="$bin:/usr/bin:/bin" run_split "$HMN" free
+	[ "$status" -eq 0 ]
+	HMN_NVIDIA_SMI=nvidia-smi run_split "$HMN" free
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"HMN_NVIDIA_SMI=nvidia-smi: not an absolute path, refused"* ]]
+}
+
+@test "while NVML answers, nvidia-smi is never run" {
+	h100
+	export HMN_NVML_LIBRARY="$STUB_MODERN"
+	two_gpus
+	run "$HMN" ps --json
+	[ "$status" -eq 0 ]
+	[ ! -e "$HMN_FAKE_SMI_DIR/calls" ]
+}
+
+@test "--backend nvidia-smi uses it even where NVML answers; one run a query" {
+	h100
+	export HMN_NVML_LIBRARY="$STUB_MODERN"
+	two_gpus
+	run "$HMN" --backend nvidia-smi free --json
+	[ "$(jq -r '.[0].source' <<<"$output")" = "nvidia-smi" ]
+	[ "$(wc -l <"$HMN_FAKE_SMI_DIR/calls")" -eq 1 ]
+}
+
+@test "NVML whose every GPU fails falls back to nvidia-smi" {
+	h100
+	export HMN_NVML_LIBRARY="$STUB_MODERN"
+	scenario 'gpu name=A total=1000 used=1 error=15'
+	run_split "$HMN" free --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.[0].source' <<<"$output")" = "nvidia-smi" ]
+	[[ "$stderr" == *"GPU 0: GPU is lost (nvml)"* ]]
+}

@@ -1,0 +1,57 @@
+/*
+ * libFuzzer harness: nvidia-smi's CSV, as GPU rows and as process rows, with
+ * the column layouts hmn asks for. Checks what the parser promises: strings
+ * terminated inside their buffers, no "[N/A]"-like cell taken as a value.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A whole "[...]" cell is one of nvidia-smi's non-values: never kept as a name. */
+static int bracketed(const char *s)
+{
+	size_t n = strlen(s);
+	return n >= 2 && s[0] == '[' && s[n - 1] == ']';
+}
+
+static const enum smi_field gpu[] = {
+	SMI_INDEX, SMI_UUID, SMI_NAME, SMI_PCI_BUS_ID, SMI_MEMORY_TOTAL, SMI_MEMORY_USED,
+	SMI_MEMORY_FREE, SMI_MEMORY_RESERVED, SMI_DRIVER_VERSION,
+};
+static const enum smi_field processes[] = { SMI_PID, SMI_USED_MEMORY, SMI_GPU_UUID, SMI_PROCESS_NAME };
+static const enum smi_field recorded[] = {
+	SMI_OTHER, SMI_OTHER, SMI_OTHER, SMI_OTHER, SMI_GPU_UUID, SMI_PID, SMI_PROCESS_NAME, SMI_USED_MEMORY,
+};
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	const char *text = (const char *)data; /* not terminated: the parser must use size */
+	struct smi_gpu_row *g = NULL;
+	struct smi_process_row *p = NULL;
+	size_t n, skipped;
+
+	if (smi_parse_gpus(text, size, gpu, sizeof(gpu) / sizeof(gpu[0]), &g, &n, &skipped) == 0) {
+		for (size_t i = 0; i < n; i++) {
+			if (strlen(g[i].name) >= sizeof(g[i].name) || strlen(g[i].uuid) >= sizeof(g[i].uuid) ||
+			    g[i].total == HMN_UNKNOWN || bracketed(g[i].name))
+				abort();
+		}
+		free(g);
+	}
+	for (int layout = 0; layout < 2; layout++) {
+		const enum smi_field *f = layout ? recorded : processes;
+		size_t nf = layout ? sizeof(recorded) / sizeof(recorded[0]) : sizeof(processes) / sizeof(processes[0]);
+		if (smi_parse_processes(text, size, f, nf, &p, &n, &skipped) == 0) {
+			for (size_t i = 0; i < n; i++)
+				if (strlen(p[i].name) >= sizeof(p[i].name) || bracketed(p[i].name) ||
+				    (p[i].used != HMN_UNKNOWN && p[i].used % (1024 * 1024) != 0))
+					abort();
+			free(p);
+		}
+	}
+	return 0;
+}
