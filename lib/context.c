@@ -520,6 +520,8 @@ static int resolve_processes(hmn_context *ctx, struct hmn_process_list *list)
 			p->name = arena_strdup(list->arena, path_basename_any(p->path));
 		}
 		p->uid = d->uid;
+		p->ns_pid = d->ns_pid;
+		p->container = d->container;
 		p->user = d->uid != HMN_UID_UNKNOWN ? os_user_name(ctx, d->uid) : NULL;
 		p->exists = d->exists;
 		p->is_protected = d->is_protected;

@@ -135,6 +135,13 @@ struct hmn_process {
 	bool is_protected;          /* exists, but name or owner unreadable: no permission */
 	bool exists;                /* false: exited, or in another PID namespace */
 	const char *source;
+	/*
+	 * For a process in a nested PID namespace (a container) seen from
+	 * outside: its pid inside (0: not in one, or unknown), and its
+	 * container from its cgroup ("docker:0123456789ab"; NULL: none known).
+	 */
+	uint32_t ns_pid;
+	const char *container;
 };
 
 struct hmn_process_list {

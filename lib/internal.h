@@ -114,7 +114,9 @@ void os_library_close(void *library);
 struct os_process_details {
 	const char *name;     /* NULL: unknown */
 	const char *path;     /* NULL: unknown */
+	const char *container;/* NULL: none, or unknown */
 	uint32_t uid;         /* HMN_UID_UNKNOWN: unknown */
+	uint32_t ns_pid;      /* 0: not in a nested PID namespace, or unknown */
 	bool exists;
 	bool is_protected;
 };
@@ -174,6 +176,18 @@ const char *os_procfs_root(void);
  */
 int parse_proc_status(const char *text, size_t len, char *name, size_t name_size,
 		      uint32_t *ret_uid, uint64_t *ret_rss_bytes);
+/*
+ * The NSpid line of a status file: the pid in the innermost PID namespace,
+ * and how many namespaces deep (1: not in a nested one). -ENOENT when the
+ * kernel prints no NSpid (before 4.1), -EINVAL when it is malformed.
+ */
+int parse_proc_nspid(const char *text, size_t len, uint32_t *ret_ns_pid, unsigned *ret_depth);
+/*
+ * The container a /proc/PID/cgroup text places a process in, as
+ * "docker:0123456789ab", "podman:...", "containerd:...", "cri-o:...",
+ * "kubernetes:..." or "lxc:NAME"; false when it names none.
+ */
+bool parse_container(const char *text, size_t len, char *out, size_t size);
 /* The last path component of a /proc/PID/exe target, " (deleted)" removed. */
 const char *exe_basename(const char *path, char *buf, size_t size);
 /* Is this a driver whose _v3 process calls write 32-byte entries (535.43.02 to 535.98)? */

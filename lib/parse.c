@@ -211,3 +211,104 @@ const char *path_basename_any(const char *path)
 			base = p + 1;
 	return base;
 }
+
+int parse_proc_nspid(const char *text, size_t len, uint32_t *ret_ns_pid, unsigned *ret_depth)
+{
+	/* "NSpid:\t4242\t7": the pid in each PID namespace, outermost first. One
+	 * memmem, not a walk over the lines: this runs for every process. */
+	const char *end = text + len, *v;
+	if (len >= 6 && memcmp(text, "NSpid:", 6) == 0) {
+		v = text + 6;
+	} else {
+		const char *p = memmem(text, len, "\nNSpid:", 7);
+		if (!p)
+			return -ENOENT;
+		v = p + 7;
+	}
+	const char *e = line_end(v, end);
+	uint64_t pid, last = 0;
+	unsigned depth = 0;
+	while (parse_u64(&v, e, &pid)) {
+		last = pid;
+		depth++;
+	}
+	if (depth == 0 || last == 0 || last > UINT32_MAX)
+		return -EINVAL;
+	*ret_ns_pid = (uint32_t)last;
+	*ret_depth = depth;
+	return 0;
+}
+
+/* Copies the id of hex digits at p (at least 12), cut to 12, after a label. */
+static bool take_id(const char *p, const char *end, const char *label, char *out, size_t size)
+{
+	size_t n = 0;
+	while (p + n < end && ((p[n] >= '0' && p[n] <= '9') || (p[n] >= 'a' && p[n] <= 'f')))
+		n++;
+	if (n < 12)
+		return false;
+	snprintf(out, size, "%s:%.12s", label, p);
+	return true;
+}
+
+/* Finds needle in [p, end); returns the position after it, or NULL. */
+static const char *after(const char *p, const char *end, const char *needle)
+{
+	size_t n = strlen(needle);
+	for (; p + n <= end; p++)
+		if (memcmp(p, needle, n) == 0)
+			return p + n;
+	return NULL;
+}
+
+bool parse_container(const char *text, size_t len, char *out, size_t size)
+{
+	static const struct {
+		const char *marker, *label;
+	} runtimes[] = {
+		{ "/docker-", "docker" }, { "/docker/", "docker" },
+		{ "/libpod-", "podman" }, { "/libpod/", "podman" },
+		{ "/cri-containerd-", "containerd" }, { "/crio-", "cri-o" },
+		{ "/containerd/", "containerd" },
+	};
+	const char *p = text, *end = text + len;
+
+	/* Each line is "hierarchy:controllers:path"; the path names the container. */
+	while (p < end) {
+		const char *e = line_end(p, end);
+		const char *c1 = memchr(p, ':', (size_t)(e - p));
+		const char *c2 = c1 ? memchr(c1 + 1, ':', (size_t)(e - c1 - 1)) : NULL;
+		if (c2) {
+			const char *path = c2 + 1;
+			bool kube = after(path, e, "kubepods") != NULL;
+			for (size_t i = 0; i < sizeof(runtimes) / sizeof(runtimes[0]); i++) {
+				const char *id = after(path, e, runtimes[i].marker);
+				if (id && take_id(id, e, kube ? "kubernetes" : runtimes[i].label, out, size))
+					return true;
+			}
+			if (kube) {
+				/* cgroup v1 under Kubernetes: /kubepods/<qos>/pod<uid>/<id> */
+				const char *slash = NULL;
+				for (const char *q = path; q < e; q++)
+					if (*q == '/')
+						slash = q;
+				if (slash && take_id(slash + 1, e, "kubernetes", out, size))
+					return true;
+			}
+			const char *lxc = after(path, e, "/lxc.payload.");
+			if (!lxc)
+				lxc = after(path, e, "/lxc/");
+			if (lxc && lxc < e) {
+				size_t n = 0; /* up to the next '/', within the line: the text has no NUL */
+				while (lxc + n < e && lxc[n] != '/')
+					n++;
+				if (n > 0) {
+					snprintf(out, size, "lxc:%.*s", (int)(n > 64 ? 64 : n), lxc);
+					return true;
+				}
+			}
+		}
+		p = e < end ? e + 1 : end;
+	}
+	return false;
+}

@@ -167,6 +167,8 @@ static int write_process(struct json_out *o, const struct hmn_process *p)
 	else
 		PUT_LITERAL(o, ",\"protected\":false");
 	r |= string_field(o, KEY("source"), p->source);
+	u64_field(o, KEY("ns_pid"), p->ns_pid, 0);
+	r |= string_field(o, KEY("container"), p->container);
 	put(o, "}", 1);
 	return r;
 }

@@ -94,7 +94,8 @@ static char *pid_dir(char buf[32], uint32_t pid)
 struct process_read {
 	char name[256];       /* "": unknown */
 	char path[4096];      /* "": unknown */
-	uint32_t uid;
+	char container[96];   /* "": none */
+	uint32_t uid, ns_pid;
 	bool exists, is_protected;
 };
 
@@ -106,8 +107,9 @@ static void read_process(struct os_proc_root *root, uint32_t pid, struct process
 	int dir = root->fd;
 	ssize_t n;
 
-	info->name[0] = info->path[0] = '\0';
+	info->name[0] = info->path[0] = info->container[0] = '\0';
 	info->uid = HMN_UID_UNKNOWN;
+	info->ns_pid = 0;
 	info->exists = info->is_protected = false;
 
 	/* status first: if it is gone, so is the process. */
@@ -120,6 +122,16 @@ static void read_process(struct os_proc_root *root, uint32_t pid, struct process
 		info->is_protected = is_permission_error((int)n);
 	else if (parse_proc_status(buf, (size_t)n, NULL, 0, &uid, NULL) == 0)
 		info->uid = uid;
+	unsigned depth = 0;
+	if (n > 0 && parse_proc_nspid(buf, (size_t)n, &info->ns_pid, &depth) == 0 && depth > 1) {
+		/* In a nested PID namespace: a container, most likely. Only then read cgroup. */
+		strcpy(file, "cgroup");
+		ssize_t m = read_head(dir, path, buf, sizeof(buf));
+		if (m > 0 && !parse_container(buf, (size_t)m, info->container, sizeof(info->container)))
+			info->container[0] = '\0';
+	} else {
+		info->ns_pid = 0;
+	}
 
 	strcpy(file, "exe");
 	n = readlinkat(dir, path, info->path, sizeof(info->path) - 1);
@@ -163,11 +175,14 @@ static int read_range(struct os_proc_root *root, const uint32_t *pids, size_t be
 		out[i] = (struct os_process_details){
 			.name = info->name[0] ? arena_strdup(arena, info->name) : NULL,
 			.path = info->path[0] ? arena_strdup(arena, info->path) : NULL,
+			.container = info->container[0] ? arena_strdup(arena, info->container) : NULL,
 			.uid = info->uid,
+			.ns_pid = info->ns_pid,
 			.exists = info->exists,
 			.is_protected = info->is_protected,
 		};
-		if ((info->name[0] && !out[i].name) || (info->path[0] && !out[i].path))
+		if ((info->name[0] && !out[i].name) || (info->path[0] && !out[i].path) ||
+		    (info->container[0] && !out[i].container))
 			r = -ENOMEM;
 	}
 	free(info);

@@ -31,7 +31,7 @@ three_processes() {
 	three_processes
 	run_split "$HMN" ps --json
 	[ "$status" -eq 0 ]
-	[ "$output" = '[{"pid":4242,"name":"python3.11","used_bytes":2147483648,"shared_used_bytes":null,"device_index":0,"device_name":"NVIDIA H100 80GB HBM3","device_uuid":"GPU-aaaaaaaa-1111-2222-3333-444444444444","type":"compute+graphics","user":"root","uid":0,"path":"/usr/bin/python3.11","protected":false,"source":"nvml"},{"pid":777,"name":"a-trainer-with-a-very-long-name","used_bytes":1073741824,"shared_used_bytes":null,"device_index":1,"device_name":"NVIDIA L40S","device_uuid":"GPU-bbbbbbbb-1111-2222-3333-444444444444","type":"compute","user":"nobody","uid":65534,"path":"/opt/train/a-trainer-with-a-very-long-name","protected":false,"source":"nvml"},{"pid":777,"name":"a-trainer-with-a-very-long-name","used_bytes":536870912,"shared_used_bytes":null,"device_index":0,"device_name":"NVIDIA H100 80GB HBM3","device_uuid":"GPU-aaaaaaaa-1111-2222-3333-444444444444","type":"compute","user":"nobody","uid":65534,"path":"/opt/train/a-trainer-with-a-very-long-name","protected":false,"source":"nvml"},{"pid":1500,"name":"Xorg","used_bytes":null,"shared_used_bytes":null,"device_index":1,"device_name":"NVIDIA L40S","device_uuid":"GPU-bbbbbbbb-1111-2222-3333-444444444444","type":"graphics","user":"root","uid":0,"path":"/usr/lib/xorg/Xorg","protected":false,"source":"nvml"}]' ]
+	[ "$output" = '[{"pid":4242,"name":"python3.11","used_bytes":2147483648,"shared_used_bytes":null,"device_index":0,"device_name":"NVIDIA H100 80GB HBM3","device_uuid":"GPU-aaaaaaaa-1111-2222-3333-444444444444","type":"compute+graphics","user":"root","uid":0,"path":"/usr/bin/python3.11","protected":false,"source":"nvml","ns_pid":null,"container":null},{"pid":777,"name":"a-trainer-with-a-very-long-name","used_bytes":1073741824,"shared_used_bytes":null,"device_index":1,"device_name":"NVIDIA L40S","device_uuid":"GPU-bbbbbbbb-1111-2222-3333-444444444444","type":"compute","user":"nobody","uid":65534,"path":"/opt/train/a-trainer-with-a-very-long-name","protected":false,"source":"nvml","ns_pid":null,"container":null},{"pid":777,"name":"a-trainer-with-a-very-long-name","used_bytes":536870912,"shared_used_bytes":null,"device_index":0,"device_name":"NVIDIA H100 80GB HBM3","device_uuid":"GPU-aaaaaaaa-1111-2222-3333-444444444444","type":"compute","user":"nobody","uid":65534,"path":"/opt/train/a-trainer-with-a-very-long-name","protected":false,"source":"nvml","ns_pid":null,"container":null},{"pid":1500,"name":"Xorg","used_bytes":null,"shared_used_bytes":null,"device_index":1,"device_name":"NVIDIA L40S","device_uuid":"GPU-bbbbbbbb-1111-2222-3333-444444444444","type":"graphics","user":"root","uid":0,"path":"/usr/lib/xorg/Xorg","protected":false,"source":"nvml","ns_pid":null,"container":null}]' ]
 	[ "$stderr" = "hmn: 3 GPU processes found (3.5 GiB total)." ]
 }
 
@@ -96,6 +96,30 @@ Try 'hmn --help'." ]
 	[ "$status" -eq 2 ]
 	run_split "$HMN" ps --pid 99999999999
 	[ "$status" -eq 2 ]
+}
+
+@test "on the host, a process in a container shows its pid inside and its container" {
+	two_gpus 'proc gpu=0 pid=31000 used=1048576' 'proc gpu=1 pid=31001 used=1048576' 'proc gpu=1 pid=31002 used=1048576'
+	fake_process 31000 1000 /usr/bin/python3
+	printf 'NSpid:\t31000\t7\n' >>"$HMN_PROCFS/31000/status"
+	echo '0::/system.slice/docker-4f1e0cbd2a7d93b1c4e2f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6.scope' >"$HMN_PROCFS/31000/cgroup"
+	fake_process 31001 0 /usr/bin/trainer
+	printf 'NSpid:\t31001\t1\n' >>"$HMN_PROCFS/31001/status"
+	echo '0::/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod1a2b.slice/cri-containerd-9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0.scope' >"$HMN_PROCFS/31001/cgroup"
+	fake_process 31002 0 /usr/bin/on-the-host
+	printf 'NSpid:\t31002\n' >>"$HMN_PROCFS/31002/status"
+	echo '0::/user.slice/user-0.slice/session-1.scope' >"$HMN_PROCFS/31002/cgroup"
+	run_split "$HMN" ps --json --sort pid
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.[] | [.pid, .ns_pid, .container]]' <<<"$output")" = '[[31000,7,"docker:4f1e0cbd2a7d"],[31001,1,"kubernetes:9f8e7d6c5b4a"],[31002,null,null]]' ]
+}
+
+@test "in a container, the host's PIDs keep their rows; -v says why they have no name" {
+	two_gpus 'proc gpu=0 pid=424242 used=1048576'
+	run_split "$HMN" ps --json -v
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '.[0] | [.pid, .name, .ns_pid]' <<<"$output")" = '[424242,null,null]' ]
+	[[ "$stderr" == *"pid 424242: not in $HMN_PROCFS (exited, or in another PID namespace)"* ]]
 }
 
 @test "a process that exited keeps its row with name null" {

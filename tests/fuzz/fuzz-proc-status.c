@@ -24,6 +24,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rss != HMN_UNKNOWN && rss % 1024 != 0)
 			abort();
 	}
+	uint32_t ns_pid;
+	unsigned depth;
+	if (parse_proc_nspid(copy, size, &ns_pid, &depth) == 0 && (ns_pid == 0 || depth == 0))
+		abort();
+	char container[96];
+	if (parse_container(copy, size, container, sizeof(container)) && strlen(container) >= sizeof(container))
+		abort();
 	free(copy);
 
 	/* The same bytes as a path and as a bus id. */

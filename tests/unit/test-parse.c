@@ -106,8 +106,44 @@ static void test_driver_quirks(void)
 	ok(!nvml_v3_entries_are_32_bytes("garbage"), "garbage: 24");
 }
 
+static void test_namespaces(void)
+{
+	uint32_t ns_pid = 0;
+	unsigned depth = 0;
+	const char *st = "Name:\tx\nNSpid:\t4242\t17\t7\nNStgid:\t4242\n";
+
+	ok(parse_proc_nspid(st, strlen(st), &ns_pid, &depth) == 0 && ns_pid == 7 && depth == 3,
+	   "NSpid: the innermost pid, and the depth");
+	ok(parse_proc_nspid("NSpid:\t99\n", 10, &ns_pid, &depth) == 0 && ns_pid == 99 && depth == 1,
+	   "NSpid with one pid: depth 1");
+	ok(parse_proc_nspid("Name:\tx\n", 8, &ns_pid, &depth) == -ENOENT, "no NSpid line (kernel before 4.1)");
+	ok(parse_proc_nspid("NSpid:\tabc\n", 11, &ns_pid, &depth) == -EINVAL, "garbage NSpid");
+	ok(parse_proc_nspid("NSpid:\t1\t99999999999\n", 22, &ns_pid, &depth) == -EINVAL, "NSpid beyond 32 bits");
+
+	static const struct { const char *cgroup, *want; } cases[] = {
+		{ "0::/system.slice/docker-4f1e0cbd2a7d93b1c4e2f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6.scope\n", "docker:4f1e0cbd2a7d" },
+		{ "12:memory:/docker/4f1e0cbd2a7d93b1c4e2f5a6b7c8d9e0f1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6\n1:name=systemd:/\n", "docker:4f1e0cbd2a7d" },
+		{ "0::/user.slice/user-1000.slice/user@1000.service/user.slice/libpod-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope/container\n", "podman:0123456789ab" },
+		{ "0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-podx.slice/cri-containerd-aaaaaaaaaaaabbbbbbbbbbbbccccccccccccddddddddddddeeeeeeeeeeeeffff.scope\n", "kubernetes:aaaaaaaaaaaa" },
+		{ "11:cpu:/kubepods/besteffort/pod12/0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n", "kubernetes:0123456789ab" },
+		{ "0::/machine.slice/crio-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope\n", "cri-o:0123456789ab" },
+		{ "0::/lxc.payload.web01/init.scope\n", "lxc:web01" },
+		{ "0::/user.slice/user-0.slice/session-3.scope\n", NULL },
+		{ "0::/system.slice/docker-xyz.scope\n", NULL },
+		{ "garbage without colons\n::\n", NULL },
+		{ "", NULL },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char out[96] = "";
+		bool found = parse_container(cases[i].cgroup, strlen(cases[i].cgroup), out, sizeof(out));
+		ok(cases[i].want ? found && !strcmp(out, cases[i].want) : !found,
+		   "cgroup %zu: %s", i, cases[i].want ? cases[i].want : "no container");
+	}
+}
+
 int main(void)
 {
+	test_namespaces();
 	test_driver_quirks();
 	test_status();
 	test_names();
