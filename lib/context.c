@@ -36,7 +36,7 @@ void hmn_log(const hmn_context *ctx, enum hmn_log_level level, const char *fmt, 
 	char message[HMN_ERROR_MAX];
 	va_list ap;
 
-	if (!ctx->log)
+	if (!ctx->log || level > ctx->log_level)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(message, sizeof(message), fmt, ap);
@@ -129,6 +129,7 @@ int hmn_context_new(const struct hmn_options *options, hmn_context **ret_ctx,
 	if (options) {
 		ctx->log = options->log;
 		ctx->log_userdata = options->log_userdata;
+		ctx->log_level = options->log_level;
 	}
 	ctx->procfs = arena_strdup(ctx->arena, os_procfs_root());
 	if (!list)

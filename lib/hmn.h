@@ -59,6 +59,11 @@ struct hmn_options {
 	const char *backends;
 	hmn_log_fn log;      /* NULL: diagnostics are dropped */
 	void *log_userdata;
+	/*
+	 * The most detailed level passed to log: HMN_LOG_WARNING (the zero
+	 * value) or HMN_LOG_INFO. Messages beyond it are not even formatted.
+	 */
+	enum hmn_log_level log_level;
 };
 
 /*

@@ -261,6 +261,7 @@ struct hmn_context {
 	char error[HMN_ERROR_MAX];
 	hmn_log_fn log;
 	void *log_userdata;
+	enum hmn_log_level log_level;
 	const char *procfs;
 	struct os_proc_root *proc_root;   /* opened at the first process query */
 	struct hmn_arena *arena;          /* lives as long as the context */

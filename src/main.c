@@ -21,9 +21,7 @@ static void print_usage_error(const char *message)
 
 static void log_to_stderr(enum hmn_log_level level, const char *message, void *userdata)
 {
-	const struct cli *cli = userdata;
-	if (level == HMN_LOG_WARNING || cli->verbose)
-		fprintf(stderr, "hmn: %s\n", message);
+	fprintf(stderr, "hmn: %s\n", message);
 }
 
 /*
@@ -327,7 +325,7 @@ int main(int argc, char **argv)
 	struct hmn_options options = {
 		.backends = cli.backends,
 		.log = log_to_stderr,
-		.log_userdata = &cli,
+		.log_level = cli.verbose ? HMN_LOG_INFO : HMN_LOG_WARNING,
 	};
 	r = hmn_context_new(&options, &ctx, &why);
 	if (r < 0) {

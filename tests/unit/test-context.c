@@ -34,13 +34,15 @@ static void use_stub(const char *variable)
 }
 
 static char last_warning[512];
-static int warnings;
+static int warnings, infos;
 
 static void capture(enum hmn_log_level level, const char *message, void *userdata)
 {
 	if (level == HMN_LOG_WARNING) {
 		warnings++;
 		snprintf(last_warning, sizeof(last_warning), "%s", message);
+	} else {
+		infos++;
 	}
 }
 
@@ -48,7 +50,7 @@ static hmn_context *open_context(const char *backends)
 {
 	struct hmn_options o = { .backends = backends, .log = capture };
 	hmn_context *ctx = NULL;
-	warnings = 0;
+	warnings = infos = 0;
 	last_warning[0] = '\0';
 	if (hmn_context_new(&o, &ctx, NULL) < 0)
 		return NULL;
@@ -129,7 +131,15 @@ static void test_modern(void)
 	ok(procs->count == 2 && procs->processes[0].device_index == 1 &&
 	   procs->processes[1].device_index == 1, "--device 1: only GPU 1's rows");
 	hmn_process_list_free(procs);
+	ok(infos == 0, "no INFO message reaches a caller that asked for warnings only");
 	ok(hmn_context_free(ctx) == NULL, "context frees");
+	struct hmn_options verbose = { .log = capture, .log_level = HMN_LOG_INFO };
+	hmn_context_new(&verbose, &ctx, NULL);
+	struct hmn_gpu_list *listed = NULL;
+	hmn_query_gpus(ctx, &listed);
+	ok(infos > 0, "with HMN_LOG_INFO, the sources tried are said");
+	hmn_gpu_list_free(listed);
+	hmn_context_free(ctx);
 	ok(hmn_context_free(NULL) == NULL && hmn_gpu_list_free(NULL) == NULL &&
 	   hmn_process_list_free(NULL) == NULL, "destructors accept NULL");
 }
