@@ -60,6 +60,17 @@ struct process_sink {
 	struct row_index *index;       /* (pid, device) → row, for merging */
 	const char *last_name, *last_uuid; /* device strings, stored once per device */
 };
+/*
+ * A process's device memory as a source reported it, or HMN_UNKNOWN when it
+ * cannot be true: more than the whole GPU has (a driver bug, seen with
+ * NVML's all-ones "not available" too). Never a number that is wrong.
+ */
+static inline uint64_t plausible_process_bytes(uint64_t used, uint64_t device_total)
+{
+	return device_total != HMN_UNKNOWN && used != HMN_UNKNOWN && used > device_total
+		       ? HMN_UNKNOWN : used;
+}
+
 /* Is this global device index wanted by the filter? Sources skip the rest. */
 bool process_sink_wants_device(const struct process_sink *sink, unsigned local_index);
 /*

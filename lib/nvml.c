@@ -322,16 +322,12 @@ static nvmlReturn_t read_list(struct nvml *n, const struct process_api *api, nvm
 	return r;
 }
 
-/*
- * A figure NVML cannot give is all ones (NVML_VALUE_NOT_AVAILABLE, under
- * WDDM and in some containers); one above the GPU's whole memory is a
- * driver bug. Either way: unknown, never a number.
- */
+/* A figure NVML cannot give is all ones (NVML_VALUE_NOT_AVAILABLE: WDDM, some containers). */
 static uint64_t process_memory(unsigned long long used, uint64_t device_total)
 {
-	if (used == NVML_VALUE_NOT_AVAILABLE || (device_total != HMN_UNKNOWN && used > device_total))
+	if (used == NVML_VALUE_NOT_AVAILABLE)
 		return HMN_UNKNOWN;
-	return used;
+	return plausible_process_bytes(used, device_total);
 }
 
 static int add_list(struct nvml *n, struct process_sink *sink, const struct process_api *api,

@@ -319,8 +319,8 @@ static int nvsmi_processes(void *state, struct process_sink *sink, size_t *ret_f
 		}
 		if (!process_sink_wants_device(sink, g->index))
 			continue;
-		uint64_t used = p->used != HMN_UNKNOWN && p->used > g->total ? HMN_UNKNOWN : p->used;
-		r = process_sink_add(sink, p->pid, g->index, used, HMN_PROCESS_COMPUTE,
+		r = process_sink_add(sink, p->pid, g->index, plausible_process_bytes(p->used, g->total),
+				     HMN_PROCESS_COMPUTE,
 				     g->name[0] ? g->name : NULL, g->uuid[0] ? g->uuid : NULL,
 				     p->name[0] ? p->name : NULL);
 	}
