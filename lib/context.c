@@ -357,6 +357,8 @@ struct row_index {
 	size_t capacity;      /* a power of two */
 };
 
+static unsigned row_instance(bool is_mig, unsigned gpu_instance_id);
+
 static size_t row_hash(uint32_t pid, unsigned device)
 {
 	uint64_t k = ((uint64_t)pid << 16) ^ device;
@@ -394,7 +396,8 @@ static int row_index_grow(struct row_index *idx, const struct hmn_process_list *
 		return -ENOMEM;
 	for (size_t row = 0; row < list->count; row++) {
 		const struct hmn_process *p = &list->processes[row];
-		size_t h = row_hash(p->pid, p->device_index) & (capacity - 1);
+		unsigned instance = row_instance(p->is_mig, p->gpu_instance_id);
+		size_t h = row_hash(p->pid, p->device_index ^ instance << 8) & (capacity - 1);
 		while (slots[h])
 			h = (h + 1) & (capacity - 1);
 		slots[h] = row + 1;
@@ -405,31 +408,37 @@ static int row_index_grow(struct row_index *idx, const struct hmn_process_list *
 	return 0;
 }
 
-int process_sink_add(struct process_sink *sink, uint32_t pid, unsigned local_index,
-		     uint64_t used_bytes, unsigned type, const char *device_name,
-		     const char *device_uuid, const char *reported_path)
+/* Rows are keyed by (pid, device, GPU instance); gi + 1 so that 0 means "not MIG". */
+static unsigned row_instance(bool is_mig, unsigned gpu_instance_id)
+{
+	return is_mig ? gpu_instance_id + 1 : 0;
+}
+
+int process_sink_add(struct process_sink *sink, const struct process_entry *e)
 {
 	struct hmn_process_list *list = sink->list;
 	struct row_index *idx = sink->index;
-	unsigned device = sink->base + local_index;
+	unsigned device = sink->base + e->local_index;
+	unsigned instance = row_instance(e->is_mig, e->gpu_instance_id);
 
-	if (!wants_pid(sink->filter, pid))
+	if (!wants_pid(sink->filter, e->pid))
 		return 0;
 	if ((list->count + 1) * 2 > idx->capacity && row_index_grow(idx, list) < 0)
 		return -ENOMEM;
 
-	size_t h = row_hash(pid, device) & (idx->capacity - 1);
+	size_t h = row_hash(e->pid, device ^ instance << 8) & (idx->capacity - 1);
 	for (; idx->slots[h]; h = (h + 1) & (idx->capacity - 1)) {
 		struct hmn_process *p = &list->processes[idx->slots[h] - 1];
-		if (p->pid == pid && p->device_index == device) {
+		if (p->pid == e->pid && p->device_index == device &&
+		    row_instance(p->is_mig, p->gpu_instance_id) == instance) {
 			/*
 			 * The same process in two lists (compute and graphics):
 			 * both report its whole footprint, so keep the larger.
 			 */
-			p->type |= type;
-			if (used_bytes != HMN_UNKNOWN &&
-			    (p->used_bytes == HMN_UNKNOWN || used_bytes > p->used_bytes))
-				p->used_bytes = used_bytes;
+			p->type |= e->type;
+			if (e->used_bytes != HMN_UNKNOWN &&
+			    (p->used_bytes == HMN_UNKNOWN || e->used_bytes > p->used_bytes))
+				p->used_bytes = e->used_bytes;
 			return 0;
 		}
 	}
@@ -437,24 +446,29 @@ int process_sink_add(struct process_sink *sink, uint32_t pid, unsigned local_ind
 			  sizeof(*list->processes)) < 0)
 		return -ENOMEM;
 	/* Device names repeat on every row of a device: store each once. */
-	if (!sink->last_name || !device_name || strcmp(sink->last_name, device_name) != 0)
-		sink->last_name = arena_strdup(list->arena, device_name);
-	if (!sink->last_uuid || !device_uuid || strcmp(sink->last_uuid, device_uuid) != 0)
-		sink->last_uuid = arena_strdup(list->arena, device_uuid);
-	const char *reported = arena_strdup(list->arena, reported_path);
-	if (reported_path && !reported)
+	if (!sink->last_name || !e->device_name || strcmp(sink->last_name, e->device_name) != 0)
+		sink->last_name = arena_strdup(list->arena, e->device_name);
+	if (!sink->last_uuid || !e->device_uuid || strcmp(sink->last_uuid, e->device_uuid) != 0)
+		sink->last_uuid = arena_strdup(list->arena, e->device_uuid);
+	const char *reported = arena_strdup(list->arena, e->reported_path);
+	const char *mig_uuid = arena_strdup(list->arena, e->mig_uuid);
+	if ((e->reported_path && !reported) || (e->mig_uuid && !mig_uuid))
 		return -ENOMEM;
 	list->processes[list->count] = (struct hmn_process){
-		.pid = pid,
+		.pid = e->pid,
 		.path = reported, /* until the OS says better: see resolve_processes() */
 		.uid = HMN_UID_UNKNOWN,
-		.used_bytes = used_bytes,
+		.used_bytes = e->used_bytes,
 		.shared_used_bytes = HMN_UNKNOWN,
 		.device_index = device,
 		.device_name = sink->last_name,
 		.device_uuid = sink->last_uuid,
-		.type = type,
+		.type = e->type,
 		.source = sink->source,
+		.is_mig = e->is_mig,
+		.gpu_instance_id = e->gpu_instance_id,
+		.compute_instance_id = e->compute_instance_id,
+		.mig_uuid = mig_uuid,
 	};
 	idx->slots[h] = ++list->count;
 	return 0;

@@ -102,6 +102,12 @@ struct hmn_gpu {
 	uint64_t reserved_bytes;
 	const char *driver_version; /* NULL: unknown */
 	const char *source;         /* the source that measured this row, e.g. "nvml" */
+	/*
+	 * A MIG instance: its row follows its GPU's and has the GPU's index;
+	 * name and uuid ("MIG-...") and the sizes are the instance's own.
+	 */
+	bool is_mig;
+	unsigned gpu_instance_id, compute_instance_id;
 };
 
 struct hmn_gpu_list {
@@ -147,6 +153,10 @@ struct hmn_process {
 	 */
 	uint32_t ns_pid;
 	const char *container;
+	/* On a MIG instance of the GPU: which one. */
+	bool is_mig;
+	unsigned gpu_instance_id, compute_instance_id;
+	const char *mig_uuid;       /* NULL: unknown, or not on a MIG instance */
 };
 
 struct hmn_process_list {

@@ -73,16 +73,26 @@ static inline uint64_t plausible_process_bytes(uint64_t used, uint64_t device_to
 
 /* Is this global device index wanted by the filter? Sources skip the rest. */
 bool process_sink_wants_device(const struct process_sink *sink, unsigned local_index);
+/* One process on one device, as a source reports it. */
+struct process_entry {
+	uint32_t pid;
+	unsigned local_index;       /* the source's device index */
+	uint64_t used_bytes;        /* HMN_UNKNOWN: not measured */
+	unsigned type;              /* enum hmn_process_type bits */
+	const char *device_name, *device_uuid;
+	/* Where the source names the process itself (nvidia-smi does): used
+	 * only where the OS cannot name it. */
+	const char *reported_path;
+	bool is_mig;
+	unsigned gpu_instance_id, compute_instance_id;
+	const char *mig_uuid;
+};
 /*
- * Adds or merges the row for (pid, device): a process listed twice on one
- * device (compute and graphics lists) becomes one row with both type bits.
- * Filtered-out pids are dropped here. reported_path, when the source names
- * the process itself (nvidia-smi does), is used only where the OS cannot
- * name it.
+ * Adds or merges the row for (pid, device, MIG instance): a process listed
+ * twice on one device (compute and graphics lists) becomes one row with both
+ * type bits. Filtered-out pids are dropped here.
  */
-int process_sink_add(struct process_sink *sink, uint32_t pid, unsigned local_index,
-		     uint64_t used_bytes, unsigned type, const char *device_name,
-		     const char *device_uuid, const char *reported_path);
+int process_sink_add(struct process_sink *sink, const struct process_entry *e);
 
 /*
  * A source: a const table of function pointers. The one explicit array of

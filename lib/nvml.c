@@ -33,6 +33,12 @@ struct nvml {
 	nvml_memory_fn memory_v1;
 	nvml_memory_v2_fn memory_v2;
 	struct process_api lists[LIST_KINDS];
+	/* MIG (R450 and later); absent on older drivers. */
+	nvmlReturn_t (*mig_mode)(nvmlDevice_t, unsigned int *, unsigned int *);
+	nvmlReturn_t (*max_mig_count)(nvmlDevice_t, unsigned int *);
+	nvmlReturn_t (*mig_handle)(nvmlDevice_t, unsigned int, nvmlDevice_t *);
+	nvmlReturn_t (*gpu_instance_id)(nvmlDevice_t, unsigned int *);
+	nvmlReturn_t (*compute_instance_id)(nvmlDevice_t, unsigned int *);
 
 	unsigned count;
 	char driver_version[NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE];
@@ -136,6 +142,11 @@ static int nvml_open(hmn_context *ctx, void **ret_state, char *why, size_t why_s
 	n->pci_legacy = pci_name && strcmp(pci_name, "nvmlDeviceGetPciInfo") == 0;
 	n->memory_v2 = os_library_symbol(n->library, "nvmlDeviceGetMemoryInfo_v2");
 	n->memory_v1 = os_library_symbol(n->library, "nvmlDeviceGetMemoryInfo");
+	n->mig_mode = os_library_symbol(n->library, "nvmlDeviceGetMigMode");
+	n->max_mig_count = os_library_symbol(n->library, "nvmlDeviceGetMaxMigDeviceCount");
+	n->mig_handle = os_library_symbol(n->library, "nvmlDeviceGetMigDeviceHandleByIndex");
+	n->gpu_instance_id = os_library_symbol(n->library, "nvmlDeviceGetGpuInstanceId");
+	n->compute_instance_id = os_library_symbol(n->library, "nvmlDeviceGetComputeInstanceId");
 	memory_name = n->memory_v2 ? "nvmlDeviceGetMemoryInfo_v2" : "nvmlDeviceGetMemoryInfo";
 	r = init();
 	if (r != NVML_SUCCESS) {
@@ -205,7 +216,8 @@ static void get_identity(struct nvml *n, nvmlDevice_t dev, struct device_identit
  * (FUNCTION_NOT_FOUND is what real drivers answer to a wrong version field,
  * NOT_SUPPORTED on some vGPUs) falls back to v1 for the rest of the context.
  */
-static nvmlReturn_t get_memory(struct nvml *n, unsigned index, nvmlDevice_t dev, struct hmn_gpu *gpu)
+static nvmlReturn_t get_memory(struct nvml *n, unsigned index, nvmlDevice_t dev, struct hmn_gpu *gpu,
+			       bool is_mig)
 {
 	nvmlReturn_t r;
 
@@ -222,10 +234,13 @@ static nvmlReturn_t get_memory(struct nvml *n, unsigned index, nvmlDevice_t dev,
 		if (r != NVML_ERROR_FUNCTION_NOT_FOUND && r != NVML_ERROR_NOT_SUPPORTED &&
 		    r != NVML_ERROR_ARGUMENT_VERSION_MISMATCH)
 			return r;
-		hmn_log(n->ctx, HMN_LOG_INFO,
-			"nvml: GPU %u: nvmlDeviceGetMemoryInfo_v2 failed (%s), using v1: reserved unknown",
-			index, nvml_error(n, r));
-		n->memory_v2 = NULL;
+		if (!is_mig) {
+			/* A MIG instance may lack v2 where its GPU has it: only a GPU decides. */
+			hmn_log(n->ctx, HMN_LOG_INFO,
+				"nvml: GPU %u: nvmlDeviceGetMemoryInfo_v2 failed (%s), using v1: reserved unknown",
+				index, nvml_error(n, r));
+			n->memory_v2 = NULL;
+		}
 	}
 	if (!n->memory_v1)
 		return NVML_ERROR_FUNCTION_NOT_FOUND;
@@ -257,6 +272,71 @@ static void get_pci_bus_id(struct nvml *n, nvmlDevice_t dev, char *out, size_t s
 	normalize_pci_bus_id(n->pci_legacy ? pci.busIdLegacy : pci.busId, out, size);
 }
 
+#define MAX_MIG_DEVICES 16 /* an A100/H100 has 7; leave room */
+
+struct mig_device {
+	nvmlDevice_t handle;
+	unsigned gpu_instance_id, compute_instance_id;
+	struct device_identity id;
+};
+
+/* The MIG devices of a GPU in MIG mode; none otherwise, or on drivers without MIG. */
+static unsigned get_mig_devices(struct nvml *n, nvmlDevice_t dev, struct mig_device *out)
+{
+	unsigned current = 0, pending = 0, slots = 0, found = 0;
+
+	if (!n->mig_mode || !n->max_mig_count || !n->mig_handle ||
+	    n->mig_mode(dev, &current, &pending) != NVML_SUCCESS || current != 1 ||
+	    n->max_mig_count(dev, &slots) != NVML_SUCCESS)
+		return 0;
+	for (unsigned k = 0; k < slots && found < MAX_MIG_DEVICES; k++) {
+		struct mig_device *m = &out[found];
+		/* NOT_FOUND: an empty slot. */
+		if (n->mig_handle(dev, k, &m->handle) != NVML_SUCCESS)
+			continue;
+		if (!n->gpu_instance_id || n->gpu_instance_id(m->handle, &m->gpu_instance_id) != NVML_SUCCESS)
+			m->gpu_instance_id = k;
+		if (!n->compute_instance_id ||
+		    n->compute_instance_id(m->handle, &m->compute_instance_id) != NVML_SUCCESS)
+			m->compute_instance_id = 0;
+		get_identity(n, m->handle, &m->id);
+		found++;
+	}
+	return found;
+}
+
+/*
+ * One row for each MIG instance, after its GPU's. An instance whose figures
+ * cannot be read (no permission) is said once, and the GPU's own row, the
+ * aggregate, stands for it.
+ */
+static int add_mig_rows(struct nvml *n, struct gpu_sink *sink, unsigned index, nvmlDevice_t dev,
+			const struct hmn_gpu *parent)
+{
+	struct mig_device migs[MAX_MIG_DEVICES];
+	unsigned count = get_mig_devices(n, dev, migs);
+
+	for (unsigned k = 0; k < count; k++) {
+		struct hmn_gpu row = *parent;
+		nvmlReturn_t r = get_memory(n, index, migs[k].handle, &row, true);
+		if (r != NVML_SUCCESS) {
+			hmn_log(n->ctx, HMN_LOG_WARNING,
+				"GPU %u: MIG instance %u: %s: its row shows the GPU's aggregate only (nvml)",
+				sink->base + index, migs[k].gpu_instance_id, nvml_error(n, r));
+			continue;
+		}
+		row.name = migs[k].id.name[0] ? migs[k].id.name : NULL;
+		row.uuid = migs[k].id.uuid[0] ? migs[k].id.uuid : NULL;
+		row.is_mig = true;
+		row.gpu_instance_id = migs[k].gpu_instance_id;
+		row.compute_instance_id = migs[k].compute_instance_id;
+		int e = gpu_sink_add(sink, &row);
+		if (e < 0)
+			return e;
+	}
+	return 0;
+}
+
 static int nvml_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 {
 	struct nvml *n = state;
@@ -270,7 +350,7 @@ static int nvml_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 
 		nvmlReturn_t r = n->handle_by_index(i, &dev);
 		if (r == NVML_SUCCESS)
-			r = get_memory(n, i, dev, &gpu);
+			r = get_memory(n, i, dev, &gpu, false);
 		if (r != NVML_SUCCESS) {
 			hmn_log(n->ctx, HMN_LOG_WARNING, "GPU %u: %s (nvml)", sink->base + i,
 				nvml_error(n, r));
@@ -285,6 +365,8 @@ static int nvml_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 		gpu.pci_bus_id = bus_id[0] ? bus_id : NULL;
 		gpu.driver_version = n->driver_version[0] ? n->driver_version : NULL;
 		int err = gpu_sink_add(sink, &gpu);
+		if (err == 0)
+			err = add_mig_rows(n, sink, i, dev, &gpu);
 		if (err < 0)
 			return err;
 	}
@@ -330,20 +412,54 @@ static uint64_t process_memory(unsigned long long used, uint64_t device_total)
 	return plausible_process_bytes(used, device_total);
 }
 
+/* Where the entries of one process list belong: a GPU, or one of its MIG instances. */
+struct list_target {
+	unsigned index;
+	const struct device_identity *gpu;
+	uint64_t total;                  /* of the GPU or the instance */
+	const struct mig_device *mig;    /* NULL: the whole GPU */
+	const struct mig_device *migs;   /* the GPU's instances, to place aggregate entries */
+	unsigned n_migs;
+};
+
+static const struct mig_device *mig_by_instance(const struct list_target *t, unsigned gi, unsigned ci)
+{
+	for (unsigned k = 0; k < t->n_migs; k++)
+		if (t->migs[k].gpu_instance_id == gi && t->migs[k].compute_instance_id == ci)
+			return &t->migs[k];
+	return NULL;
+}
+
 static int add_list(struct nvml *n, struct process_sink *sink, const struct process_api *api,
-		    unsigned count, unsigned index, unsigned type, const struct device_identity *id,
-		    uint64_t device_total)
+		    unsigned count, unsigned type, const struct list_target *t)
 {
 	for (unsigned k = 0; k < count; k++) {
 		const unsigned char *entry = n->buffer + (size_t)k * api->stride;
-		unsigned int pid;
+		unsigned int pid, gi = ~0u, ci = ~0u;
 		unsigned long long used;
 
 		/* Both versions start with pid and usedGpuMemory at the same offsets. */
 		memcpy(&pid, entry + offsetof(nvmlProcessInfo_t, pid), sizeof(pid));
 		memcpy(&used, entry + offsetof(nvmlProcessInfo_t, usedGpuMemory), sizeof(used));
-		int r = process_sink_add(sink, pid, index, process_memory(used, device_total), type,
-					 id->name[0] ? id->name : NULL, id->uuid[0] ? id->uuid : NULL, NULL);
+		if (api->stride >= sizeof(nvmlProcessInfo_t)) {
+			memcpy(&gi, entry + offsetof(nvmlProcessInfo_t, gpuInstanceId), sizeof(gi));
+			memcpy(&ci, entry + offsetof(nvmlProcessInfo_t, computeInstanceId), sizeof(ci));
+		}
+		/* An aggregate list of a MIG GPU says which instance in each entry. */
+		const struct mig_device *mig = t->mig ? t->mig : mig_by_instance(t, gi, ci);
+		struct process_entry e = {
+			.pid = pid,
+			.local_index = t->index,
+			.used_bytes = process_memory(used, t->total),
+			.type = type,
+			.device_name = t->gpu->name[0] ? t->gpu->name : NULL,
+			.device_uuid = t->gpu->uuid[0] ? t->gpu->uuid : NULL,
+			.is_mig = mig != NULL,
+			.gpu_instance_id = mig ? mig->gpu_instance_id : 0,
+			.compute_instance_id = mig ? mig->compute_instance_id : 0,
+			.mig_uuid = mig && mig->id.uuid[0] ? mig->id.uuid : NULL,
+		};
+		int r = process_sink_add(sink, &e);
 		if (r < 0)
 			return r;
 	}
@@ -357,6 +473,81 @@ static const unsigned list_type[LIST_KINDS] = {
 };
 static const char *const list_label[LIST_KINDS] = { "compute", "graphics", "MPS" };
 
+/*
+ * Reads the process lists of one handle into the sink. Returns the number of
+ * lists that answered, or -ENOMEM. With ret_denied, a NO_PERMISSION answer
+ * sets it and is left to the caller to say; without, it is said here.
+ */
+static int read_lists(struct nvml *n, struct process_sink *sink, nvmlDevice_t handle,
+		      const struct list_target *t, bool *ret_denied)
+{
+	int answered = 0;
+
+	for (int kind = 0; kind < LIST_KINDS; kind++) {
+		const struct process_api *api = &n->lists[kind];
+		unsigned count = 0;
+
+		if (!api->fn)
+			continue;
+		nvmlReturn_t r = read_list(n, api, handle, &count);
+		if (r == NVML_ERROR_NOT_SUPPORTED) {
+			answered++; /* this list does not exist here: empty */
+			continue;
+		}
+		if (r == NVML_ERROR_NO_PERMISSION && ret_denied) {
+			*ret_denied = true;
+			continue;
+		}
+		if (r != NVML_SUCCESS) {
+			hmn_log(n->ctx, HMN_LOG_WARNING, "GPU %u: %s processes: %s (nvml)",
+				sink->base + t->index, list_label[kind], nvml_error(n, r));
+			continue;
+		}
+		answered++;
+		int e = add_list(n, sink, api, count, list_type[kind], t);
+		if (e < 0)
+			return e;
+	}
+	return answered;
+}
+
+/*
+ * A GPU in MIG mode: its processes instance by instance (NVML gives the
+ * GPU's aggregate list only to the privileged). Where an instance's lists
+ * are denied, say so and read the aggregate, which says each entry's
+ * instance. Returns the lists that answered, or -ENOMEM.
+ */
+static int read_mig_lists(struct nvml *n, struct process_sink *sink, nvmlDevice_t dev,
+			  struct list_target *t, const struct mig_device *migs, unsigned n_migs)
+{
+	int answered = 0;
+	bool denied = false;
+
+	for (unsigned k = 0; k < n_migs && !denied; k++) {
+		struct hmn_gpu memory = { .total_bytes = HMN_UNKNOWN };
+		struct list_target instance = *t;
+		if (get_memory(n, t->index, migs[k].handle, &memory, true) == NVML_SUCCESS)
+			instance.total = memory.total_bytes;
+		instance.mig = &migs[k];
+		int r = read_lists(n, sink, migs[k].handle, &instance, &denied);
+		if (r < 0)
+			return r;
+		answered += r;
+	}
+	if (!denied)
+		return answered;
+	hmn_log(n->ctx, HMN_LOG_WARNING,
+		"GPU %u: no permission for per-instance (MIG) process lists: listing the GPU's aggregate (nvml)",
+		sink->base + t->index);
+	bool aggregate_denied = false;
+	int r = read_lists(n, sink, dev, t, &aggregate_denied);
+	if (aggregate_denied)
+		hmn_log(n->ctx, HMN_LOG_WARNING,
+			"GPU %u: no permission for its aggregate process list either: re-run elevated (nvml)",
+			sink->base + t->index);
+	return r < 0 ? r : answered + r;
+}
+
 static int nvml_processes(void *state, struct process_sink *sink, size_t *ret_failed)
 {
 	struct nvml *n = state;
@@ -364,13 +555,13 @@ static int nvml_processes(void *state, struct process_sink *sink, size_t *ret_fa
 
 	for (unsigned i = 0; i < n->count; i++) {
 		struct device_identity id;
+		struct mig_device migs[MAX_MIG_DEVICES];
 		nvmlDevice_t dev;
-		bool any_answered = false;
-		nvmlReturn_t r;
+		int answered;
 
 		if (!process_sink_wants_device(sink, i))
 			continue;
-		r = n->handle_by_index(i, &dev);
+		nvmlReturn_t r = n->handle_by_index(i, &dev);
 		if (r != NVML_SUCCESS) {
 			hmn_log(n->ctx, HMN_LOG_WARNING, "GPU %u: %s (nvml)", sink->base + i,
 				nvml_error(n, r));
@@ -379,31 +570,20 @@ static int nvml_processes(void *state, struct process_sink *sink, size_t *ret_fa
 		}
 		get_identity(n, dev, &id);
 		struct hmn_gpu memory = { .total_bytes = HMN_UNKNOWN };
-		if (get_memory(n, i, dev, &memory) != NVML_SUCCESS)
+		if (get_memory(n, i, dev, &memory, false) != NVML_SUCCESS)
 			memory.total_bytes = HMN_UNKNOWN;
-		for (int kind = 0; kind < LIST_KINDS; kind++) {
-			const struct process_api *api = &n->lists[kind];
-			unsigned count = 0;
-
-			if (!api->fn)
-				continue;
-			r = read_list(n, api, dev, &count);
-			if (r == NVML_ERROR_NOT_SUPPORTED) {
-				any_answered = true; /* this list does not exist here: empty */
-				continue;
-			}
-			if (r != NVML_SUCCESS) {
-				hmn_log(n->ctx, HMN_LOG_WARNING, "GPU %u: %s processes: %s (nvml)",
-					sink->base + i, list_label[kind], nvml_error(n, r));
-				continue;
-			}
-			any_answered = true;
-			int err = add_list(n, sink, api, count, i, list_type[kind], &id,
-					   memory.total_bytes);
-			if (err < 0)
-				return err;
+		unsigned n_migs = get_mig_devices(n, dev, migs);
+		struct list_target t = {
+			.index = i, .gpu = &id, .total = memory.total_bytes, .migs = migs, .n_migs = n_migs,
+		};
+		if (n_migs > 0) {
+			answered = read_mig_lists(n, sink, dev, &t, migs, n_migs);
+		} else {
+			answered = read_lists(n, sink, dev, &t, NULL);
 		}
-		if (!any_answered)
+		if (answered < 0)
+			return answered;
+		if (answered == 0)
 			failed++;
 	}
 	*ret_failed = failed;

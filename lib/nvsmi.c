@@ -319,10 +319,16 @@ static int nvsmi_processes(void *state, struct process_sink *sink, size_t *ret_f
 		}
 		if (!process_sink_wants_device(sink, g->index))
 			continue;
-		r = process_sink_add(sink, p->pid, g->index, plausible_process_bytes(p->used, g->total),
-				     HMN_PROCESS_COMPUTE,
-				     g->name[0] ? g->name : NULL, g->uuid[0] ? g->uuid : NULL,
-				     p->name[0] ? p->name : NULL);
+		struct process_entry e = {
+			.pid = p->pid,
+			.local_index = g->index,
+			.used_bytes = plausible_process_bytes(p->used, g->total),
+			.type = HMN_PROCESS_COMPUTE,
+			.device_name = g->name[0] ? g->name : NULL,
+			.device_uuid = g->uuid[0] ? g->uuid : NULL,
+			.reported_path = p->name[0] ? p->name : NULL,
+		};
+		r = process_sink_add(sink, &e);
 	}
 	free(rows);
 	return r;

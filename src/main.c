@@ -56,7 +56,7 @@ static int exit_for_query_error(hmn_context *ctx, int r)
 static bool selector_matches(const struct device_selector *d, const struct hmn_gpu *g)
 {
 	if (d->is_index)
-		return d->index == g->index;
+		return d->index == g->index; /* a GPU, and its MIG instances */
 	return g->uuid && strcasecmp(d->text, g->uuid) == 0;
 }
 
@@ -98,14 +98,28 @@ static int resolve_devices(const struct cli *cli, const struct hmn_gpu_list *gpu
 	return 0;
 }
 
-static bool device_wanted(const unsigned *indices, size_t n, unsigned index)
+/*
+ * Is this row named by --device? An index names a GPU and its MIG
+ * instances; a UUID names one row: a GPU, or one MIG instance.
+ */
+static bool gpu_row_wanted(const struct cli *cli, const struct hmn_gpu *g)
 {
-	if (n == 0)
-		return true;
-	for (size_t i = 0; i < n; i++)
-		if (indices[i] == index)
+	for (size_t i = 0; i < cli->n_devices; i++)
+		if (selector_matches(&cli->devices[i], g))
 			return true;
-	return false;
+	return cli->n_devices == 0;
+}
+
+static bool process_row_wanted(const struct cli *cli, const struct hmn_process *p)
+{
+	for (size_t i = 0; i < cli->n_devices; i++) {
+		const struct device_selector *d = &cli->devices[i];
+		if (d->is_index ? d->index == p->device_index
+				: (p->device_uuid && strcasecmp(d->text, p->device_uuid) == 0) ||
+					  (p->mig_uuid && strcasecmp(d->text, p->mig_uuid) == 0))
+			return true;
+	}
+	return cli->n_devices == 0;
 }
 
 static int run_free(const struct cli *cli, hmn_context *ctx)
@@ -130,7 +144,7 @@ static int run_free(const struct cli *cli, hmn_context *ctx)
 		goto out;
 	}
 	for (size_t i = 0; i < gpus->count; i++)
-		if (device_wanted(indices, cli->n_devices, gpus->gpus[i].index))
+		if (gpu_row_wanted(cli, &gpus->gpus[i]))
 			rows[n++] = &gpus->gpus[i];
 
 	struct render_options o = { .no_header = cli->no_header, .bytes = cli->bytes };
@@ -272,21 +286,24 @@ static int run_ps(const struct cli *cli, hmn_context *ctx)
 	rows = malloc((list->count ? list->count : 1) * sizeof(*rows));
 	if (!rows)
 		goto out;
+	/* The library kept the selected GPUs; a MIG UUID narrows to one instance. */
+	size_t n = 0;
 	for (size_t i = 0; i < list->count; i++)
-		rows[i] = &list->processes[i];
+		if (process_row_wanted(cli, &list->processes[i]))
+			rows[n++] = &list->processes[i];
 	sort_by = cli->sort;
-	qsort(rows, list->count, sizeof(*rows), compare_rows);
+	qsort(rows, n, sizeof(*rows), compare_rows);
 
 	struct render_options o = { .no_header = cli->no_header, .bytes = cli->bytes };
-	r = cli->json ? render_processes_json(stdout, rows, list->count)
-		      : render_processes_table(stdout, rows, list->count, &o);
+	r = cli->json ? render_processes_json(stdout, rows, n)
+		      : render_processes_table(stdout, rows, n, &o);
 	if (r < 0) {
 		fprintf(stderr, "hmn: %s\n", strerror(-r));
 		goto out;
 	}
 	status = finish_output(EXIT_OK);
 	if (status == EXIT_OK)
-		print_summary(cli, rows, list->count);
+		print_summary(cli, rows, n);
 out:
 	free(rows);
 	free(indices);

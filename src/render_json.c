@@ -144,6 +144,17 @@ static int write_gpu(struct json_out *o, const struct hmn_gpu *g)
 	u64_field(o, KEY("reserved_bytes"), g->reserved_bytes, HMN_UNKNOWN);
 	r |= string_field(o, KEY("driver_version"), g->driver_version);
 	r |= string_field(o, KEY("source"), g->source);
+	if (g->is_mig) {
+		PUT_LITERAL(o, ",\"mig\":{\"gpu_instance_id\":");
+		put_u64(o, g->gpu_instance_id, HMN_UNKNOWN);
+		PUT_LITERAL(o, ",\"compute_instance_id\":");
+		put_u64(o, g->compute_instance_id, HMN_UNKNOWN);
+		PUT_LITERAL(o, ",\"parent_index\":");
+		put_u64(o, g->index, HMN_UNKNOWN);
+		put(o, "}", 1);
+	} else {
+		PUT_LITERAL(o, ",\"mig\":null");
+	}
 	put(o, "}", 1);
 	return r;
 }
@@ -169,6 +180,16 @@ static int write_process(struct json_out *o, const struct hmn_process *p)
 	r |= string_field(o, KEY("source"), p->source);
 	u64_field(o, KEY("ns_pid"), p->ns_pid, 0);
 	r |= string_field(o, KEY("container"), p->container);
+	if (p->is_mig) {
+		PUT_LITERAL(o, ",\"mig\":{\"gpu_instance_id\":");
+		put_u64(o, p->gpu_instance_id, HMN_UNKNOWN);
+		PUT_LITERAL(o, ",\"compute_instance_id\":");
+		put_u64(o, p->compute_instance_id, HMN_UNKNOWN);
+		r |= string_field(o, KEY("uuid"), p->mig_uuid);
+		put(o, "}", 1);
+	} else {
+		PUT_LITERAL(o, ",\"mig\":null");
+	}
 	put(o, "}", 1);
 	return r;
 }

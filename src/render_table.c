@@ -16,6 +16,16 @@ const char *process_type_name(unsigned type, bool short_form)
 	return short_form ? "C" : "compute";
 }
 
+/* "0", or "0/2.0" for GPU 0's MIG instance with GPU instance 2 and compute instance 0. */
+static const char *gpu_cell(char buf[48], unsigned index, bool is_mig, unsigned gi, unsigned ci)
+{
+	if (is_mig)
+		snprintf(buf, 48, "%u/%u.%u", index, gi, ci);
+	else
+		snprintf(buf, 48, "%u", index);
+	return buf;
+}
+
 static const struct table_column gpu_columns[] = {
 	{ "GPU", ALIGN_RIGHT },
 	{ "NAME", ALIGN_LEFT },
@@ -38,14 +48,13 @@ int render_gpus_table(FILE *out, const struct hmn_gpu *const *gpus, size_t n,
 		      const struct render_options *o)
 {
 	struct table *t = table_new(gpu_columns, sizeof(gpu_columns) / sizeof(gpu_columns[0]));
-	char index[16], s[4][SIZE_TEXT_MAX];
+	char index[48], s[4][SIZE_TEXT_MAX];
 	int r = t ? 0 : -ENOMEM;
 
 	for (size_t i = 0; i < n && r == 0; i++) {
 		const struct hmn_gpu *g = gpus[i];
-		snprintf(index, sizeof(index), "%u", g->index);
 		const char *cells[] = {
-			index,
+			gpu_cell(index, g->index, g->is_mig, g->gpu_instance_id, g->compute_instance_id),
 			g->name ? g->name : "?",
 			format_size(g->used_bytes, o->bytes, s[0]),
 			format_size(g->free_bytes, o->bytes, s[1]),
@@ -74,13 +83,12 @@ int render_processes_table(FILE *out, const struct hmn_process *const *rows, siz
 {
 	struct table *t = table_new(process_columns,
 				    sizeof(process_columns) / sizeof(process_columns[0]));
-	char pid[16], uid[16], device[16], used[SIZE_TEXT_MAX], shared[SIZE_TEXT_MAX];
+	char pid[16], uid[16], device[48], used[SIZE_TEXT_MAX], shared[SIZE_TEXT_MAX];
 	int r = t ? 0 : -ENOMEM;
 
 	for (size_t i = 0; i < n && r == 0; i++) {
 		const struct hmn_process *p = rows[i];
 		snprintf(pid, sizeof(pid), "%" PRIu32, p->pid);
-		snprintf(device, sizeof(device), "%u", p->device_index);
 		/* A uid with no name (a container's user) still beats '?'. */
 		if (p->uid != HMN_UID_UNKNOWN)
 			snprintf(uid, sizeof(uid), "%" PRIu32, p->uid);
@@ -90,7 +98,8 @@ int render_processes_table(FILE *out, const struct hmn_process *const *rows, siz
 			process_type_name(p->type, true),
 			format_size(p->used_bytes, o->bytes, used),
 			format_size(p->shared_used_bytes, o->bytes, shared),
-			device,
+			gpu_cell(device, p->device_index, p->is_mig, p->gpu_instance_id,
+				 p->compute_instance_id),
 			p->name ? p->name : "?",
 		};
 		for (size_t k = 0; k < sizeof(cells) / sizeof(cells[0]) && r == 0; k++)

@@ -54,7 +54,7 @@ bash_complete() {
 		--bytes --pid --sort GPU NAME USED FREE TOTAL RESERVED SOURCE PID USER TYPE VRAM \
 		SHARED index name uuid vendor pci_bus_id total_bytes free_bytes used_bytes \
 		reserved_bytes driver_version source pid shared_used_bytes device_index device_name \
-		device_uuid type user uid path protected ns_pid container HMN_NVML_LIBRARY HMN_NVIDIA_SMI HMN_PROCFS \
+		device_uuid type user uid path protected ns_pid container mig gpu_instance_id compute_instance_id parent_index HMN_NVML_LIBRARY HMN_NVIDIA_SMI HMN_PROCFS \
 		HMN_SYSFS HMN_BACKENDS HMN_TIMEOUT NO_COLOR nvml nvidia-smi drm dxgi pdh metal; do
 		grep -q -- "\*$word\*" "$man_source" || missing+=("$word")
 	done

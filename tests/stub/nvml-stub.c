@@ -19,11 +19,17 @@
  *   init-error CODE                      nvmlInit fails with CODE
  *   gpu name="..." uuid=... pci=... total=N reserved=N used=N [error=CODE]
  *       [memory-v2-error=CODE]           error: every call on this GPU fails
- *   proc gpu=I pid=P|self used=N|na list=compute|graphics|mps
+ *   proc gpu=I pid=P|self used=N|na list=compute|graphics|mps [gi=G ci=C]
  *   procs gpu=I list=L first=P count=N used=N    N processes P, P+1, ...
  *   list-error gpu=I list=L code=CODE
  *   grow gpu=I list=L by=N times=K       the list gains N entries after each
  *                                        of the first K size queries
+ *   mig gpu=I gi=G ci=C name=... uuid=MIG-... total=N used=N [error=CODE]
+ *                                        a MIG device of GPU I (which is then in
+ *                                        MIG mode); error: every call on it fails
+ *   proc mig=K pid=P used=N              a process on the K-th MIG device
+ * A GPU in MIG mode answers its own process lists with NO_PERMISSION, as NVML
+ * does for the aggregate without privileges, unless it has aggregate=1.
  *
  * $HMN_STUB_TRACE, when set, names a file that gets one line per load,
  * nvmlInit and nvmlShutdown, so tests can count them.
@@ -43,6 +49,7 @@ enum { COMPUTE, GRAPHICS, MPS, KINDS };
 struct proc {
 	unsigned pid;
 	unsigned long long used;
+	unsigned gi, ci;        /* ~0: not on a MIG instance */
 };
 
 struct proc_list {
@@ -58,6 +65,9 @@ struct gpu {
 	unsigned long long total, reserved, used;
 	nvmlReturn_t error, memory_v2_error;
 	struct proc_list lists[KINDS];
+	/* MIG: a parent counts its devices; a MIG device knows its ids. */
+	unsigned n_migs, first_mig, gi, ci;
+	int is_mig, aggregate;
 };
 
 static struct {
@@ -65,6 +75,8 @@ static struct {
 	nvmlReturn_t init_error;
 	struct gpu gpus[MAX_GPUS];
 	unsigned n_gpus;
+	struct gpu migs[MAX_GPUS];
+	unsigned n_migs;
 	int initialised;
 } S;
 
@@ -130,6 +142,13 @@ static int list_kind(const char *line)
 
 static struct proc_list *list_of(const char *line)
 {
+	char mig[16];
+	if (field(line, "mig", mig, sizeof(mig))) {
+		unsigned m = (unsigned)atoi(mig);
+		if (m >= S.n_migs)
+			abort();
+		return &S.migs[m].lists[list_kind(line)];
+	}
 	unsigned g = (unsigned)number(line, "gpu", 0);
 	if (g >= S.n_gpus) {
 		fprintf(stderr, "nvml-stub: no gpu %u in: %s", g, line);
@@ -146,7 +165,7 @@ static void push(struct proc_list *l, unsigned pid, unsigned long long used)
 		if (!l->items)
 			abort();
 	}
-	l->items[l->count++] = (struct proc){ pid, used };
+	l->items[l->count++] = (struct proc){ pid, used, ~0u, ~0u };
 }
 
 static void load_scenario(void)
@@ -176,8 +195,28 @@ static void load_scenario(void)
 			g->used = number(line, "used", 0);
 			g->error = (nvmlReturn_t)number(line, "error", 0);
 			g->memory_v2_error = (nvmlReturn_t)number(line, "memory-v2-error", 0);
+			g->aggregate = (int)number(line, "aggregate", 0);
+		} else if (strcmp(word, "mig") == 0 && S.n_migs < MAX_GPUS) {
+			unsigned parent = (unsigned)number(line, "gpu", 0);
+			struct gpu *m = &S.migs[S.n_migs];
+			if (parent >= S.n_gpus)
+				abort();
+			if (S.gpus[parent].n_migs++ == 0)
+				S.gpus[parent].first_mig = S.n_migs;
+			S.n_migs++;
+			field(line, "name", m->name, sizeof(m->name));
+			field(line, "uuid", m->uuid, sizeof(m->uuid));
+			m->total = number(line, "total", 0);
+			m->used = number(line, "used", 0);
+			m->gi = (unsigned)number(line, "gi", 0);
+			m->ci = (unsigned)number(line, "ci", 0);
+			m->error = (nvmlReturn_t)number(line, "error", 0);
+			m->is_mig = 1;
 		} else if (strcmp(word, "proc") == 0) {
-			push(list_of(line), (unsigned)number(line, "pid", 0), number(line, "used", 0));
+			struct proc_list *l = list_of(line);
+			push(l, (unsigned)number(line, "pid", 0), number(line, "used", 0));
+			l->items[l->count - 1].gi = (unsigned)number(line, "gi", ~0u);
+			l->items[l->count - 1].ci = (unsigned)number(line, "ci", ~0u);
 		} else if (strcmp(word, "procs") == 0) {
 			struct proc_list *l = list_of(line);
 			unsigned first = (unsigned)number(line, "first", 1000);
@@ -213,7 +252,7 @@ static struct gpu *gpu_of(nvmlDevice_t device, nvmlReturn_t *ret)
 		*ret = NVML_ERROR_UNINITIALIZED;
 		return NULL;
 	}
-	if (!g || g < S.gpus || g >= S.gpus + S.n_gpus) {
+	if (!g || !((g >= S.gpus && g < S.gpus + S.n_gpus) || (g >= S.migs && g < S.migs + S.n_migs))) {
 		*ret = NVML_ERROR_INVALID_ARGUMENT;
 		return NULL;
 	}
@@ -271,6 +310,8 @@ static nvmlReturn_t processes(nvmlDevice_t device, unsigned *count, void *infos,
 	struct proc_list *l = &g->lists[kind];
 	if (l->error)
 		return l->error;
+	if (g->n_migs > 0 && !g->aggregate)
+		return NVML_ERROR_NO_PERMISSION; /* the aggregate of a MIG GPU needs privileges */
 	if (*count < l->count || (!infos && l->count > 0)) {
 		*count = (unsigned)l->count;
 		/* The list grows between the size query and the next call. */
@@ -288,6 +329,10 @@ static nvmlReturn_t processes(nvmlDevice_t device, unsigned *count, void *infos,
 		memcpy(e + offsetof(nvmlProcessInfo_t, pid), &l->items[i].pid, sizeof(unsigned));
 		memcpy(e + offsetof(nvmlProcessInfo_t, usedGpuMemory), &l->items[i].used,
 		       sizeof(unsigned long long));
+		if (stride >= sizeof(nvmlProcessInfo_t)) {
+			memcpy(e + offsetof(nvmlProcessInfo_t, gpuInstanceId), &l->items[i].gi, sizeof(unsigned));
+			memcpy(e + offsetof(nvmlProcessInfo_t, computeInstanceId), &l->items[i].ci, sizeof(unsigned));
+		}
 	}
 	*count = (unsigned)l->count;
 	return NVML_SUCCESS;
@@ -308,6 +353,9 @@ EXPORT nvmlReturn_t nvmlShutdown(void)
 	for (unsigned g = 0; g < S.n_gpus; g++)
 		for (int k = 0; k < KINDS; k++)
 			free(S.gpus[g].lists[k].items);
+	for (unsigned g = 0; g < S.n_migs; g++)
+		for (int k = 0; k < KINDS; k++)
+			free(S.migs[g].lists[k].items);
 	memset(&S, 0, sizeof(S));
 	return NVML_SUCCESS;
 }
@@ -361,6 +409,60 @@ EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *m
 	memory->free = g->total - memory->used;
 	return NVML_SUCCESS;
 }
+
+#if !defined(STUB_LEGACY) && !defined(STUB_PRE_R510)
+/* MIG (R450 and later; the pre-R510 stand-in is taken as one without it). */
+EXPORT nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned *current, unsigned *pending)
+{
+	nvmlReturn_t r;
+	struct gpu *g = gpu_of(device, &r);
+	if (!g)
+		return r;
+	if (g->is_mig)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	*current = *pending = g->n_migs > 0;
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t device, unsigned *count)
+{
+	nvmlReturn_t r;
+	struct gpu *g = gpu_of(device, &r);
+	if (!g)
+		return r;
+	*count = g->n_migs > 0 ? 7 : 0; /* an H100 has room for 7 */
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t device, unsigned index,
+							nvmlDevice_t *mig)
+{
+	nvmlReturn_t r;
+	struct gpu *g = gpu_of(device, &r);
+	if (!g)
+		return r;
+	if (index >= 7)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (index >= g->n_migs)
+		return NVML_ERROR_NOT_FOUND; /* an empty slot */
+	*mig = (nvmlDevice_t)&S.migs[g->first_mig + index];
+	return NVML_SUCCESS;
+}
+
+static nvmlReturn_t instance_id(nvmlDevice_t device, unsigned *id, int compute)
+{
+	struct gpu *g = (struct gpu *)device;
+	if (!S.initialised)
+		return NVML_ERROR_UNINITIALIZED;
+	if (!(g >= S.migs && g < S.migs + S.n_migs))
+		return NVML_ERROR_INVALID_ARGUMENT; /* not a MIG device */
+	*id = compute ? g->ci : g->gi;
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetGpuInstanceId(nvmlDevice_t d, unsigned *id) { return instance_id(d, id, 0); }
+EXPORT nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t d, unsigned *id) { return instance_id(d, id, 1); }
+#endif
 
 #if defined(STUB_LEGACY)
 /* Old drivers fill a 52-byte struct whose first 16 bytes are the bus id. */
