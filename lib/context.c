@@ -558,6 +558,80 @@ struct hmn_process_list *hmn_process_list_free(struct hmn_process_list *list)
 	return NULL;
 }
 
+/* Rows from this source, and whether any of them has a figure. */
+static size_t rows_from(const struct hmn_process_list *list, const char *source, bool *ret_measured)
+{
+	size_t n = 0;
+	*ret_measured = false;
+	for (size_t i = 0; i < list->count; i++)
+		if (strcmp(list->processes[i].source, source) == 0) {
+			n++;
+			*ret_measured |= list->processes[i].used_bytes != HMN_UNKNOWN;
+		}
+	return n;
+}
+
+static const struct hmn_process *same_row(const struct hmn_process_list *l, const struct hmn_process *p)
+{
+	for (size_t i = 0; i < l->count; i++) {
+		const struct hmn_process *q = &l->processes[i];
+		if (q->pid == p->pid && q->device_index == p->device_index &&
+		    row_instance(q->is_mig, q->gpu_instance_id) == row_instance(p->is_mig, p->gpu_instance_id))
+			return q;
+	}
+	return NULL;
+}
+
+/*
+ * A source can list processes yet measure none of them: NVML answers
+ * NOT_AVAILABLE for every process under Windows' WDDM and on WSL2. Then the
+ * next source of its family is asked for the figures alone, and the rows it
+ * measures say so in their source.
+ */
+static int fill_unmeasured(hmn_context *ctx, struct hmn_process_list *list,
+			   const struct hmn_process_filter *filter)
+{
+	for (size_t i = 0; i < ctx->n_slots; i++) {
+		const struct source_slot *slot = &ctx->slots[i];
+		bool measured;
+		if (!slot->state || rows_from(list, slot->source->name, &measured) == 0 || measured)
+			continue;
+		for (size_t k = i + 1; k < ctx->n_slots; k++) {
+			struct source_slot *next = &ctx->slots[k];
+			if (strcmp(next->source->family, slot->source->family) != 0)
+				continue;
+			hmn_log(ctx, HMN_LOG_INFO, "%s: measured no process: asking %s for the figures",
+				slot->source->name, next->source->name);
+			if (!slot_ready(ctx, next))
+				continue;
+			struct hmn_process_list other = { 0 };
+			struct row_index index = { 0 };
+			struct process_sink sink = {
+				.ctx = ctx, .list = &other, .filter = filter, .index = &index,
+				.base = next->base, .source = next->source->name,
+			};
+			size_t failed = 0;
+			other.arena = arena_new();
+			int r = other.arena ? next->source->processes(next->state, &sink, &failed) : -ENOMEM;
+			for (size_t j = 0; r == 0 && j < list->count; j++) {
+				struct hmn_process *p = &list->processes[j];
+				const struct hmn_process *q = same_row(&other, p);
+				if (q && q->used_bytes != HMN_UNKNOWN && strcmp(p->source, slot->source->name) == 0) {
+					p->used_bytes = q->used_bytes;
+					p->source = next->source->name;
+				}
+			}
+			free(index.slots);
+			free(other.processes);
+			arena_free(other.arena);
+			if (r == -ENOMEM)
+				return r;
+			break;
+		}
+	}
+	return 0;
+}
+
 int hmn_query_processes(hmn_context *ctx, const struct hmn_process_filter *filter,
 			struct hmn_process_list **ret_list)
 {
@@ -575,7 +649,7 @@ int hmn_query_processes(hmn_context *ctx, const struct hmn_process_filter *filte
 	free(index.slots);
 	if (r == 0)
 		r = query_result(ctx, found, failed);
-	if (r == 0 && resolve_processes(ctx, list) < 0)
+	if (r == 0 && (fill_unmeasured(ctx, list, filter) < 0 || resolve_processes(ctx, list) < 0))
 		r = hmn_fail(ctx, -ENOMEM, "out of memory");
 	if (r < 0) {
 		hmn_process_list_free(list);

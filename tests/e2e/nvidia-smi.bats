@@ -145,3 +145,25 @@ h100() {
 	[ "$(jq -r '.[0].source' <<<"$output")" = "nvidia-smi" ]
 	[[ "$stderr" == *"GPU 0: GPU is lost (nvml)"* ]]
 }
+
+@test "NVML that measures no process (WDDM, WSL2): nvidia-smi is asked for the figures" {
+	smi_answers \
+		'index, uuid, name, pci.bus_id, memory.total, memory.used, memory.free, memory.reserved, driver_version
+0, GPU-aaaaaaaa-1111-2222-3333-444444444444, NVIDIA H100 80GB HBM3, 00000000:1B:00.0, 81559, 19818, 61263, 479, 550.54.15' \
+		'100, 2566, GPU-aaaaaaaa-1111-2222-3333-444444444444, /root/tools/memhog'
+	export HMN_NVML_LIBRARY="$STUB_MODERN"
+	two_gpus 'proc gpu=0 pid=100 used=na list=compute' 'proc gpu=1 pid=200 used=na list=graphics'
+	run_split "$HMN" ps --json --sort pid -v
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.[] | [.pid, .used_bytes, .source]]' <<<"$output")" = '[[100,2690646016,"nvidia-smi"],[200,null,"nvml"]]' ]
+	[[ "$stderr" == *"nvml: measured no process: asking nvidia-smi for the figures"* ]]
+}
+
+@test "NVML that measures its processes: nvidia-smi is not asked" {
+	h100
+	export HMN_NVML_LIBRARY="$STUB_MODERN"
+	two_gpus 'proc gpu=0 pid=100 used=5 list=compute' 'proc gpu=1 pid=200 used=na list=graphics'
+	run "$HMN" ps --json
+	[ "$status" -eq 0 ]
+	[ ! -e "$HMN_FAKE_SMI_DIR/calls" ]
+}

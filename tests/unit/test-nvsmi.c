@@ -75,6 +75,11 @@ static void test_gpu_recordings(void)
 		    projection, N(projection), "NVIDIA H100 80GB HBM3", 81559, 11125, 69956, 479);
 	gpu_fixture("windows-x86_64__nvidia-geforce-rtx-2080-super__610.62__load__query_gpu_memory_projection.csv",
 		    projection, N(projection), "NVIDIA GeForce RTX 2080 SUPER", 8192, 1366, 6622, 205);
+	gpu_fixture("linux-x86_64__nvidia-l40s__595.80__load__query_gpu_memory_projection.csv",
+		    projection, N(projection), "NVIDIA L40S", 46068, 1235, 44225, 609);
+	gpu_fixture("linux-x86_64__nvidia-geforce-rtx-2080-super__610.57.04__load__query_gpu_memory_projection.csv",
+		    projection, N(projection), "NVIDIA GeForce RTX 2080 SUPER", 8192, 815, 6978,
+		    400);
 	gpu_fixture("legacy__output_ubuntu_20.04_v465.27__query_gpu_memory_projection.csv",
 		    legacy, N(legacy), "NVIDIA GeForce RTX 2080 SUPER", 7979, 344, 7635, HMN_UNKNOWN);
 
@@ -100,6 +105,20 @@ static void test_process_recordings(void)
 	   !strcmp(rows[0].gpu_uuid, "GPU-00000000-0000-0000-0000-000000000000"), "first row exactly");
 	ok(count == 3 && rows[2].pid == 11345 && rows[2].used == 15690 * MIB &&
 	   !strcmp(rows[2].name, "./gpu_burn"), "last row exactly");
+	free(rows);
+	free(text);
+
+	text = slurp("linux-x86_64__nvidia-l40s__595.80__load__query_compute_apps.csv", &len);
+	ok(smi_parse_processes(text, len, apps, N(apps), &rows, &count, &skipped) == 0 && count == 2 &&
+	   rows[0].pid == 20037 && rows[0].used == 538 * MIB && !strcmp(rows[0].name, "ffmpeg") &&
+	   rows[1].pid == 20038 && rows[1].used == 681 * MIB, "L40S: two ffmpeg processes exactly");
+	free(rows);
+	free(text);
+
+	text = slurp("linux-x86_64__nvidia-geforce-rtx-2080-super__610.57.04__load__query_compute_apps.csv", &len);
+	ok(smi_parse_processes(text, len, apps, N(apps), &rows, &count, &skipped) == 0 && count == 2 &&
+	   rows[0].pid == 28512 && rows[0].used == 370 * MIB && rows[1].used == 230 * MIB,
+	   "driver 610 GeForce: rows read exactly");
 	free(rows);
 	free(text);
 
