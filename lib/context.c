@@ -239,11 +239,11 @@ typedef int (*walk_fn)(struct source_slot *slot, void *sink, size_t *ret_failed)
 static int walk_sources(hmn_context *ctx, walk_fn fn, void *sink, unsigned *sink_base,
 			const char **sink_source, size_t *ret_found, size_t *ret_failed)
 {
-	bool answered[64] = { false };
+	bool answered[N_SOURCES] = { false };
 	size_t found = 0, failed = 0;
 
 	ctx->error[0] = '\0';
-	for (size_t i = 0; i < ctx->n_slots && i < 64; i++) {
+	for (size_t i = 0; i < ctx->n_slots; i++) {
 		struct source_slot *slot = &ctx->slots[i];
 		const char *earlier = answered_by(answered, ctx, i);
 		size_t source_failed = 0;
@@ -357,13 +357,31 @@ struct row_index {
 	size_t capacity;      /* a power of two */
 };
 
-static unsigned row_instance(bool is_mig, unsigned gpu_instance_id);
-
-static size_t row_hash(uint32_t pid, unsigned device)
+/* Rows are keyed by (pid, device, GPU instance); gi + 1 so that 0 means "not MIG". */
+static unsigned row_instance(bool is_mig, unsigned gpu_instance_id)
 {
-	uint64_t k = ((uint64_t)pid << 16) ^ device;
+	return is_mig ? gpu_instance_id + 1 : 0;
+}
+
+static size_t row_hash(uint32_t pid, unsigned device, unsigned instance)
+{
+	uint64_t k = ((uint64_t)pid << 16) ^ device ^ (uint64_t)instance << 40;
 	k *= 0x9e3779b97f4a7c15ULL;
 	return (size_t)(k >> 32);
+}
+
+/* The slot holding the row with this key, or the empty slot where it would go. */
+static size_t row_slot(const struct row_index *idx, const struct hmn_process_list *list,
+		       uint32_t pid, unsigned device, unsigned instance)
+{
+	size_t h = row_hash(pid, device, instance) & (idx->capacity - 1);
+	for (; idx->slots[h]; h = (h + 1) & (idx->capacity - 1)) {
+		const struct hmn_process *p = &list->processes[idx->slots[h] - 1];
+		if (p->pid == pid && p->device_index == device &&
+		    row_instance(p->is_mig, p->gpu_instance_id) == instance)
+			break;
+	}
+	return h;
 }
 
 bool process_sink_wants_device(const struct process_sink *sink, unsigned local_index)
@@ -396,8 +414,8 @@ static int row_index_grow(struct row_index *idx, const struct hmn_process_list *
 		return -ENOMEM;
 	for (size_t row = 0; row < list->count; row++) {
 		const struct hmn_process *p = &list->processes[row];
-		unsigned instance = row_instance(p->is_mig, p->gpu_instance_id);
-		size_t h = row_hash(p->pid, p->device_index ^ instance << 8) & (capacity - 1);
+		size_t h = row_hash(p->pid, p->device_index, row_instance(p->is_mig, p->gpu_instance_id)) &
+			   (capacity - 1);
 		while (slots[h])
 			h = (h + 1) & (capacity - 1);
 		slots[h] = row + 1;
@@ -406,12 +424,6 @@ static int row_index_grow(struct row_index *idx, const struct hmn_process_list *
 	idx->slots = slots;
 	idx->capacity = capacity;
 	return 0;
-}
-
-/* Rows are keyed by (pid, device, GPU instance); gi + 1 so that 0 means "not MIG". */
-static unsigned row_instance(bool is_mig, unsigned gpu_instance_id)
-{
-	return is_mig ? gpu_instance_id + 1 : 0;
 }
 
 int process_sink_add(struct process_sink *sink, const struct process_entry *e)
@@ -426,21 +438,18 @@ int process_sink_add(struct process_sink *sink, const struct process_entry *e)
 	if ((list->count + 1) * 2 > idx->capacity && row_index_grow(idx, list) < 0)
 		return -ENOMEM;
 
-	size_t h = row_hash(e->pid, device ^ instance << 8) & (idx->capacity - 1);
-	for (; idx->slots[h]; h = (h + 1) & (idx->capacity - 1)) {
+	size_t h = row_slot(idx, list, e->pid, device, instance);
+	if (idx->slots[h]) {
+		/*
+		 * The same process in two lists (compute and graphics): both
+		 * report its whole footprint, so keep the larger.
+		 */
 		struct hmn_process *p = &list->processes[idx->slots[h] - 1];
-		if (p->pid == e->pid && p->device_index == device &&
-		    row_instance(p->is_mig, p->gpu_instance_id) == instance) {
-			/*
-			 * The same process in two lists (compute and graphics):
-			 * both report its whole footprint, so keep the larger.
-			 */
-			p->type |= e->type;
-			if (e->used_bytes != HMN_UNKNOWN &&
-			    (p->used_bytes == HMN_UNKNOWN || e->used_bytes > p->used_bytes))
-				p->used_bytes = e->used_bytes;
-			return 0;
-		}
+		p->type |= e->type;
+		if (e->used_bytes != HMN_UNKNOWN &&
+		    (p->used_bytes == HMN_UNKNOWN || e->used_bytes > p->used_bytes))
+			p->used_bytes = e->used_bytes;
+		return 0;
 	}
 	if (array_reserve((void **)&list->processes, &sink->capacity, list->count,
 			  sizeof(*list->processes)) < 0)
@@ -571,17 +580,6 @@ static size_t rows_from(const struct hmn_process_list *list, const char *source,
 	return n;
 }
 
-static const struct hmn_process *same_row(const struct hmn_process_list *l, const struct hmn_process *p)
-{
-	for (size_t i = 0; i < l->count; i++) {
-		const struct hmn_process *q = &l->processes[i];
-		if (q->pid == p->pid && q->device_index == p->device_index &&
-		    row_instance(q->is_mig, q->gpu_instance_id) == row_instance(p->is_mig, p->gpu_instance_id))
-			return q;
-	}
-	return NULL;
-}
-
 /*
  * A source can list processes yet measure none of them: NVML answers
  * NOT_AVAILABLE for every process under Windows' WDDM and on WSL2. Then the
@@ -613,9 +611,11 @@ static int fill_unmeasured(hmn_context *ctx, struct hmn_process_list *list,
 			size_t failed = 0;
 			other.arena = arena_new();
 			int r = other.arena ? next->source->processes(next->state, &sink, &failed) : -ENOMEM;
-			for (size_t j = 0; r == 0 && j < list->count; j++) {
+			for (size_t j = 0; r == 0 && other.count > 0 && j < list->count; j++) {
 				struct hmn_process *p = &list->processes[j];
-				const struct hmn_process *q = same_row(&other, p);
+				size_t h = row_slot(&index, &other, p->pid, p->device_index,
+						    row_instance(p->is_mig, p->gpu_instance_id));
+				const struct hmn_process *q = index.slots[h] ? &other.processes[index.slots[h] - 1] : NULL;
 				if (q && q->used_bytes != HMN_UNKNOWN && strcmp(p->source, slot->source->name) == 0) {
 					p->used_bytes = q->used_bytes;
 					p->source = next->source->name;

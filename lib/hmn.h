@@ -111,10 +111,10 @@ struct hmn_gpu {
 };
 
 struct hmn_gpu_list {
-	size_t count;               /* GPUs that answered: the rows */
+	size_t count;               /* the rows: GPUs that answered, and their MIG instances */
 	struct hmn_gpu *gpus;
 	size_t found;               /* GPUs found, including those that failed to answer */
-	size_t failed;              /* found - count */
+	size_t failed;              /* GPUs found that failed to answer */
 	struct hmn_arena *arena;    /* private: owns the strings */
 };
 

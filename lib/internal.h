@@ -105,8 +105,7 @@ struct hmn_source {
 	const char *family;
 	/*
 	 * Loads and initialises the source once per context. Returns 0 and a
-	 * state, or a negative code with *why set to a static or arena-free
-	 * explanation written into why_buf.
+	 * state, or a negative code with a one-line explanation in why_buf.
 	 */
 	int (*open)(hmn_context *ctx, void **ret_state, char *why_buf, size_t why_size);
 	void (*close)(void *state);

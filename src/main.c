@@ -61,9 +61,9 @@ static bool selector_matches(const struct device_selector *d, const struct hmn_g
 }
 
 /*
- * Resolves --device to GPU indices. A selector no GPU answers to is a usage
- * error, except an index of a GPU that was found but failed to answer (its
- * failure was already reported).
+ * Resolves --device to GPU indices (for ps, whose query takes them). A
+ * selector no GPU answers to is a usage error, except an index of a GPU
+ * that was found but failed to answer (its failure was already reported).
  */
 static int resolve_devices(const struct cli *cli, const struct hmn_gpu_list *gpus,
 			   unsigned **ret_indices)
@@ -94,7 +94,10 @@ static int resolve_devices(const struct cli *cli, const struct hmn_gpu_list *gpu
 			return -EINVAL;
 		}
 	}
-	*ret_indices = indices;
+	if (ret_indices)
+		*ret_indices = indices;
+	else
+		free(indices);
 	return 0;
 }
 
@@ -125,7 +128,6 @@ static bool process_row_wanted(const struct cli *cli, const struct hmn_process *
 static int run_free(const struct cli *cli, hmn_context *ctx)
 {
 	struct hmn_gpu_list *gpus = NULL;
-	unsigned *indices = NULL;
 	const struct hmn_gpu **rows = NULL;
 	size_t n = 0;
 	int r, status;
@@ -133,7 +135,7 @@ static int run_free(const struct cli *cli, hmn_context *ctx)
 	r = hmn_query_gpus(ctx, &gpus);
 	if (r < 0)
 		return exit_for_query_error(ctx, r);
-	r = resolve_devices(cli, gpus, &indices);
+	r = resolve_devices(cli, gpus, NULL); /* only to refuse a GPU that is not there */
 	if (r < 0) {
 		hmn_gpu_list_free(gpus);
 		return r == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
@@ -154,7 +156,6 @@ static int run_free(const struct cli *cli, hmn_context *ctx)
 		fprintf(stderr, "hmn: %s\n", strerror(-r));
 out:
 	free(rows);
-	free(indices);
 	hmn_gpu_list_free(gpus);
 	return status;
 }

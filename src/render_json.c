@@ -130,6 +130,15 @@ static void u64_field(struct json_out *o, const char *key, size_t key_len, uint6
 
 #define KEY(name) ",\"" name "\":", sizeof(",\"" name "\":") - 1
 
+/* ,"mig":{"gpu_instance_id":G,"compute_instance_id":C — the caller adds the rest. */
+static void put_mig_ids(struct json_out *o, unsigned gpu_instance_id, unsigned compute_instance_id)
+{
+	PUT_LITERAL(o, ",\"mig\":{\"gpu_instance_id\":");
+	put_u64(o, gpu_instance_id, HMN_UNKNOWN);
+	PUT_LITERAL(o, ",\"compute_instance_id\":");
+	put_u64(o, compute_instance_id, HMN_UNKNOWN);
+}
+
 static int write_gpu(struct json_out *o, const struct hmn_gpu *g)
 {
 	PUT_LITERAL(o, "{\"index\":");
@@ -145,10 +154,7 @@ static int write_gpu(struct json_out *o, const struct hmn_gpu *g)
 	r |= string_field(o, KEY("driver_version"), g->driver_version);
 	r |= string_field(o, KEY("source"), g->source);
 	if (g->is_mig) {
-		PUT_LITERAL(o, ",\"mig\":{\"gpu_instance_id\":");
-		put_u64(o, g->gpu_instance_id, HMN_UNKNOWN);
-		PUT_LITERAL(o, ",\"compute_instance_id\":");
-		put_u64(o, g->compute_instance_id, HMN_UNKNOWN);
+		put_mig_ids(o, g->gpu_instance_id, g->compute_instance_id);
 		PUT_LITERAL(o, ",\"parent_index\":");
 		put_u64(o, g->index, HMN_UNKNOWN);
 		put(o, "}", 1);
@@ -181,10 +187,7 @@ static int write_process(struct json_out *o, const struct hmn_process *p)
 	u64_field(o, KEY("ns_pid"), p->ns_pid, 0);
 	r |= string_field(o, KEY("container"), p->container);
 	if (p->is_mig) {
-		PUT_LITERAL(o, ",\"mig\":{\"gpu_instance_id\":");
-		put_u64(o, p->gpu_instance_id, HMN_UNKNOWN);
-		PUT_LITERAL(o, ",\"compute_instance_id\":");
-		put_u64(o, p->compute_instance_id, HMN_UNKNOWN);
+		put_mig_ids(o, p->gpu_instance_id, p->compute_instance_id);
 		r |= string_field(o, KEY("uuid"), p->mig_uuid);
 		put(o, "}", 1);
 	} else {
