@@ -13,6 +13,9 @@
 static const struct hmn_source *const sources[] = {
 	&hmn_source_nvml,
 	&hmn_source_nvidia_smi,
+#ifdef __linux__
+	&hmn_source_drm,
+#endif
 };
 #define N_SOURCES (sizeof(sources) / sizeof(sources[0]))
 
@@ -395,8 +398,9 @@ bool process_sink_wants_device(const struct process_sink *sink, unsigned local_i
 	return false;
 }
 
-static bool wants_pid(const struct hmn_process_filter *f, uint32_t pid)
+bool process_sink_wants_pid(const struct process_sink *sink, uint32_t pid)
 {
+	const struct hmn_process_filter *f = sink->filter;
 	if (!f || f->n_pids == 0)
 		return true;
 	for (size_t i = 0; i < f->n_pids; i++)
@@ -433,7 +437,7 @@ int process_sink_add(struct process_sink *sink, const struct process_entry *e)
 	unsigned device = sink->base + e->local_index;
 	unsigned instance = row_instance(e->is_mig, e->gpu_instance_id);
 
-	if (!wants_pid(sink->filter, e->pid))
+	if (!process_sink_wants_pid(sink, e->pid))
 		return 0;
 	if ((list->count + 1) * 2 > idx->capacity && row_index_grow(idx, list) < 0)
 		return -ENOMEM;
@@ -449,6 +453,9 @@ int process_sink_add(struct process_sink *sink, const struct process_entry *e)
 		if (e->used_bytes != HMN_UNKNOWN &&
 		    (p->used_bytes == HMN_UNKNOWN || e->used_bytes > p->used_bytes))
 			p->used_bytes = e->used_bytes;
+		if (e->shared_bytes != HMN_UNKNOWN &&
+		    (p->shared_used_bytes == HMN_UNKNOWN || e->shared_bytes > p->shared_used_bytes))
+			p->shared_used_bytes = e->shared_bytes;
 		return 0;
 	}
 	if (array_reserve((void **)&list->processes, &sink->capacity, list->count,
@@ -468,7 +475,7 @@ int process_sink_add(struct process_sink *sink, const struct process_entry *e)
 		.path = reported, /* until the OS says better: see resolve_processes() */
 		.uid = HMN_UID_UNKNOWN,
 		.used_bytes = e->used_bytes,
-		.shared_used_bytes = HMN_UNKNOWN,
+		.shared_used_bytes = e->shared_bytes,
 		.device_index = device,
 		.device_name = sink->last_name,
 		.device_uuid = sink->last_uuid,

@@ -100,6 +100,11 @@ struct hmn_gpu {
 	 * total == reserved + used + free; when HMN_UNKNOWN, total == used + free.
 	 */
 	uint64_t reserved_bytes;
+	/*
+	 * System memory the GPU can map (amdgpu's GTT): how much, and how much
+	 * is in use. HMN_UNKNOWN where the source does not measure it.
+	 */
+	uint64_t shared_total_bytes, shared_used_bytes;
 	const char *driver_version; /* NULL: unknown */
 	const char *source;         /* the source that measured this row, e.g. "nvml" */
 	/*
@@ -162,6 +167,12 @@ struct hmn_process {
 struct hmn_process_list {
 	size_t count;
 	struct hmn_process *processes;
+	/*
+	 * Processes whose GPU use could not be read for lack of permission
+	 * (another user's descriptors, under DRM): not in processes[], but not
+	 * to be forgotten either.
+	 */
+	size_t unreadable;
 	struct hmn_arena *arena;    /* private: owns the strings */
 };
 

@@ -73,11 +73,14 @@ static inline uint64_t plausible_process_bytes(uint64_t used, uint64_t device_to
 
 /* Is this global device index wanted by the filter? Sources skip the rest. */
 bool process_sink_wants_device(const struct process_sink *sink, unsigned local_index);
+/* Is this pid wanted by the filter? Sources skip the rest before reading anything. */
+bool process_sink_wants_pid(const struct process_sink *sink, uint32_t pid);
 /* One process on one device, as a source reports it. */
 struct process_entry {
 	uint32_t pid;
 	unsigned local_index;       /* the source's device index */
 	uint64_t used_bytes;        /* HMN_UNKNOWN: not measured */
+	uint64_t shared_bytes;      /* system memory mapped for it; HMN_UNKNOWN: not measured */
 	unsigned type;              /* enum hmn_process_type bits */
 	const char *device_name, *device_uuid;
 	/* Where the source names the process itself (nvidia-smi does): used
@@ -122,6 +125,9 @@ struct hmn_source {
 
 extern const struct hmn_source hmn_source_nvml;
 extern const struct hmn_source hmn_source_nvidia_smi;
+#ifdef __linux__
+extern const struct hmn_source hmn_source_drm;
+#endif
 
 /* ---- OS layer: one file per concern per OS ----------------------------------- */
 
@@ -256,6 +262,44 @@ int smi_parse_processes(const char *text, size_t len, const enum smi_field *fiel
 			size_t *ret_skipped);
 /* The last component of a path with / or \ separators (what nvidia-smi names a process). */
 const char *path_basename_any(const char *path);
+
+/* DRM fdinfo (lib/drm-fdinfo.c). */
+struct drm_fdinfo {
+	char driver[32];          /* "amdgpu", "i915", "xe" */
+	char pdev[32];            /* "0000:08:00.0"; "": not printed */
+	uint64_t client_id;
+	bool has_client_id;
+	uint64_t local_bytes;     /* resident device memory; HMN_UNKNOWN: no such line */
+	uint64_t shared_bytes;    /* resident system memory the GPU maps; HMN_UNKNOWN: none */
+	unsigned engines;         /* enum hmn_process_type bits of the engines it has used */
+};
+/* "2068 KiB", "16 MiB" or "4096" in bytes; false when it breaks the contract. */
+bool drm_parse_size(const char *p, size_t n, uint64_t *ret_bytes);
+/* Parses one fdinfo text; -EINVAL when it has no drm-driver line (not DRM). */
+int drm_parse_fdinfo(const char *text, size_t len, struct drm_fdinfo *ret_info);
+
+/* One DRM client as one process reaches it (lib/drm-clients.c). */
+struct drm_usage {
+	uint32_t pid;
+	unsigned gpu;             /* the source's device index */
+	uint64_t client_id;
+	bool has_client_id;       /* false: a kernel without drm-client-id; never merged */
+	uint64_t local_bytes;     /* HMN_UNKNOWN: not measured */
+	uint64_t shared_bytes;    /* HMN_UNKNOWN: not measured */
+	unsigned type;            /* enum hmn_process_type bits; 0: no engine used yet */
+	bool dropped;             /* private to drm_merge_clients() */
+};
+/*
+ * Merges clients into one row per (pid, gpu), at the front of c, sorted by
+ * pid then gpu; returns how many. A client reached by several descriptors of
+ * one process counts once; one held by several processes has its memory
+ * counted in the lowest pid's row alone (the others get 0 from it).
+ */
+size_t drm_merge_clients(struct drm_usage *c, size_t n);
+
+/* The device's name in a pci.ids text (lib/pci-ids.c); false when absent. */
+bool pci_ids_name(const char *text, size_t len, unsigned vendor, unsigned device, char *out,
+		  size_t size);
 
 /* ---- the context, as the sources see it --------------------------------------- */
 

@@ -346,7 +346,11 @@ static int nvml_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 		struct device_identity id;
 		char bus_id[NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE];
 		nvmlDevice_t dev;
-		struct hmn_gpu gpu = { .vendor = "nvidia" };
+		struct hmn_gpu gpu = {
+			.vendor = "nvidia",
+			.shared_total_bytes = HMN_UNKNOWN,
+			.shared_used_bytes = HMN_UNKNOWN,
+		};
 
 		nvmlReturn_t r = n->handle_by_index(i, &dev);
 		if (r == NVML_SUCCESS)
@@ -448,6 +452,7 @@ static int add_list(struct nvml *n, struct process_sink *sink, const struct proc
 		/* An aggregate list of a MIG GPU says which instance in each entry. */
 		const struct mig_device *mig = t->mig ? t->mig : mig_by_instance(t, gi, ci);
 		struct process_entry e = {
+			.shared_bytes = HMN_UNKNOWN,
 			.pid = pid,
 			.local_index = t->index,
 			.used_bytes = process_memory(used, t->total),

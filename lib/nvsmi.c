@@ -257,6 +257,8 @@ static int nvsmi_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 			.used_bytes = g->used,
 			.free_bytes = g->free,
 			.reserved_bytes = g->reserved,
+			.shared_total_bytes = HMN_UNKNOWN,
+			.shared_used_bytes = HMN_UNKNOWN,
 			.driver_version = g->driver_version[0] ? g->driver_version : NULL,
 		};
 		/*
@@ -320,6 +322,7 @@ static int nvsmi_processes(void *state, struct process_sink *sink, size_t *ret_f
 		if (!process_sink_wants_device(sink, g->index))
 			continue;
 		struct process_entry e = {
+			.shared_bytes = HMN_UNKNOWN,
 			.pid = p->pid,
 			.local_index = g->index,
 			.used_bytes = plausible_process_bytes(p->used, g->total),

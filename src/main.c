@@ -215,12 +215,15 @@ static int compare_pid_ptr(const void *x, const void *y)
 
 /*
  * hmn: 3 GPU processes found (12.0 GiB total; 1 protected — re-run elevated for names).
- * Processes are counted once however many GPUs they hold memory on.
+ * Processes are counted once however many GPUs they hold memory on. Processes
+ * whose GPU use could not be read at all (unreadable) count as protected:
+ * they are not listed, but the line must not let them vanish.
  */
-static void print_summary(const struct cli *cli, const struct hmn_process *const *rows, size_t n)
+static void print_summary(const struct cli *cli, const struct hmn_process *const *rows, size_t n,
+			  size_t unreadable)
 {
 	const struct hmn_process **by_pid = malloc((n ? n : 1) * sizeof(*by_pid));
-	size_t processes = 0, protected_count = 0;
+	size_t processes = 0, protected_count = unreadable;
 	uint64_t total = 0;
 	char size[SIZE_TEXT_MAX];
 
@@ -253,6 +256,8 @@ static void print_summary(const struct cli *cli, const struct hmn_process *const
 		if (protected_count > 0)
 			fprintf(stderr, "; %zu protected \u2014 re-run elevated for names", protected_count);
 		fputc(')', stderr);
+	} else if (protected_count > 0) {
+		fprintf(stderr, " (%zu protected \u2014 re-run elevated for names)", protected_count);
 	}
 	fputs(".\n", stderr);
 }
@@ -304,7 +309,7 @@ static int run_ps(const struct cli *cli, hmn_context *ctx)
 	}
 	status = finish_output(EXIT_OK);
 	if (status == EXIT_OK)
-		print_summary(cli, rows, n);
+		print_summary(cli, rows, n, list->unreadable);
 out:
 	free(rows);
 	free(indices);

@@ -151,6 +151,8 @@ static int write_gpu(struct json_out *o, const struct hmn_gpu *g)
 	u64_field(o, KEY("free_bytes"), g->free_bytes, HMN_UNKNOWN);
 	u64_field(o, KEY("used_bytes"), g->used_bytes, HMN_UNKNOWN);
 	u64_field(o, KEY("reserved_bytes"), g->reserved_bytes, HMN_UNKNOWN);
+	u64_field(o, KEY("shared_total_bytes"), g->shared_total_bytes, HMN_UNKNOWN);
+	u64_field(o, KEY("shared_used_bytes"), g->shared_used_bytes, HMN_UNKNOWN);
 	r |= string_field(o, KEY("driver_version"), g->driver_version);
 	r |= string_field(o, KEY("source"), g->source);
 	if (g->is_mig) {

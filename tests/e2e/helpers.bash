@@ -11,8 +11,11 @@ common_setup() {
 	export HMN_NVML_LIBRARY="$STUB_MODERN"
 	export HMN_STUB_SCENARIO="$BATS_TEST_TMPDIR/scenario"
 	export HMN_PROCFS="$BATS_TEST_TMPDIR/proc"
+	# An empty sysfs: no AMD or Intel GPU unless a test lays one out.
+	export HMN_SYSFS="$BATS_TEST_TMPDIR/sys"
+	export HMN_PCI_IDS="$TESTS_DIR/fixtures/drm/pci.ids"
 	unset HMN_BACKENDS HMN_STUB_TRACE HMN_TIMEOUT
-	mkdir -p "$HMN_PROCFS"
+	mkdir -p "$HMN_PROCFS" "$HMN_SYSFS"
 	: >"$HMN_STUB_SCENARIO"
 }
 
