@@ -441,6 +441,7 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 99;
 	setenv("HMN_PROCFS", "/nonexistent-procfs", 1);
+	setenv("HMN_SYSFS", "/nonexistent-sysfs", 1); /* no AMD or Intel GPU of this machine's */
 	/* No nvidia-smi fallback here, whatever this machine has: tests/e2e covers it. */
 	setenv("HMN_NVIDIA_SMI", "/nonexistent/nvidia-smi", 1);
 	test_modern();

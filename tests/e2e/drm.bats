@@ -1,0 +1,160 @@
+#!/usr/bin/env bats
+# The drm source: AMD and Intel GPUs from a fake sysfs, their processes from a
+# fake /proc, both from tests/fixtures/drm (see make-trees there for the machine).
+
+load helpers
+
+setup() {
+	common_setup
+	# A copy, so that a test may break it (permissions, a GPU off the bus).
+	cp -a "$TESTS_DIR/fixtures/drm/sys" "$TESTS_DIR/fixtures/drm/proc" "$BATS_TEST_TMPDIR/"
+	export HMN_SYSFS="$BATS_TEST_TMPDIR/sys" HMN_PROCFS="$BATS_TEST_TMPDIR/proc"
+	export HMN_BACKENDS=drm
+}
+
+@test "the committed trees are what make-trees writes" {
+	"$TESTS_DIR/fixtures/drm/make-trees" "$BATS_TEST_TMPDIR/fresh"
+	diff -r --no-dereference "$TESTS_DIR/fixtures/drm/sys" "$BATS_TEST_TMPDIR/fresh/sys"
+	diff -r --no-dereference "$TESTS_DIR/fixtures/drm/proc" "$BATS_TEST_TMPDIR/fresh/proc"
+}
+
+@test "free --json: amdgpu VRAM and GTT, xe tile VRAM, i915 unknown; NVIDIA, BMC and connectors skipped" {
+	run_split "$HMN" free --json
+	[ "$status" -eq 0 ]
+	[ "$output" = '[{"index":0,"name":"AMD Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]","uuid":null,"vendor":"amd","pci_bus_id":"0000:08:00.0","total_bytes":25753026560,"free_bytes":23586242560,"used_bytes":2166784000,"reserved_bytes":null,"shared_total_bytes":33554432000,"shared_used_bytes":41943040,"driver_version":null,"source":"drm","mig":null},{"index":1,"name":"AMD GPU [1002:150e]","uuid":null,"vendor":"amd","pci_bus_id":"0000:c4:00.0","total_bytes":536870912,"free_bytes":531394560,"used_bytes":5476352,"reserved_bytes":null,"shared_total_bytes":68719476736,"shared_used_bytes":25864192000,"driver_version":null,"source":"drm","mig":null},{"index":2,"name":"Intel Battlemage G21 [Arc B580]","uuid":null,"vendor":"intel","pci_bus_id":"0000:03:00.0","total_bytes":12884901888,"free_bytes":null,"used_bytes":null,"reserved_bytes":null,"shared_total_bytes":null,"shared_used_bytes":null,"driver_version":null,"source":"drm","mig":null},{"index":3,"name":"Intel DG2 [Arc A310]","uuid":null,"vendor":"intel","pci_bus_id":"0000:3d:00.0","total_bytes":null,"free_bytes":null,"used_bytes":null,"reserved_bytes":null,"shared_total_bytes":null,"shared_used_bytes":null,"driver_version":null,"source":"drm","mig":null}]' ]
+	[ "$stderr" = "" ]
+}
+
+@test "free table: unknown figures are -, and -v says why each is unknown" {
+	run_split "$HMN" -v free
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "GPU  NAME                                                        USED      FREE     TOTAL  RESERVED  SOURCE" ]
+	[ "${lines[3]}" = "  2  Intel Battlemage G21 [Arc B580]                                -         -  12.0 GiB         -  drm" ]
+	[ "${lines[4]}" = "  3  Intel DG2 [Arc A310]                                            -         -         -         -  drm" ]
+	[[ "$stderr" == *"drm: card2: xe prints no used VRAM figure in sysfs: used unknown"* ]]
+	[[ "$stderr" == *"drm: card3: i915: HMN_SYSFS is set, so no device node is queried: memory unknown"* ]]
+	[[ "$stderr" == *"drm: card4 (0000:01:00.0): NVIDIA: left to nvml and nvidia-smi"* ]]
+	[[ "$stderr" == *"drm: card5 (0000:0a:00.0): driver ast: not a GPU hmn measures"* ]]
+}
+
+@test "names: product_name first, then pci.ids, then vendor and ids" {
+	echo "AMD Radeon RX 7900 XTX" >"$HMN_SYSFS/devices/pci0000:00/0000:00:01.1/0000:08:00.0/product_name"
+	HMN_PCI_IDS=/nonexistent run_split "$HMN" free --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.[].name]' <<<"$output")" = '["AMD Radeon RX 7900 XTX","AMD GPU [1002:150e]","Intel GPU [8086:e20b]","Intel GPU [8086:56a6]"]' ]
+}
+
+@test "ps --json: every DRM row, exactly" {
+	run_split "$HMN" ps --json --sort pid
+	[ "$status" -eq 0 ]
+	[ "$output" = '[{"pid":1000,"name":"blender","used_bytes":2117632,"shared_used_bytes":8388608,"device_index":0,"device_name":"AMD Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]","device_uuid":null,"type":"graphics","user":null,"uid":4201,"path":"/usr/bin/blender","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null},{"pid":1100,"name":"llama-server","used_bytes":5476352,"shared_used_bytes":25864192000,"device_index":1,"device_name":"AMD GPU [1002:150e]","device_uuid":null,"type":"compute","user":null,"uid":4201,"path":"/opt/llama.cpp/bin/llama-server","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null},{"pid":1200,"name":"gnome-shell","used_bytes":24567808,"shared_used_bytes":196608,"device_index":2,"device_name":"Intel Battlemage G21 [Arc B580]","device_uuid":null,"type":"graphics","user":null,"uid":4201,"path":"/usr/bin/gnome-shell","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null},{"pid":1300,"name":"ffmpeg","used_bytes":2762895360,"shared_used_bytes":null,"device_index":3,"device_name":"Intel DG2 [Arc A310]","device_uuid":null,"type":"graphics","user":null,"uid":4202,"path":"/usr/bin/ffmpeg","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null},{"pid":1400,"name":"python3.11","used_bytes":1073741824,"shared_used_bytes":67108864,"device_index":0,"device_name":"AMD Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]","device_uuid":null,"type":"compute","user":null,"uid":4201,"path":"/usr/bin/python3.11","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null},{"pid":1500,"name":"python3.11","used_bytes":536870912,"shared_used_bytes":2097152,"device_index":0,"device_name":"AMD Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]","device_uuid":null,"type":"compute","user":null,"uid":4201,"path":"/usr/bin/python3.11","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null},{"pid":1501,"name":"python3.11","used_bytes":0,"shared_used_bytes":0,"device_index":0,"device_name":"AMD Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]","device_uuid":null,"type":"compute","user":null,"uid":4201,"path":"/usr/bin/python3.11","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null},{"pid":1600,"name":"vkcube","used_bytes":67108864,"shared_used_bytes":null,"device_index":0,"device_name":"AMD Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]","device_uuid":null,"type":"graphics","user":null,"uid":4203,"path":"/usr/bin/vkcube","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null}]' ]
+	[ "$stderr" = "hmn: 8 GPU processes found (4.2 GiB total)." ]
+}
+
+@test "the APU: 5 MiB of VRAM, the model's 24 GiB in SHARED" {
+	run_split "$HMN" ps --pid 1100
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = " PID  USER  TYPE   VRAM    SHARED  GPU  NAME" ]
+	[ "${lines[1]}" = "1100  4201  C     5 MiB  24.1 GiB    1  llama-server" ]
+	[ "$stderr" = "hmn: 1 GPU process found matching pid=1100 (5 MiB total)." ]
+}
+
+@test "xe: KiB beside MiB on one client, resident only" {
+	run_split "$HMN" ps --json --pid 1200
+	[ "$(jq -c '.[] | [.used_bytes, .shared_used_bytes]' <<<"$output")" = '[24567808,196608]' ]
+}
+
+@test "a dup'ed descriptor counts its client once; a forked child's shared client counts in the parent" {
+	run_split "$HMN" ps --json --pid 1400,1500,1501
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.[] | [.pid, .used_bytes]]' <<<"$output")" = '[[1400,1073741824],[1500,536870912],[1501,0]]' ]
+	[ "$stderr" = "hmn: 3 GPU processes found matching pid=1400,1500,1501 (1.5 GiB total)." ]
+}
+
+@test "units change between samples: the same client read in MiB, then KiB" {
+	info="$HMN_PROCFS/1600/fdinfo/3"
+	sed -i 's/^drm-resident-vram:.*/drm-resident-vram:\t65536 KiB/' "$info"
+	run_split "$HMN" ps --json --pid 1600
+	[ "$(jq '.[0].used_bytes' <<<"$output")" = 67108864 ]
+	sed -i 's/^drm-resident-vram:.*/drm-resident-vram:\t67108864/' "$info"
+	run_split "$HMN" ps --json --pid 1600
+	[ "$(jq '.[0].used_bytes' <<<"$output")" = 67108864 ]
+}
+
+@test "--device picks a DRM GPU by index; NVIDIA's node and processes without a GPU are not listed" {
+	run_split "$HMN" ps --json --device 3
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.[].pid]' <<<"$output")" = '[1300]' ]
+	run_split "$HMN" ps --json --pid 1700,1800,2
+	[ "$output" = '[]' ]
+	[ "$stderr" = "hmn: 0 GPU processes found matching pid=1700,1800,2." ]
+}
+
+@test "NVIDIA GPUs first, DRM GPUs after them, in one list" {
+	unset HMN_BACKENDS
+	scenario 'gpu name="NVIDIA H100 80GB HBM3" uuid=GPU-aaaaaaaa-1111-2222-3333-444444444444 pci=00000000:01:00.0 total=85520809984 reserved=502267904 used=1048576'
+	run_split "$HMN" free
+	[ "$status" -eq 0 ]
+	[ "$(awk '{print $1, $NF}' <<<"$output" | tr '\n' ' ')" = "GPU SOURCE 0 nvml 1 drm 2 drm 3 drm 4 drm " ]
+	run_split "$HMN" ps --json --device 4
+	[ "$(jq -c '[.[] | [.pid, .device_index]]' <<<"$output")" = '[[1300,4]]' ]
+}
+
+@test "another user's process: counted as protected, never silently lost" {
+	dir=$(mktemp -d)
+	cp -a "$HMN_SYSFS" "$HMN_PROCFS" "$dir/"
+	chmod 755 "$dir"
+	if [ "$(id -u)" -eq 0 ]; then
+		as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+		chown -R 0:0 "$dir/proc/1600"
+		chmod 500 "$dir/proc/1600/fd" "$dir/proc/1600/fdinfo"
+		chmod 500 "$dir/proc/2/fd" # a kernel thread: unreadable, and holding nothing
+	else
+		as_user=()
+		chmod 000 "$dir/proc/1600/fd" "$dir/proc/2/fd"
+	fi
+	HMN_SYSFS="$dir/sys" HMN_PROCFS="$dir/proc" run_split "${as_user[@]}" "$HMN" ps --json -v
+	rm -rf "$dir"
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.[].pid] | sort' <<<"$output")" = '[1000,1100,1200,1300,1400,1500,1501]' ]
+	[[ "$stderr" == *"drm: 1 processes' descriptors are unreadable without privilege: their GPU memory is not counted"* ]]
+	[[ "$stderr" == *"hmn: 7 GPU processes found (4.1 GiB total; 1 protected — re-run elevated for names)." ]]
+}
+
+@test "an unreadable fdinfo behind a readable descriptor list: protected too" {
+	dir=$(mktemp -d)
+	cp -a "$HMN_SYSFS" "$HMN_PROCFS" "$dir/"
+	chmod 755 "$dir"
+	chmod 000 "$dir/proc/1600/fdinfo/3"
+	as_user=()
+	[ "$(id -u)" -eq 0 ] && as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	HMN_SYSFS="$dir/sys" HMN_PROCFS="$dir/proc" run_split "${as_user[@]}" "$HMN" ps --pid 1600
+	rm -rf "$dir"
+	[ "$status" -eq 0 ]
+	[ "$output" = "PID  USER  TYPE  VRAM  SHARED  GPU  NAME" ]
+	[ "$stderr" = "hmn: 0 GPU processes found matching pid=1600 (1 protected — re-run elevated for names)." ]
+}
+
+@test "a GPU that fell off the bus: the others still answer" {
+	amd="$HMN_SYSFS/devices/pci0000:00/0000:00:01.1/0000:08:00.0"
+	rm "$amd/mem_info_vram_total"
+	mkdir "$amd/mem_info_vram_total" # read() now fails with EISDIR, as a dead device's fails with EIO
+	run_split "$HMN" free --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.[].index]' <<<"$output")" = '[1,2,3]' ]
+	[[ "$stderr" == *"drm: GPU 0 (0000:08:00.0): Is a directory"* ]]
+}
+
+@test "no AMD or Intel GPU: drm says so, exit 3" {
+	rm -rf "$HMN_SYSFS/class/drm/card0" "$HMN_SYSFS/class/drm/card1" "$HMN_SYSFS/class/drm/card2" \
+		"$HMN_SYSFS/class/drm/card3"
+	run_split "$HMN" free
+	[ "$status" -eq 3 ]
+	[ "$stderr" = "hmn: no GPU found (tried drm: no AMD or Intel GPU in $HMN_SYSFS/class/drm)" ]
+}
+
+@test "a descriptor whose fdinfo has no drm lines still maps to its GPU by its node" {
+	printf 'pos:\t0\nflags:\t02\n' >"$HMN_PROCFS/1600/fdinfo/3"
+	run_split "$HMN" ps --json --pid 1600
+	[ "$(jq -c '.[] | [.pid, .device_index, .used_bytes, .type]' <<<"$output")" = '[1600,0,null,"graphics"]' ]
+}
