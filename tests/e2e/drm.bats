@@ -30,7 +30,7 @@ setup() {
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "GPU  NAME                                                        USED      FREE     TOTAL  RESERVED  SOURCE" ]
 	[ "${lines[3]}" = "  2  Intel Battlemage G21 [Arc B580]                                -         -  12.0 GiB         -  drm" ]
-	[ "${lines[4]}" = "  3  Intel DG2 [Arc A310]                                            -         -         -         -  drm" ]
+	[ "${lines[4]}" = "  3  Intel DG2 [Arc A310]                                           -         -         -         -  drm" ]
 	[[ "$stderr" == *"drm: card2: xe prints no used VRAM figure in sysfs: used unknown"* ]]
 	[[ "$stderr" == *"drm: card3: i915: HMN_SYSFS is set, so no device node is queried: memory unknown"* ]]
 	[[ "$stderr" == *"drm: card4 (0000:01:00.0): NVIDIA: left to nvml and nvidia-smi"* ]]
