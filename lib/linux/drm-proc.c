@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -137,6 +138,7 @@ static int list_drm_fds(int fd_dir, struct scratch *s, bool *ret_kfd)
 			return -errno;
 		if (n == 0)
 			return n_drm;
+
 		for (ssize_t off = 0; off < n;) {
 			struct dirent64 *d = (struct dirent64 *)(s->dents + off);
 			char target[64];
@@ -217,35 +219,104 @@ static int scan_process(int procfs, uint32_t pid, const struct drm_gpu_map *map,
 	return 0;
 }
 
-int drm_scan_processes(int procfs, const struct drm_gpu_map *map, const struct process_sink *sink,
-		       struct drm_scan *scan)
+/* The numeric entries of procfs the filter wants, malloc'd into *ret_pids; -ENOMEM. */
+static int list_pids(int procfs, const struct process_sink *sink, uint32_t **ret_pids, size_t *ret_n)
 {
-	struct scratch *s = malloc(sizeof(*s));
 	char dents[16384];
-	int r = 0;
-
-	if (!s)
-		return -ENOMEM;
+	uint32_t *pids = NULL;
+	size_t n = 0, capacity = 0;
 	int dir = openat(procfs, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dir < 0) {
-		free(s);
-		return 0; /* no /proc: no process to list */
-	}
-	for (;;) {
-		ssize_t n = getdents64(dir, dents, sizeof(dents));
-		if (n <= 0)
-			break;
-		for (ssize_t off = 0; off < n && r == 0;) {
+
+	if (dir < 0)
+		goto out; /* no /proc: no process to list */
+	for (ssize_t len; (len = getdents64(dir, dents, sizeof(dents))) > 0;) {
+		for (ssize_t off = 0; off < len;) {
 			struct dirent64 *d = (struct dirent64 *)(dents + off);
 			unsigned long pid;
 			off += d->d_reclen;
 			if (!parse_number(d->d_name, &pid) || pid == 0 || pid > UINT32_MAX ||
 			    !process_sink_wants_pid(sink, (uint32_t)pid))
 				continue;
-			r = scan_process(procfs, (uint32_t)pid, map, scan, s);
+			if (array_reserve((void **)&pids, &capacity, n, sizeof(*pids)) < 0) {
+				close(dir);
+				free(pids);
+				return -ENOMEM;
+			}
+			pids[n++] = (uint32_t)pid;
 		}
 	}
 	close(dir);
+out:
+	*ret_pids = pids;
+	*ret_n = n;
+	return 0;
+}
+
+struct worker {
+	int procfs;
+	const struct drm_gpu_map *map;
+	const uint32_t *pids;
+	size_t begin, end;
+	struct drm_scan scan;
+	int r;
+};
+
+static void *scan_range(void *data)
+{
+	struct worker *w = data;
+	struct scratch *s = malloc(sizeof(*s));
+
+	w->r = s ? 0 : -ENOMEM;
+	for (size_t i = w->begin; i < w->end && w->r == 0; i++)
+		w->r = scan_process(w->procfs, w->pids[i], w->map, &w->scan, s);
 	free(s);
+	return NULL;
+}
+
+/*
+ * Below this many processes a second thread costs more than it saves; above
+ * it the scan is all system calls (a readlink per descriptor), and two cores
+ * halve it.
+ */
+#define THREAD_THRESHOLD 256
+
+int drm_scan_processes(int procfs, const struct drm_gpu_map *map, const struct process_sink *sink,
+		       struct drm_scan *scan)
+{
+	uint32_t *pids;
+	size_t n;
+	int r = list_pids(procfs, sink, &pids, &n);
+	if (r < 0)
+		return r;
+
+	struct worker w[2] = {
+		{ .procfs = procfs, .map = map, .pids = pids, .begin = 0, .end = n },
+		{ .procfs = procfs, .map = map, .pids = pids, .begin = n / 2, .end = n },
+	};
+	pthread_t thread;
+	bool threaded = n >= THREAD_THRESHOLD && sysconf(_SC_NPROCESSORS_ONLN) >= 2;
+	if (threaded) {
+		w[0].end = n / 2;
+		threaded = pthread_create(&thread, NULL, scan_range, &w[1]) == 0;
+		if (!threaded)
+			w[0].end = n;
+	}
+	scan_range(&w[0]);
+	if (threaded)
+		pthread_join(thread, NULL);
+	free(pids);
+
+	*scan = w[0].scan;
+	r = w[0].r < 0 ? w[0].r : threaded ? w[1].r : 0;
+	if (threaded) {
+		/* The second half's clients after the first's. */
+		const struct drm_scan *b = &w[1].scan;
+		scan->unreadable += b->unreadable;
+		scan->fdinfo_reads += b->fdinfo_reads;
+		scan->processes += b->processes;
+		for (size_t i = 0; r == 0 && i < b->count; i++)
+			r = add_client(scan, &b->clients[i]);
+		free(b->clients);
+	}
 	return r;
 }

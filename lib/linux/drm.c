@@ -175,48 +175,64 @@ static const char *vendor_name(unsigned vendor_id)
 	return vendor_id == VENDOR_AMD ? "amd" : "intel";
 }
 
-/* The PCI ids database: $HMN_PCI_IDS, else Debian's and other distributions' places. */
-static bool pci_database_name(unsigned vendor, unsigned device, char *out, size_t size)
+/* The PCI ids database, mapped: $HMN_PCI_IDS, else where distributions put it. NULL: none. */
+static void *map_pci_database(size_t *ret_len)
 {
 	static const char *const places[] = { "/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids" };
 	const char *env = getenv("HMN_PCI_IDS");
-	bool found = false;
+	size_t n_places = env && *env ? 1 : sizeof(places) / sizeof(places[0]);
 
-	for (size_t i = 0; i < 2 && !found; i++) {
-		const char *path = env && *env ? env : places[i];
-		int fd = open(path, O_RDONLY | O_CLOEXEC);
+	for (size_t i = 0; i < n_places; i++) {
+		int fd = open(env && *env ? env : places[i], O_RDONLY | O_CLOEXEC);
 		struct stat st;
-		if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {
-			void *text = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
-			if (text != MAP_FAILED) {
-				found = pci_ids_name(text, (size_t)st.st_size, vendor, device, out, size);
-				munmap(text, (size_t)st.st_size);
-			}
+		void *text = MAP_FAILED;
+		if (fd < 0)
+			continue;
+		if (fstat(fd, &st) == 0 && st.st_size > 0)
+			text = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		close(fd);
+		if (text != MAP_FAILED) {
+			*ret_len = (size_t)st.st_size;
+			return text;
 		}
-		if (fd >= 0)
-			close(fd);
-		if (env && *env)
-			break;
 	}
-	return found;
+	return NULL;
 }
 
-/* The product name (amdgpu's product_name), else pci.ids, else "AMD GPU [1002:744c]". */
-static void gpu_name(int class_dir, const char *card, struct drm_gpu *g)
+/*
+ * Names each GPU: its product name (amdgpu's product_name, from the board's
+ * FRU), else the PCI ids database (mapped once for all of them), else
+ * "AMD GPU [1002:744c]".
+ */
+static void name_gpus(struct drm *d, int class_dir)
 {
-	char path[64], text[128];
-	const char *vendor = g->vendor_id == VENDOR_AMD ? "AMD" : "Intel";
+	void *database = NULL;
+	size_t database_len = 0;
+	bool database_tried = false;
 
-	snprintf(path, sizeof(path), "%.24s/device/product_name", card);
-	if (read_attr(class_dir, path, text, sizeof(text)) == 0 && text[0]) {
-		snprintf(g->name, sizeof(g->name), "%s", text);
-		return;
+	for (unsigned i = 0; i < d->n_gpus; i++) {
+		struct drm_gpu *g = &d->gpus[i];
+		const char *vendor = g->vendor_id == VENDOR_AMD ? "AMD" : "Intel";
+		char path[64], text[128];
+
+		snprintf(path, sizeof(path), "card%u/device/product_name", g->card);
+		if (read_attr(class_dir, path, text, sizeof(text)) == 0 && text[0]) {
+			snprintf(g->name, sizeof(g->name), "%s", text);
+			continue;
+		}
+		if (!database_tried) {
+			database = map_pci_database(&database_len);
+			database_tried = true;
+		}
+		if (database && pci_ids_name(database, database_len, g->vendor_id, g->device_id, text,
+					     sizeof(text)))
+			snprintf(g->name, sizeof(g->name), "%s %s", vendor, text);
+		else
+			snprintf(g->name, sizeof(g->name), "%s GPU [%04x:%04x]", vendor, g->vendor_id,
+				 g->device_id);
 	}
-	if (pci_database_name(g->vendor_id, g->device_id, text, sizeof(text))) {
-		snprintf(g->name, sizeof(g->name), "%s %s", vendor, text);
-		return;
-	}
-	snprintf(g->name, sizeof(g->name), "%s GPU [%04x:%04x]", vendor, g->vendor_id, g->device_id);
+	if (database)
+		munmap(database, database_len);
 }
 
 static bool driver_measured(const char *driver)
@@ -254,7 +270,6 @@ static void add_card(struct drm *d, int class_dir, const char *name, unsigned nu
 	*g = (struct drm_gpu){ .card = number, .vendor_id = u.vendor_id, .device_id = u.device_id };
 	snprintf(g->driver, sizeof(g->driver), "%s", u.driver);
 	snprintf(g->slot, sizeof(g->slot), "%s", u.slot);
-	gpu_name(class_dir, name, g);
 	d->n_gpus++;
 }
 
@@ -334,6 +349,7 @@ static int drm_open(hmn_context *ctx, void **ret_state, char *why, size_t why_si
 	}
 	/* Card numbers give the order the kernel found the GPUs in: a stable index. */
 	qsort(d->gpus, d->n_gpus, sizeof(d->gpus[0]), compare_gpus);
+	name_gpus(d, class_dir);
 	for (unsigned i = 0; i < d->n_gpus; i++)
 		memcpy(d->slots[i], d->gpus[i].slot, sizeof(d->slots[i]));
 	map_nodes(d, class_dir, names, n_names);
