@@ -55,7 +55,8 @@ bash_complete() {
 		SHARED index name uuid vendor pci_bus_id total_bytes free_bytes used_bytes \
 		reserved_bytes driver_version source pid shared_used_bytes device_index device_name \
 		device_uuid type user uid path protected ns_pid container mig gpu_instance_id compute_instance_id parent_index HMN_NVML_LIBRARY HMN_NVIDIA_SMI HMN_PROCFS \
-		HMN_SYSFS HMN_BACKENDS HMN_TIMEOUT NO_COLOR nvml nvidia-smi drm dxgi pdh metal; do
+		HMN_SYSFS HMN_BACKENDS HMN_TIMEOUT HMN_PCI_IDS NO_COLOR nvml nvidia-smi drm dxgi pdh metal \
+		shared_total_bytes; do
 		grep -q -- "\*$word\*" "$man_source" || missing+=("$word")
 	done
 	for code in 0 1 2 3; do
@@ -74,4 +75,16 @@ bash_complete() {
 	for opt in --pid --device --sort --no-header --bytes --json; do
 		[[ "$output" == *"$opt"* ]]
 	done
+}
+
+@test "every key hmn really prints is in the man page" {
+	export HMN_BACKENDS=drm HMN_SYSFS="$TESTS_DIR/fixtures/drm/sys" HMN_PROCFS="$TESTS_DIR/fixtures/drm/proc"
+	keys=$({ "$HMN" free --json; "$HMN" ps --json 2>/dev/null; } | jq -r '.[] | keys[]' | sort -u)
+	[ -n "$keys" ]
+	missing=()
+	for key in $keys; do
+		grep -q -- "\*$key\*" "$man_source" || missing+=("$key")
+	done
+	echo "missing: ${missing[*]}"
+	[ "${#missing[@]}" -eq 0 ]
 }
