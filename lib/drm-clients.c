@@ -59,6 +59,8 @@ size_t drm_merge_clients(struct drm_usage *c, size_t n)
 {
 	size_t rows = 0;
 
+	if (n == 0)
+		return 0; /* c may be NULL: qsort must not see it */
 	qsort(c, n, sizeof(*c), compare_by_client);
 	/* c[start] is the lowest pid holding a client: it keeps the memory. */
 	for (size_t i = 1, start = 0, keep = 0; i < n; i++) {

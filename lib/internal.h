@@ -301,6 +301,26 @@ size_t drm_merge_clients(struct drm_usage *c, size_t n);
 bool pci_ids_name(const char *text, size_t len, unsigned vendor, unsigned device, char *out,
 		  size_t size);
 
+/* Windows' text, parsed anywhere (lib/windows-parse.c). */
+/*
+ * UTF-16 (up to n units or a 0) into UTF-8, NUL-terminated, cut at a
+ * character's boundary to fit size; a lone surrogate becomes U+FFFD.
+ * Returns the bytes written, without the NUL.
+ */
+size_t utf16_to_utf8(const uint16_t *in, size_t n, char *out, size_t size);
+/*
+ * A PDH GPU counter instance: "pid_1234_luid_0x00000000_0x0000D1A3_phys_0"
+ * (GPU Process Memory) or "luid_0x00000000_0x0000D1A3_phys_0" (GPU Adapter
+ * Memory). The LUID is the adapter's, as DXGI reports it.
+ */
+struct pdh_instance {
+	uint32_t pid;
+	bool has_pid;
+	uint32_t luid_high, luid_low;
+	uint32_t phys;
+};
+bool pdh_parse_instance(const char *name, struct pdh_instance *ret);
+
 /* ---- the context, as the sources see it --------------------------------------- */
 
 struct user_cache_entry {

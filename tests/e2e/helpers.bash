@@ -57,3 +57,12 @@ smi_answers() {
 }
 
 no_driver_message="NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running. (exit 9)"
+
+# wait_for_exec PID PATH: until the background child PID has exec'd PATH (5 s at most).
+wait_for_exec() {
+	for _ in $(seq 100); do
+		[ "$(readlink "/proc/$1/exe" 2>/dev/null)" = "$2" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}

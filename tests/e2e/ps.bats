@@ -163,6 +163,9 @@ Try 'hmn --help'." ]
 	"$bin/a-long-process-name-beyond-15" 300 &
 	long_pid=$!
 	started_pids="$evil_pid $long_pid"
+	# Until exec is done the child is still a copy of bats: wait for it (a loaded machine is slow).
+	wait_for_exec "$evil_pid" "$bin/$evil"
+	wait_for_exec "$long_pid" "$bin/a-long-process-name-beyond-15"
 	two_gpus "proc gpu=0 pid=$evil_pid used=1048576 list=compute" \
 		"proc gpu=1 pid=$long_pid used=2097152 list=graphics"
 

@@ -192,7 +192,7 @@ static void test_merge(void)
 		   c[3].type == HMN_PROCESS_COMPUTE,
 	   "the child keeps its row and type, with 0 bytes from the shared client");
 	ok(c[4].pid == 1700 && c[4].local_bytes == 3 * MIB, "clients without an id add up; unknown + known = known");
-	ok(drm_merge_clients(c, 0) == 0, "nothing to merge");
+	ok(drm_merge_clients(c, 0) == 0 && drm_merge_clients(NULL, 0) == 0, "nothing to merge, even from NULL");
 }
 
 static void test_pci_ids(void)

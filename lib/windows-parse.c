@@ -1,0 +1,128 @@
+/*
+ * Text that Windows hands us, parsed without Windows: UTF-16 names, and the
+ * instance names of the PDH GPU counters. Pure, so that the unit tests run
+ * them on Linux and under Wine alike.
+ */
+#include <string.h>
+
+#include "internal.h"
+
+/* Appends code point cp as UTF-8 if it fits whole (with room for the NUL). */
+static bool put_utf8(char *out, size_t size, size_t *len, uint32_t cp)
+{
+	char b[4];
+	size_t n;
+	if (cp < 0x80) {
+		b[0] = (char)cp;
+		n = 1;
+	} else if (cp < 0x800) {
+		b[0] = (char)(0xc0 | cp >> 6);
+		b[1] = (char)(0x80 | (cp & 0x3f));
+		n = 2;
+	} else if (cp < 0x10000) {
+		b[0] = (char)(0xe0 | cp >> 12);
+		b[1] = (char)(0x80 | (cp >> 6 & 0x3f));
+		b[2] = (char)(0x80 | (cp & 0x3f));
+		n = 3;
+	} else {
+		b[0] = (char)(0xf0 | cp >> 18);
+		b[1] = (char)(0x80 | (cp >> 12 & 0x3f));
+		b[2] = (char)(0x80 | (cp >> 6 & 0x3f));
+		b[3] = (char)(0x80 | (cp & 0x3f));
+		n = 4;
+	}
+	if (*len + n >= size)
+		return false;
+	memcpy(out + *len, b, n);
+	*len += n;
+	return true;
+}
+
+size_t utf16_to_utf8(const uint16_t *in, size_t n, char *out, size_t size)
+{
+	size_t len = 0;
+
+	if (size == 0)
+		return 0;
+	for (size_t i = 0; i < n && in[i]; i++) {
+		uint32_t cp = in[i];
+		if (cp >= 0xd800 && cp <= 0xdbff && i + 1 < n && in[i + 1] >= 0xdc00 && in[i + 1] <= 0xdfff) {
+			cp = 0x10000 + ((cp - 0xd800) << 10) + (in[i + 1] - 0xdc00);
+			i++;
+		} else if (cp >= 0xd800 && cp <= 0xdfff) {
+			cp = 0xfffd; /* a lone surrogate: not a character */
+		}
+		if (!put_utf8(out, size, &len, cp))
+			break; /* cut at a character's boundary, never inside one */
+	}
+	out[len] = '\0';
+	return len;
+}
+
+/* "0x0000D1A3" → 0xD1A3; advances *p. */
+static bool parse_hex32(const char **p, uint32_t *ret)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+	int digits = 0;
+	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
+		return false;
+	for (s += 2; digits < 9; s++, digits++) {
+		int d = *s >= '0' && *s <= '9' ? *s - '0'
+			: *s >= 'a' && *s <= 'f' ? *s - 'a' + 10
+			: *s >= 'A' && *s <= 'F' ? *s - 'A' + 10 : -1;
+		if (d < 0)
+			break;
+		v = v * 16 + (unsigned)d;
+	}
+	if (digits == 0 || digits > 8)
+		return false;
+	*ret = (uint32_t)v;
+	*p = s;
+	return true;
+}
+
+static bool parse_dec32(const char **p, uint32_t *ret)
+{
+	const char *s = *p;
+	uint64_t v = 0;
+	if (*s < '0' || *s > '9')
+		return false;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		v = v * 10 + (unsigned)(*s - '0');
+		if (v > UINT32_MAX)
+			return false;
+	}
+	*ret = (uint32_t)v;
+	*p = s;
+	return true;
+}
+
+static bool skip(const char **p, const char *word)
+{
+	size_t n = strlen(word);
+	if (strncmp(*p, word, n) != 0)
+		return false;
+	*p += n;
+	return true;
+}
+
+bool pdh_parse_instance(const char *name, struct pdh_instance *ret)
+{
+	struct pdh_instance inst = { 0 };
+	const char *p = name;
+
+	if (skip(&p, "pid_")) {
+		if (!parse_dec32(&p, &inst.pid) || !skip(&p, "_"))
+			return false;
+		inst.has_pid = true;
+	}
+	if (!skip(&p, "luid_") || !parse_hex32(&p, &inst.luid_high) || !skip(&p, "_") ||
+	    !parse_hex32(&p, &inst.luid_low) || !skip(&p, "_phys_") || !parse_dec32(&p, &inst.phys))
+		return false;
+	/* Newer Windows may append more ("_eng_3_engtype_3D" on engine counters): ignored. */
+	if (*p != '\0' && *p != '_')
+		return false;
+	*ret = inst;
+	return true;
+}
