@@ -11,6 +11,10 @@
 
 /* Every source built for this platform, in default order. */
 static const struct hmn_source *const sources[] = {
+#ifdef _WIN32
+	&hmn_source_dxgi,
+	&hmn_source_pdh,
+#endif
 	&hmn_source_nvml,
 	&hmn_source_nvidia_smi,
 #ifdef __linux__
@@ -76,6 +80,22 @@ static bool is_backend_name(const char *name, size_t len)
 		if (strlen(backend_names[i]) == len && memcmp(backend_names[i], name, len) == 0)
 			return true;
 	return false;
+}
+
+/*
+ * On Windows, DXGI and PDH measure every GPU, NVIDIA's included, and WDDM
+ * keeps NVML's per-process figures from it: by default the NVIDIA sources
+ * would only list those GPUs twice. --backend nvml or nvidia-smi still asks
+ * them.
+ */
+static bool used_by_default(const struct hmn_source *source)
+{
+#ifdef _WIN32
+	return strcmp(source->family, "windows") == 0;
+#else
+	(void)source;
+	return true;
+#endif
 }
 
 static int add_slot(hmn_context *ctx, const struct hmn_source *source)
@@ -145,7 +165,8 @@ int hmn_context_new(const struct hmn_options *options, hmn_context **ret_ctx,
 		}
 	} else {
 		for (size_t i = 0; i < N_SOURCES; i++)
-			add_slot(ctx, sources[i]);
+			if (used_by_default(sources[i]))
+				add_slot(ctx, sources[i]);
 	}
 	*ret_ctx = ctx;
 	return 0;
@@ -553,7 +574,7 @@ static int resolve_processes(hmn_context *ctx, struct hmn_process_list *list)
 		p->uid = d->uid;
 		p->ns_pid = d->ns_pid;
 		p->container = d->container;
-		p->user = d->uid != HMN_UID_UNKNOWN ? os_user_name(ctx, d->uid) : NULL;
+		p->user = d->user ? d->user : d->uid != HMN_UID_UNKNOWN ? os_user_name(ctx, d->uid) : NULL;
 		p->exists = d->exists;
 		p->is_protected = d->is_protected;
 	}

@@ -28,11 +28,15 @@ int array_reserve(void **items, size_t *capacity, size_t count, size_t elem);
 
 /* ---- logging and errors, from inside the library ---------------------------- */
 
-void hmn_log(const hmn_context *ctx, enum hmn_log_level level, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+/* mingw checks formats against Microsoft's printf unless told it is the C99 one we build with. */
+#ifdef __MINGW_PRINTF_FORMAT
+#define HMN_PRINTF(f, a) __attribute__((format(__MINGW_PRINTF_FORMAT, f, a)))
+#else
+#define HMN_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#endif
+void hmn_log(const hmn_context *ctx, enum hmn_log_level level, const char *fmt, ...) HMN_PRINTF(3, 4);
 /* Records the explanation hmn_context_error() returns; returns r. */
-int hmn_fail(hmn_context *ctx, int r, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+int hmn_fail(hmn_context *ctx, int r, const char *fmt, ...) HMN_PRINTF(3, 4);
 
 /* ---- what a source hands back ------------------------------------------------ */
 
@@ -128,8 +132,19 @@ extern const struct hmn_source hmn_source_nvidia_smi;
 #ifdef __linux__
 extern const struct hmn_source hmn_source_drm;
 #endif
+#ifdef _WIN32
+extern const struct hmn_source hmn_source_dxgi;
+extern const struct hmn_source hmn_source_pdh;
+#endif
 
 /* ---- OS layer: one file per concern per OS ----------------------------------- */
+
+/* NVML's library, by the name the platform gives it. */
+#ifdef _WIN32
+#define OS_NVML_LIBRARY "nvml.dll"
+#else
+#define OS_NVML_LIBRARY "libnvidia-ml.so.1"
+#endif
 
 /* Dynamic libraries (lib/linux/dynlib.c). Never from the current directory. */
 void *os_library_open(const char *name_or_path, char *why_buf, size_t why_size);
@@ -141,6 +156,7 @@ struct os_process_details {
 	const char *name;     /* NULL: unknown */
 	const char *path;     /* NULL: unknown */
 	const char *container;/* NULL: none, or unknown */
+	const char *user;     /* where the OS names the owner itself (Windows); else NULL */
 	uint32_t uid;         /* HMN_UID_UNKNOWN: unknown */
 	uint32_t ns_pid;      /* 0: not in a nested PID namespace, or unknown */
 	bool exists;
@@ -183,6 +199,11 @@ void os_program_result_clear(struct os_program_result *r);
 /* The program to run: $override_variable (absolute), else name in PATH's absolute entries. */
 int os_find_program(const char *name, const char *override_variable, char *out, size_t size,
 		    char *why, size_t why_size);
+
+#ifdef _WIN32
+/* Windows paths (lib/windows/dynlib.c): "C:\\..." or "\\\\server\\..."; System32 and NVSMI. */
+bool os_path_is_absolute(const char *path);
+#endif
 
 /* The user name for uid, cached; NULL when it has none. */
 const char *os_user_name(hmn_context *ctx, uint32_t uid);
@@ -318,6 +339,7 @@ struct pdh_instance {
 	bool has_pid;
 	uint32_t luid_high, luid_low;
 	uint32_t phys;
+	char engine_type[24];     /* "3D", "Compute_0", ... from "_eng_N_engtype_X"; "" none */
 };
 bool pdh_parse_instance(const char *name, struct pdh_instance *ret);
 

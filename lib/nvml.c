@@ -114,7 +114,7 @@ static int nvml_open(hmn_context *ctx, void **ret_state, char *why, size_t why_s
 		return -ENOMEM;
 	n->ctx = ctx;
 	if (!path || !*path)
-		path = "libnvidia-ml.so.1";
+		path = OS_NVML_LIBRARY;
 	n->library = os_library_open(path, why, why_size);
 	if (!n->library) {
 		free(n);

@@ -212,6 +212,20 @@ const char *path_basename_any(const char *path)
 	return base;
 }
 
+/* memmem, which is a GNU extension: not in mingw's C library. */
+static const char *find_bytes(const char *hay, size_t len, const char *needle, size_t n)
+{
+	for (const char *p = hay; n <= len && (size_t)(p - hay) <= len - n;) {
+		const char *c = memchr(p, needle[0], len - n + 1 - (size_t)(p - hay));
+		if (!c)
+			return NULL;
+		if (memcmp(c, needle, n) == 0)
+			return c;
+		p = c + 1;
+	}
+	return NULL;
+}
+
 int parse_proc_nspid(const char *text, size_t len, uint32_t *ret_ns_pid, unsigned *ret_depth)
 {
 	/* "NSpid:\t4242\t7": the pid in each PID namespace, outermost first. One
@@ -220,7 +234,7 @@ int parse_proc_nspid(const char *text, size_t len, uint32_t *ret_ns_pid, unsigne
 	if (len >= 6 && memcmp(text, "NSpid:", 6) == 0) {
 		v = text + 6;
 	} else {
-		const char *p = memmem(text, len, "\nNSpid:", 7);
+		const char *p = find_bytes(text, len, "\nNSpid:", 7);
 		if (!p)
 			return -ENOENT;
 		v = p + 7;

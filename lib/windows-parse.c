@@ -120,8 +120,18 @@ bool pdh_parse_instance(const char *name, struct pdh_instance *ret)
 	if (!skip(&p, "luid_") || !parse_hex32(&p, &inst.luid_high) || !skip(&p, "_") ||
 	    !parse_hex32(&p, &inst.luid_low) || !skip(&p, "_phys_") || !parse_dec32(&p, &inst.phys))
 		return false;
-	/* Newer Windows may append more ("_eng_3_engtype_3D" on engine counters): ignored. */
-	if (*p != '\0' && *p != '_')
+	/* GPU Engine counters go on: "_eng_3_engtype_3D", "_eng_5_engtype_Compute_0". */
+	uint32_t engine;
+	if (skip(&p, "_eng_")) {
+		if (!parse_dec32(&p, &engine) || !skip(&p, "_engtype_"))
+			return false;
+		size_t n = strlen(p);
+		if (n == 0 || n >= sizeof(inst.engine_type))
+			return false;
+		memcpy(inst.engine_type, p, n + 1);
+		p += n;
+	}
+	if (*p != '\0')
 		return false;
 	*ret = inst;
 	return true;

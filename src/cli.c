@@ -175,10 +175,12 @@ static int add_device(struct cli *cli, const char *s, size_t len, char *error, s
 {
 	struct device_selector d = { 0 };
 	uint32_t index;
-	char *text = strndup(s, len);
+	char *text = malloc(len + 1); /* strndup is POSIX: not on Windows */
 
 	if (!text)
 		return -ENOMEM;
+	memcpy(text, s, len);
+	text[len] = '\0';
 	d.text = text;
 	if (parse_u32(s, len, &index)) {
 		d.is_index = true;

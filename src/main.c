@@ -4,6 +4,10 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <signal.h>
+#ifdef _WIN32
+#include <fcntl.h>
+#include <io.h>
+#endif
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,9 +38,11 @@ static int finish_output(int status)
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return status;
 	if (errno == EPIPE) {
+#ifdef SIGPIPE
 		signal(SIGPIPE, SIG_DFL);
 		raise(SIGPIPE);
-		return EXIT_RUNTIME;
+#endif
+		return EXIT_RUNTIME; /* Windows has no SIGPIPE: a quiet failure, as there */
 	}
 	fprintf(stderr, "hmn: cannot write output: %s\n", strerror(errno));
 	return EXIT_RUNTIME;
@@ -345,6 +351,11 @@ int main(int argc, char **argv)
 		return finish_output(EXIT_OK);
 	}
 
+#ifdef _WIN32
+	/* JSON is for programs: "\n" as the contract says, not the console's "\r\n". */
+	if (cli.json)
+		_setmode(_fileno(stdout), _O_BINARY);
+#endif
 	struct hmn_options options = {
 		.backends = cli.backends,
 		.log = log_to_stderr,

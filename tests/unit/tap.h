@@ -11,7 +11,13 @@ static int tap_count, tap_failed;
 
 #define ok(cond, ...) tap_ok(!!(cond), __FILE__, __LINE__, __VA_ARGS__)
 
-static inline __attribute__((format(printf, 4, 5))) void
+#ifdef __MINGW_PRINTF_FORMAT
+#define TAP_PRINTF __attribute__((format(__MINGW_PRINTF_FORMAT, 4, 5)))
+#else
+#define TAP_PRINTF __attribute__((format(printf, 4, 5)))
+#endif
+
+static inline TAP_PRINTF void
 tap_ok(int pass, const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;

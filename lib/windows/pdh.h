@@ -1,0 +1,35 @@
+/* Private to the Windows sources: the PDH GPU memory counters. */
+#ifndef HMN_WINDOWS_PDH_H
+#define HMN_WINDOWS_PDH_H
+
+#include "../internal.h"
+
+/* One counter instance's figures: an adapter's (pid 0), or one process's on one adapter. */
+struct pdh_memory {
+	struct pdh_instance instance;
+	uint64_t dedicated, shared;
+};
+
+/*
+ * Reads \GPU Adapter Memory(*) (per_process false) or \GPU Process Memory(*)
+ * (true): Dedicated Usage and Shared Usage of every instance, malloc'd.
+ * -ENOENT with why when the counter set is missing (Windows before 10
+ * 1709, Wine), another negative code when PDH fails.
+ */
+int pdh_read_memory(bool per_process, struct pdh_memory **ret, size_t *ret_n, char *why,
+		    size_t why_size);
+/* The engine types each process has run on each adapter (\GPU Engine(*)\Running Time > 0). */
+int pdh_read_engines(struct pdh_memory **ret, size_t *ret_n);
+/* Folds rows of one (pid, LUID) into one: phys segments summed. Returns the new count. */
+size_t pdh_fold(struct pdh_memory *rows, size_t n);
+
+/*
+ * Adds a row per (process, adapter) from \GPU Process Memory(*), its type from
+ * \GPU Engine(*). adapters[i] is the LUID of the source's device i, stride
+ * bytes after adapters[i - 1]; names[i] its name (names may be NULL).
+ */
+int pdh_report_processes(hmn_context *ctx, struct process_sink *sink,
+			 const struct pdh_instance *adapters, size_t stride, size_t n_adapters,
+			 const char *const *names);
+
+#endif

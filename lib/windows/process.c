@@ -1,0 +1,127 @@
+/*
+ * What Windows says about a process: OpenProcess with the least access that
+ * names it (PROCESS_QUERY_LIMITED_INFORMATION), QueryFullProcessImageNameW
+ * for its path, its token for its owner. PID 4 is the kernel ("System").
+ */
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#include <psapi.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../internal.h"
+
+#define KERNEL_PID 4
+
+const char *os_procfs_root(void)
+{
+	return "the process table";
+}
+
+uint32_t os_self_pid(void)
+{
+	return (uint32_t)GetCurrentProcessId();
+}
+
+struct os_proc_root {
+	int unused;
+};
+
+struct os_proc_root *os_proc_root_open(const char *path)
+{
+	(void)path;
+	return calloc(1, sizeof(struct os_proc_root));
+}
+
+struct os_proc_root *os_proc_root_close(struct os_proc_root *root)
+{
+	free(root);
+	return NULL;
+}
+
+/* "DOMAIN\\user" would be long and rarely useful: the account name alone, as whoami /user's. */
+static bool token_user(HANDLE process, char *out, size_t size)
+{
+	HANDLE token;
+	union { TOKEN_USER user; char bytes[256]; } info;
+	DWORD len = 0;
+	wchar_t name[256], domain[256];
+	DWORD name_len = 256, domain_len = 256;
+	SID_NAME_USE use;
+	bool ok = false;
+
+	if (!OpenProcessToken(process, TOKEN_QUERY, &token))
+		return false;
+	if (GetTokenInformation(token, TokenUser, &info, sizeof(info), &len) &&
+	    LookupAccountSidW(NULL, info.user.User.Sid, name, &name_len, domain, &domain_len, &use))
+		ok = utf16_to_utf8((const uint16_t *)name, name_len, out, size) > 0;
+	CloseHandle(token);
+	return ok;
+}
+
+/* Fills d; -ENOMEM when a string could not be kept. */
+static int read_process(uint32_t pid, struct os_process_details *d, struct hmn_arena *arena)
+{
+	*d = (struct os_process_details){ .uid = HMN_UID_UNKNOWN };
+	if (pid == KERNEL_PID) {
+		d->name = "[kernel]";
+		d->exists = true;
+		return 0;
+	}
+	HANDLE h = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, (DWORD)pid);
+	if (!h) {
+		DWORD e = GetLastError();
+		/* Access denied: it is there, but not ours to read. Invalid parameter: no such pid. */
+		d->exists = e == ERROR_ACCESS_DENIED;
+		d->is_protected = e == ERROR_ACCESS_DENIED;
+		return 0;
+	}
+	DWORD code;
+	d->exists = !GetExitCodeProcess(h, &code) || code == STILL_ACTIVE;
+	wchar_t wide[MAX_PATH * 4];
+	DWORD len = sizeof(wide) / sizeof(wide[0]);
+	char path[MAX_PATH * 4 * 3], user[256];
+	if (QueryFullProcessImageNameW(h, 0, wide, &len) &&
+	    utf16_to_utf8((const uint16_t *)wide, len, path, sizeof(path)) > 0) {
+		d->path = arena_strdup(arena, path);
+		d->name = d->path ? arena_strdup(arena, path_basename_any(path)) : NULL;
+	} else if (GetLastError() == ERROR_ACCESS_DENIED) {
+		d->is_protected = true;
+	}
+	bool has_user = token_user(h, user, sizeof(user));
+	if (has_user)
+		d->user = arena_strdup(arena, user);
+	CloseHandle(h);
+	return (d->path && !d->name) || (has_user && !d->user) ? -ENOMEM : 0;
+}
+
+int os_process_details(struct os_proc_root *root, const uint32_t *pids, size_t n,
+		       struct os_process_details *out, struct hmn_arena *arena)
+{
+	(void)root;
+	for (size_t i = 0; i < n; i++) {
+		int r = read_process(pids[i], &out[i], arena);
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+const char *os_user_name(hmn_context *ctx, uint32_t uid)
+{
+	(void)ctx;
+	(void)uid;
+	return NULL; /* Windows has SIDs, not uids: os_process_details names the owner */
+}
+
+int os_self_rss(const char *procfs, uint64_t *ret_bytes)
+{
+	PROCESS_MEMORY_COUNTERS counters = { .cb = sizeof(counters) };
+	(void)procfs;
+	if (!K32GetProcessMemoryInfo(GetCurrentProcess(), &counters, sizeof(counters)))
+		return -EIO;
+	*ret_bytes = counters.WorkingSetSize;
+	return 0;
+}
