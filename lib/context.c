@@ -15,8 +15,13 @@ static const struct hmn_source *const sources[] = {
 	&hmn_source_dxgi,
 	&hmn_source_pdh,
 #endif
+#ifdef __APPLE__
+	&hmn_source_metal,
+#else
+	/* No NVIDIA GPU has run macOS on Apple Silicon. */
 	&hmn_source_nvml,
 	&hmn_source_nvidia_smi,
+#endif
 #ifdef __linux__
 	&hmn_source_drm,
 #endif

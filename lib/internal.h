@@ -132,6 +132,9 @@ extern const struct hmn_source hmn_source_nvidia_smi;
 #ifdef __linux__
 extern const struct hmn_source hmn_source_drm;
 #endif
+#ifdef __APPLE__
+extern const struct hmn_source hmn_source_metal;
+#endif
 #ifdef _WIN32
 extern const struct hmn_source hmn_source_dxgi;
 extern const struct hmn_source hmn_source_pdh;
@@ -342,6 +345,17 @@ struct pdh_instance {
 	char engine_type[24];     /* "3D", "Compute_0", ... from "_eng_N_engtype_X"; "" none */
 };
 bool pdh_parse_instance(const char *name, struct pdh_instance *ret);
+
+/* The macOS source's arithmetic (lib/darwin-parse.c; records in darwin-abi.h). */
+/* The index of the ledger entry called name among count templates; -1 if none. */
+int ledger_entry_index(const void *templates, size_t count, const char *name);
+/* Entry index's balance among count entries; HMN_UNKNOWN out of range or negative. */
+uint64_t ledger_entry_balance(const void *entries, size_t count, int index);
+/*
+ * Unified memory: free is Metal's working-set budget (at most total; all of
+ * total when there is no budget), used is the rest.
+ */
+void uma_figures(uint64_t total, uint64_t budget, uint64_t *ret_used, uint64_t *ret_free);
 
 /* ---- the context, as the sources see it --------------------------------------- */
 

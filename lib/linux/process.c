@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
-#include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,24 +227,6 @@ int os_process_details(struct os_proc_root *root, const uint32_t *pids, size_t n
 	pthread_join(thread, NULL);
 	arena_adopt(arena, w.arena);
 	return r < 0 ? r : w.r;
-}
-
-const char *os_user_name(hmn_context *ctx, uint32_t uid)
-{
-	for (size_t i = 0; i < ctx->n_users; i++)
-		if (ctx->users[i].uid == uid)
-			return ctx->users[i].name;
-
-	struct passwd pw, *found = NULL;
-	char buf[4096];
-	const char *name = NULL;
-	if (getpwuid_r((uid_t)uid, &pw, buf, sizeof(buf), &found) == 0 && found)
-		name = arena_strdup(ctx->arena, found->pw_name);
-
-	if (array_reserve((void **)&ctx->users, &ctx->users_capacity, ctx->n_users,
-			  sizeof(*ctx->users)) == 0)
-		ctx->users[ctx->n_users++] = (struct user_cache_entry){ .uid = uid, .name = name };
-	return name;
 }
 
 int os_self_rss(const char *procfs, uint64_t *ret_bytes)

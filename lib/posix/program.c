@@ -1,5 +1,5 @@
 /*
- * Finding an external program on Linux: the path in the override variable,
+ * Finding an external program on Linux and macOS: the path in the override variable,
  * or the first executable of that name in an absolute entry of PATH. An
  * empty or relative PATH entry would mean the current directory: skipped.
  */

@@ -1,5 +1,5 @@
 /*
- * Loading a shared library at run time, on Linux.
+ * Loading a shared library at run time, on Linux and macOS.
  *
  * A bare name goes through the dynamic loader's search (LD_LIBRARY_PATH, the
  * ld.so cache, the system directories). An empty or relative entry in

@@ -1,5 +1,5 @@
 /*
- * Running an external program (nvidia-smi) on Linux: by absolute path, no
+ * Running an external program (nvidia-smi) on Linux and macOS: by absolute path, no
  * shell, stdin from /dev/null, stdout and stderr read up to a bound, and
  * killed with its whole process group at a deadline. nvidia-smi does hang
  * (a wedged driver); that costs the user the timeout, never a hang.
@@ -74,6 +74,20 @@ void os_program_result_clear(struct os_program_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* pipe2(O_CLOEXEC) where there is one (Linux); pipe and fcntl on macOS, which has none. */
+static int cloexec_pipe(int fds[2])
+{
+#ifdef __linux__
+	return pipe2(fds, O_CLOEXEC);
+#else
+	if (pipe(fds) < 0)
+		return -1;
+	if (fcntl(fds[0], F_SETFD, FD_CLOEXEC) < 0 || fcntl(fds[1], F_SETFD, FD_CLOEXEC) < 0)
+		return -1;
+	return 0;
+#endif
+}
+
 int os_run_program(const char *path, char *const argv[], double timeout_s, size_t max_output,
 		   struct os_program_result *ret)
 {
@@ -86,7 +100,7 @@ int os_run_program(const char *path, char *const argv[], double timeout_s, size_
 
 	if (path[0] != '/')
 		return -EINVAL;
-	if (pipe2(out, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
+	if (cloexec_pipe(out) < 0 || cloexec_pipe(err) < 0) {
 		e = -errno;
 		close_pair(out);
 		close_pair(err);
