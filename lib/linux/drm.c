@@ -443,7 +443,7 @@ static int i915_query_regions(int fd, uint64_t *ret_total, uint64_t *ret_unalloc
 
 	if (ioctl(fd, DRM_IOCTL_I915_QUERY, &query) < 0)
 		return -errno;
-	if (item.length <= 0)
+	if (item.length < (int32_t)sizeof(struct drm_i915_query_memory_regions))
 		return item.length < 0 ? item.length : -EINVAL;
 	struct drm_i915_query_memory_regions *regions = calloc(1, (size_t)item.length);
 	if (!regions)
