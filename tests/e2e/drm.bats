@@ -108,9 +108,11 @@ setup() {
 		as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 		chown -R 0:0 "$dir/proc/1600"
 		chmod 500 "$dir/proc/1600/fd" "$dir/proc/1600/fdinfo"
-		chmod 500 "$dir/proc/2/fd" # a kernel thread: unreadable, and holding nothing
+		mkdir -p "$dir/proc/2/fd" # a kernel thread: unreadable, and holding nothing
+		chmod 500 "$dir/proc/2/fd"
 	else
 		as_user=()
+		mkdir -p "$dir/proc/2/fd"
 		chmod 000 "$dir/proc/1600/fd" "$dir/proc/2/fd"
 	fi
 	HMN_SYSFS="$dir/sys" HMN_PROCFS="$dir/proc" run_split "${as_user[@]}" "$HMN" ps --json -v
