@@ -4,7 +4,8 @@
  * GPU: total is hw.memsize; free is Metal's recommendedMaxWorkingSetSize,
  * the kernel's budget for GPU working sets (it moves with memory pressure);
  * used is the rest. Metal and the Objective-C runtime are reached with
- * dlopen at run time, so hmn links against libSystem alone.
+ * dlopen at run time, so hmn links against libSystem alone; the device is
+ * created once per context and asked again at each query.
  *
  * Processes: each process's GPU footprint is its "graphics_footprint"
  * entry in XNU's per-task ledger (the figure Activity Monitor shows),
@@ -32,6 +33,11 @@ struct metal {
 	uint64_t total;
 	int ledger_entries;       /* entries in every task's ledger */
 	int gpu_entry;            /* index of graphics_footprint; -1: none in this kernel */
+	void *metal_library, *objc_library;
+	void *device;             /* id<MTLDevice>; NULL: none */
+	uint64_t (*get_u64)(void *, void *);    /* objc_msgSend, as (id, SEL) -> uint64_t */
+	void (*send_void)(void *, void *);      /* objc_msgSend, as (id, SEL) -> void */
+	void *sel_budget, *sel_release;
 };
 
 /*
@@ -46,45 +52,43 @@ static int ledger_call(int cmd, void *a1, void *a2, void *a3)
 #pragma clang diagnostic pop
 }
 
-/* A function from dlsym, as the pointer type it is. */
+/* A function from dlsym, as the object pointer dlsym returns; NULL without the library. */
 static void *symbol(void *library, const char *name)
 {
 	return library ? dlsym(library, name) : NULL;
 }
 
-/* recommendedMaxWorkingSetSize of the default Metal device; HMN_UNKNOWN without one. */
-static uint64_t metal_working_set_budget(hmn_context *ctx)
+/*
+ * The default Metal device, created once per context (as NVML is initialised
+ * once) and asked for its budget at each query: objc_msgSend called as the
+ * method's own type, (id, SEL) -> uint64_t. No device: m->device stays NULL.
+ */
+static void metal_device_open(struct metal *m)
 {
-	void *metal = dlopen(METAL_PATH, RTLD_LAZY | RTLD_LOCAL);
-	void *objc = dlopen(OBJC_PATH, RTLD_LAZY | RTLD_LOCAL);
 	void *(*create)(void) = NULL;
 	void *(*sel)(const char *) = NULL;
-	void *send = symbol(objc, "objc_msgSend");
-	uint64_t budget = HMN_UNKNOWN;
 
-	void *p = symbol(metal, "MTLCreateSystemDefaultDevice");
+	m->metal_library = dlopen(METAL_PATH, RTLD_LAZY | RTLD_LOCAL);
+	m->objc_library = dlopen(OBJC_PATH, RTLD_LAZY | RTLD_LOCAL);
+	void *p = symbol(m->metal_library, "MTLCreateSystemDefaultDevice");
 	memcpy(&create, &p, sizeof(p));
-	p = symbol(objc, "sel_registerName");
+	p = symbol(m->objc_library, "sel_registerName");
 	memcpy(&sel, &p, sizeof(p));
-	if (create && sel && send) {
-		void *device = create();
-		if (device) {
-			/* objc_msgSend is called as the method's own type: (id, SEL) -> uint64_t. */
-			uint64_t (*get)(void *, void *);
-			void (*release)(void *, void *);
-			memcpy(&get, &send, sizeof(send));
-			memcpy(&release, &send, sizeof(send));
-			budget = get(device, sel("recommendedMaxWorkingSetSize"));
-			release(device, sel("release"));
-		}
+	void *send = symbol(m->objc_library, "objc_msgSend");
+	if (!create || !sel || !send || !(m->device = create())) {
+		hmn_log(m->ctx, HMN_LOG_INFO, "metal: no Metal device: free is the whole of memory");
+		return;
 	}
-	if (budget == HMN_UNKNOWN)
-		hmn_log(ctx, HMN_LOG_INFO, "metal: no Metal device: free is the whole of memory");
-	if (objc)
-		dlclose(objc);
-	if (metal)
-		dlclose(metal);
-	return budget;
+	memcpy(&m->get_u64, &send, sizeof(send));
+	memcpy(&m->send_void, &send, sizeof(send));
+	m->sel_budget = sel("recommendedMaxWorkingSetSize");
+	m->sel_release = sel("release");
+}
+
+/* recommendedMaxWorkingSetSize; HMN_UNKNOWN without a device. */
+static uint64_t metal_working_set_budget(const struct metal *m)
+{
+	return m->device ? m->get_u64(m->device, m->sel_budget) : HMN_UNKNOWN;
 }
 
 /* How many entries a ledger has, and which one is graphics_footprint. */
@@ -106,7 +110,16 @@ static void find_gpu_entry(struct metal *m)
 
 static void metal_close(void *state)
 {
-	free(state);
+	struct metal *m = state;
+	if (!m)
+		return;
+	if (m->device)
+		m->send_void(m->device, m->sel_release);
+	if (m->objc_library)
+		dlclose(m->objc_library);
+	if (m->metal_library)
+		dlclose(m->metal_library);
+	free(m);
 }
 
 static int metal_open(hmn_context *ctx, void **ret_state, char *why, size_t why_size)
@@ -125,6 +138,7 @@ static int metal_open(hmn_context *ctx, void **ret_state, char *why, size_t why_
 	if (sysctlbyname("machdep.cpu.brand_string", m->name, &len, NULL, 0) < 0)
 		snprintf(m->name, sizeof(m->name), "Apple GPU");
 	find_gpu_entry(m);
+	metal_device_open(m);
 	if (m->gpu_entry < 0)
 		hmn_log(ctx, HMN_LOG_INFO, "metal: this kernel's ledger has no graphics_footprint: no per-process figures");
 	*ret_state = m;
@@ -145,7 +159,7 @@ static int metal_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 		.reserved_bytes = HMN_UNKNOWN,
 		.shared_total_bytes = HMN_UNKNOWN, .shared_used_bytes = HMN_UNKNOWN,
 	};
-	uma_figures(m->total, metal_working_set_budget(m->ctx), &g.used_bytes, &g.free_bytes);
+	uma_figures(m->total, metal_working_set_budget(m), &g.used_bytes, &g.free_bytes);
 	*ret_failed = 0;
 	return gpu_sink_add(sink, &g);
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "drm-source.h"
+#include "files.h"
 
 #define FDINFO_MAX (64 * 1024) /* a DRM fdinfo is 1-2 KiB; more is not a DRM file */
 #define DRM_FDS_MAX 256        /* DRM descriptors read per process */
@@ -21,20 +22,6 @@ struct scratch {
 	char fdinfo[FDINFO_MAX + 1];
 	struct { unsigned fd; char node[24]; } drm_fds[DRM_FDS_MAX];
 };
-
-/* Appends the decimal n to buf at len; returns the new length. No printf: this runs per fd. */
-static size_t put_uint(char *buf, size_t len, unsigned long n)
-{
-	char digits[24];
-	size_t k = 0;
-	do
-		digits[k++] = (char)('0' + n % 10);
-	while ((n /= 10) > 0);
-	while (k > 0)
-		buf[len++] = digits[--k];
-	buf[len] = '\0';
-	return len;
-}
 
 static bool parse_number(const char *s, unsigned long *ret)
 {
@@ -166,7 +153,7 @@ static int scan_process(int procfs, uint32_t pid, const struct drm_gpu_map *map,
 			struct scratch *s)
 {
 	char path[64];
-	size_t base = put_uint(path, 0, pid);
+	size_t base = linux_put_uint(path, 0, pid);
 	bool kfd = false;
 
 	memcpy(path + base, "/fd", sizeof("/fd"));
@@ -184,7 +171,7 @@ static int scan_process(int procfs, uint32_t pid, const struct drm_gpu_map *map,
 		scan->unreadable++;
 	for (int i = 0; i < n_drm; i++) {
 		memcpy(path + base, "/fdinfo/", sizeof("/fdinfo/"));
-		put_uint(path, base + strlen("/fdinfo/"), s->drm_fds[i].fd);
+		linux_put_uint(path, base + strlen("/fdinfo/"), s->drm_fds[i].fd);
 		ssize_t len = read_fdinfo(procfs, path, s->fdinfo);
 		if (len < 0) {
 			if (is_permission_error((int)-len)) {

@@ -27,6 +27,7 @@
 #endif
 
 #include "drm-source.h"
+#include "files.h"
 
 #define GPUS_MAX 64
 #define NODES_MAX 256
@@ -65,17 +66,9 @@ static const char *sysfs_root(bool *ret_fake)
 /* A small sysfs file, NUL-terminated, trailing newline removed; -errno. */
 static int read_attr(int dir, const char *path, char *buf, size_t size)
 {
-	int fd = openat(dir, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return -errno;
-	ssize_t n;
-	do
-		n = read(fd, buf, size - 1);
-	while (n < 0 && errno == EINTR);
-	int e = errno;
-	close(fd);
+	ssize_t n = linux_read_head(dir, path, buf, size);
 	if (n < 0)
-		return -e;
+		return (int)n;
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		n--;
 	buf[n] = '\0';
@@ -142,19 +135,22 @@ struct uevent {
 	bool has_ids;
 };
 
+/* The value of "KEY=value" in a uevent text, into out ("" when absent or too long). */
 static void uevent_value(const char *text, const char *key, char *out, size_t size)
 {
 	size_t k = strlen(key);
 	out[0] = '\0';
-	for (const char *line = text; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL)
-		if (strncmp(line, key, k) == 0 && line[k] == '=') {
-			size_t n = strcspn(line + k + 1, "\n");
-			if (n < size) {
-				memcpy(out, line + k + 1, n);
-				out[n] = '\0';
+	for (const char *line = text; *line;) {
+		size_t len = strcspn(line, "\n");
+		if (len > k && strncmp(line, key, k) == 0 && line[k] == '=') {
+			if (len - k - 1 < size) {
+				memcpy(out, line + k + 1, len - k - 1);
+				out[len - k - 1] = '\0';
 			}
 			return;
 		}
+		line += len + (line[len] == '\n');
+	}
 }
 
 static bool read_uevent(int class_dir, const char *name, struct uevent *u)

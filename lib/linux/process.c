@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "../internal.h"
+#include "files.h"
 
 const char *os_procfs_root(void)
 {
@@ -47,44 +48,15 @@ struct os_proc_root *os_proc_root_close(struct os_proc_root *root)
 	return NULL;
 }
 
-/*
- * Reads the start of a small /proc file with one read(): status holds the
- * fields we need in its first lines, and a short read of a /proc file is
- * its whole text. Returns the length or -errno.
- */
-static ssize_t read_head(int dir, const char *path, char *buf, size_t size)
-{
-	int fd = openat(dir, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0)
-		return -errno;
-	ssize_t n;
-	do
-		n = read(fd, buf, size - 1);
-	while (n < 0 && errno == EINTR);
-	int r = n < 0 ? -errno : 0;
-	close(fd);
-	if (r < 0)
-		return r;
-	buf[n] = '\0';
-	return n;
-}
-
 static bool is_permission_error(int r)
 {
 	return r == -EACCES || r == -EPERM;
 }
 
-/* "PID/" into buf; returns where the file name goes. No printf: this runs per process. */
+/* "PID/" into buf; returns where the file name goes. */
 static char *pid_dir(char buf[32], uint32_t pid)
 {
-	char digits[12];
-	size_t n = 0, len = 0;
-
-	do
-		digits[n++] = (char)('0' + pid % 10);
-	while ((pid /= 10) > 0);
-	while (n > 0)
-		buf[len++] = digits[--n];
+	size_t len = linux_put_uint(buf, 0, pid);
 	buf[len++] = '/';
 	return buf + len;
 }
@@ -113,7 +85,7 @@ static void read_process(struct os_proc_root *root, uint32_t pid, struct process
 
 	/* status first: if it is gone, so is the process. */
 	strcpy(file, "status");
-	n = dir >= 0 ? read_head(dir, path, buf, sizeof(buf)) : -ENOENT;
+	n = dir >= 0 ? linux_read_head(dir, path, buf, sizeof(buf)) : -ENOENT;
 	if (n == -ENOENT || n == -ESRCH)
 		return; /* exited, or lives in another PID namespace */
 	info->exists = true;
@@ -125,7 +97,7 @@ static void read_process(struct os_proc_root *root, uint32_t pid, struct process
 	if (n > 0 && parse_proc_nspid(buf, (size_t)n, &info->ns_pid, &depth) == 0 && depth > 1) {
 		/* In a nested PID namespace: a container, most likely. Only then read cgroup. */
 		strcpy(file, "cgroup");
-		ssize_t m = read_head(dir, path, buf, sizeof(buf));
+		ssize_t m = linux_read_head(dir, path, buf, sizeof(buf));
 		if (m > 0 && !parse_container(buf, (size_t)m, info->container, sizeof(info->container)))
 			info->container[0] = '\0';
 	} else {
@@ -145,7 +117,7 @@ static void read_process(struct os_proc_root *root, uint32_t pid, struct process
 	 * kernel threads: comm still names them, cut to 15 bytes.
 	 */
 	strcpy(file, "comm");
-	n = read_head(dir, path, info->name, sizeof(info->name));
+	n = linux_read_head(dir, path, info->name, sizeof(info->name));
 	if (n > 0) {
 		if (info->name[n - 1] == '\n')
 			info->name[n - 1] = '\0';
@@ -236,7 +208,7 @@ int os_self_rss(const char *procfs, uint64_t *ret_bytes)
 	uint64_t rss = HMN_UNKNOWN;
 
 	snprintf(path, sizeof(path), "%s/self/status", procfs);
-	ssize_t n = read_head(AT_FDCWD, path, buf, sizeof(buf));
+	ssize_t n = linux_read_head(AT_FDCWD, path, buf, sizeof(buf));
 	if (n < 0)
 		return (int)n;
 	if (parse_proc_status(buf, (size_t)n, NULL, 0, NULL, &rss) < 0 || rss == HMN_UNKNOWN)

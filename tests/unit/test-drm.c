@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "fixture.h"
 #include "tap.h"
 
 #define KIB 1024ULL
@@ -14,18 +15,7 @@
 
 static char *slurp(const char *name, size_t *len)
 {
-	char path[1024];
-	snprintf(path, sizeof(path), "%s/fixtures/drm/%s", getenv("TESTS_DIR"), name);
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		printf("# cannot open %s\n", path);
-		exit(99);
-	}
-	char *buf = malloc(1 << 20);
-	*len = fread(buf, 1, (1 << 20) - 1, f);
-	buf[*len] = '\0';
-	fclose(f);
-	return buf;
+	return slurp_fixture("drm", name, len);
 }
 
 static int parse(const char *text, struct drm_fdinfo *info)

@@ -6,24 +6,14 @@
 #include <stdlib.h>
 
 #include "internal.h"
+#include "fixture.h"
 #include "tap.h"
 
 #define MIB (1024ULL * 1024)
 
 static char *slurp(const char *name, size_t *len)
 {
-	char path[1024];
-	snprintf(path, sizeof(path), "%s/fixtures/nvidia-smi/%s", getenv("TESTS_DIR"), name);
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		printf("# cannot open %s\n", path);
-		exit(99);
-	}
-	char *buf = malloc(1 << 20);
-	*len = fread(buf, 1, (1 << 20) - 1, f);
-	buf[*len] = '\0';
-	fclose(f);
-	return buf;
+	return slurp_fixture("nvidia-smi", name, len);
 }
 
 /* The projection files: index, name, uuid, memory.total, .used, .free, .reserved (units included). */

@@ -1,0 +1,21 @@
+/* Private to lib/linux: reading the small files of /proc and /sys, and naming them fast. */
+#ifndef HMN_LINUX_FILES_H
+#define HMN_LINUX_FILES_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/*
+ * Reads the start of a small /proc or /sys file (relative to the directory
+ * fd dir) with one read(): a short read of such a file is its whole text.
+ * NUL-terminates it; returns the length or -errno.
+ */
+ssize_t linux_read_head(int dir, const char *path, char *buf, size_t size);
+
+/*
+ * Writes the decimal n at buf + len, NUL-terminated; returns the new length.
+ * No printf: this runs per process and per descriptor.
+ */
+size_t linux_put_uint(char *buf, size_t len, unsigned long n);
+
+#endif
