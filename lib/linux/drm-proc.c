@@ -93,7 +93,7 @@ static ssize_t read_fdinfo(int procfs, const char *path, char *buf)
 static int gpu_by_slot(const struct drm_gpu_map *map, const char *slot)
 {
 	for (unsigned i = 0; slot[0] && i < map->n_gpus; i++)
-		if (strcmp(map->slots[i], slot) == 0)
+		if (strcmp(map->gpus[i].slot, slot) == 0)
 			return (int)i;
 	return -1;
 }
@@ -198,7 +198,7 @@ static int scan_process(int procfs, uint32_t pid, const struct drm_gpu_map *map,
 			.type = parsed ? info.engines : 0,
 		};
 		/* ROCm's compute queues go through /dev/kfd, not the render node's engines. */
-		if (kfd && parsed && strcmp(info.driver, "amdgpu") == 0)
+		if (kfd && strcmp(map->gpus[gpu].driver, "amdgpu") == 0)
 			c.type |= HMN_PROCESS_COMPUTE;
 		if (add_client(scan, &c) < 0)
 			return -ENOMEM;

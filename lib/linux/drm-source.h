@@ -4,6 +4,16 @@
 
 #include "../internal.h"
 
+/* An AMD or Intel GPU the drm source measures. */
+struct drm_gpu {
+	unsigned card;                /* N of /dev/dri/cardN */
+	unsigned vendor_id, device_id;
+	char slot[32];                /* PCI slot, "0000:08:00.0" */
+	char driver[32];
+	char name[160];
+	char render_node[24];         /* "renderD128"; "": none */
+};
+
 /* A device node under /dev/dri ("renderD128", "card0") and its GPU. */
 struct drm_node {
 	char name[24];
@@ -12,11 +22,10 @@ struct drm_node {
 
 /* The GPUs the source measures, as the scan maps a client to one. */
 struct drm_gpu_map {
-	const char (*slots)[32];  /* PCI slot of GPU i, "0000:08:00.0" */
+	const struct drm_gpu *gpus;
 	unsigned n_gpus;
 	const struct drm_node *nodes;
 	size_t n_nodes;
-	bool amdgpu_present;      /* /dev/kfd means compute only where amdgpu runs */
 };
 
 struct drm_scan {

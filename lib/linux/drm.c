@@ -36,21 +36,11 @@
 #define VENDOR_INTEL 0x8086
 #define VENDOR_NVIDIA 0x10de
 
-struct drm_gpu {
-	unsigned card;                /* N of /dev/dri/cardN */
-	unsigned vendor_id, device_id;
-	char slot[32];                /* PCI slot, "0000:08:00.0" */
-	char driver[32];
-	char name[160];
-	char render_node[24];         /* "renderD128"; "": none */
-};
-
 struct drm {
 	hmn_context *ctx;
 	int sysfs;                    /* directory fd of $HMN_SYSFS or /sys */
 	bool fake_sysfs;              /* $HMN_SYSFS set: no /dev node is opened */
 	struct drm_gpu gpus[GPUS_MAX];
-	char slots[GPUS_MAX][32];
 	unsigned n_gpus;
 	struct drm_node nodes[NODES_MAX];
 	size_t n_nodes;
@@ -283,7 +273,7 @@ static void map_nodes(struct drm *d, int class_dir, char (*names)[24], size_t n)
 		if (!node_slot(class_dir, names[i], slot))
 			continue;
 		for (unsigned g = 0; g < d->n_gpus; g++) {
-			if (strcmp(d->slots[g], slot) != 0)
+			if (strcmp(d->gpus[g].slot, slot) != 0)
 				continue;
 			struct drm_node *node = &d->nodes[d->n_nodes++];
 			snprintf(node->name, sizeof(node->name), "%s", names[i]);
@@ -346,8 +336,6 @@ static int drm_open(hmn_context *ctx, void **ret_state, char *why, size_t why_si
 	/* Card numbers give the order the kernel found the GPUs in: a stable index. */
 	qsort(d->gpus, d->n_gpus, sizeof(d->gpus[0]), compare_gpus);
 	name_gpus(d, class_dir);
-	for (unsigned i = 0; i < d->n_gpus; i++)
-		memcpy(d->slots[i], d->gpus[i].slot, sizeof(d->slots[i]));
 	map_nodes(d, class_dir, names, n_names);
 	free(names);
 	close(class_dir);
@@ -517,7 +505,7 @@ static int drm_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 			.index = i,
 			.name = dg->name,
 			.vendor = vendor_name(dg->vendor_id),
-			.pci_bus_id = d->slots[i],
+			.pci_bus_id = dg->slot,
 			.total_bytes = HMN_UNKNOWN, .free_bytes = HMN_UNKNOWN, .used_bytes = HMN_UNKNOWN,
 			.reserved_bytes = HMN_UNKNOWN,
 			.shared_total_bytes = HMN_UNKNOWN, .shared_used_bytes = HMN_UNKNOWN,
@@ -531,7 +519,7 @@ static int drm_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 			r = i915_memory(d, i, &g);
 		if (r < 0) {
 			hmn_log(d->ctx, HMN_LOG_WARNING, "drm: GPU %u (%s): %s", sink->base + i,
-				d->slots[i], strerror(-r));
+				dg->slot, strerror(-r));
 			failed++;
 			continue;
 		}
@@ -551,7 +539,7 @@ static int drm_processes(void *state, struct process_sink *sink, size_t *ret_fai
 {
 	struct drm *d = state;
 	struct drm_gpu_map map = {
-		.slots = (const char (*)[32])d->slots, .n_gpus = d->n_gpus,
+		.gpus = d->gpus, .n_gpus = d->n_gpus,
 		.nodes = d->nodes, .n_nodes = d->n_nodes,
 	};
 	struct drm_scan scan = { 0 };
