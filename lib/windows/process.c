@@ -41,8 +41,22 @@ struct os_proc_root *os_proc_root_close(struct os_proc_root *root)
 	return NULL;
 }
 
-/* "DOMAIN\\user" would be long and rarely useful: the account name alone, as whoami /user's. */
-static bool token_user(HANDLE process, char *out, size_t size)
+/*
+ * Owners seen in one listing: most processes belong to a handful of users,
+ * and LookupAccountSidW may ask a domain controller, so each SID is looked
+ * up once per listing.
+ */
+#define OWNERS_MAX 16
+struct owners {
+	struct { unsigned char sid[SECURITY_MAX_SID_SIZE]; const char *name; } seen[OWNERS_MAX];
+	size_t n;
+};
+
+/*
+ * The account name of a process's owner ("DOMAIN\\user" would be long and
+ * rarely useful: the name alone, as whoami's), in arena; NULL when unreadable.
+ */
+static const char *token_user(HANDLE process, struct owners *owners, struct hmn_arena *arena)
 {
 	HANDLE token;
 	union { TOKEN_USER user; char bytes[256]; } info;
@@ -50,19 +64,36 @@ static bool token_user(HANDLE process, char *out, size_t size)
 	wchar_t name[256], domain[256];
 	DWORD name_len = 256, domain_len = 256;
 	SID_NAME_USE use;
-	bool ok = false;
+	char utf8[256];
+	const char *found = NULL;
 
 	if (!OpenProcessToken(process, TOKEN_QUERY, &token))
-		return false;
-	if (GetTokenInformation(token, TokenUser, &info, sizeof(info), &len) &&
-	    LookupAccountSidW(NULL, info.user.User.Sid, name, &name_len, domain, &domain_len, &use))
-		ok = utf16_to_utf8((const uint16_t *)name, name_len, out, size) > 0;
+		return NULL;
+	if (!GetTokenInformation(token, TokenUser, &info, sizeof(info), &len)) {
+		CloseHandle(token);
+		return NULL;
+	}
+	PSID sid = info.user.User.Sid;
+	for (size_t i = 0; i < owners->n; i++)
+		if (EqualSid(sid, (PSID)owners->seen[i].sid)) {
+			CloseHandle(token);
+			return owners->seen[i].name;
+		}
+	if (LookupAccountSidW(NULL, sid, name, &name_len, domain, &domain_len, &use) &&
+	    utf16_to_utf8((const uint16_t *)name, name_len, utf8, sizeof(utf8)) > 0)
+		found = arena_strdup(arena, utf8);
+	DWORD sid_len = GetLengthSid(sid);
+	if (found && owners->n < OWNERS_MAX && sid_len <= SECURITY_MAX_SID_SIZE) {
+		memcpy(owners->seen[owners->n].sid, sid, sid_len);
+		owners->seen[owners->n++].name = found;
+	}
 	CloseHandle(token);
-	return ok;
+	return found;
 }
 
 /* Fills d; -ENOMEM when a string could not be kept. */
-static int read_process(uint32_t pid, struct os_process_details *d, struct hmn_arena *arena)
+static int read_process(uint32_t pid, struct os_process_details *d, struct owners *owners,
+			struct hmn_arena *arena)
 {
 	*d = (struct os_process_details){ .uid = HMN_UID_UNKNOWN };
 	if (pid == KERNEL_PID) {
@@ -82,7 +113,7 @@ static int read_process(uint32_t pid, struct os_process_details *d, struct hmn_a
 	d->exists = !GetExitCodeProcess(h, &code) || code == STILL_ACTIVE;
 	wchar_t wide[MAX_PATH * 4];
 	DWORD len = sizeof(wide) / sizeof(wide[0]);
-	char path[MAX_PATH * 4 * 3], user[256];
+	char path[MAX_PATH * 4 * 3];
 	if (QueryFullProcessImageNameW(h, 0, wide, &len) &&
 	    utf16_to_utf8((const uint16_t *)wide, len, path, sizeof(path)) > 0) {
 		d->path = arena_strdup(arena, path);
@@ -90,19 +121,18 @@ static int read_process(uint32_t pid, struct os_process_details *d, struct hmn_a
 	} else if (GetLastError() == ERROR_ACCESS_DENIED) {
 		d->is_protected = true;
 	}
-	bool has_user = token_user(h, user, sizeof(user));
-	if (has_user)
-		d->user = arena_strdup(arena, user);
+	d->user = token_user(h, owners, arena);
 	CloseHandle(h);
-	return (d->path && !d->name) || (has_user && !d->user) ? -ENOMEM : 0;
+	return d->path && !d->name ? -ENOMEM : 0;
 }
 
 int os_process_details(struct os_proc_root *root, const uint32_t *pids, size_t n,
 		       struct os_process_details *out, struct hmn_arena *arena)
 {
+	struct owners owners = { .n = 0 };
 	(void)root;
 	for (size_t i = 0; i < n; i++) {
-		int r = read_process(pids[i], &out[i], arena);
+		int r = read_process(pids[i], &out[i], &owners, arena);
 		if (r < 0)
 			return r;
 	}
