@@ -66,6 +66,13 @@ int hmn_fail(hmn_context *ctx, int r, const char *fmt, ...)
 	return r;
 }
 
+void hmn_context_refresh(hmn_context *ctx)
+{
+	for (size_t i = 0; i < ctx->n_slots; i++)
+		if (ctx->slots[i].state && ctx->slots[i].source->refresh)
+			ctx->slots[i].source->refresh(ctx->slots[i].state);
+}
+
 const char *hmn_context_error(const hmn_context *ctx)
 {
 	return ctx ? ctx->error : "";
@@ -476,6 +483,7 @@ int process_sink_add(struct process_sink *sink, const struct process_entry *e)
 		 */
 		struct hmn_process *p = &list->processes[idx->slots[h] - 1];
 		p->type |= e->type;
+		p->is_mps_client |= e->mps;
 		if (e->used_bytes != HMN_UNKNOWN &&
 		    (p->used_bytes == HMN_UNKNOWN || e->used_bytes > p->used_bytes))
 			p->used_bytes = e->used_bytes;
@@ -511,6 +519,7 @@ int process_sink_add(struct process_sink *sink, const struct process_entry *e)
 		.gpu_instance_id = e->gpu_instance_id,
 		.compute_instance_id = e->compute_instance_id,
 		.mig_uuid = mig_uuid,
+		.is_mps_client = e->mps,
 	};
 	idx->slots[h] = ++list->count;
 	return 0;
@@ -532,6 +541,51 @@ static int compare_pid_row(const void *a, const void *b)
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
 	return x->row < y->row ? -1 : x->row > y->row;
+}
+
+/* The slot of the source that produced a row (its name is the slot's own pointer). */
+static struct source_slot *slot_of(hmn_context *ctx, const char *source)
+{
+	for (size_t i = 0; i < ctx->n_slots; i++)
+		if (ctx->slots[i].source->name == source)
+			return &ctx->slots[i];
+	return NULL;
+}
+
+/*
+ * Where the OS cannot say which executable a process runs (another user's,
+ * or a pid outside our PID namespace), the driver can: nvidia-smi printed it
+ * with the row, and NVML is asked, once per process. The path is then the
+ * driver's and the name its last component, unless /proc's name (comm)
+ * tells another story than a truncation of it.
+ */
+static const char *reported_path(hmn_context *ctx, const struct hmn_process *p,
+				 struct hmn_arena *arena)
+{
+	char buf[4096];
+
+	if (p->path)
+		return p->path; /* the source gave it with the row */
+	struct source_slot *slot = slot_of(ctx, p->source);
+	if (!slot || !slot->state || !slot->source->process_path ||
+	    slot->source->process_path(slot->state, p->pid, buf, sizeof(buf)) < 0)
+		return NULL;
+	return arena_strdup(arena, buf);
+}
+
+static void name_process(hmn_context *ctx, const struct os_process_details *d,
+			 struct hmn_process *p, struct hmn_arena *arena)
+{
+	const char *path = d->path ? NULL : reported_path(ctx, p, arena);
+
+	p->name = d->name;
+	p->path = d->path;
+	if (!path)
+		return;
+	const char *base = path_basename_any(path);
+	p->path = path;
+	if (!d->name || strncmp(base, d->name, strlen(d->name)) == 0)
+		p->name = arena_strdup(arena, base);
 }
 
 /* Reads each distinct pid's details once, however many GPUs it is on. */
@@ -558,23 +612,23 @@ static int resolve_processes(hmn_context *ctx, struct hmn_process_list *list)
 	r = os_process_details(ctx->proc_root, pids, distinct, details, list->arena);
 	if (r < 0)
 		goto out;
+	const struct hmn_process *first = NULL; /* the pid's first row, named once */
 	for (size_t i = 0, k = 0; i < list->count; i++) {
-		if (i > 0 && order[i].pid != order[i - 1].pid)
+		bool new_pid = i == 0 || order[i].pid != order[i - 1].pid;
+		if (i > 0 && new_pid)
 			k++;
 		const struct os_process_details *d = &details[k];
 		struct hmn_process *p = &list->processes[order[i].row];
-		if (i == 0 || order[i].pid != order[i - 1].pid) {
+		if (new_pid) {
 			if (!d->exists)
 				hmn_log(ctx, HMN_LOG_INFO,
 					"pid %u: not in %s (exited, or in another PID namespace)",
 					p->pid, ctx->procfs);
-		}
-		if (d->name || !p->path) {
-			p->name = d->name;
-			p->path = d->path;
+			name_process(ctx, d, p, list->arena);
+			first = p;
 		} else {
-			/* The OS cannot name it; the source did. */
-			p->name = arena_strdup(list->arena, path_basename_any(p->path));
+			p->name = first->name;
+			p->path = first->path;
 		}
 		p->uid = d->uid;
 		p->ns_pid = d->ns_pid;

@@ -80,6 +80,14 @@ int hmn_context_new(const struct hmn_options *options, hmn_context **ret_ctx,
 /* Closes every source (NVML: one nvmlShutdown, one dlclose). */
 hmn_context *hmn_context_free(hmn_context *ctx);
 
+/*
+ * A context remembers what cannot change while a GPU is not reset: each
+ * GPU's identity (name, UUID, PCI id, driver version) and its MIG layout.
+ * It reads them again by itself when a call fails as a reset makes it
+ * fail; this makes the next query read them again anyway.
+ */
+void hmn_context_refresh(hmn_context *ctx);
+
 /* The explanation of the last failed query on ctx, or "" when none failed. */
 const char *hmn_context_error(const hmn_context *ctx);
 
@@ -113,6 +121,13 @@ struct hmn_gpu {
 	 */
 	bool is_mig;
 	unsigned gpu_instance_id, compute_instance_id;
+	/*
+	 * A GPU without memory of its own (Apple Silicon; NVIDIA GB10, Jetson,
+	 * or any NVIDIA GPU whose driver answers NOT_SUPPORTED for memory): its
+	 * total is the system's memory, free what the system has available
+	 * (Linux MemAvailable), used the rest, reserved unknown.
+	 */
+	bool unified_memory;
 };
 
 struct hmn_gpu_list {
@@ -162,6 +177,8 @@ struct hmn_process {
 	bool is_mig;
 	unsigned gpu_instance_id, compute_instance_id;
 	const char *mig_uuid;       /* NULL: unknown, or not on a MIG instance */
+	/* A client of NVIDIA's MPS server (nvidia-smi's type M+C); type keeps its compute bit. */
+	bool is_mps_client;
 };
 
 struct hmn_process_list {

@@ -90,6 +90,7 @@ struct process_entry {
 	/* Where the source names the process itself (nvidia-smi does): used
 	 * only where the OS cannot name it. */
 	const char *reported_path;
+	bool mps;                   /* from the MPS client list */
 	bool is_mig;
 	unsigned gpu_instance_id, compute_instance_id;
 	const char *mig_uuid;
@@ -125,6 +126,14 @@ struct hmn_source {
 	 */
 	int (*gpus)(void *state, struct gpu_sink *sink, size_t *ret_failed);
 	int (*processes)(void *state, struct process_sink *sink, size_t *ret_failed);
+	/*
+	 * Optional. The executable the driver recorded for pid (NVML's
+	 * nvmlSystemGetProcessName), asked only where the OS cannot say:
+	 * 0 with path in buf, or a negative code.
+	 */
+	int (*process_path)(void *state, uint32_t pid, char *buf, size_t size);
+	/* Optional. Forget what was read once per context (identity, MIG layout). */
+	void (*refresh)(void *state);
 };
 
 extern const struct hmn_source hmn_source_nvml;
@@ -210,6 +219,11 @@ bool os_path_is_absolute(const char *path);
 
 /* The user name for uid, cached; NULL when it has none. */
 const char *os_user_name(hmn_context *ctx, uint32_t uid);
+/*
+ * The system's memory and what it has available (Linux: MemTotal and
+ * MemAvailable of $HMN_PROCFS/meminfo), for GPUs without memory of their own.
+ */
+int os_system_memory(const char *procfs, uint64_t *ret_total, uint64_t *ret_available);
 /* Resident set size of the calling process, in bytes. */
 int os_self_rss(const char *procfs, uint64_t *ret_bytes);
 uint32_t os_self_pid(void);
@@ -226,6 +240,11 @@ const char *os_procfs_root(void);
  */
 int parse_proc_status(const char *text, size_t len, char *name, size_t name_size,
 		      uint32_t *ret_uid, uint64_t *ret_rss_bytes);
+/*
+ * MemTotal and MemAvailable of a /proc/meminfo text, in bytes. -EINVAL when
+ * either is missing or malformed; MemAvailable is capped at MemTotal.
+ */
+int parse_meminfo(const char *text, size_t len, uint64_t *ret_total, uint64_t *ret_available);
 /*
  * The NSpid line of a status file: the pid in the innermost PID namespace,
  * and how many namespaces deep (1: not in a nested one). -ENOENT when the
@@ -258,6 +277,7 @@ struct smi_gpu_row {
 	uint32_t index;
 	char uuid[96], name[96], pci_bus_id[32], driver_version[80]; /* "": unknown */
 	uint64_t total, used, free, reserved;                        /* HMN_UNKNOWN: unknown */
+	bool memory_not_available; /* total, used and free all [N/A]: unified memory */
 };
 struct smi_process_row {
 	uint32_t pid;

@@ -22,6 +22,42 @@ struct process_api {
 	size_t stride;        /* entry size of this version */
 };
 
+#define MAX_MIG_DEVICES 16 /* an A100/H100 has 7; leave room */
+
+struct device_identity {
+	char name[NVML_DEVICE_NAME_V2_BUFFER_SIZE];
+	char uuid[NVML_DEVICE_UUID_V2_BUFFER_SIZE];
+};
+
+struct mig_device {
+	nvmlDevice_t handle;
+	unsigned gpu_instance_id, compute_instance_id;
+	struct device_identity id;
+};
+
+/* How a GPU answers for its memory, learned at its first query. */
+enum memory_api {
+	MEMORY_V2,            /* nvmlDeviceGetMemoryInfo_v2: reserved known */
+	MEMORY_V1,            /* v2 refused: reserved unknown */
+	MEMORY_UNIFIED,       /* both NOT_SUPPORTED: no memory of its own (GB10, Jetson) */
+};
+
+/*
+ * What one GPU says of itself that only a reset changes, read once per
+ * context: the sample loop then costs the memory query alone (the MIG mode
+ * query alone costs 80 us on an H100, ten times the memory query).
+ */
+struct nvml_gpu {
+	bool probed;
+	nvmlDevice_t handle;
+	struct device_identity id;
+	char bus_id[NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE];
+	unsigned n_migs;
+	struct mig_device migs[MAX_MIG_DEVICES];
+	enum memory_api memory_api;
+	uint64_t total;       /* for the plausibility of process figures; HMN_UNKNOWN: not read yet */
+};
+
 struct nvml {
 	void *library;
 	nvml_shutdown_fn shutdown;
@@ -39,8 +75,10 @@ struct nvml {
 	nvmlReturn_t (*mig_handle)(nvmlDevice_t, unsigned int, nvmlDevice_t *);
 	nvmlReturn_t (*gpu_instance_id)(nvmlDevice_t, unsigned int *);
 	nvmlReturn_t (*compute_instance_id)(nvmlDevice_t, unsigned int *);
+	nvmlReturn_t (*process_name)(unsigned int, char *, unsigned int);
 
 	unsigned count;
+	struct nvml_gpu *gpus;    /* count of them */
 	char driver_version[NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE];
 	hmn_context *ctx;
 
@@ -100,6 +138,7 @@ static void nvml_close(void *state)
 		n->shutdown();
 	os_library_close(n->library);
 	free(n->buffer);
+	free(n->gpus);
 	free(n);
 }
 
@@ -147,6 +186,7 @@ static int nvml_open(hmn_context *ctx, void **ret_state, char *why, size_t why_s
 	n->mig_handle = os_library_symbol(n->library, "nvmlDeviceGetMigDeviceHandleByIndex");
 	n->gpu_instance_id = os_library_symbol(n->library, "nvmlDeviceGetGpuInstanceId");
 	n->compute_instance_id = os_library_symbol(n->library, "nvmlDeviceGetComputeInstanceId");
+	n->process_name = os_library_symbol(n->library, "nvmlSystemGetProcessName");
 	memory_name = n->memory_v2 ? "nvmlDeviceGetMemoryInfo_v2" : "nvmlDeviceGetMemoryInfo";
 	r = init();
 	if (r != NVML_SUCCESS) {
@@ -160,6 +200,11 @@ static int nvml_open(hmn_context *ctx, void **ret_state, char *why, size_t why_s
 		snprintf(why, why_size, "nvmlDeviceGetCount failed: %s", nvml_error(n, r));
 		nvml_close(n);
 		return -EIO;
+	}
+	n->gpus = calloc(n->count ? n->count : 1, sizeof(*n->gpus));
+	if (!n->gpus) {
+		nvml_close(n);
+		return -ENOMEM;
 	}
 	nvml_driver_version_fn driver_version =
 		os_library_symbol(n->library, "nvmlSystemGetDriverVersion");
@@ -200,28 +245,26 @@ static void device_string(nvml_device_string_fn fn, nvmlDevice_t dev, char *buf,
 	buf[size - 1] = '\0';
 }
 
-struct device_identity {
-	char name[NVML_DEVICE_NAME_V2_BUFFER_SIZE];
-	char uuid[NVML_DEVICE_UUID_V2_BUFFER_SIZE];
-};
-
 static void get_identity(struct nvml *n, nvmlDevice_t dev, struct device_identity *id)
 {
 	device_string(n->get_name, dev, id->name, sizeof(id->name));
 	device_string(n->get_uuid, dev, id->uuid, sizeof(id->uuid));
 }
 
-/*
- * Reads the memory figures, v2 first. A v2 call that the driver rejects
- * (FUNCTION_NOT_FOUND is what real drivers answer to a wrong version field,
- * NOT_SUPPORTED on some vGPUs) falls back to v1 for the rest of the context.
- */
-static nvmlReturn_t get_memory(struct nvml *n, unsigned index, nvmlDevice_t dev, struct hmn_gpu *gpu,
-			       bool is_mig)
+/* The v2 call's answers that mean "ask v1": a wrong version (FUNCTION_NOT_FOUND), some vGPUs. */
+static bool v2_refused(nvmlReturn_t r)
+{
+	return r == NVML_ERROR_FUNCTION_NOT_FOUND || r == NVML_ERROR_NOT_SUPPORTED ||
+	       r == NVML_ERROR_ARGUMENT_VERSION_MISMATCH;
+}
+
+/* Reads a handle's memory figures with v2 when api says so, else v1. */
+static nvmlReturn_t read_memory(struct nvml *n, nvmlDevice_t dev, enum memory_api api,
+				struct hmn_gpu *gpu)
 {
 	nvmlReturn_t r;
 
-	if (n->memory_v2) {
+	if (api == MEMORY_V2 && n->memory_v2) {
 		nvmlMemory_v2_t m = { .version = nvmlMemory_v2 };
 		r = n->memory_v2(dev, &m);
 		if (r == NVML_SUCCESS) {
@@ -229,18 +272,8 @@ static nvmlReturn_t get_memory(struct nvml *n, unsigned index, nvmlDevice_t dev,
 			gpu->reserved_bytes = m.reserved;
 			gpu->free_bytes = m.free;
 			gpu->used_bytes = m.used;
-			return r;
 		}
-		if (r != NVML_ERROR_FUNCTION_NOT_FOUND && r != NVML_ERROR_NOT_SUPPORTED &&
-		    r != NVML_ERROR_ARGUMENT_VERSION_MISMATCH)
-			return r;
-		if (!is_mig) {
-			/* A MIG instance may lack v2 where its GPU has it: only a GPU decides. */
-			hmn_log(n->ctx, HMN_LOG_INFO,
-				"nvml: GPU %u: nvmlDeviceGetMemoryInfo_v2 failed (%s), using v1: reserved unknown",
-				index, nvml_error(n, r));
-			n->memory_v2 = NULL;
-		}
+		return r;
 	}
 	if (!n->memory_v1)
 		return NVML_ERROR_FUNCTION_NOT_FOUND;
@@ -252,6 +285,66 @@ static nvmlReturn_t get_memory(struct nvml *n, unsigned index, nvmlDevice_t dev,
 		gpu->used_bytes = m.used;
 		gpu->reserved_bytes = HMN_UNKNOWN;
 	}
+	return r;
+}
+
+/* A MIG instance: v2, and v1 where the instance lacks v2 (only a GPU decides for the context). */
+static nvmlReturn_t instance_memory(struct nvml *n, nvmlDevice_t dev, struct hmn_gpu *gpu)
+{
+	nvmlReturn_t r = read_memory(n, dev, MEMORY_V2, gpu);
+	return r != NVML_SUCCESS && v2_refused(r) ? read_memory(n, dev, MEMORY_V1, gpu) : r;
+}
+
+/*
+ * A GPU without memory of its own: the system's memory is what it has.
+ * NOT_SUPPORTED (the GPU's own answer) when the system's cannot be read.
+ */
+static nvmlReturn_t unified_memory(struct nvml *n, struct hmn_gpu *gpu)
+{
+	uint64_t total, available;
+
+	if (os_system_memory(n->ctx->procfs, &total, &available) < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	gpu->total_bytes = total;
+	gpu->free_bytes = available;
+	gpu->used_bytes = total - available;
+	gpu->reserved_bytes = HMN_UNKNOWN;
+	gpu->unified_memory = true;
+	return NVML_SUCCESS;
+}
+
+/*
+ * A GPU's memory figures, by the API it was found to answer: v2 first; v1
+ * when v2 is refused; the system's memory when both answer NOT_SUPPORTED
+ * (DGX Spark's GB10, Jetson, Grace: the GPU has no memory of its own).
+ */
+static nvmlReturn_t gpu_memory(struct nvml *n, unsigned index, struct nvml_gpu *g,
+			       struct hmn_gpu *gpu)
+{
+	nvmlReturn_t r = NVML_SUCCESS;
+
+	if (g->memory_api == MEMORY_V2) {
+		r = read_memory(n, g->handle, MEMORY_V2, gpu);
+		if (r == NVML_SUCCESS || !(v2_refused(r) || !n->memory_v2))
+			goto out;
+		hmn_log(n->ctx, HMN_LOG_INFO,
+			"nvml: GPU %u: nvmlDeviceGetMemoryInfo_v2 %s, using v1: reserved unknown", index,
+			n->memory_v2 ? nvml_error(n, r) : "not exported");
+		g->memory_api = MEMORY_V1;
+	}
+	if (g->memory_api == MEMORY_V1) {
+		r = read_memory(n, g->handle, MEMORY_V1, gpu);
+		if (r != NVML_ERROR_NOT_SUPPORTED)
+			goto out;
+		hmn_log(n->ctx, HMN_LOG_INFO,
+			"nvml: GPU %u: memory queries not supported: unified memory, the system's figures",
+			index);
+		g->memory_api = MEMORY_UNIFIED;
+	}
+	r = unified_memory(n, gpu);
+out:
+	if (r == NVML_SUCCESS)
+		g->total = gpu->total_bytes;
 	return r;
 }
 
@@ -271,14 +364,6 @@ static void get_pci_bus_id(struct nvml *n, nvmlDevice_t dev, char *out, size_t s
 	pci.busIdLegacy[sizeof(pci.busIdLegacy) - 1] = '\0';
 	normalize_pci_bus_id(n->pci_legacy ? pci.busIdLegacy : pci.busId, out, size);
 }
-
-#define MAX_MIG_DEVICES 16 /* an A100/H100 has 7; leave room */
-
-struct mig_device {
-	nvmlDevice_t handle;
-	unsigned gpu_instance_id, compute_instance_id;
-	struct device_identity id;
-};
 
 /* The MIG devices of a GPU in MIG mode; none otherwise, or on drivers without MIG. */
 static unsigned get_mig_devices(struct nvml *n, nvmlDevice_t dev, struct mig_device *out)
@@ -306,30 +391,95 @@ static unsigned get_mig_devices(struct nvml *n, nvmlDevice_t dev, struct mig_dev
 }
 
 /*
+ * Reads once what only a reset changes: the handle, identity, PCI id and MIG
+ * layout. Until forget_gpu(), later queries reuse them.
+ */
+static nvmlReturn_t probe_gpu(struct nvml *n, unsigned index, struct nvml_gpu **ret)
+{
+	struct nvml_gpu *g = &n->gpus[index];
+
+	if (!g->probed) {
+		nvmlReturn_t r = n->handle_by_index(index, &g->handle);
+		if (r != NVML_SUCCESS)
+			return r;
+		get_identity(n, g->handle, &g->id);
+		get_pci_bus_id(n, g->handle, g->bus_id, sizeof(g->bus_id));
+		g->n_migs = get_mig_devices(n, g->handle, g->migs);
+		g->total = HMN_UNKNOWN;
+		g->probed = true;
+	}
+	*ret = g;
+	return NVML_SUCCESS;
+}
+
+/* How a call on a handle fails after a GPU reset or a MIG reconfiguration. */
+static bool is_reset_error(nvmlReturn_t r)
+{
+	return r == NVML_ERROR_GPU_IS_LOST || r == NVML_ERROR_INVALID_ARGUMENT ||
+	       r == NVML_ERROR_NOT_FOUND;
+}
+
+/* The next probe_gpu() reads the GPU again; its memory API stays learned. */
+static void forget_gpu(struct nvml_gpu *g)
+{
+	g->probed = false;
+}
+
+static void nvml_refresh(void *state)
+{
+	struct nvml *n = state;
+	for (unsigned i = 0; i < n->count; i++)
+		forget_gpu(&n->gpus[i]);
+}
+
+/*
+ * Probes GPU index (from the cache) and reads its memory. A failure that a
+ * reset would cause is tried once more on a fresh probe: the cached handles
+ * may be stale.
+ */
+static nvmlReturn_t probe_with_memory(struct nvml *n, unsigned index, struct nvml_gpu **ret_gpu,
+				      struct hmn_gpu *gpu)
+{
+	nvmlReturn_t r = NVML_SUCCESS;
+
+	for (int attempt = 0; attempt < 2; attempt++) {
+		bool was_probed = n->gpus[index].probed;
+		r = probe_gpu(n, index, ret_gpu);
+		if (r == NVML_SUCCESS)
+			r = gpu_memory(n, index, *ret_gpu, gpu);
+		if (r == NVML_SUCCESS || !was_probed || !is_reset_error(r))
+			return r;
+		forget_gpu(&n->gpus[index]);
+	}
+	return r;
+}
+
+/*
  * One row for each MIG instance, after its GPU's. An instance whose figures
  * cannot be read (no permission) is said once, and the GPU's own row, the
- * aggregate, stands for it.
+ * aggregate, stands for it. One that fails as a reconfiguration makes it
+ * fail sends the next query to probe the GPU again.
  */
-static int add_mig_rows(struct nvml *n, struct gpu_sink *sink, unsigned index, nvmlDevice_t dev,
+static int add_mig_rows(struct nvml *n, struct gpu_sink *sink, unsigned index, struct nvml_gpu *g,
 			const struct hmn_gpu *parent)
 {
-	struct mig_device migs[MAX_MIG_DEVICES];
-	unsigned count = get_mig_devices(n, dev, migs);
-
-	for (unsigned k = 0; k < count; k++) {
+	for (unsigned k = 0; k < g->n_migs; k++) {
+		const struct mig_device *m = &g->migs[k];
 		struct hmn_gpu row = *parent;
-		nvmlReturn_t r = get_memory(n, index, migs[k].handle, &row, true);
+		nvmlReturn_t r = instance_memory(n, m->handle, &row);
 		if (r != NVML_SUCCESS) {
+			if (is_reset_error(r))
+				forget_gpu(g);
 			hmn_log(n->ctx, HMN_LOG_WARNING,
 				"GPU %u: MIG instance %u: %s: its row shows the GPU's aggregate only (nvml)",
-				sink->base + index, migs[k].gpu_instance_id, nvml_error(n, r));
+				sink->base + index, m->gpu_instance_id, nvml_error(n, r));
 			continue;
 		}
-		row.name = migs[k].id.name[0] ? migs[k].id.name : NULL;
-		row.uuid = migs[k].id.uuid[0] ? migs[k].id.uuid : NULL;
+		row.name = m->id.name[0] ? m->id.name : NULL;
+		row.uuid = m->id.uuid[0] ? m->id.uuid : NULL;
 		row.is_mig = true;
-		row.gpu_instance_id = migs[k].gpu_instance_id;
-		row.compute_instance_id = migs[k].compute_instance_id;
+		row.gpu_instance_id = m->gpu_instance_id;
+		row.compute_instance_id = m->compute_instance_id;
 		int e = gpu_sink_add(sink, &row);
 		if (e < 0)
 			return e;
@@ -343,34 +493,28 @@ static int nvml_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 	size_t failed = 0;
 
 	for (unsigned i = 0; i < n->count; i++) {
-		struct device_identity id;
-		char bus_id[NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE];
-		nvmlDevice_t dev;
+		struct nvml_gpu *g = NULL;
 		struct hmn_gpu gpu = {
+			.index = i,
 			.vendor = "nvidia",
 			.shared_total_bytes = HMN_UNKNOWN,
 			.shared_used_bytes = HMN_UNKNOWN,
+			.driver_version = n->driver_version[0] ? n->driver_version : NULL,
 		};
 
-		nvmlReturn_t r = n->handle_by_index(i, &dev);
-		if (r == NVML_SUCCESS)
-			r = get_memory(n, i, dev, &gpu, false);
+		nvmlReturn_t r = probe_with_memory(n, i, &g, &gpu);
 		if (r != NVML_SUCCESS) {
 			hmn_log(n->ctx, HMN_LOG_WARNING, "GPU %u: %s (nvml)", sink->base + i,
 				nvml_error(n, r));
 			failed++;
 			continue;
 		}
-		get_identity(n, dev, &id);
-		get_pci_bus_id(n, dev, bus_id, sizeof(bus_id));
-		gpu.index = i;
-		gpu.name = id.name[0] ? id.name : NULL;
-		gpu.uuid = id.uuid[0] ? id.uuid : NULL;
-		gpu.pci_bus_id = bus_id[0] ? bus_id : NULL;
-		gpu.driver_version = n->driver_version[0] ? n->driver_version : NULL;
+		gpu.name = g->id.name[0] ? g->id.name : NULL;
+		gpu.uuid = g->id.uuid[0] ? g->id.uuid : NULL;
+		gpu.pci_bus_id = g->bus_id[0] ? g->bus_id : NULL;
 		int err = gpu_sink_add(sink, &gpu);
 		if (err == 0)
-			err = add_mig_rows(n, sink, i, dev, &gpu);
+			err = add_mig_rows(n, sink, i, g, &gpu);
 		if (err < 0)
 			return err;
 	}
@@ -434,8 +578,14 @@ static const struct mig_device *mig_by_instance(const struct list_target *t, uns
 	return NULL;
 }
 
+static const unsigned list_type[LIST_KINDS] = {
+	[LIST_COMPUTE] = HMN_PROCESS_COMPUTE,
+	[LIST_GRAPHICS] = HMN_PROCESS_GRAPHICS,
+	[LIST_MPS] = HMN_PROCESS_COMPUTE,
+};
+
 static int add_list(struct nvml *n, struct process_sink *sink, const struct process_api *api,
-		    unsigned count, unsigned type, const struct list_target *t)
+		    unsigned count, enum process_list_kind kind, const struct list_target *t)
 {
 	for (unsigned k = 0; k < count; k++) {
 		const unsigned char *entry = n->buffer + (size_t)k * api->stride;
@@ -456,7 +606,8 @@ static int add_list(struct nvml *n, struct process_sink *sink, const struct proc
 			.pid = pid,
 			.local_index = t->index,
 			.used_bytes = process_memory(used, t->total),
-			.type = type,
+			.type = list_type[kind],
+			.mps = kind == LIST_MPS,
 			.device_name = t->gpu->name[0] ? t->gpu->name : NULL,
 			.device_uuid = t->gpu->uuid[0] ? t->gpu->uuid : NULL,
 			.is_mig = mig != NULL,
@@ -471,11 +622,6 @@ static int add_list(struct nvml *n, struct process_sink *sink, const struct proc
 	return 0;
 }
 
-static const unsigned list_type[LIST_KINDS] = {
-	[LIST_COMPUTE] = HMN_PROCESS_COMPUTE,
-	[LIST_GRAPHICS] = HMN_PROCESS_GRAPHICS,
-	[LIST_MPS] = HMN_PROCESS_COMPUTE,
-};
 static const char *const list_label[LIST_KINDS] = { "compute", "graphics", "MPS" };
 
 /*
@@ -509,7 +655,7 @@ static int read_lists(struct nvml *n, struct process_sink *sink, nvmlDevice_t ha
 			continue;
 		}
 		answered++;
-		int e = add_list(n, sink, api, count, list_type[kind], t);
+		int e = add_list(n, sink, api, count, (enum process_list_kind)kind, t);
 		if (e < 0)
 			return e;
 	}
@@ -531,7 +677,7 @@ static int read_mig_lists(struct nvml *n, struct process_sink *sink, nvmlDevice_
 	for (unsigned k = 0; k < n_migs && !denied; k++) {
 		struct hmn_gpu memory = { .total_bytes = HMN_UNKNOWN };
 		struct list_target instance = *t;
-		if (get_memory(n, t->index, migs[k].handle, &memory, true) == NVML_SUCCESS)
+		if (instance_memory(n, migs[k].handle, &memory) == NVML_SUCCESS)
 			instance.total = memory.total_bytes;
 		instance.mig = &migs[k];
 		int r = read_lists(n, sink, migs[k].handle, &instance, &denied);
@@ -559,39 +705,52 @@ static int nvml_processes(void *state, struct process_sink *sink, size_t *ret_fa
 	size_t failed = 0;
 
 	for (unsigned i = 0; i < n->count; i++) {
-		struct device_identity id;
-		struct mig_device migs[MAX_MIG_DEVICES];
-		nvmlDevice_t dev;
+		struct nvml_gpu *g = NULL;
 		int answered;
 
 		if (!process_sink_wants_device(sink, i))
 			continue;
-		nvmlReturn_t r = n->handle_by_index(i, &dev);
+		/* The total bounds each process's figure; it is read once, not per query. */
+		struct hmn_gpu memory = { .total_bytes = HMN_UNKNOWN };
+		nvmlReturn_t r = probe_gpu(n, i, &g);
+		if (r == NVML_SUCCESS && g->total == HMN_UNKNOWN)
+			r = probe_with_memory(n, i, &g, &memory);
 		if (r != NVML_SUCCESS) {
 			hmn_log(n->ctx, HMN_LOG_WARNING, "GPU %u: %s (nvml)", sink->base + i,
 				nvml_error(n, r));
 			failed++;
 			continue;
 		}
-		get_identity(n, dev, &id);
-		struct hmn_gpu memory = { .total_bytes = HMN_UNKNOWN };
-		if (get_memory(n, i, dev, &memory, false) != NVML_SUCCESS)
-			memory.total_bytes = HMN_UNKNOWN;
-		unsigned n_migs = get_mig_devices(n, dev, migs);
 		struct list_target t = {
-			.index = i, .gpu = &id, .total = memory.total_bytes, .migs = migs, .n_migs = n_migs,
+			.index = i, .gpu = &g->id, .total = g->total, .migs = g->migs, .n_migs = g->n_migs,
 		};
-		if (n_migs > 0) {
-			answered = read_mig_lists(n, sink, dev, &t, migs, n_migs);
-		} else {
-			answered = read_lists(n, sink, dev, &t, NULL);
-		}
+		if (g->n_migs > 0)
+			answered = read_mig_lists(n, sink, g->handle, &t, g->migs, g->n_migs);
+		else
+			answered = read_lists(n, sink, g->handle, &t, NULL);
 		if (answered < 0)
 			return answered;
-		if (answered == 0)
+		if (answered == 0) {
 			failed++;
+			forget_gpu(g); /* stale handles answer nothing: probe again next time */
+		}
 	}
 	*ret_failed = failed;
+	return 0;
+}
+
+/* The driver records each process's executable and tells any user (nvidia-smi shows it). */
+static int nvml_process_path(void *state, uint32_t pid, char *buf, size_t size)
+{
+	struct nvml *n = state;
+
+	if (!n->process_name || size < 2)
+		return -ENOTSUP;
+	buf[0] = '\0';
+	nvmlReturn_t r = n->process_name(pid, buf, (unsigned)(size > UINT32_MAX ? UINT32_MAX : size));
+	buf[size - 1] = '\0';
+	if (r != NVML_SUCCESS || !buf[0])
+		return r == NVML_ERROR_NOT_FOUND ? -ESRCH : -EIO;
 	return 0;
 }
 
@@ -603,4 +762,6 @@ const struct hmn_source hmn_source_nvml = {
 	.device_count = nvml_device_count,
 	.gpus = nvml_gpus,
 	.processes = nvml_processes,
+	.process_path = nvml_process_path,
+	.refresh = nvml_refresh,
 };

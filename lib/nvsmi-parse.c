@@ -137,6 +137,12 @@ static void *next_row(struct parse *p)
 	return (char *)p->rows + p->count++ * p->row_size;
 }
 
+/* nvidia-smi's "[N/A]": a value the GPU does not have, not one it failed to give. */
+static bool is_na(struct span c)
+{
+	return (c.n == 5 && memcmp(c.p, "[N/A]", 5) == 0) || (c.n == 3 && memcmp(c.p, "N/A", 3) == 0);
+}
+
 static void copy_version(char *out, size_t size, struct span c)
 {
 	/* Driver 610 may add " [Deprecated; ...]" to the version. */
@@ -154,6 +160,7 @@ static int parse_gpu_line(const char *line, size_t n, void *data)
 		.total = HMN_UNKNOWN, .used = HMN_UNKNOWN, .free = HMN_UNKNOWN, .reserved = HMN_UNKNOWN,
 	};
 	bool have_index = false;
+	unsigned not_available = 0;
 
 	if (split(line, n, cells, g->n_fields) != g->n_fields) {
 		g->skipped++;
@@ -172,17 +179,22 @@ static int parse_gpu_line(const char *line, size_t n, void *data)
 				normalize_pci_bus_id(raw, row.pci_bus_id, sizeof(row.pci_bus_id));
 			break;
 		}
-		case SMI_MEMORY_TOTAL: row.total = smi_parse_mib(c.p, c.n); break;
-		case SMI_MEMORY_USED: row.used = smi_parse_mib(c.p, c.n); break;
-		case SMI_MEMORY_FREE: row.free = smi_parse_mib(c.p, c.n); break;
+		case SMI_MEMORY_TOTAL: row.total = smi_parse_mib(c.p, c.n); not_available += is_na(c); break;
+		case SMI_MEMORY_USED: row.used = smi_parse_mib(c.p, c.n); not_available += is_na(c); break;
+		case SMI_MEMORY_FREE: row.free = smi_parse_mib(c.p, c.n); not_available += is_na(c); break;
 		case SMI_MEMORY_RESERVED: row.reserved = smi_parse_mib(c.p, c.n); break;
 		case SMI_DRIVER_VERSION: copy_version(row.driver_version, sizeof(row.driver_version), c); break;
 		default: break;
 		}
 	}
-	/* A row without an index or its memory (a header, a lost GPU) is none we can show. */
-	if (!have_index || row.total == HMN_UNKNOWN || row.used == HMN_UNKNOWN ||
-	    row.free == HMN_UNKNOWN) {
+	/*
+	 * [N/A] for all three: a GPU without memory of its own (GB10, Jetson),
+	 * which the source measures by the system's. Any other unknown (a
+	 * header, a lost GPU's [Unknown Error]) is a row we cannot show.
+	 */
+	row.memory_not_available = not_available == 3;
+	bool has_memory = row.total != HMN_UNKNOWN && row.used != HMN_UNKNOWN && row.free != HMN_UNKNOWN;
+	if (!have_index || !(has_memory || row.memory_not_available)) {
 		g->skipped++;
 		return 0;
 	}
@@ -198,9 +210,9 @@ static int parse_gpu_line(const char *line, size_t n, void *data)
  * before the name column are split from the left, those after it from the
  * right, and the name is everything between.
  */
-static int parse_process_line(const char *line, size_t n, void *data)
+static bool process_row(const struct parse *pp, const char *line, size_t n,
+			struct smi_process_row *ret)
 {
-	struct parse *pp = data;
 	struct span cells[MAX_FIELDS];
 	struct smi_process_row row = { .used = HMN_UNKNOWN };
 	const char *p = line, *end = line + n;
@@ -244,14 +256,82 @@ static int parse_process_line(const char *line, size_t n, void *data)
 		}
 	}
 	if (!have_pid)
-		goto skip;
+		return false;
+	*ret = row;
+	return true;
+skip:
+	return false;
+}
+
+static size_t count_commas(const char *p, size_t n)
+{
+	size_t count = 0;
+	for (size_t i = 0; i < n; i++)
+		count += p[i] == ',';
+	return count;
+}
+
+/* Appends a line to a name that nvidia-smi printed with a raw newline in it. */
+static void continue_name(char *name, size_t size, const char *line, size_t n)
+{
+	size_t len = strlen(name);
+	if (len + 1 < size)
+		name[len++] = '\n';
+	if (n > size - 1 - len)
+		n = size - 1 - len;
+	memcpy(name + len, line, n);
+	name[len + n] = '\0';
+}
+
+/*
+ * nvidia-smi writes process names raw: one holding a newline spans two
+ * lines or more. A line that is no row is joined with the next when the two
+ * make one; where the name is the last column, a line that is no row after
+ * a row continues its name.
+ */
+struct process_lines {
+	struct parse *pp;
+	bool name_last;
+	bool after_row;       /* the line before was a row (or continued one) */
+	struct span pending;  /* a line that was no row, waiting for the next */
+};
+
+static int add_process(struct parse *pp, const struct smi_process_row *row)
+{
 	struct smi_process_row *out = next_row(pp);
 	if (!out)
 		return -ENOMEM;
-	*out = row;
+	*out = *row;
 	return 0;
-skip:
-	pp->skipped++;
+}
+
+static int parse_process_line(const char *line, size_t n, void *data)
+{
+	struct process_lines *l = data;
+	struct smi_process_row row;
+
+	if (l->pending.p) {
+		/* The two lines lie one after the other in the text: one span holds both. */
+		struct span joined = { l->pending.p, (size_t)(line + n - l->pending.p) };
+		l->pending.p = NULL;
+		if (process_row(l->pp, joined.p, joined.n, &row)) {
+			l->after_row = true;
+			return add_process(l->pp, &row);
+		}
+		l->pp->skipped++;
+	}
+	if (process_row(l->pp, line, n, &row)) {
+		l->after_row = true;
+		return add_process(l->pp, &row);
+	}
+	/* A continuation has too few commas to be a row; a bad row stays a bad row. */
+	if (l->name_last && l->after_row && count_commas(line, n) + 1 < l->pp->n_fields) {
+		struct smi_process_row *last = (struct smi_process_row *)l->pp->rows + l->pp->count - 1;
+		continue_name(last->name, sizeof(last->name), line, n);
+		return 0;
+	}
+	l->after_row = false;
+	l->pending = (struct span){ line, n };
 	return 0;
 }
 
@@ -286,6 +366,20 @@ int smi_parse_processes(const char *text, size_t len, const enum smi_field *fiel
 			size_t n_fields, struct smi_process_row **ret_rows, size_t *ret_count,
 			size_t *ret_skipped)
 {
-	return parse(text, len, fields, n_fields, sizeof(**ret_rows), parse_process_line,
-		     (void **)ret_rows, ret_count, ret_skipped);
+	struct parse p = { .fields = fields, .n_fields = n_fields, .row_size = sizeof(**ret_rows) };
+	struct process_lines l = { .pp = &p };
+
+	if (n_fields == 0 || n_fields > MAX_FIELDS)
+		return -EINVAL;
+	l.name_last = fields[n_fields - 1] == SMI_PROCESS_NAME;
+	int r = for_each_line(text, len, parse_process_line, &l);
+	if (r < 0) {
+		free(p.rows);
+		return r;
+	}
+	*ret_rows = p.rows;
+	*ret_count = p.count;
+	if (ret_skipped)
+		*ret_skipped = p.skipped + (l.pending.p != NULL);
+	return 0;
 }

@@ -268,8 +268,24 @@ static int nvsmi_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 		 * as with every other source.
 		 */
 		uint64_t reserved = g->reserved == HMN_UNKNOWN ? 0 : g->reserved;
-		if (reserved + g->used <= g->total)
+		if (g->memory_not_available) {
+			/* No memory of its own: the system's is what it has (as NVML's unified path). */
+			uint64_t total, available;
+			if (os_system_memory(s->ctx->procfs, &total, &available) < 0) {
+				hmn_log(s->ctx, HMN_LOG_WARNING,
+					"GPU %u: memory [N/A] and the system's memory unreadable (nvidia-smi)",
+					sink->base + g->index);
+				(*ret_failed)++;
+				continue;
+			}
+			gpu.total_bytes = total;
+			gpu.free_bytes = available;
+			gpu.used_bytes = total - available;
+			gpu.reserved_bytes = HMN_UNKNOWN;
+			gpu.unified_memory = true;
+		} else if (reserved + g->used <= g->total) {
 			gpu.free_bytes = g->total - reserved - g->used;
+		}
 		r = gpu_sink_add(sink, &gpu);
 	}
 	return r;

@@ -226,6 +226,43 @@ static const char *find_bytes(const char *hay, size_t len, const char *needle, s
 	return NULL;
 }
 
+/* "Key:   12345 kB" anywhere in a meminfo text, in bytes; false when absent or bad. */
+static bool meminfo_value(const char *text, size_t len, const char *key, uint64_t *ret)
+{
+	size_t k = strlen(key);
+	const char *end = text + len;
+
+	for (const char *p = text; p < end; p = line_end(p, end) + 1) {
+		const char *e = line_end(p, end);
+		if ((size_t)(e - p) <= k || memcmp(p, key, k) != 0 || p[k] != ':')
+			continue;
+		const char *v = p + k + 1;
+		uint64_t kib;
+		if (!parse_u64(&v, e, &kib) || kib > UINT64_MAX / 1024)
+			return false;
+		while (v < e && *v == ' ')
+			v++;
+		/* The kernel writes kB (KiB) on every line it has; a bare number is bytes elsewhere. */
+		if (!(e - v == 2 && memcmp(v, "kB", 2) == 0))
+			return false;
+		*ret = kib * 1024;
+		return true;
+	}
+	return false;
+}
+
+int parse_meminfo(const char *text, size_t len, uint64_t *ret_total, uint64_t *ret_available)
+{
+	uint64_t total, available;
+
+	if (!meminfo_value(text, len, "MemTotal", &total) || total == 0 ||
+	    !meminfo_value(text, len, "MemAvailable", &available))
+		return -EINVAL;
+	*ret_total = total;
+	*ret_available = available < total ? available : total;
+	return 0;
+}
+
 int parse_proc_nspid(const char *text, size_t len, uint32_t *ret_ns_pid, unsigned *ret_depth)
 {
 	/* "NSpid:\t4242\t7": the pid in each PID namespace, outermost first. One

@@ -28,5 +28,9 @@ int json_write_string(FILE *out, const char *s);
 
 /* "compute", "graphics" or "compute+graphics"; "C", "G" or "C+G" when short. */
 const char *process_type_name(unsigned type, bool short_form);
+/* The table's TYPE: "C", "G", "C+G", or "M+C" for a client of NVIDIA's MPS server. */
+const char *process_type_cell(const struct hmn_process *p);
+/* The table's SOURCE: "nvml", or "nvml (unified)" where the GPU has no memory of its own. */
+const char *source_cell(char *buf, size_t size, const struct hmn_gpu *g);
 
 #endif

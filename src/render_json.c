@@ -128,6 +128,15 @@ static void u64_field(struct json_out *o, const char *key, size_t key_len, uint6
 	put_u64(o, value, unknown);
 }
 
+static void put_bool(struct json_out *o, const char *key, size_t key_len, bool value)
+{
+	put(o, key, key_len);
+	if (value)
+		PUT_LITERAL(o, "true");
+	else
+		PUT_LITERAL(o, "false");
+}
+
 #define KEY(name) ",\"" name "\":", sizeof(",\"" name "\":") - 1
 
 /* ,"mig":{"gpu_instance_id":G,"compute_instance_id":C — the caller adds the rest. */
@@ -163,6 +172,7 @@ static int write_gpu(struct json_out *o, const struct hmn_gpu *g)
 	} else {
 		PUT_LITERAL(o, ",\"mig\":null");
 	}
+	put_bool(o, KEY("unified_memory"), g->unified_memory);
 	put(o, "}", 1);
 	return r;
 }
@@ -181,10 +191,7 @@ static int write_process(struct json_out *o, const struct hmn_process *p)
 	r |= string_field(o, KEY("user"), p->user);
 	u64_field(o, KEY("uid"), p->uid, HMN_UID_UNKNOWN);
 	r |= string_field(o, KEY("path"), p->path);
-	if (p->is_protected)
-		PUT_LITERAL(o, ",\"protected\":true");
-	else
-		PUT_LITERAL(o, ",\"protected\":false");
+	put_bool(o, KEY("protected"), p->is_protected);
 	r |= string_field(o, KEY("source"), p->source);
 	u64_field(o, KEY("ns_pid"), p->ns_pid, 0);
 	r |= string_field(o, KEY("container"), p->container);
@@ -195,6 +202,7 @@ static int write_process(struct json_out *o, const struct hmn_process *p)
 	} else {
 		PUT_LITERAL(o, ",\"mig\":null");
 	}
+	put_bool(o, KEY("mps"), p->is_mps_client);
 	put(o, "}", 1);
 	return r;
 }

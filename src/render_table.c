@@ -6,6 +6,12 @@
 #include "render.h"
 #include "table.h"
 
+const char *process_type_cell(const struct hmn_process *p)
+{
+	/* As nvidia-smi types an MPS client; JSON keeps "compute" and says "mps". */
+	return p->is_mps_client ? "M+C" : process_type_name(p->type, true);
+}
+
 const char *process_type_name(unsigned type, bool short_form)
 {
 	bool c = type & HMN_PROCESS_COMPUTE, g = type & HMN_PROCESS_GRAPHICS;
@@ -23,6 +29,16 @@ static const char *gpu_cell(char buf[48], unsigned index, bool is_mig, unsigned 
 		snprintf(buf, 48, "%u/%u.%u", index, gi, ci);
 	else
 		snprintf(buf, 48, "%u", index);
+	return buf;
+}
+
+/*
+ * "nvml", or "nvml (unified)" for a GPU without memory of its own: its
+ * figures are the system's memory, and must not be taken for VRAM.
+ */
+const char *source_cell(char *buf, size_t size, const struct hmn_gpu *g)
+{
+	snprintf(buf, size, "%s%s", g->source, g->unified_memory ? " (unified)" : "");
 	return buf;
 }
 
@@ -48,7 +64,7 @@ int render_gpus_table(FILE *out, const struct hmn_gpu *const *gpus, size_t n,
 		      const struct render_options *o)
 {
 	struct table *t = table_new(gpu_columns, sizeof(gpu_columns) / sizeof(gpu_columns[0]));
-	char index[48], s[4][SIZE_TEXT_MAX];
+	char index[48], s[4][SIZE_TEXT_MAX], source[64];
 	int r = t ? 0 : -ENOMEM;
 
 	for (size_t i = 0; i < n && r == 0; i++) {
@@ -60,7 +76,7 @@ int render_gpus_table(FILE *out, const struct hmn_gpu *const *gpus, size_t n,
 			format_size(g->free_bytes, o->bytes, s[1]),
 			format_size(g->total_bytes, o->bytes, s[2]),
 			format_size(g->reserved_bytes, o->bytes, s[3]),
-			g->source,
+			source_cell(source, sizeof(source), g),
 		};
 		for (size_t k = 0; k < sizeof(cells) / sizeof(cells[0]) && r == 0; k++)
 			r = table_add_cell(t, cells[k]);
@@ -95,7 +111,7 @@ int render_processes_table(FILE *out, const struct hmn_process *const *rows, siz
 		const char *cells[] = {
 			pid,
 			p->user ? p->user : p->uid != HMN_UID_UNKNOWN ? uid : "?",
-			process_type_name(p->type, true),
+			process_type_cell(p),
 			format_size(p->used_bytes, o->bytes, used),
 			format_size(p->shared_used_bytes, o->bytes, shared),
 			gpu_cell(device, p->device_index, p->is_mig, p->gpu_instance_id,

@@ -158,6 +158,7 @@ static int metal_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 		.index = 0, .name = m->name, .vendor = "apple", .total_bytes = m->total,
 		.reserved_bytes = HMN_UNKNOWN,
 		.shared_total_bytes = HMN_UNKNOWN, .shared_used_bytes = HMN_UNKNOWN,
+		.unified_memory = true,
 	};
 	uma_figures(m->total, metal_working_set_budget(m), &g.used_bytes, &g.free_bytes);
 	*ret_failed = 0;

@@ -76,6 +76,15 @@ int os_process_details(struct os_proc_root *root, const uint32_t *pids, size_t n
 	return 0;
 }
 
+int os_system_memory(const char *procfs, uint64_t *ret_total, uint64_t *ret_available)
+{
+	/* The metal source measures Apple's unified memory itself; no NVIDIA GPU runs macOS. */
+	(void)procfs;
+	(void)ret_total;
+	(void)ret_available;
+	return -ENOTSUP;
+}
+
 int os_self_rss(const char *procfs, uint64_t *ret_bytes)
 {
 	/* phys_footprint: what Activity Monitor calls Memory, compressed pages included. */

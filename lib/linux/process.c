@@ -201,6 +201,17 @@ int os_process_details(struct os_proc_root *root, const uint32_t *pids, size_t n
 	return r < 0 ? r : w.r;
 }
 
+int os_system_memory(const char *procfs, uint64_t *ret_total, uint64_t *ret_available)
+{
+	char path[4096], buf[8192];
+
+	snprintf(path, sizeof(path), "%s/meminfo", procfs);
+	ssize_t n = linux_read_head(AT_FDCWD, path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	return parse_meminfo(buf, (size_t)n, ret_total, ret_available);
+}
+
 int os_self_rss(const char *procfs, uint64_t *ret_bytes)
 {
 	/* VmRSS sits below Groups, which can be long. */

@@ -146,6 +146,17 @@ const char *os_user_name(hmn_context *ctx, uint32_t uid)
 	return NULL; /* Windows has SIDs, not uids: os_process_details names the owner */
 }
 
+int os_system_memory(const char *procfs, uint64_t *ret_total, uint64_t *ret_available)
+{
+	MEMORYSTATUSEX status = { .dwLength = sizeof(status) };
+	(void)procfs;
+	if (!GlobalMemoryStatusEx(&status) || status.ullTotalPhys == 0)
+		return -EIO;
+	*ret_total = status.ullTotalPhys;
+	*ret_available = status.ullAvailPhys < status.ullTotalPhys ? status.ullAvailPhys : status.ullTotalPhys;
+	return 0;
+}
+
 int os_self_rss(const char *procfs, uint64_t *ret_bytes)
 {
 	PROCESS_MEMORY_COUNTERS counters = { .cb = sizeof(counters) };

@@ -39,7 +39,8 @@ setup() {
 @test "usage errors: one specific line, the hint, exit 2, nothing on stdout" {
 	for args in "bogus" "--bogus" "-x" "ps extra" "free --pid 1" "ps --sort" "--json=1" "ps --sort=" "--backend ''"; do
 		eval "run_split \"\$HMN\" $args"
-		echo "# $args: $status: $stderr" >&3
+		# Every line of the note a comment, so the TAP stream stays TAP.
+		sed 's/^/# /' <<<"$args: $status: $stderr" >&3
 		[ "$status" -eq 2 ]
 		[ -z "$output" ]
 		[ "${#stderr}" -gt 0 ]

@@ -11,7 +11,7 @@ setup() {
 	two_gpus
 	run_split "$HMN" free --json
 	[ "$status" -eq 0 ]
-	[ "$output" = '[{"index":0,"name":"NVIDIA H100 80GB HBM3","uuid":"GPU-aaaaaaaa-1111-2222-3333-444444444444","vendor":"nvidia","pci_bus_id":"0000:1b:00.0","total_bytes":85520809984,"free_bytes":64237862912,"used_bytes":20780679168,"reserved_bytes":502267904,"shared_total_bytes":null,"shared_used_bytes":null,"driver_version":"550.54.15","source":"nvml","mig":null},{"index":1,"name":"NVIDIA L40S","uuid":"GPU-bbbbbbbb-1111-2222-3333-444444444444","vendor":"nvidia","pci_bus_id":"0000:3b:00.0","total_bytes":48305799168,"free_bytes":48304750592,"used_bytes":1048576,"reserved_bytes":0,"shared_total_bytes":null,"shared_used_bytes":null,"driver_version":"550.54.15","source":"nvml","mig":null}]' ]
+	[ "$output" = '[{"index":0,"name":"NVIDIA H100 80GB HBM3","uuid":"GPU-aaaaaaaa-1111-2222-3333-444444444444","vendor":"nvidia","pci_bus_id":"0000:1b:00.0","total_bytes":85520809984,"free_bytes":64237862912,"used_bytes":20780679168,"reserved_bytes":502267904,"shared_total_bytes":null,"shared_used_bytes":null,"driver_version":"550.54.15","source":"nvml","mig":null,"unified_memory":false},{"index":1,"name":"NVIDIA L40S","uuid":"GPU-bbbbbbbb-1111-2222-3333-444444444444","vendor":"nvidia","pci_bus_id":"0000:3b:00.0","total_bytes":48305799168,"free_bytes":48304750592,"used_bytes":1048576,"reserved_bytes":0,"shared_total_bytes":null,"shared_used_bytes":null,"driver_version":"550.54.15","source":"nvml","mig":null,"unified_memory":false}]' ]
 	[ -z "$stderr" ]
 }
 

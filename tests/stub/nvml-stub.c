@@ -31,12 +31,21 @@
  * A GPU in MIG mode answers its own process lists with NO_PERMISSION, as NVML
  * does for the aggregate without privileges, unless it has aggregate=1.
  *
+ *   procname pid=P path="..."            what nvmlSystemGetProcessName answers
+ *   gpu ... memory-error=CODE            both memory calls fail with CODE
+ *                                        (NOT_SUPPORTED: a GB10's unified memory)
+ *
  * $HMN_STUB_TRACE, when set, names a file that gets one line per load,
- * nvmlInit and nvmlShutdown, so tests can count them.
+ * nvmlInit and nvmlShutdown, so tests can count them, and at nvmlShutdown
+ * one line "calls FUNCTION N" for each entry point called. In-process,
+ * hmnStubCallCount("nvmlDeviceGetMigMode") says the same.
+ * $HMN_STUB_WATCH=1: the scenario is read again whenever its file changes
+ * (a test replaces it while hmn samples), at the next call on a device.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "nvml-abi.h"
@@ -63,7 +72,7 @@ struct proc_list {
 struct gpu {
 	char name[96], uuid[96], pci[32];
 	unsigned long long total, reserved, used;
-	nvmlReturn_t error, memory_v2_error;
+	nvmlReturn_t error, memory_v2_error, memory_error;
 	struct proc_list lists[KINDS];
 	/* MIG: a parent counts its devices; a MIG device knows its ids. */
 	unsigned n_migs, first_mig, gi, ci;
@@ -77,8 +86,38 @@ static struct {
 	unsigned n_gpus;
 	struct gpu migs[MAX_GPUS];
 	unsigned n_migs;
+	struct { unsigned pid; char path[256]; } names[64];
+	unsigned n_names;
 	int initialised;
+	struct stat seen;       /* the scenario file as last read, for HMN_STUB_WATCH */
 } S;
+
+/* Calls per entry point, keyed by the function's own __func__ (one pointer each). */
+static struct { const char *name; unsigned long count; } calls[64];
+
+static void count_call(const char *name)
+{
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		if (calls[i].name == name || !calls[i].name) {
+			calls[i].name = name;
+			calls[i].count++;
+			return;
+		}
+	}
+}
+
+EXPORT unsigned long hmnStubCallCount(const char *name)
+{
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]) && calls[i].name; i++)
+		if (strcmp(calls[i].name, name) == 0)
+			return calls[i].count;
+	return 0;
+}
+
+EXPORT void hmnStubResetCounts(void)
+{
+	memset(calls, 0, sizeof(calls));
+}
 
 static void trace(const char *what)
 {
@@ -168,13 +207,28 @@ static void push(struct proc_list *l, unsigned pid, unsigned long long used)
 	l->items[l->count++] = (struct proc){ pid, used, ~0u, ~0u };
 }
 
+static void free_lists(void)
+{
+	for (unsigned g = 0; g < S.n_gpus; g++)
+		for (int k = 0; k < KINDS; k++)
+			free(S.gpus[g].lists[k].items);
+	for (unsigned g = 0; g < S.n_migs; g++)
+		for (int k = 0; k < KINDS; k++)
+			free(S.migs[g].lists[k].items);
+}
+
 static void load_scenario(void)
 {
 	const char *path = getenv("HMN_STUB_SCENARIO");
 	char line[1024];
 	FILE *f = path ? fopen(path, "r") : NULL;
+	int initialised = S.initialised;
 
+	free_lists();
 	memset(&S, 0, sizeof(S));
+	S.initialised = initialised;
+	if (f)
+		fstat(fileno(f), &S.seen);
 	snprintf(S.driver, sizeof(S.driver), "550.54.15");
 	if (!f)
 		return;
@@ -195,6 +249,7 @@ static void load_scenario(void)
 			g->used = number(line, "used", 0);
 			g->error = (nvmlReturn_t)number(line, "error", 0);
 			g->memory_v2_error = (nvmlReturn_t)number(line, "memory-v2-error", 0);
+			g->memory_error = (nvmlReturn_t)number(line, "memory-error", 0);
 			g->aggregate = (int)number(line, "aggregate", 0);
 		} else if (strcmp(word, "mig") == 0 && S.n_migs < MAX_GPUS) {
 			unsigned parent = (unsigned)number(line, "gpu", 0);
@@ -223,6 +278,10 @@ static void load_scenario(void)
 			unsigned long long used = number(line, "used", 0);
 			for (unsigned i = 0, n = (unsigned)number(line, "count", 0); i < n; i++)
 				push(l, first + i, used);
+		} else if (strcmp(word, "procname") == 0 && S.n_names < 64) {
+			S.names[S.n_names].pid = (unsigned)number(line, "pid", 0);
+			field(line, "path", S.names[S.n_names].path, sizeof(S.names[S.n_names].path));
+			S.n_names++;
 		} else if (strcmp(word, "list-error") == 0) {
 			list_of(line)->error = (nvmlReturn_t)number(line, "code", 0);
 		} else if (strcmp(word, "grow") == 0) {
@@ -233,6 +292,22 @@ static void load_scenario(void)
 		}
 	}
 	fclose(f);
+}
+
+/* HMN_STUB_WATCH: the scenario file was replaced or rewritten since it was read. */
+static void reload_if_changed(void)
+{
+	static int watch = -1;
+	struct stat st;
+	const char *path = getenv("HMN_STUB_SCENARIO");
+
+	if (watch < 0)
+		watch = getenv("HMN_STUB_WATCH") != NULL;
+	if (!watch || !path || stat(path, &st) != 0)
+		return;
+	if (st.st_ino != S.seen.st_ino || st.st_size != S.seen.st_size ||
+	    st.st_mtim.tv_sec != S.seen.st_mtim.tv_sec || st.st_mtim.tv_nsec != S.seen.st_mtim.tv_nsec)
+		load_scenario();
 }
 
 static nvmlReturn_t init(const char *name)
@@ -252,6 +327,7 @@ static struct gpu *gpu_of(nvmlDevice_t device, nvmlReturn_t *ret)
 		*ret = NVML_ERROR_UNINITIALIZED;
 		return NULL;
 	}
+	reload_if_changed();
 	if (!g || !((g >= S.gpus && g < S.gpus + S.n_gpus) || (g >= S.migs && g < S.migs + S.n_migs))) {
 		*ret = NVML_ERROR_INVALID_ARGUMENT;
 		return NULL;
@@ -340,28 +416,27 @@ static nvmlReturn_t processes(nvmlDevice_t device, unsigned *count, void *infos,
 
 /* ---- the exported entry points ----------------------------------------------- */
 
-EXPORT nvmlReturn_t nvmlInit(void) { return init("nvmlInit"); }
-EXPORT nvmlReturn_t nvmlDeviceGetCount(unsigned *count) { return device_count(count); }
-EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex(unsigned i, nvmlDevice_t *d) { return handle_by_index(i, d); }
+EXPORT nvmlReturn_t nvmlInit(void) { count_call(__func__); return init("nvmlInit"); }
+EXPORT nvmlReturn_t nvmlDeviceGetCount(unsigned *count) { count_call(__func__); return device_count(count); }
+EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex(unsigned i, nvmlDevice_t *d) { count_call(__func__); return handle_by_index(i, d); }
 
 EXPORT nvmlReturn_t nvmlShutdown(void)
-{
+{ count_call(__func__);
 	trace("nvmlShutdown");
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]) && calls[i].name; i++) {
+		char line[128];
+		snprintf(line, sizeof(line), "calls %s %lu", calls[i].name, calls[i].count);
+		trace(line);
+	}
 	if (!S.initialised)
 		return NVML_ERROR_UNINITIALIZED;
-	S.initialised = 0;
-	for (unsigned g = 0; g < S.n_gpus; g++)
-		for (int k = 0; k < KINDS; k++)
-			free(S.gpus[g].lists[k].items);
-	for (unsigned g = 0; g < S.n_migs; g++)
-		for (int k = 0; k < KINDS; k++)
-			free(S.migs[g].lists[k].items);
+	free_lists();
 	memset(&S, 0, sizeof(S));
 	return NVML_SUCCESS;
 }
 
 EXPORT const char *nvmlErrorString(nvmlReturn_t r)
-{
+{ count_call(__func__);
 	switch (r) {
 	case NVML_SUCCESS: return "Success";
 	case NVML_ERROR_UNINITIALIZED: return "Uninitialized";
@@ -377,32 +452,44 @@ EXPORT const char *nvmlErrorString(nvmlReturn_t r)
 }
 
 EXPORT nvmlReturn_t nvmlSystemGetDriverVersion(char *version, unsigned length)
-{
+{ count_call(__func__);
 	if (!S.initialised)
 		return NVML_ERROR_UNINITIALIZED;
 	return copy_string(S.driver, version, length);
 }
 
+EXPORT nvmlReturn_t nvmlSystemGetProcessName(unsigned pid, char *name, unsigned length)
+{ count_call(__func__);
+	if (!S.initialised)
+		return NVML_ERROR_UNINITIALIZED;
+	for (unsigned i = 0; i < S.n_names; i++)
+		if (S.names[i].pid == pid)
+			return copy_string(S.names[i].path, name, length);
+	return NVML_ERROR_NOT_FOUND;
+}
+
 EXPORT nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned length)
-{
+{ count_call(__func__);
 	nvmlReturn_t r;
 	struct gpu *g = gpu_of(device, &r);
 	return g ? copy_string(g->name, name, length) : r;
 }
 
 EXPORT nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid, unsigned length)
-{
+{ count_call(__func__);
 	nvmlReturn_t r;
 	struct gpu *g = gpu_of(device, &r);
 	return g ? copy_string(g->uuid, uuid, length) : r;
 }
 
 EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *memory)
-{
+{ count_call(__func__);
 	nvmlReturn_t r;
 	struct gpu *g = gpu_of(device, &r);
 	if (!g)
 		return r;
+	if (g->memory_error)
+		return g->memory_error;
 	/* v1's used includes what the driver reserves. */
 	memory->total = g->total;
 	memory->used = g->used + g->reserved;
@@ -413,7 +500,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *m
 #if !defined(STUB_LEGACY) && !defined(STUB_PRE_R510)
 /* MIG (R450 and later; the pre-R510 stand-in is taken as one without it). */
 EXPORT nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned *current, unsigned *pending)
-{
+{ count_call(__func__);
 	nvmlReturn_t r;
 	struct gpu *g = gpu_of(device, &r);
 	if (!g)
@@ -425,7 +512,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned *current,
 }
 
 EXPORT nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t device, unsigned *count)
-{
+{ count_call(__func__);
 	nvmlReturn_t r;
 	struct gpu *g = gpu_of(device, &r);
 	if (!g)
@@ -436,7 +523,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t device, unsigned
 
 EXPORT nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t device, unsigned index,
 							nvmlDevice_t *mig)
-{
+{ count_call(__func__);
 	nvmlReturn_t r;
 	struct gpu *g = gpu_of(device, &r);
 	if (!g)
@@ -460,14 +547,14 @@ static nvmlReturn_t instance_id(nvmlDevice_t device, unsigned *id, int compute)
 	return NVML_SUCCESS;
 }
 
-EXPORT nvmlReturn_t nvmlDeviceGetGpuInstanceId(nvmlDevice_t d, unsigned *id) { return instance_id(d, id, 0); }
-EXPORT nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t d, unsigned *id) { return instance_id(d, id, 1); }
+EXPORT nvmlReturn_t nvmlDeviceGetGpuInstanceId(nvmlDevice_t d, unsigned *id) { count_call(__func__); return instance_id(d, id, 0); }
+EXPORT nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t d, unsigned *id) { count_call(__func__); return instance_id(d, id, 1); }
 #endif
 
 #if defined(STUB_LEGACY)
 /* Old drivers fill a 52-byte struct whose first 16 bytes are the bus id. */
 EXPORT nvmlReturn_t nvmlDeviceGetPciInfo(nvmlDevice_t device, nvmlPciInfo_t *pci)
-{
+{ count_call(__func__);
 	nvmlReturn_t r;
 	struct gpu *g = gpu_of(device, &r);
 	if (!g)
@@ -480,16 +567,16 @@ EXPORT nvmlReturn_t nvmlDeviceGetPciInfo(nvmlDevice_t device, nvmlPciInfo_t *pci
 }
 #define V1_PROCESSES(fn, kind) \
 	EXPORT nvmlReturn_t fn(nvmlDevice_t d, unsigned *c, nvmlProcessInfo_v1_t *i) \
-	{ return processes(d, c, i, kind, sizeof(nvmlProcessInfo_v1_t)); }
+	{ count_call(__func__); return processes(d, c, i, kind, sizeof(nvmlProcessInfo_v1_t)); }
 V1_PROCESSES(nvmlDeviceGetComputeRunningProcesses, COMPUTE)
 V1_PROCESSES(nvmlDeviceGetGraphicsRunningProcesses, GRAPHICS)
 #else
-EXPORT nvmlReturn_t nvmlInit_v2(void) { return init("nvmlInit_v2"); }
-EXPORT nvmlReturn_t nvmlDeviceGetCount_v2(unsigned *count) { return device_count(count); }
-EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned i, nvmlDevice_t *d) { return handle_by_index(i, d); }
+EXPORT nvmlReturn_t nvmlInit_v2(void) { count_call(__func__); return init("nvmlInit_v2"); }
+EXPORT nvmlReturn_t nvmlDeviceGetCount_v2(unsigned *count) { count_call(__func__); return device_count(count); }
+EXPORT nvmlReturn_t nvmlDeviceGetHandleByIndex_v2(unsigned i, nvmlDevice_t *d) { count_call(__func__); return handle_by_index(i, d); }
 
 EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t *pci)
-{
+{ count_call(__func__);
 	nvmlReturn_t r;
 	struct gpu *g = gpu_of(device, &r);
 	if (!g)
@@ -502,7 +589,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t *
 
 #define PROCESSES(fn, kind, type) \
 	EXPORT nvmlReturn_t fn(nvmlDevice_t d, unsigned *c, type *i) \
-	{ return processes(d, c, i, kind, sizeof(type)); }
+	{ count_call(__func__); return processes(d, c, i, kind, sizeof(type)); }
 PROCESSES(nvmlDeviceGetComputeRunningProcesses, COMPUTE, nvmlProcessInfo_v1_t)
 PROCESSES(nvmlDeviceGetGraphicsRunningProcesses, GRAPHICS, nvmlProcessInfo_v1_t)
 PROCESSES(nvmlDeviceGetMPSComputeRunningProcesses, MPS, nvmlProcessInfo_v1_t)
@@ -524,7 +611,7 @@ PROCESSES(nvmlDeviceGetMPSComputeRunningProcesses_v3, MPS, nvmlProcessInfo_t)
 #endif
 
 EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t device, nvmlMemory_v2_t *memory)
-{
+{ count_call(__func__);
 	nvmlReturn_t r;
 	struct gpu *g = gpu_of(device, &r);
 	if (!g)
@@ -532,8 +619,8 @@ EXPORT nvmlReturn_t nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t device, nvmlMemory_v
 	/* Real drivers answer a wrong version field with FUNCTION_NOT_FOUND. */
 	if (memory->version != nvmlMemory_v2)
 		return NVML_ERROR_FUNCTION_NOT_FOUND;
-	if (g->memory_v2_error)
-		return g->memory_v2_error;
+	if (g->memory_error || g->memory_v2_error)
+		return g->memory_error ? g->memory_error : g->memory_v2_error;
 	memory->total = g->total;
 	memory->reserved = g->reserved;
 	memory->used = g->used;
