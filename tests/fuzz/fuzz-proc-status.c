@@ -1,4 +1,4 @@
-/* libFuzzer harness: /proc/PID/status parsing and the name helpers. */
+/* libFuzzer harness: /proc/PID/status and /proc/meminfo parsing, and the name helpers. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +30,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	char container[96];
 	if (parse_container(copy, size, container, sizeof(container)) && strlen(container) >= sizeof(container))
+		abort();
+	uint64_t total = 0, available = 0;
+	if (parse_meminfo(copy, size, &total, &available) == 0 &&
+	    (total == 0 || available > total || total % 1024 != 0))
 		abort();
 	free(copy);
 

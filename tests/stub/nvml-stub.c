@@ -297,13 +297,10 @@ static void load_scenario(void)
 /* HMN_STUB_WATCH: the scenario file was replaced or rewritten since it was read. */
 static void reload_if_changed(void)
 {
-	static int watch = -1;
 	struct stat st;
 	const char *path = getenv("HMN_STUB_SCENARIO");
 
-	if (watch < 0)
-		watch = getenv("HMN_STUB_WATCH") != NULL;
-	if (!watch || !path || stat(path, &st) != 0)
+	if (!getenv("HMN_STUB_WATCH") || !path || stat(path, &st) != 0)
 		return;
 	if (st.st_ino != S.seen.st_ino || st.st_size != S.seen.st_size ||
 	    st.st_mtim.tv_sec != S.seen.st_mtim.tv_sec || st.st_mtim.tv_nsec != S.seen.st_mtim.tv_nsec)

@@ -3,6 +3,7 @@
  * age, the INSUFFICIENT_SIZE protocol, failures, and one init per context.
  * $STUB_MODERN, $STUB_PRE_R510 and $STUB_LEGACY name the built stand-ins.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -436,6 +437,274 @@ static void test_many_named_processes(void)
 	hmn_context_free(ctx);
 }
 
+/* ---- what a reused context calls: the cost of a sample ----------------------------- */
+
+/* The stand-in's own count of calls to an NVML entry point (it is loaded once per process). */
+static unsigned long stub_calls(const char *function)
+{
+	void *lib = dlopen(getenv("STUB_MODERN"), RTLD_NOW | RTLD_NOLOAD);
+	unsigned long (*count)(const char *) = lib ? (unsigned long (*)(const char *))dlsym(lib, "hmnStubCallCount") : NULL;
+	unsigned long n = count ? count(function) : ~0ul;
+	if (lib)
+		dlclose(lib);
+	return n;
+}
+
+static void reset_stub_calls(void)
+{
+	void *lib = dlopen(getenv("STUB_MODERN"), RTLD_NOW | RTLD_NOLOAD);
+	void (*reset)(void) = lib ? (void (*)(void))dlsym(lib, "hmnStubResetCounts") : NULL;
+	if (reset)
+		reset();
+	if (lib)
+		dlclose(lib);
+}
+
+static const char *const identity_calls[] = {
+	"nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetName", "nvmlDeviceGetUUID",
+	"nvmlDeviceGetPciInfo_v3", "nvmlSystemGetDriverVersion", "nvmlDeviceGetMigMode",
+	"nvmlDeviceGetMaxMigDeviceCount", "nvmlDeviceGetMigDeviceHandleByIndex",
+};
+
+static unsigned long identity_call_total(void)
+{
+	unsigned long n = 0;
+	for (size_t i = 0; i < sizeof(identity_calls) / sizeof(identity_calls[0]); i++)
+		n += stub_calls(identity_calls[i]);
+	return n;
+}
+
+static const char mig_gpu[] =
+	"gpu name=\"NVIDIA H100 80GB HBM3\" uuid=GPU-cccccccc-0000-0000-0000-000000000000 "
+	"pci=00000000:5B:00.0 total=85520809984 reserved=502267904 used=11672748032\n"
+	"mig gpu=2 gi=2 ci=0 name=\"NVIDIA H100 80GB HBM3 MIG 3g.40gb\" "
+	"uuid=MIG-00000000-0000-0000-0000-000000000000 total=42412802048 used=11629756416\n"
+	"mig gpu=2 gi=3 ci=0 name=\"NVIDIA H100 80GB HBM3 MIG 2g.20gb\" "
+	"uuid=MIG-00000001-0000-0000-0000-000000000001 total=21072183296 used=17825792\n"
+	"proc mig=0 pid=300 used=11534336000\n";
+
+static void test_cheap_snapshots(void)
+{
+	char text[4096];
+	snprintf(text, sizeof(text), "%s%s", two_gpus, mig_gpu);
+	use_stub("STUB_MODERN");
+	scenario(text);
+	hmn_context *ctx = open_context(NULL);
+	struct hmn_gpu_list *gpus = NULL;
+
+	ok(hmn_query_gpus(ctx, &gpus) == 0 && gpus->count == 5, "snapshot 1: 3 GPUs, 2 MIG instances");
+	gpus = hmn_gpu_list_free(gpus);
+	unsigned long probed = identity_call_total();
+	ok(probed > 0 && stub_calls("nvmlDeviceGetMigMode") == 3, "snapshot 1 probes each GPU's MIG mode once");
+	reset_stub_calls();
+	for (int i = 0; i < 10; i++) {
+		hmn_query_gpus(ctx, &gpus);
+		gpus = hmn_gpu_list_free(gpus);
+	}
+	is_u64(identity_call_total(), 0, "snapshots 2-11: no identity, PCI, driver or MIG call");
+	/* 3 GPUs and 2 instances: one memory query each per snapshot, nothing else. */
+	is_u64(stub_calls("nvmlDeviceGetMemoryInfo_v2"), 50, "snapshots 2-11: one memory query per GPU and instance");
+	is_u64(stub_calls("nvmlDeviceGetMemoryInfo"), 0, "no v1 memory call where v2 answers");
+
+	reset_stub_calls();
+	struct hmn_process_list *procs = NULL;
+	hmn_query_processes(ctx, NULL, &procs);
+	procs = hmn_process_list_free(procs);
+	reset_stub_calls();
+	hmn_query_processes(ctx, NULL, &procs);
+	ok(procs && procs->count == 5, "processes of every GPU and instance");
+	procs = hmn_process_list_free(procs);
+	is_u64(identity_call_total(), 0, "a second process query probes nothing again");
+	is_u64(stub_calls("nvmlDeviceGetMemoryInfo_v2"), 2,
+	       "a process query reads no GPU's memory again, only each instance's (its bound)");
+
+	hmn_context_refresh(ctx);
+	reset_stub_calls();
+	hmn_query_gpus(ctx, &gpus);
+	gpus = hmn_gpu_list_free(gpus);
+	is_u64(stub_calls("nvmlDeviceGetMigMode"), 3, "hmn_context_refresh: the next query probes again");
+	hmn_context_free(ctx);
+}
+
+/* MIG reconfigured under a running context: the stale instance handle fails, and it probes again. */
+static void test_mig_reconfigured(void)
+{
+	char text[4096];
+	use_stub("STUB_MODERN");
+	setenv("HMN_STUB_WATCH", "1", 1);
+	snprintf(text, sizeof(text), "%s", mig_gpu);
+	/* gpu=2 in the text: make it GPU 0 here. */
+	for (char *p = strstr(text, "gpu=2"); p; p = strstr(p, "gpu=2"))
+		p[4] = '0';
+	scenario(text);
+	hmn_context *ctx = open_context(NULL);
+	struct hmn_gpu_list *gpus = NULL;
+	hmn_query_gpus(ctx, &gpus);
+	ok(gpus && gpus->count == 3, "MIG: the GPU and its two instances");
+	gpus = hmn_gpu_list_free(gpus);
+
+	/* One instance destroyed: the second handle now names no device. */
+	char *second = strstr(text, "mig gpu=0 gi=3");
+	char *end = strchr(second, '\n');
+	memmove(second, end + 1, strlen(end + 1) + 1);
+	scenario(text);
+	reset_stub_calls();
+	hmn_query_gpus(ctx, &gpus);
+	ok(gpus && gpus->count == 2 && warnings == 1 && strstr(last_warning, "MIG instance 3"),
+	   "the stale instance handle fails: said once, the rest still listed");
+	ok(stub_calls("nvmlDeviceGetMigMode") == 0, "that query used the cached layout");
+	gpus = hmn_gpu_list_free(gpus);
+	reset_stub_calls();
+	hmn_query_gpus(ctx, &gpus);
+	ok(gpus && gpus->count == 2 && warnings == 1, "the next query: the GPU and its one instance, no warning");
+	ok(stub_calls("nvmlDeviceGetMigMode") == 1, "the GPU was probed again");
+	gpus = hmn_gpu_list_free(gpus);
+	reset_stub_calls();
+	hmn_query_gpus(ctx, &gpus);
+	ok(stub_calls("nvmlDeviceGetMigMode") == 0, "then cached again");
+	gpus = hmn_gpu_list_free(gpus);
+	hmn_context_free(ctx);
+	unsetenv("HMN_STUB_WATCH");
+}
+
+/* DGX Spark's GB10: no memory of its own; both memory calls answer NOT_SUPPORTED. */
+static void test_unified(void)
+{
+	char procfs[600], path[700];
+	snprintf(procfs, sizeof(procfs), "%s/unified-proc", dir);
+	mkdir(procfs, 0755);
+	snprintf(path, sizeof(path), "%s/meminfo", procfs);
+	FILE *f = fopen(path, "w");
+	fputs("MemTotal:       127535708 kB\nMemFree:         1000000 kB\n"
+	      "MemAvailable:   118000000 kB\nBuffers:          100000 kB\n", f);
+	fclose(f);
+	setenv("HMN_PROCFS", procfs, 1);
+	use_stub("STUB_MODERN");
+	scenario("driver 580.95.05\n"
+		 "gpu name=\"NVIDIA GB10\" uuid=GPU-dddddddd-0000-0000-0000-000000000000 "
+		 "pci=00000000:01:00.0 memory-error=3\n"
+		 "proc gpu=0 pid=700 used=8589934592 list=compute\n"
+		 "proc gpu=0 pid=701 used=137438953472 list=compute\n");
+	hmn_context *ctx = open_context(NULL);
+	struct hmn_gpu_list *gpus = NULL;
+	ok(hmn_query_gpus(ctx, &gpus) == 0 && gpus->count == 1 && gpus->failed == 0,
+	   "GB10: answers, not a failed GPU");
+	const struct hmn_gpu *g = gpus ? &gpus->gpus[0] : NULL;
+	ok(g && g->unified_memory, "GB10: unified_memory");
+	ok(g && g->total_bytes == 127535708ULL * 1024, "total is MemTotal");
+	ok(g && g->free_bytes == 118000000ULL * 1024, "free is MemAvailable");
+	ok(g && g->used_bytes == (127535708ULL - 118000000ULL) * 1024, "used is the rest");
+	ok(g && g->reserved_bytes == HMN_UNKNOWN, "reserved unknown");
+	ok(warnings == 0, "no warning for a GPU that has no memory of its own");
+	gpus = hmn_gpu_list_free(gpus);
+	struct hmn_process_list *procs = NULL;
+	ok(hmn_query_processes(ctx, NULL, &procs) == 0 && procs->count == 2, "GB10: processes as usual");
+	ok(procs && find(procs, 700, 0) && find(procs, 700, 0)->used_bytes == 8589934592ULL,
+	   "a process's figure stands");
+	ok(procs && find(procs, 701, 0) && find(procs, 701, 0)->used_bytes == HMN_UNKNOWN,
+	   "a figure above the system's whole memory is unknown");
+	procs = hmn_process_list_free(procs);
+	reset_stub_calls();
+	hmn_query_gpus(ctx, &gpus);
+	gpus = hmn_gpu_list_free(gpus);
+	is_u64(stub_calls("nvmlDeviceGetMemoryInfo_v2") + stub_calls("nvmlDeviceGetMemoryInfo"), 0,
+	       "a later snapshot asks no memory call it knows unsupported");
+	hmn_context_free(ctx);
+
+	/* No meminfo to read: the GPU failed, said once. */
+	setenv("HMN_PROCFS", "/nonexistent-procfs", 1);
+	ctx = open_context(NULL);
+	ok(hmn_query_gpus(ctx, &gpus) == -EIO, "GB10 without a readable meminfo: failed");
+	hmn_context_free(ctx);
+}
+
+/* Another user's process: /proc cannot say, the driver can. */
+static void test_names_from_driver(void)
+{
+	char procfs[600], path[800];
+	snprintf(procfs, sizeof(procfs), "%s/names-proc", dir);
+	snprintf(path, sizeof(path), "%s/482", procfs);
+	mkdir(procfs, 0755);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/482/status", procfs);
+	FILE *f = fopen(path, "w");
+	fputs("Name:\ta-very-long-pro\nUid:\t0\t0\t0\t0\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/483", procfs);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/483/status", procfs);
+	f = fopen(path, "w");
+	fputs("Name:\tmy-worker\nUid:\t0\t0\t0\t0\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/483/comm", procfs);
+	f = fopen(path, "w");
+	fputs("my-worker\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/482/comm", procfs);
+	f = fopen(path, "w");
+	fputs("a-very-long-pro\n", f);
+	fclose(f);
+	setenv("HMN_PROCFS", procfs, 1);
+	use_stub("STUB_MODERN");
+	scenario("gpu name=\"NVIDIA H100 80GB HBM3\" uuid=GPU-2be53767 pci=00000000:00:06.0 "
+		 "total=85520809984 reserved=503316480 used=11196694528\n"
+		 "proc gpu=0 pid=482 used=1591738368 list=compute\n"
+		 "proc gpu=0 pid=483 used=1277165568 list=compute\n"
+		 "proc gpu=0 pid=490 used=2640314368 list=compute\n"
+		 "proc gpu=0 pid=491 used=1048576 list=compute\n"
+		 "procname pid=482 path=/tmp/b/a-very-long-process-name-beyond-fifteen\n"
+		 "procname pid=483 path=/usr/bin/python3\n"
+		 "procname pid=490 path=/tmp/b/trainer\n");
+	hmn_context *ctx = open_context(NULL);
+	struct hmn_process_list *procs = NULL;
+	reset_stub_calls();
+	ok(hmn_query_processes(ctx, NULL, &procs) == 0 && procs->count == 4, "four processes");
+	const struct hmn_process *p = procs ? find(procs, 482, 0) : NULL;
+	ok(p && p->name && !strcmp(p->name, "a-very-long-process-name-beyond-fifteen"),
+	   "comm a prefix of the driver's basename: the whole name");
+	ok(p && p->path && !strcmp(p->path, "/tmp/b/a-very-long-process-name-beyond-fifteen"),
+	   "path from the driver");
+	p = procs ? find(procs, 483, 0) : NULL;
+	ok(p && p->name && !strcmp(p->name, "my-worker") && p->path && !strcmp(p->path, "/usr/bin/python3"),
+	   "comm that is no truncation of the basename stays the name; the path is the driver's");
+	p = procs ? find(procs, 490, 0) : NULL;
+	ok(p && p->name && !strcmp(p->name, "trainer") && !p->exists,
+	   "a pid outside our namespace: named by the driver");
+	p = procs ? find(procs, 491, 0) : NULL;
+	ok(p && !p->name && !p->path, "nobody can name it: null");
+	is_u64(stub_calls("nvmlSystemGetProcessName"), 4, "one nvmlSystemGetProcessName per process");
+	procs = hmn_process_list_free(procs);
+	uint32_t pid = 490;
+	struct hmn_process_filter filter = { .pids = &pid, .n_pids = 1 };
+	reset_stub_calls();
+	hmn_query_processes(ctx, &filter, &procs);
+	is_u64(stub_calls("nvmlSystemGetProcessName"), 1, "--pid: only the kept row's process is asked");
+	procs = hmn_process_list_free(procs);
+	hmn_context_free(ctx);
+	setenv("HMN_PROCFS", "/nonexistent-procfs", 1);
+}
+
+/* The MPS recording: a server (compute) and two clients (the MPS list). */
+static void test_mps(void)
+{
+	use_stub("STUB_MODERN");
+	scenario("gpu name=\"NVIDIA H100 80GB HBM3\" uuid=GPU-2be53767 pci=00000000:00:06.0 "
+		 "total=85520809984 reserved=503316480 used=2200000000\n"
+		 "proc gpu=0 pid=470 used=69206016 list=compute\n"
+		 "proc gpu=0 pid=461 used=1275068416 list=mps\n"
+		 "proc gpu=0 pid=463 used=855638016 list=mps\n");
+	hmn_context *ctx = open_context(NULL);
+	struct hmn_process_list *procs = NULL;
+	hmn_query_processes(ctx, NULL, &procs);
+	const struct hmn_process *server = procs ? find(procs, 470, 0) : NULL;
+	const struct hmn_process *client = procs ? find(procs, 461, 0) : NULL;
+	ok(server && !server->is_mps_client && server->type == HMN_PROCESS_COMPUTE, "the MPS server: compute");
+	ok(client && client->is_mps_client && client->type == HMN_PROCESS_COMPUTE,
+	   "an MPS client: an MPS client, still compute");
+	hmn_process_list_free(procs);
+	hmn_context_free(ctx);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -455,6 +724,11 @@ int main(void)
 	test_backends();
 	test_self();
 	test_many_named_processes();
+	test_cheap_snapshots();
+	test_mig_reconfigured();
+	test_unified();
+	test_names_from_driver();
+	test_mps();
 	char cmd[600];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)

@@ -195,10 +195,73 @@ static void test_hostile(void)
 	is_u64(smi_parse_mib("17592186044415", 14), 17592186044415ULL * MIB, "2^44-1 MiB fits");
 }
 
+/* The H100 of driver 580 (tests/fixtures/h100-580): a name with ESC and a newline in it. */
+static void test_name_with_newline(void)
+{
+	static const enum smi_field recorded[] = { SMI_PID, SMI_PROCESS_NAME, SMI_USED_MEMORY, SMI_GPU_UUID };
+	static const enum smi_field ours[] = { SMI_PID, SMI_USED_MEMORY, SMI_GPU_UUID, SMI_PROCESS_NAME };
+	struct smi_process_row *rows = NULL;
+	size_t len, count = 0, skipped = 9;
+	char *text = slurp_fixture("h100-580", "nvidia-smi__query_compute_apps.csv", &len);
+
+	ok(smi_parse_processes(text, len, recorded, N(recorded), &rows, &count, &skipped) == 0,
+	   "H100 580 recording parses");
+	ok(count == 6 && skipped == 0, "six processes, none lost to the newline in a name");
+	bool whole = false;
+	for (size_t i = 0; i < count; i++)
+		if (rows[i].pid == 483)
+			whole = !strcmp(rows[i].name, "/tmp/b/evil\x1b[31mRED\nline") && rows[i].used == 1218 * MIB;
+	ok(whole, "the name spanning two lines is whole, and its row's figures right");
+	free(rows);
+	free(text);
+
+	/* What hmn asks for (the name last): the continuation line ends the name. */
+	static const char ours_text[] =
+		"482, 1518, GPU-2be5, /tmp/b/a-very-long-process-name-beyond-fifteen\n"
+		"483, 1218, GPU-2be5, /tmp/b/evil\x1b[31mRED\n"
+		"line\n"
+		"and more\n"
+		"490, 2518, GPU-2be5, /tmp/b/trainer\n";
+	ok(smi_parse_processes(ours_text, strlen(ours_text), ours, N(ours), &rows, &count, &skipped) == 0 &&
+	   count == 3 && skipped == 0, "name last: three rows, continuation lines joined");
+	ok(count == 3 && !strcmp(rows[1].name, "/tmp/b/evil\x1b[31mRED\nline\nand more"),
+	   "name last: every line of the name kept");
+	free(rows);
+
+	/* A line that is no row and no continuation: skipped, the rows around it kept. */
+	static const char broken[] = "481, /tmp/b/trainer\nabc\n490, /tmp/b/t, 2518, GPU-2be5\n";
+	ok(smi_parse_processes(broken, strlen(broken), recorded, N(recorded), &rows, &count, &skipped) == 0 &&
+	   count == 1 && skipped == 2 && rows[0].pid == 490, "no joining makes a row of two bad lines");
+	free(rows);
+}
+
+/* DGX Spark's GB10: memory [N/A], the GPU otherwise whole. */
+static void test_unified_rows(void)
+{
+	static const enum smi_field fields[] = {
+		SMI_INDEX, SMI_UUID, SMI_NAME, SMI_PCI_BUS_ID, SMI_MEMORY_TOTAL, SMI_MEMORY_USED,
+		SMI_MEMORY_FREE, SMI_MEMORY_RESERVED, SMI_DRIVER_VERSION,
+	};
+	static const char text[] =
+		"0, GPU-dddddddd, NVIDIA GB10, 0000000F:01:00.0, [N/A], [N/A], [N/A], [N/A], 580.95.05\n"
+		"1, GPU-eeeeeeee, NVIDIA X, 00000000:02:00.0, [N/A], 5, [N/A], 0, 580.95.05\n"
+		"2, GPU-ffffffff, NVIDIA Y, 00000000:03:00.0, [Unknown Error], [Unknown Error], [Unknown Error], 0, 580.95.05\n";
+	struct smi_gpu_row *rows = NULL;
+	size_t count = 0, skipped = 0;
+	ok(smi_parse_gpus(text, strlen(text), fields, N(fields), &rows, &count, &skipped) == 0,
+	   "GB10 lines parse");
+	ok(count == 1 && skipped == 2, "the [N/A] GPU kept; half-[N/A] and [Unknown Error] rows skipped");
+	ok(count == 1 && rows[0].memory_not_available && rows[0].total == HMN_UNKNOWN &&
+	   !strcmp(rows[0].name, "NVIDIA GB10"), "memory not available: unified, name kept");
+	free(rows);
+}
+
 int main(void)
 {
 	test_gpu_recordings();
 	test_process_recordings();
 	test_hostile();
+	test_name_with_newline();
+	test_unified_rows();
 	return tap_done();
 }

@@ -141,8 +141,45 @@ static void test_namespaces(void)
 	}
 }
 
+static void test_meminfo(void)
+{
+	uint64_t total = 1, available = 1;
+	static const char real[] =
+		"MemTotal:       127535708 kB\nMemFree:         1203816 kB\nMemAvailable:   118004180 kB\n"
+		"Buffers:          364856 kB\nCached:         104532628 kB\n";
+	ok(parse_meminfo(real, strlen(real), &total, &available) == 0, "meminfo parses");
+	is_u64(total, 127535708ULL * 1024, "MemTotal in bytes");
+	is_u64(available, 118004180ULL * 1024, "MemAvailable in bytes");
+
+	static const struct { const char *text; const char *why; } bad[] = {
+		{ "", "empty" },
+		{ "MemTotal: 10 kB\n", "no MemAvailable (kernels before 3.14)" },
+		{ "MemAvailable: 10 kB\n", "no MemTotal" },
+		{ "MemTotal: 0 kB\nMemAvailable: 0 kB\n", "a zero total" },
+		{ "MemTotal: abc kB\nMemAvailable: 1 kB\n", "not a number" },
+		{ "MemTotal: 10 MB\nMemAvailable: 1 kB\n", "another unit" },
+		{ "MemTotal: 10\nMemAvailable: 1 kB\n", "no unit" },
+		{ "MemTotal: 18014398509481984 kB\nMemAvailable: 1 kB\n", "2^54 KiB overflows in bytes" },
+		{ "MemTotal: 99999999999999999999999 kB\nMemAvailable: 1 kB\n", "beyond 2^64" },
+		{ "MemTotalX: 10 kB\nMemAvailable: 1 kB\n", "a longer key is another key" },
+		{ "MemTotal: 10 kB junk\nMemAvailable: 1 kB\n", "trailing junk" },
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		total = available = 7;
+		ok(parse_meminfo(bad[i].text, strlen(bad[i].text), &total, &available) == -EINVAL &&
+		   total == 7 && available == 7, "meminfo refused, outputs untouched: %s", bad[i].why);
+	}
+	static const char more_available[] = "MemAvailable: 20 kB\nMemTotal: 10 kB\n";
+	ok(parse_meminfo(more_available, strlen(more_available), &total, &available) == 0 &&
+	   total == 10240 && available == 10240, "MemAvailable above MemTotal is capped; any order");
+	static const char no_newline[] = "MemTotal: 10 kB\nMemAvailable: 4 kB";
+	ok(parse_meminfo(no_newline, strlen(no_newline), &total, &available) == 0 && available == 4096,
+	   "no newline at the end");
+}
+
 int main(void)
 {
+	test_meminfo();
 	test_namespaces();
 	test_driver_quirks();
 	test_status();
