@@ -114,6 +114,14 @@ EXPORT unsigned long hmnStubCallCount(const char *name)
 	return 0;
 }
 
+EXPORT unsigned long hmnStubCallTotal(void)
+{
+	unsigned long n = 0;
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]) && calls[i].name; i++)
+		n += calls[i].count;
+	return n;
+}
+
 EXPORT void hmnStubResetCounts(void)
 {
 	memset(calls, 0, sizeof(calls));
