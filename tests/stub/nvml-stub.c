@@ -302,6 +302,15 @@ static void load_scenario(void)
 	fclose(f);
 }
 
+static int same_mtime(const struct stat *a, const struct stat *b)
+{
+#ifdef _WIN32
+	return a->st_mtime == b->st_mtime; /* the Windows build of the stand-in is never watched */
+#else
+	return a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+#endif
+}
+
 /* HMN_STUB_WATCH: the scenario file was replaced or rewritten since it was read. */
 static void reload_if_changed(void)
 {
@@ -310,8 +319,7 @@ static void reload_if_changed(void)
 
 	if (!getenv("HMN_STUB_WATCH") || !path || stat(path, &st) != 0)
 		return;
-	if (st.st_ino != S.seen.st_ino || st.st_size != S.seen.st_size ||
-	    st.st_mtim.tv_sec != S.seen.st_mtim.tv_sec || st.st_mtim.tv_nsec != S.seen.st_mtim.tv_nsec)
+	if (st.st_ino != S.seen.st_ino || st.st_size != S.seen.st_size || !same_mtime(&st, &S.seen))
 		load_scenario();
 }
 
