@@ -339,8 +339,10 @@ int gpu_sink_add(struct gpu_sink *sink, const struct hmn_gpu *gpu)
 	g->uuid = arena_strdup(a, gpu->uuid);
 	g->pci_bus_id = arena_strdup(a, gpu->pci_bus_id);
 	g->driver_version = arena_strdup(a, gpu->driver_version);
+	g->compute_capability = arena_strdup(a, gpu->compute_capability);
 	if ((gpu->name && !g->name) || (gpu->uuid && !g->uuid) ||
-	    (gpu->pci_bus_id && !g->pci_bus_id) || (gpu->driver_version && !g->driver_version))
+	    (gpu->pci_bus_id && !g->pci_bus_id) || (gpu->driver_version && !g->driver_version) ||
+	    (gpu->compute_capability && !g->compute_capability))
 		return -ENOMEM;
 	list->count++;
 	return 0;

@@ -40,6 +40,7 @@ extern "C" {
 
 #define HMN_UNKNOWN UINT64_MAX      /* a size nobody measured */
 #define HMN_UID_UNKNOWN UINT32_MAX  /* an owner nobody could read */
+#define HMN_VALUE_UNKNOWN UINT32_MAX /* a telemetry figure nobody measured */
 
 typedef struct hmn_context hmn_context;
 
@@ -128,6 +129,16 @@ struct hmn_gpu {
 	 * (Linux MemAvailable), used the rest, reserved unknown.
 	 */
 	bool unified_memory;
+	/*
+	 * Telemetry, read with the memory from the same handles; each
+	 * HMN_VALUE_UNKNOWN (compute_capability NULL) where the source cannot say.
+	 */
+	uint32_t utilization_percent;        /* the GPU busy, 0-100, over the driver's last period */
+	uint32_t memory_utilization_percent; /* the memory controller busy, 0-100 */
+	uint32_t temperature_celsius;
+	uint32_t power_milliwatts;           /* power drawn now (or averaged by the driver) */
+	uint32_t power_limit_milliwatts;     /* the limit the driver enforces */
+	const char *compute_capability;      /* "9.0" (NVIDIA's CUDA compute capability) */
 };
 
 struct hmn_gpu_list {
@@ -217,6 +228,47 @@ struct hmn_self_memory {
 
 /* The calling process's own memory: RSS, and device memory over every GPU. */
 int hmn_query_self(hmn_context *ctx, struct hmn_self_memory *ret_self);
+
+/*
+ * ---- A command and everything it starts (hmn run) ---------------------------
+ *
+ * hmn_command_start() runs argv (PATH searched as execvp does, no shell)
+ * with the caller's stdin, stdout and stderr. On Linux the caller becomes a
+ * child subreaper first, so that descendants which detach (double fork,
+ * setsid) come back to it rather than to init; on Windows the command runs
+ * in a job object, which its descendants inherit.
+ */
+struct hmn_command;
+
+/*
+ * Returns 0, or -ENOENT when argv[0] was not found, another negative errno
+ * (-EACCES, -ENOEXEC, ...) when it was found but could not run, with
+ * nothing left running.
+ */
+int hmn_command_start(char *const argv[], struct hmn_command **ret_command);
+/* The command's pid (0 once reaped is not a concern: it stays the one started). */
+uint32_t hmn_command_pid(const struct hmn_command *command);
+/*
+ * The pids of the command and every living descendant, adopted ones
+ * included: malloc'd, sorted, in *ret_pids (free it). From $HMN_PROCFS on
+ * Linux, proc_listchildpids on macOS, the job's list on Windows.
+ */
+int hmn_command_pids(hmn_context *ctx, struct hmn_command *command, uint32_t **ret_pids,
+		     size_t *ret_count);
+/*
+ * Reaps whatever of the tree has ended, without waiting. Returns true once
+ * the command and every descendant it left to us are gone.
+ */
+bool hmn_command_done(struct hmn_command *command);
+/*
+ * How the command ended, once it has: its exit code (0-255) and -1 for
+ * signal, or -1 and the signal that ended it. -EBUSY while it runs.
+ */
+int hmn_command_status(const struct hmn_command *command, int *ret_exit_code, int *ret_signal);
+/* Passes signal sig on to the command (on Windows: any signal ends the job). */
+int hmn_command_signal(struct hmn_command *command, int sig);
+/* Forgets the command (it is not killed); accepts NULL. */
+struct hmn_command *hmn_command_free(struct hmn_command *command);
 
 /* The library's version, "X.Y.Z". */
 const char *hmn_version(void);

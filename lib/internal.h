@@ -52,6 +52,11 @@ struct gpu_sink {
 	const char *source;
 };
 int gpu_sink_add(struct gpu_sink *sink, const struct hmn_gpu *gpu);
+/* For a source's struct hmn_gpu initialiser: telemetry unknown until it reads some. */
+#define GPU_TELEMETRY_UNKNOWN                                                                   \
+	.utilization_percent = HMN_VALUE_UNKNOWN, .memory_utilization_percent = HMN_VALUE_UNKNOWN, \
+	.temperature_celsius = HMN_VALUE_UNKNOWN, .power_milliwatts = HMN_VALUE_UNKNOWN,           \
+	.power_limit_milliwatts = HMN_VALUE_UNKNOWN
 
 struct row_index;
 struct process_sink {
@@ -217,6 +222,16 @@ int os_find_program(const char *name, const char *override_variable, char *out, 
 bool os_path_is_absolute(const char *path);
 #endif
 
+/*
+ * Process trees (lib/linux/tree.c, lib/darwin/tree.c). os_become_subreaper:
+ * orphaned descendants are re-parented to the caller (Linux); -ENOTSUP
+ * elsewhere. os_add_descendants: appends every living descendant of root
+ * (not root) to *pids.
+ */
+int os_become_subreaper(void);
+int os_add_descendants(const char *procfs, uint32_t root, uint32_t **pids, size_t *count,
+		       size_t *capacity);
+
 /* The user name for uid, cached; NULL when it has none. */
 const char *os_user_name(hmn_context *ctx, uint32_t uid);
 /*
@@ -240,6 +255,13 @@ const char *os_procfs_root(void);
  */
 int parse_proc_status(const char *text, size_t len, char *name, size_t name_size,
 		      uint32_t *ret_uid, uint64_t *ret_rss_bytes);
+/*
+ * A /proc/PID/task/TID/children text: pids separated by spaces. Calls add
+ * for each; stops at the first thing that is not one. Returns how many.
+ */
+size_t parse_pid_list(const char *text, size_t len, void (*add)(uint32_t pid, void *data), void *data);
+/* The parent pid in a /proc/PID/stat text (after the last ')': state, then ppid). */
+int parse_stat_ppid(const char *text, size_t len, uint32_t *ret_ppid);
 /*
  * MemTotal and MemAvailable of a /proc/meminfo text, in bytes. -EINVAL when
  * either is missing or malformed; MemAvailable is capped at MemTotal.

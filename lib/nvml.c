@@ -495,6 +495,7 @@ static int nvml_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 	for (unsigned i = 0; i < n->count; i++) {
 		struct nvml_gpu *g = NULL;
 		struct hmn_gpu gpu = {
+			GPU_TELEMETRY_UNKNOWN,
 			.index = i,
 			.vendor = "nvidia",
 			.shared_total_bytes = HMN_UNKNOWN,

@@ -248,6 +248,7 @@ static int nvsmi_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 	for (size_t i = 0; r == 0 && i < s->n_gpus; i++) {
 		const struct smi_gpu_row *g = &s->gpus[i];
 		struct hmn_gpu gpu = {
+			GPU_TELEMETRY_UNKNOWN,
 			.index = g->index,
 			.name = g->name[0] ? g->name : NULL,
 			.uuid = g->uuid[0] ? g->uuid : NULL,

@@ -226,6 +226,42 @@ static const char *find_bytes(const char *hay, size_t len, const char *needle, s
 	return NULL;
 }
 
+size_t parse_pid_list(const char *text, size_t len, void (*add)(uint32_t pid, void *data), void *data)
+{
+	const char *p = text, *end = text + len;
+	size_t n = 0;
+	uint64_t pid;
+
+	while (p < end && (*p == ' ' || *p == '\n'))
+		p++;
+	while (parse_u64(&p, end, &pid)) {
+		if (pid == 0 || pid > UINT32_MAX)
+			break;
+		add((uint32_t)pid, data);
+		n++;
+		while (p < end && (*p == ' ' || *p == '\n'))
+			p++;
+	}
+	return n;
+}
+
+int parse_stat_ppid(const char *text, size_t len, uint32_t *ret_ppid)
+{
+	/* "1234 (name with ) and spaces) S 1 ...": the name may hold anything; the last ')' ends it. */
+	const char *close = NULL, *end = text + len;
+	for (const char *p = text; p < end; p++)
+		if (*p == ')')
+			close = p;
+	if (!close || end - close < 4 || close[1] != ' ' || close[3] != ' ')
+		return -EINVAL;
+	const char *p = close + 4;
+	uint64_t ppid;
+	if (!parse_u64(&p, end, &ppid) || ppid > UINT32_MAX)
+		return -EINVAL;
+	*ret_ppid = (uint32_t)ppid;
+	return 0;
+}
+
 /* "Key:   12345 kB" anywhere in a meminfo text, in bytes; false when absent or bad. */
 static bool meminfo_value(const char *text, size_t len, const char *key, uint64_t *ret)
 {

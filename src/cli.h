@@ -6,7 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum command { COMMAND_FREE, COMMAND_PS };
+#include "units.h"
+
+enum command { COMMAND_FREE, COMMAND_PS, COMMAND_WATCH, COMMAND_RUN };
+enum output_format { FORMAT_TABLE, FORMAT_JSON, FORMAT_CSV, FORMAT_PROMETHEUS };
 enum sort_key { SORT_VRAM, SORT_PID, SORT_NAME, SORT_DEVICE };
 
 enum exit_code {
@@ -14,6 +17,11 @@ enum exit_code {
 	EXIT_RUNTIME = 1,
 	EXIT_USAGE = 2,
 	EXIT_NO_GPU = 3,
+	EXIT_NOT_ENOUGH = 4,   /* hmn free --need: no listed GPU has that much free */
+	/* hmn run, as env(1) and timeout(1) exit. */
+	EXIT_RUN_FAILED = 125, /* hmn failed before COMMAND ran */
+	EXIT_CANNOT_RUN = 126, /* COMMAND was found but could not run */
+	EXIT_NOT_FOUND = 127,  /* COMMAND was not found */
 };
 
 /* One --device entry: an index, or a UUID. */
@@ -26,7 +34,16 @@ struct device_selector {
 struct cli {
 	enum command command;
 	bool command_given;
-	bool help, version, json, verbose, no_header, bytes;
+	bool help, version, verbose, no_header, bytes, long_format;
+	enum output_format format;
+	const char *output;                  /* -o FILE; NULL: stdout */
+	bool has_need;
+	struct size_arg need;                /* free --need */
+	uint64_t interval_ms;                /* watch, run: 0 until set, then the default */
+	uint64_t count;                      /* watch --count; 0: no limit */
+	uint64_t duration_ms;                /* watch --duration; 0: no limit */
+	char **argv;                         /* run: COMMAND and its arguments (into argv) */
+	size_t argc;
 	const char *backends;                /* NULL: not given */
 	enum sort_key sort;
 	uint32_t *pids;

@@ -18,39 +18,13 @@
 #include <string.h>
 
 #include "format.h"
+#include "outbuf.h"
 #include "render.h"
 
-/*
- * Output goes through a 64 KiB buffer handed to stdio in large pieces: a
- * stdio call per key and value cost more than building the rows.
- */
-struct json_out {
-	FILE *file;
-	size_t len;
-	char buf[65536];
-};
-
-static void flush(struct json_out *o)
-{
-	if (o->len)
-		fwrite(o->buf, 1, o->len, o->file);
-	o->len = 0;
-}
-
-static void put(struct json_out *o, const char *s, size_t n)
-{
-	if (o->len + n > sizeof(o->buf)) {
-		flush(o);
-		if (n > sizeof(o->buf)) {
-			fwrite(s, 1, n, o->file);
-			return;
-		}
-	}
-	memcpy(o->buf + o->len, s, n);
-	o->len += n;
-}
-
-#define PUT_LITERAL(o, text) put(o, text, sizeof(text) - 1)
+/* The renderer's buffer is the shared one (outbuf.h); these names keep the code short. */
+#define json_out outbuf
+#define put outbuf_put
+#define PUT_LITERAL OUTBUF_LITERAL
 
 /* Bytes a JSON string can hold as they are: printable ASCII but '"' and '\\'. */
 static const bool plain[256] = {
@@ -88,30 +62,20 @@ static int put_string(struct json_out *o, const char *s)
 
 int json_write_string(FILE *out, const char *s)
 {
-	struct json_out *o = malloc(sizeof(*o));
+	struct outbuf *o = outbuf_new(out);
 	if (!o)
 		return -ENOMEM;
-	o->file = out;
-	o->len = 0;
 	int r = put_string(o, s);
-	flush(o);
-	free(o);
+	outbuf_close(o);
 	return r;
 }
 
 static void put_u64(struct json_out *o, uint64_t value, uint64_t unknown)
 {
-	char digits[24];
-	size_t n = 0;
-
-	if (value == unknown) {
+	if (value == unknown)
 		PUT_LITERAL(o, "null");
-		return;
-	}
-	do
-		digits[sizeof(digits) - ++n] = (char)('0' + value % 10);
-	while ((value /= 10) > 0);
-	put(o, digits + sizeof(digits) - n, n);
+	else
+		outbuf_put_u64(o, value);
 }
 
 /* Keys are ours, given with their quotes and colon: ",\"name\":". */
@@ -173,6 +137,12 @@ static int write_gpu(struct json_out *o, const struct hmn_gpu *g)
 		PUT_LITERAL(o, ",\"mig\":null");
 	}
 	put_bool(o, KEY("unified_memory"), g->unified_memory);
+	u64_field(o, KEY("utilization_percent"), g->utilization_percent, HMN_VALUE_UNKNOWN);
+	u64_field(o, KEY("memory_utilization_percent"), g->memory_utilization_percent, HMN_VALUE_UNKNOWN);
+	u64_field(o, KEY("temperature_celsius"), g->temperature_celsius, HMN_VALUE_UNKNOWN);
+	u64_field(o, KEY("power_milliwatts"), g->power_milliwatts, HMN_VALUE_UNKNOWN);
+	u64_field(o, KEY("power_limit_milliwatts"), g->power_limit_milliwatts, HMN_VALUE_UNKNOWN);
+	r |= string_field(o, KEY("compute_capability"), g->compute_capability);
 	put(o, "}", 1);
 	return r;
 }
@@ -207,26 +177,32 @@ static int write_process(struct json_out *o, const struct hmn_process *p)
 	return r;
 }
 
-/* Writes "[row,row,...]\n" through write_row. */
-static int write_array(FILE *file, const void *const *rows, size_t n,
-		       int (*write_row)(struct json_out *, const void *))
+/* Puts "[row,row,...]" through write_row; nonzero when a string could not be escaped. */
+static int put_array(struct json_out *o, const void *const *rows, size_t n,
+		     int (*write_row)(struct json_out *, const void *))
 {
-	struct json_out *o = malloc(sizeof(*o));
 	int r = 0;
 
-	if (!o)
-		return -ENOMEM;
-	o->file = file;
-	o->len = 0;
 	put(o, "[", 1);
 	for (size_t i = 0; i < n && r == 0; i++) {
 		if (i > 0)
 			put(o, ",", 1);
 		r = write_row(o, rows[i]);
 	}
-	PUT_LITERAL(o, "]\n");
-	flush(o);
-	free(o);
+	put(o, "]", 1);
+	return r;
+}
+
+/* Writes "[row,row,...]\n" through write_row. */
+static int write_array(FILE *file, const void *const *rows, size_t n,
+		       int (*write_row)(struct json_out *, const void *))
+{
+	struct json_out *o = outbuf_new(file);
+	if (!o)
+		return -ENOMEM;
+	int r = put_array(o, rows, n, write_row);
+	put(o, "\n", 1);
+	outbuf_close(o);
 	return r ? -ENOMEM : 0;
 }
 
@@ -240,12 +216,104 @@ static int write_process_row(struct json_out *o, const void *row)
 	return write_process(o, row);
 }
 
-int render_gpus_json(FILE *out, const struct hmn_gpu *const *gpus, size_t n)
+int render_gpus_json(FILE *out, const struct hmn_gpu *const *gpus, size_t n,
+		     const struct render_options *options)
 {
 	return write_array(out, (const void *const *)gpus, n, write_gpu_row);
 }
 
-int render_processes_json(FILE *out, const struct hmn_process *const *rows, size_t n)
+int render_processes_json(FILE *out, const struct hmn_process *const *rows, size_t n,
+			  const struct render_options *options)
 {
 	return write_array(out, (const void *const *)rows, n, write_process_row);
+}
+
+int render_sample_json(FILE *out, const char *time, uint64_t elapsed_ms,
+		       const struct hmn_gpu *const *gpus, size_t n_gpus,
+		       const struct hmn_process *const *rows, size_t n_rows)
+{
+	struct json_out *o = outbuf_new(out);
+	if (!o)
+		return -ENOMEM;
+	PUT_LITERAL(o, "{\"time\":");
+	int r = put_string(o, time);
+	u64_field(o, KEY("elapsed_ms"), elapsed_ms, HMN_UNKNOWN);
+	PUT_LITERAL(o, ",\"gpus\":");
+	r |= put_array(o, (const void *const *)gpus, n_gpus, write_gpu_row);
+	PUT_LITERAL(o, ",\"processes\":");
+	r |= put_array(o, (const void *const *)rows, n_rows, write_process_row);
+	PUT_LITERAL(o, "}\n");
+	outbuf_close(o);
+	return r ? -ENOMEM : 0;
+}
+
+static void put_int_or_null(struct json_out *o, const char *key, size_t key_len, int value)
+{
+	put(o, key, key_len);
+	if (value < 0)
+		PUT_LITERAL(o, "null");
+	else
+		outbuf_put_u64(o, (uint64_t)value);
+}
+
+int render_run_report_json(FILE *out, const struct run_report *rep)
+{
+	struct json_out *o = outbuf_new(out);
+	int r = 0;
+	if (!o)
+		return -ENOMEM;
+	PUT_LITERAL(o, "{\"command\":[");
+	for (size_t i = 0; i < rep->argc; i++) {
+		if (i > 0)
+			put(o, ",", 1);
+		r |= put_string(o, rep->argv[i]);
+	}
+	put(o, "]", 1);
+	put_int_or_null(o, KEY("exit_code"), rep->exit_code);
+	put_int_or_null(o, KEY("signal"), rep->signal);
+	u64_field(o, KEY("duration_ms"), rep->duration_ms, HMN_UNKNOWN);
+	u64_field(o, KEY("samples"), rep->samples, HMN_UNKNOWN);
+	u64_field(o, KEY("interval_ms"), rep->interval_ms, HMN_UNKNOWN);
+	r |= string_field(o, KEY("measure"), rep->measure);
+	u64_field(o, KEY("peak_bytes"), rep->peak_bytes, HMN_UNKNOWN);
+	u64_field(o, KEY("peak_shared_bytes"), rep->peak_shared_bytes, HMN_UNKNOWN);
+	PUT_LITERAL(o, ",\"devices\":[");
+	for (size_t i = 0; i < rep->n_devices; i++) {
+		const struct run_device_peak *d = &rep->devices[i];
+		if (i > 0)
+			put(o, ",", 1);
+		PUT_LITERAL(o, "{\"index\":");
+		outbuf_put_u64(o, d->index);
+		r |= string_field(o, KEY("uuid"), d->uuid);
+		r |= string_field(o, KEY("name"), d->name);
+		u64_field(o, KEY("peak_bytes"), d->peak_bytes, HMN_UNKNOWN);
+		put(o, "}", 1);
+	}
+	PUT_LITERAL(o, "],\"processes\":[");
+	for (size_t i = 0; i < rep->n_processes; i++) {
+		const struct run_process_peak *p = &rep->processes[i];
+		if (i > 0)
+			put(o, ",", 1);
+		PUT_LITERAL(o, "{\"pid\":");
+		outbuf_put_u64(o, p->pid);
+		r |= string_field(o, KEY("name"), p->name);
+		u64_field(o, KEY("device_index"), p->device_index, HMN_UNKNOWN);
+		u64_field(o, KEY("peak_bytes"), p->peak_bytes, HMN_UNKNOWN);
+		put(o, "}", 1);
+	}
+	put(o, "]", 1);
+	if (rep->spill) {
+		PUT_LITERAL(o, ",\"spill\":{\"episodes\":");
+		outbuf_put_u64(o, rep->spill->episodes);
+		u64_field(o, KEY("total_ms"), rep->spill->total_ms, HMN_UNKNOWN);
+		u64_field(o, KEY("longest_ms"), rep->spill->longest_ms, HMN_UNKNOWN);
+		u64_field(o, KEY("peak_shared_bytes"), rep->spill->peak_shared_bytes, HMN_UNKNOWN);
+		put(o, "}", 1);
+	} else {
+		PUT_LITERAL(o, ",\"spill\":null");
+	}
+	r |= string_field(o, KEY("process_peaks"), rep->process_peaks);
+	PUT_LITERAL(o, "}\n");
+	outbuf_close(o);
+	return r ? -ENOMEM : 0;
 }

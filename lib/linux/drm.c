@@ -502,6 +502,7 @@ static int drm_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 	for (unsigned i = 0; i < d->n_gpus; i++) {
 		const struct drm_gpu *dg = &d->gpus[i];
 		struct hmn_gpu g = {
+			GPU_TELEMETRY_UNKNOWN,
 			.index = i,
 			.name = dg->name,
 			.vendor = vendor_name(dg->vendor_id),

@@ -247,6 +247,7 @@ static int pdh_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 		snprintf(name, sizeof(name), "GPU (LUID 0x%08x:0x%08x)", (unsigned)a->luid_high,
 			 (unsigned)a->luid_low);
 		struct hmn_gpu g = {
+			GPU_TELEMETRY_UNKNOWN,
 			.index = (unsigned)i, .name = name, .vendor = "unknown",
 			.total_bytes = HMN_UNKNOWN, .free_bytes = HMN_UNKNOWN, .used_bytes = HMN_UNKNOWN,
 			.reserved_bytes = HMN_UNKNOWN, .shared_total_bytes = HMN_UNKNOWN,

@@ -46,7 +46,7 @@ int os_find_program(const char *name, const char *override_variable, char *out, 
 }
 
 /* Appends arg to a command line, quoted as the C runtime's parser reads it back. */
-static void append_argument(wchar_t *line, size_t size, size_t *len, const wchar_t *arg)
+void os_append_argument(wchar_t *line, size_t size, size_t *len, const wchar_t *arg)
 {
 	size_t n = *len;
 	if (n > 0 && n + 1 < size)
@@ -132,7 +132,7 @@ int os_run_program(const char *path, char *const argv[], double timeout_s, size_
 	for (size_t i = 0; argv[i]; i++) {
 		if (!MultiByteToWideChar(CP_UTF8, 0, argv[i], -1, arg, 1024))
 			return -E2BIG;
-		append_argument(line, sizeof(line) / sizeof(line[0]), &len, i == 0 ? wide_path : arg);
+		os_append_argument(line, sizeof(line) / sizeof(line[0]), &len, i == 0 ? wide_path : arg);
 	}
 	null_in = CreateFileW(L"NUL", GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE, &inherit,
 			      OPEN_EXISTING, 0, NULL);

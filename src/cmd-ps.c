@@ -1,0 +1,58 @@
+/* hmn ps: per-process GPU memory, one row per (process, GPU), and the summary line. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "output.h"
+#include "render.h"
+#include "tool.h"
+
+int cmd_ps(const struct cli *cli, hmn_context *ctx)
+{
+	struct hmn_gpu_list *gpus = NULL;
+	struct hmn_process_list *list = NULL;
+	unsigned *indices = NULL;
+	const struct hmn_process **rows = NULL;
+	struct output out;
+	size_t n = 0;
+	int r, status = EXIT_RUNTIME;
+
+	if (cli->n_devices > 0) {
+		/* Only --device needs the GPU list: to check and resolve it. */
+		r = hmn_query_gpus(ctx, &gpus);
+		if (r < 0)
+			return exit_for_query_error(ctx, r);
+		r = resolve_devices(cli, gpus, &indices);
+		hmn_gpu_list_free(gpus);
+		if (r < 0)
+			return r == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+	}
+	struct hmn_process_filter filter = {
+		.pids = cli->pids, .n_pids = cli->n_pids,
+		.devices = indices, .n_devices = cli->n_devices,
+	};
+	r = hmn_query_processes(ctx, &filter, &list);
+	if (r < 0) {
+		free(indices);
+		return exit_for_query_error(ctx, r);
+	}
+	rows = select_process_rows(cli, list, &n);
+	if (!rows || output_open(&out, cli->output) < 0)
+		goto out;
+	struct render_options o = { .no_header = cli->no_header, .bytes = cli->bytes };
+	r = renderer_for(cli->format)->processes(out.file, rows, n, &o);
+	if (r < 0) {
+		fprintf(stderr, "hmn: %s\n", strerror(-r));
+		output_discard(&out);
+		goto out;
+	}
+	status = output_commit(&out, EXIT_OK);
+	if (status == EXIT_OK)
+		print_process_summary(cli, rows, n, list->unreadable);
+out:
+	free(rows);
+	free(indices);
+	hmn_process_list_free(list);
+	return status;
+}

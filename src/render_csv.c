@@ -1,0 +1,142 @@
+/*
+ * CSV (RFC 4180): a header naming the JSON keys (top-level only: the nested
+ * mig object is left out), one record per row, CRLF line ends, null as an
+ * empty cell. A cell holding a comma, a quote, CR or LF is quoted, quotes
+ * doubled; text is made valid UTF-8 as in the JSON.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format.h"
+#include "outbuf.h"
+#include "render.h"
+
+static int put_text(struct outbuf *o, const char *s)
+{
+	if (!s)
+		return 0;
+	if (!strpbrk(s, ",\"\r\n")) {
+		const unsigned char *p = (const unsigned char *)s;
+		while (*p && *p < 0x80)
+			p++;
+		if (!*p) { /* ASCII with nothing to quote: as it is */
+			outbuf_puts(o, s);
+			return 0;
+		}
+	}
+	char *valid = utf8_repair(s);
+	if (!valid)
+		return -ENOMEM;
+	if (!strpbrk(valid, ",\"\r\n")) {
+		outbuf_puts(o, valid);
+	} else {
+		outbuf_put(o, "\"", 1);
+		for (const char *p = valid; *p; p++) {
+			if (*p == '"')
+				outbuf_put(o, "\"", 1);
+			outbuf_put(o, p, 1);
+		}
+		outbuf_put(o, "\"", 1);
+	}
+	free(valid);
+	return 0;
+}
+
+static void put_number(struct outbuf *o, uint64_t value, uint64_t unknown)
+{
+	if (value != unknown)
+		outbuf_put_u64(o, value);
+}
+
+static void put_bool(struct outbuf *o, bool value)
+{
+	outbuf_puts(o, value ? "true" : "false");
+}
+
+#define SEP(o) outbuf_put(o, ",", 1)
+#define END(o) outbuf_put(o, "\r\n", 2)
+
+static int write_gpu(struct outbuf *o, const struct hmn_gpu *g)
+{
+	int r = 0;
+	outbuf_put_u64(o, g->index);
+	SEP(o), r |= put_text(o, g->name);
+	SEP(o), r |= put_text(o, g->uuid);
+	SEP(o), r |= put_text(o, g->vendor);
+	SEP(o), r |= put_text(o, g->pci_bus_id);
+	SEP(o), put_number(o, g->total_bytes, HMN_UNKNOWN);
+	SEP(o), put_number(o, g->free_bytes, HMN_UNKNOWN);
+	SEP(o), put_number(o, g->used_bytes, HMN_UNKNOWN);
+	SEP(o), put_number(o, g->reserved_bytes, HMN_UNKNOWN);
+	SEP(o), put_number(o, g->shared_total_bytes, HMN_UNKNOWN);
+	SEP(o), put_number(o, g->shared_used_bytes, HMN_UNKNOWN);
+	SEP(o), r |= put_text(o, g->driver_version);
+	SEP(o), r |= put_text(o, g->source);
+	SEP(o), put_bool(o, g->unified_memory);
+	SEP(o), put_number(o, g->utilization_percent, HMN_VALUE_UNKNOWN);
+	SEP(o), put_number(o, g->memory_utilization_percent, HMN_VALUE_UNKNOWN);
+	SEP(o), put_number(o, g->temperature_celsius, HMN_VALUE_UNKNOWN);
+	SEP(o), put_number(o, g->power_milliwatts, HMN_VALUE_UNKNOWN);
+	SEP(o), put_number(o, g->power_limit_milliwatts, HMN_VALUE_UNKNOWN);
+	SEP(o), r |= put_text(o, g->compute_capability);
+	END(o);
+	return r;
+}
+
+static int write_process(struct outbuf *o, const struct hmn_process *p)
+{
+	int r = 0;
+	outbuf_put_u64(o, p->pid);
+	SEP(o), r |= put_text(o, p->name);
+	SEP(o), put_number(o, p->used_bytes, HMN_UNKNOWN);
+	SEP(o), put_number(o, p->shared_used_bytes, HMN_UNKNOWN);
+	SEP(o), outbuf_put_u64(o, p->device_index);
+	SEP(o), r |= put_text(o, p->device_name);
+	SEP(o), r |= put_text(o, p->device_uuid);
+	SEP(o), r |= put_text(o, process_type_name(p->type, false));
+	SEP(o), r |= put_text(o, p->user);
+	SEP(o), put_number(o, p->uid, HMN_UID_UNKNOWN);
+	SEP(o), r |= put_text(o, p->path);
+	SEP(o), put_bool(o, p->is_protected);
+	SEP(o), r |= put_text(o, p->source);
+	SEP(o), put_number(o, p->ns_pid, 0);
+	SEP(o), r |= put_text(o, p->container);
+	SEP(o), put_bool(o, p->is_mps_client);
+	END(o);
+	return r;
+}
+
+int render_gpus_csv(FILE *out, const struct hmn_gpu *const *gpus, size_t n,
+		    const struct render_options *options)
+{
+	struct outbuf *o = outbuf_new(out);
+	int r = 0;
+	if (!o)
+		return -ENOMEM;
+	if (!options->no_header)
+		OUTBUF_LITERAL(o, "index,name,uuid,vendor,pci_bus_id,total_bytes,free_bytes,used_bytes,"
+				  "reserved_bytes,shared_total_bytes,shared_used_bytes,driver_version,source,"
+				  "unified_memory,utilization_percent,memory_utilization_percent,"
+				  "temperature_celsius,power_milliwatts,power_limit_milliwatts,compute_capability\r\n");
+	for (size_t i = 0; i < n && r == 0; i++)
+		r = write_gpu(o, gpus[i]);
+	outbuf_close(o);
+	return r ? -ENOMEM : 0;
+}
+
+int render_processes_csv(FILE *out, const struct hmn_process *const *rows, size_t n,
+			 const struct render_options *options)
+{
+	struct outbuf *o = outbuf_new(out);
+	int r = 0;
+	if (!o)
+		return -ENOMEM;
+	if (!options->no_header)
+		OUTBUF_LITERAL(o, "pid,name,used_bytes,shared_used_bytes,device_index,device_name,device_uuid,"
+				  "type,user,uid,path,protected,source,ns_pid,container,mps\r\n");
+	for (size_t i = 0; i < n && r == 0; i++)
+		r = write_process(o, rows[i]);
+	outbuf_close(o);
+	return r ? -ENOMEM : 0;
+}

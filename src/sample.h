@@ -1,0 +1,28 @@
+/* What hmn watch and hmn run share: time, sleeping between samples, and signals. */
+#ifndef HMN_SAMPLE_H
+#define HMN_SAMPLE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Milliseconds on a monotonic clock. */
+uint64_t clock_ms(void);
+/* Now in UTC, ISO 8601 with milliseconds: "2026-11-22T18:48:14.123Z". */
+void utc_now(char buf[32]);
+
+/*
+ * Catches SIGINT, SIGTERM and SIGHUP (and, with wake_on_child, SIGCHLD) so
+ * that a sleep ends early and the command can finish its sample and say
+ * what it saw.
+ */
+void signals_catch(bool wake_on_child);
+/*
+ * The signal that arrived since the last call (0: none), and whether it was
+ * sent by a process with kill() rather than by the terminal (Ctrl-C reaches
+ * the whole foreground group, a command hmn runs included).
+ */
+int signal_take(bool *ret_sent_by_process);
+/* Sleeps until the monotonic deadline, or until a caught signal arrives. */
+void sleep_until(uint64_t deadline_ms);
+
+#endif

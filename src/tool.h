@@ -1,0 +1,51 @@
+/* What the commands of the hmn tool share: one file per command, one renderer per format. */
+#ifndef HMN_TOOL_H
+#define HMN_TOOL_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "hmn.h"
+
+/* The log callback: each message as "hmn: ..." on stderr. */
+void tool_log(enum hmn_log_level level, const char *message, void *userdata);
+/*
+ * The same for a command that queries again and again (watch, run): a
+ * warning already said (a GPU lost) is not said again at every sample.
+ */
+void tool_log_once(enum hmn_log_level level, const char *message, void *userdata);
+void print_usage_error(const char *message);
+
+/* Flushes out; a write failure becomes the exit status (a closed pipe ends quietly). */
+int finish_output(FILE *out, int status);
+/* The exit status and message for a failed query: 3 for no GPU, else 1. */
+int exit_for_query_error(hmn_context *ctx, int r);
+
+/*
+ * Resolves --device to GPU indices. A selector no GPU answers to is a usage
+ * error (said here: -EINVAL), except an index of a GPU that was found but
+ * failed to answer.
+ */
+int resolve_devices(const struct cli *cli, const struct hmn_gpu_list *gpus, unsigned **ret_indices);
+/* Is this row named by --device (or is there no --device)? */
+bool gpu_row_wanted(const struct cli *cli, const struct hmn_gpu *g);
+bool process_row_wanted(const struct cli *cli, const struct hmn_process *p);
+
+/* The rows of a list that --device keeps, in a malloc'd array; NULL on ENOMEM. */
+const struct hmn_gpu **select_gpu_rows(const struct cli *cli, const struct hmn_gpu_list *gpus,
+				       size_t *ret_n);
+/* The same for processes, sorted by --sort. */
+const struct hmn_process **select_process_rows(const struct cli *cli,
+					       const struct hmn_process_list *list, size_t *ret_n);
+
+/* The ps summary line on stderr (the contract's wording). */
+void print_process_summary(const struct cli *cli, const struct hmn_process *const *rows, size_t n,
+			   size_t unreadable);
+
+int cmd_free(const struct cli *cli, hmn_context *ctx);
+int cmd_ps(const struct cli *cli, hmn_context *ctx);
+int cmd_watch(const struct cli *cli, hmn_context *ctx);
+int cmd_run(const struct cli *cli, hmn_context *ctx);
+
+#endif
