@@ -165,6 +165,7 @@ int hmn_context_new(const struct hmn_options *options, hmn_context **ret_ctx,
 		ctx->log = options->log;
 		ctx->log_userdata = options->log_userdata;
 		ctx->log_level = options->log_level;
+		ctx->telemetry = options->telemetry;
 	}
 	ctx->procfs = arena_strdup(ctx->arena, os_procfs_root());
 	if (!list)

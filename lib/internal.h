@@ -292,6 +292,8 @@ enum smi_field {
 	/* --query-gpu */
 	SMI_INDEX, SMI_UUID, SMI_NAME, SMI_PCI_BUS_ID, SMI_MEMORY_TOTAL, SMI_MEMORY_USED,
 	SMI_MEMORY_FREE, SMI_MEMORY_RESERVED, SMI_DRIVER_VERSION,
+	SMI_UTILIZATION_GPU, SMI_UTILIZATION_MEMORY, SMI_TEMPERATURE, SMI_POWER_DRAW, SMI_POWER_LIMIT,
+	SMI_COMPUTE_CAP,
 	/* --query-compute-apps */
 	SMI_PID, SMI_USED_MEMORY, SMI_GPU_UUID, SMI_PROCESS_NAME,
 };
@@ -300,6 +302,9 @@ struct smi_gpu_row {
 	char uuid[96], name[96], pci_bus_id[32], driver_version[80]; /* "": unknown */
 	uint64_t total, used, free, reserved;                        /* HMN_UNKNOWN: unknown */
 	bool memory_not_available; /* total, used and free all [N/A]: unified memory */
+	uint32_t utilization, memory_utilization, temperature; /* HMN_VALUE_UNKNOWN: unknown */
+	uint32_t power_mw, power_limit_mw;                     /* W with decimals, in mW */
+	char compute_cap[16];                                  /* "9.0"; "": unknown */
 };
 struct smi_process_row {
 	uint32_t pid;
@@ -309,6 +314,10 @@ struct smi_process_row {
 };
 /* Is this cell one of nvidia-smi's "[N/A]"-like non-values (or empty)? */
 bool smi_cell_unknown(const char *p, size_t n);
+/* A cell of whole units, "37" or "37 %" (unit ignored); HMN_VALUE_UNKNOWN for anything else. */
+uint32_t smi_parse_integer(const char *p, size_t n);
+/* Watts with decimals ("71.23", "71.23 W") in milliwatts; HMN_VALUE_UNKNOWN for anything else. */
+uint32_t smi_parse_watts(const char *p, size_t n);
 /* A MiB cell ("81559" or "81559 MiB") in bytes; HMN_UNKNOWN for anything else. */
 uint64_t smi_parse_mib(const char *p, size_t n);
 /*
@@ -424,6 +433,7 @@ struct hmn_context {
 	hmn_log_fn log;
 	void *log_userdata;
 	enum hmn_log_level log_level;
+	bool telemetry;                   /* hmn_options.telemetry */
 	const char *procfs;
 	struct os_proc_root *proc_root;   /* opened at the first process query */
 	struct hmn_arena *arena;          /* lives as long as the context */

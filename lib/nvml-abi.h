@@ -109,6 +109,30 @@ _Static_assert(offsetof(nvmlProcessInfo_t, gpuInstanceId) == 16, "gpuInstanceId 
 _Static_assert(offsetof(nvmlProcessInfo_t, computeInstanceId) == 20, "computeInstanceId at 20");
 _Static_assert(sizeof(nvmlReturn_t) == 4, "nvmlReturn_t is an int-sized enum");
 
+/* nvmlDeviceGetUtilizationRates: percent of the last sample period busy. */
+typedef struct {
+	unsigned int gpu;
+	unsigned int memory;
+} nvmlUtilization_t;
+
+#define NVML_TEMPERATURE_GPU 0
+
+/* nvmlDeviceGetAccountingStats: a process's figures while accounting mode is on. */
+typedef struct {
+	unsigned int gpuUtilization;
+	unsigned int memoryUtilization;
+	unsigned long long maxMemoryUsage;
+	unsigned long long time;
+	unsigned long long startTime;
+	unsigned int isRunning;
+	unsigned int reserved[5];
+} nvmlAccountingStats_t;
+
+_Static_assert(sizeof(nvmlUtilization_t) == 8, "nvmlUtilization_t is 8 bytes");
+_Static_assert(sizeof(nvmlAccountingStats_t) == 56, "nvmlAccountingStats_t is 56 bytes");
+_Static_assert(offsetof(nvmlAccountingStats_t, maxMemoryUsage) == 8, "maxMemoryUsage at 8");
+_Static_assert(offsetof(nvmlAccountingStats_t, isRunning) == 32, "isRunning at 32");
+
 /* The entry points, as function-pointer types. */
 typedef nvmlReturn_t (*nvml_init_fn)(void);
 typedef nvmlReturn_t (*nvml_shutdown_fn)(void);

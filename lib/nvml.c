@@ -52,6 +52,7 @@ struct nvml_gpu {
 	nvmlDevice_t handle;
 	struct device_identity id;
 	char bus_id[NVML_DEVICE_PCI_BUS_ID_BUFFER_SIZE];
+	char compute_capability[16]; /* "9.0"; "": unknown */
 	unsigned n_migs;
 	struct mig_device migs[MAX_MIG_DEVICES];
 	enum memory_api memory_api;
@@ -76,6 +77,12 @@ struct nvml {
 	nvmlReturn_t (*gpu_instance_id)(nvmlDevice_t, unsigned int *);
 	nvmlReturn_t (*compute_instance_id)(nvmlDevice_t, unsigned int *);
 	nvmlReturn_t (*process_name)(unsigned int, char *, unsigned int);
+	/* Telemetry, when the context asks for it. */
+	nvmlReturn_t (*utilization)(nvmlDevice_t, nvmlUtilization_t *);
+	nvmlReturn_t (*temperature)(nvmlDevice_t, int, unsigned int *);
+	nvmlReturn_t (*power)(nvmlDevice_t, unsigned int *);
+	nvmlReturn_t (*power_limit)(nvmlDevice_t, unsigned int *);
+	nvmlReturn_t (*compute_capability)(nvmlDevice_t, int *, int *);
 
 	unsigned count;
 	struct nvml_gpu *gpus;    /* count of them */
@@ -187,6 +194,11 @@ static int nvml_open(hmn_context *ctx, void **ret_state, char *why, size_t why_s
 	n->gpu_instance_id = os_library_symbol(n->library, "nvmlDeviceGetGpuInstanceId");
 	n->compute_instance_id = os_library_symbol(n->library, "nvmlDeviceGetComputeInstanceId");
 	n->process_name = os_library_symbol(n->library, "nvmlSystemGetProcessName");
+	n->utilization = os_library_symbol(n->library, "nvmlDeviceGetUtilizationRates");
+	n->temperature = os_library_symbol(n->library, "nvmlDeviceGetTemperature");
+	n->power = os_library_symbol(n->library, "nvmlDeviceGetPowerUsage");
+	n->power_limit = os_library_symbol(n->library, "nvmlDeviceGetEnforcedPowerLimit");
+	n->compute_capability = os_library_symbol(n->library, "nvmlDeviceGetCudaComputeCapability");
 	memory_name = n->memory_v2 ? "nvmlDeviceGetMemoryInfo_v2" : "nvmlDeviceGetMemoryInfo";
 	r = init();
 	if (r != NVML_SUCCESS) {
@@ -404,6 +416,10 @@ static nvmlReturn_t probe_gpu(struct nvml *n, unsigned index, struct nvml_gpu **
 			return r;
 		get_identity(n, g->handle, &g->id);
 		get_pci_bus_id(n, g->handle, g->bus_id, sizeof(g->bus_id));
+		int major, minor;
+		g->compute_capability[0] = '\0';
+		if (n->compute_capability && n->compute_capability(g->handle, &major, &minor) == NVML_SUCCESS)
+			snprintf(g->compute_capability, sizeof(g->compute_capability), "%d.%d", major, minor);
 		g->n_migs = get_mig_devices(n, g->handle, g->migs);
 		g->total = HMN_UNKNOWN;
 		g->probed = true;
@@ -487,6 +503,24 @@ static int add_mig_rows(struct nvml *n, struct gpu_sink *sink, unsigned index, s
 	return 0;
 }
 
+/* Utilisation, temperature and power: what a call cannot say stays unknown. */
+static void read_telemetry(struct nvml *n, nvmlDevice_t dev, struct hmn_gpu *gpu)
+{
+	nvmlUtilization_t u;
+	unsigned v;
+
+	if (n->utilization && n->utilization(dev, &u) == NVML_SUCCESS && u.gpu <= 100 && u.memory <= 100) {
+		gpu->utilization_percent = u.gpu;
+		gpu->memory_utilization_percent = u.memory;
+	}
+	if (n->temperature && n->temperature(dev, NVML_TEMPERATURE_GPU, &v) == NVML_SUCCESS)
+		gpu->temperature_celsius = v;
+	if (n->power && n->power(dev, &v) == NVML_SUCCESS && v != HMN_VALUE_UNKNOWN)
+		gpu->power_milliwatts = v;
+	if (n->power_limit && n->power_limit(dev, &v) == NVML_SUCCESS && v != HMN_VALUE_UNKNOWN)
+		gpu->power_limit_milliwatts = v;
+}
+
 static int nvml_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 {
 	struct nvml *n = state;
@@ -513,6 +547,9 @@ static int nvml_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 		gpu.name = g->id.name[0] ? g->id.name : NULL;
 		gpu.uuid = g->id.uuid[0] ? g->id.uuid : NULL;
 		gpu.pci_bus_id = g->bus_id[0] ? g->bus_id : NULL;
+		gpu.compute_capability = g->compute_capability[0] ? g->compute_capability : NULL;
+		if (n->ctx->telemetry)
+			read_telemetry(n, g->handle, &gpu);
 		int err = gpu_sink_add(sink, &gpu);
 		if (err == 0)
 			err = add_mig_rows(n, sink, i, g, &gpu);

@@ -54,6 +54,51 @@ uint64_t smi_parse_mib(const char *p, size_t n)
 	return v * 1024 * 1024;
 }
 
+uint32_t smi_parse_integer(const char *p, size_t n)
+{
+	struct span s = trim(p, n);
+	uint64_t v = 0;
+	size_t i = 0;
+
+	if (smi_cell_unknown(s.p, s.n))
+		return HMN_VALUE_UNKNOWN;
+	for (; i < s.n && s.p[i] >= '0' && s.p[i] <= '9'; i++)
+		if ((v = v * 10 + (uint64_t)(s.p[i] - '0')) >= HMN_VALUE_UNKNOWN)
+			return HMN_VALUE_UNKNOWN;
+	if (i == 0)
+		return HMN_VALUE_UNKNOWN;
+	struct span unit = trim(s.p + i, s.n - i);
+	/* "37 %", "41 C": a unit word, nothing numeric after the number. */
+	for (size_t k = 0; k < unit.n; k++)
+		if ((unit.p[k] >= '0' && unit.p[k] <= '9') || unit.p[k] == '.')
+			return HMN_VALUE_UNKNOWN;
+	return (uint32_t)v;
+}
+
+uint32_t smi_parse_watts(const char *p, size_t n)
+{
+	struct span s = trim(p, n);
+	uint64_t whole = 0, milli = 0;
+	size_t i = 0;
+
+	if (smi_cell_unknown(s.p, s.n))
+		return HMN_VALUE_UNKNOWN;
+	for (; i < s.n && s.p[i] >= '0' && s.p[i] <= '9'; i++)
+		if ((whole = whole * 10 + (uint64_t)(s.p[i] - '0')) > 4000000)
+			return HMN_VALUE_UNKNOWN;
+	if (i == 0)
+		return HMN_VALUE_UNKNOWN;
+	if (i < s.n && s.p[i] == '.') {
+		unsigned scale = 100;
+		for (i++; i < s.n && s.p[i] >= '0' && s.p[i] <= '9'; i++, scale /= 10)
+			milli += scale * (unsigned)(s.p[i] - '0');
+	}
+	struct span unit = trim(s.p + i, s.n - i);
+	if (unit.n != 0 && !(unit.n == 1 && unit.p[0] == 'W'))
+		return HMN_VALUE_UNKNOWN;
+	return (uint32_t)(whole * 1000 + milli);
+}
+
 static void copy_cell(char *out, size_t size, struct span s)
 {
 	/* A NUL byte ends the text: what follows could not be printed anyway. */
@@ -137,6 +182,12 @@ static void *next_row(struct parse *p)
 	return (char *)p->rows + p->count++ * p->row_size;
 }
 
+static uint32_t percent(struct span c)
+{
+	uint32_t v = smi_parse_integer(c.p, c.n);
+	return v <= 100 ? v : HMN_VALUE_UNKNOWN;
+}
+
 /* nvidia-smi's "[N/A]": a value the GPU does not have, not one it failed to give. */
 static bool is_na(struct span c)
 {
@@ -158,6 +209,9 @@ static int parse_gpu_line(const char *line, size_t n, void *data)
 	struct span cells[MAX_FIELDS];
 	struct smi_gpu_row row = {
 		.total = HMN_UNKNOWN, .used = HMN_UNKNOWN, .free = HMN_UNKNOWN, .reserved = HMN_UNKNOWN,
+		.utilization = HMN_VALUE_UNKNOWN, .memory_utilization = HMN_VALUE_UNKNOWN,
+		.temperature = HMN_VALUE_UNKNOWN, .power_mw = HMN_VALUE_UNKNOWN,
+		.power_limit_mw = HMN_VALUE_UNKNOWN,
 	};
 	bool have_index = false;
 	unsigned not_available = 0;
@@ -184,6 +238,12 @@ static int parse_gpu_line(const char *line, size_t n, void *data)
 		case SMI_MEMORY_FREE: row.free = smi_parse_mib(c.p, c.n); not_available += is_na(c); break;
 		case SMI_MEMORY_RESERVED: row.reserved = smi_parse_mib(c.p, c.n); break;
 		case SMI_DRIVER_VERSION: copy_version(row.driver_version, sizeof(row.driver_version), c); break;
+		case SMI_UTILIZATION_GPU: row.utilization = percent(c); break;
+		case SMI_UTILIZATION_MEMORY: row.memory_utilization = percent(c); break;
+		case SMI_TEMPERATURE: row.temperature = smi_parse_integer(c.p, c.n); break;
+		case SMI_POWER_DRAW: row.power_mw = smi_parse_watts(c.p, c.n); break;
+		case SMI_POWER_LIMIT: row.power_limit_mw = smi_parse_watts(c.p, c.n); break;
+		case SMI_COMPUTE_CAP: copy_cell(row.compute_cap, sizeof(row.compute_cap), c); break;
 		default: break;
 		}
 	}

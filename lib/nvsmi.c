@@ -18,7 +18,10 @@
 #define MAX_OUTPUT (4u << 20)
 #define DEFAULT_TIMEOUT 10.0
 
-enum optional_field { OPT_RESERVED, OPT_DRIVER_VERSION, N_OPTIONAL };
+enum optional_field {
+	OPT_RESERVED, OPT_DRIVER_VERSION, OPT_UTIL_GPU, OPT_UTIL_MEMORY, OPT_TEMPERATURE,
+	OPT_POWER_DRAW, OPT_POWER_LIMIT, OPT_COMPUTE_CAP, N_OPTIONAL,
+};
 
 struct nvsmi {
 	hmn_context *ctx;
@@ -46,6 +49,12 @@ static const struct {
 	{ SMI_MEMORY_FREE, "memory.free", -1 },
 	{ SMI_MEMORY_RESERVED, "memory.reserved", OPT_RESERVED },
 	{ SMI_DRIVER_VERSION, "driver_version", OPT_DRIVER_VERSION },
+	{ SMI_UTILIZATION_GPU, "utilization.gpu", OPT_UTIL_GPU },
+	{ SMI_UTILIZATION_MEMORY, "utilization.memory", OPT_UTIL_MEMORY },
+	{ SMI_TEMPERATURE, "temperature.gpu", OPT_TEMPERATURE },
+	{ SMI_POWER_DRAW, "power.draw", OPT_POWER_DRAW },
+	{ SMI_POWER_LIMIT, "enforced.power.limit", OPT_POWER_LIMIT },
+	{ SMI_COMPUTE_CAP, "compute_cap", OPT_COMPUTE_CAP },
 };
 #define N_GPU_FIELDS (sizeof(gpu_fields) / sizeof(gpu_fields[0]))
 
@@ -124,7 +133,7 @@ static bool mentions(const struct os_program_result *r, const char *field)
 static int query_gpus(struct nvsmi *s, char *why, size_t why_size)
 {
 	for (int attempt = 0; attempt <= N_OPTIONAL; attempt++) {
-		char query[256] = "--query-gpu=";
+		char query[512] = "--query-gpu=";
 		enum smi_field fields[N_GPU_FIELDS];
 		size_t n = 0;
 		struct os_program_result r;
@@ -248,7 +257,6 @@ static int nvsmi_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 	for (size_t i = 0; r == 0 && i < s->n_gpus; i++) {
 		const struct smi_gpu_row *g = &s->gpus[i];
 		struct hmn_gpu gpu = {
-			GPU_TELEMETRY_UNKNOWN,
 			.index = g->index,
 			.name = g->name[0] ? g->name : NULL,
 			.uuid = g->uuid[0] ? g->uuid : NULL,
@@ -261,6 +269,12 @@ static int nvsmi_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 			.shared_total_bytes = HMN_UNKNOWN,
 			.shared_used_bytes = HMN_UNKNOWN,
 			.driver_version = g->driver_version[0] ? g->driver_version : NULL,
+			.utilization_percent = g->utilization,
+			.memory_utilization_percent = g->memory_utilization,
+			.temperature_celsius = g->temperature,
+			.power_milliwatts = g->power_mw,
+			.power_limit_milliwatts = g->power_limit_mw,
+			.compute_capability = g->compute_cap[0] ? g->compute_cap : NULL,
 		};
 		/*
 		 * nvidia-smi rounds each figure to whole MiB, so they need not add

@@ -59,6 +59,11 @@ static const char *const format_names[] = {
 	[FORMAT_PROMETHEUS] = "prometheus",
 };
 
+static const char format_help[] =
+	"  --json         JSON on stdout instead of the table (--format json)\n"
+	"  --format F     table (default), json, csv or prometheus\n"
+	"  -o, --output FILE  write to FILE atomically (a temporary file, then rename)\n";
+
 void cli_print_help(enum command command, bool command_given)
 {
 	if (command_given && command == COMMAND_FREE) {
@@ -71,6 +76,7 @@ void cli_print_help(enum command command, bool command_given)
 		      "  -l, --long     add utilisation, temperature and power\n"
 		      "  --no-header    leave out the header line\n"
 		      "  --bytes        exact byte counts in the table\n", stdout);
+		fputs(format_help, stdout);
 		return;
 	}
 	if (command_given && command == COMMAND_PS) {
@@ -84,6 +90,7 @@ void cli_print_help(enum command command, bool command_given)
 		      "  --sort KEY     vram (default, largest first), pid, name or device\n"
 		      "  --no-header    leave out the header line\n"
 		      "  --bytes        exact byte counts in the table\n", stdout);
+		fputs(format_help, stdout);
 		return;
 	}
 	if (command_given && command == COMMAND_WATCH) {
@@ -99,7 +106,8 @@ void cli_print_help(enum command command, bool command_given)
 		      "  --duration DURATION  stop after DURATION\n"
 		      "  --pid LIST           only these processes\n"
 		      "  --device LIST        only these GPUs\n"
-		      "  -l, --long           add utilisation, temperature and power\n", stdout);
+		      "  -l, --long           add utilisation, temperature and power\n"
+		      "  --json               one JSON object a sample (--format json)\n", stdout);
 		return;
 	}
 	if (command_given && command == COMMAND_RUN) {

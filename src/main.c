@@ -55,6 +55,9 @@ int main(int argc, char **argv)
 		/* A command that queries again and again says each warning once. */
 		.log = sampling ? tool_log_once : tool_log,
 		.log_level = cli.verbose ? HMN_LOG_INFO : HMN_LOG_WARNING,
+		/* Only what prints GPU rows with telemetry asks for it: a plain table costs less. */
+		.telemetry = (cli.command == COMMAND_FREE || cli.command == COMMAND_WATCH) &&
+			     (cli.format != FORMAT_TABLE || cli.long_format),
 	};
 	r = hmn_context_new(&options, &ctx, &why);
 	if (r < 0) {

@@ -52,6 +52,29 @@ static const struct table_column gpu_columns[] = {
 	{ "SOURCE", ALIGN_LEFT },
 };
 
+/* -l/--long: UTIL, TEMP and POWER before SOURCE. */
+static const struct table_column gpu_long_columns[] = {
+	{ "GPU", ALIGN_RIGHT },
+	{ "NAME", ALIGN_LEFT },
+	{ "USED", ALIGN_RIGHT },
+	{ "FREE", ALIGN_RIGHT },
+	{ "TOTAL", ALIGN_RIGHT },
+	{ "RESERVED", ALIGN_RIGHT },
+	{ "UTIL", ALIGN_RIGHT },
+	{ "TEMP", ALIGN_RIGHT },
+	{ "POWER", ALIGN_RIGHT },
+	{ "SOURCE", ALIGN_LEFT },
+};
+
+/* "37%", "41C", "71 W" (whole watts, rounded); "-" where unknown. */
+static const char *telemetry_cell(char buf[24], uint32_t value, const char *unit, unsigned divisor)
+{
+	if (value == HMN_VALUE_UNKNOWN)
+		return "-";
+	snprintf(buf, 24, "%u%s", (value + divisor / 2) / divisor, unit);
+	return buf;
+}
+
 static int finish(struct table *t, int r, FILE *out, bool no_header)
 {
 	if (r == 0)
@@ -63,8 +86,10 @@ static int finish(struct table *t, int r, FILE *out, bool no_header)
 int render_gpus_table(FILE *out, const struct hmn_gpu *const *gpus, size_t n,
 		      const struct render_options *o)
 {
-	struct table *t = table_new(gpu_columns, sizeof(gpu_columns) / sizeof(gpu_columns[0]));
-	char index[48], s[4][SIZE_TEXT_MAX], source[64];
+	struct table *t = o->long_format
+		? table_new(gpu_long_columns, sizeof(gpu_long_columns) / sizeof(gpu_long_columns[0]))
+		: table_new(gpu_columns, sizeof(gpu_columns) / sizeof(gpu_columns[0]));
+	char index[48], s[4][SIZE_TEXT_MAX], source[64], util[24], temp[24], power[24];
 	int r = t ? 0 : -ENOMEM;
 
 	for (size_t i = 0; i < n && r == 0; i++) {
@@ -76,10 +101,16 @@ int render_gpus_table(FILE *out, const struct hmn_gpu *const *gpus, size_t n,
 			format_size(g->free_bytes, o->bytes, s[1]),
 			format_size(g->total_bytes, o->bytes, s[2]),
 			format_size(g->reserved_bytes, o->bytes, s[3]),
+			telemetry_cell(util, g->utilization_percent, "%", 1),
+			telemetry_cell(temp, g->temperature_celsius, "C", 1),
+			telemetry_cell(power, g->power_milliwatts, " W", 1000),
 			source_cell(source, sizeof(source), g),
 		};
-		for (size_t k = 0; k < sizeof(cells) / sizeof(cells[0]) && r == 0; k++)
+		for (size_t k = 0; k < sizeof(cells) / sizeof(cells[0]) && r == 0; k++) {
+			if (!o->long_format && k >= 6 && k <= 8)
+				continue; /* UTIL, TEMP, POWER: -l only */
 			r = table_add_cell(t, cells[k]);
+		}
 	}
 	return t ? finish(t, r, out, o->no_header) : r;
 }

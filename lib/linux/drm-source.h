@@ -12,6 +12,7 @@ struct drm_gpu {
 	char driver[32];
 	char name[160];
 	char render_node[24];         /* "renderD128"; "": none */
+	char hwmon[24];               /* "hwmon3" under device/hwmon; "": none */
 };
 
 /* A device node under /dev/dri ("renderD128", "card0") and its GPU. */

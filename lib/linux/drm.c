@@ -227,6 +227,30 @@ static bool driver_measured(const char *driver)
 	       strcmp(driver, "xe") == 0;
 }
 
+/* The GPU's hwmon folder (temperature, power), found once: its number changes from boot to boot. */
+static void find_hwmon(int class_dir, const char *card, char *out, size_t size)
+{
+	char path[128];
+	snprintf(path, sizeof(path), "%s/device/hwmon", card);
+	int fd = openat(class_dir, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	struct dirent *e;
+
+	out[0] = '\0';
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	while ((e = readdir(dir)))
+		if (strncmp(e->d_name, "hwmon", 5) == 0 && e->d_name[5] >= '0' && e->d_name[5] <= '9' &&
+		    strlen(e->d_name) < size) {
+			memcpy(out, e->d_name, strlen(e->d_name) + 1);
+			break;
+		}
+	closedir(dir);
+}
+
 /* A cardN entry: one GPU, when it is an AMD or Intel PCI GPU that a driver we read runs. */
 static void add_card(struct drm *d, int class_dir, const char *name, unsigned number)
 {
@@ -256,6 +280,7 @@ static void add_card(struct drm *d, int class_dir, const char *name, unsigned nu
 	*g = (struct drm_gpu){ .card = number, .vendor_id = u.vendor_id, .device_id = u.device_id };
 	snprintf(g->driver, sizeof(g->driver), "%s", u.driver);
 	snprintf(g->slot, sizeof(g->slot), "%s", u.slot);
+	find_hwmon(class_dir, name, g->hwmon, sizeof(g->hwmon));
 	d->n_gpus++;
 }
 
@@ -494,6 +519,49 @@ static int i915_memory(struct drm *d, unsigned i, struct hmn_gpu *g)
 	return 0;
 }
 
+/* A telemetry figure from sysfs, divided down to our unit; unknown when absent or implausible. */
+static uint32_t telemetry_value(struct drm *d, unsigned i, const char *attr, uint64_t divisor,
+				uint64_t max)
+{
+	uint64_t v;
+	if (device_u64(d, i, attr, &v) < 0 || v / divisor > max)
+		return HMN_VALUE_UNKNOWN;
+	return (uint32_t)(v / divisor);
+}
+
+/*
+ * amdgpu: gpu_busy_percent and mem_busy_percent; every driver's hwmon:
+ * temp1_input (millidegrees), power1_average or power1_input (microwatts;
+ * amdgpu names it by ASIC generation), power1_cap or power1_max (the limit:
+ * amdgpu and i915/xe). What a kernel does not print stays unknown.
+ */
+static void drm_telemetry(struct drm *d, unsigned i, struct hmn_gpu *g)
+{
+	const struct drm_gpu *dg = &d->gpus[i];
+	char attr[96];
+
+	if (strcmp(dg->driver, "amdgpu") == 0) {
+		g->utilization_percent = telemetry_value(d, i, "gpu_busy_percent", 1, 100);
+		g->memory_utilization_percent = telemetry_value(d, i, "mem_busy_percent", 1, 100);
+	}
+	if (!dg->hwmon[0])
+		return;
+	snprintf(attr, sizeof(attr), "hwmon/%s/temp1_input", dg->hwmon);
+	g->temperature_celsius = telemetry_value(d, i, attr, 1000, 300);
+	snprintf(attr, sizeof(attr), "hwmon/%s/power1_average", dg->hwmon);
+	g->power_milliwatts = telemetry_value(d, i, attr, 1000, 10000000);
+	if (g->power_milliwatts == HMN_VALUE_UNKNOWN) {
+		snprintf(attr, sizeof(attr), "hwmon/%s/power1_input", dg->hwmon);
+		g->power_milliwatts = telemetry_value(d, i, attr, 1000, 10000000);
+	}
+	snprintf(attr, sizeof(attr), "hwmon/%s/power1_cap", dg->hwmon);
+	g->power_limit_milliwatts = telemetry_value(d, i, attr, 1000, 10000000);
+	if (g->power_limit_milliwatts == HMN_VALUE_UNKNOWN) {
+		snprintf(attr, sizeof(attr), "hwmon/%s/power1_max", dg->hwmon);
+		g->power_limit_milliwatts = telemetry_value(d, i, attr, 1000, 10000000);
+	}
+}
+
 static int drm_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 {
 	struct drm *d = state;
@@ -526,6 +594,8 @@ static int drm_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 		}
 		if (g.total_bytes != HMN_UNKNOWN && g.used_bytes != HMN_UNKNOWN && g.used_bytes <= g.total_bytes)
 			g.free_bytes = g.total_bytes - g.used_bytes;
+		if (d->ctx->telemetry)
+			drm_telemetry(d, i, &g);
 		r = gpu_sink_add(sink, &g);
 		if (r < 0)
 			return r;

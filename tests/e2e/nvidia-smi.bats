@@ -23,7 +23,7 @@ h100() {
 	h100
 	run_split "$HMN" free --json
 	[ "$status" -eq 0 ]
-	[ "$output" = '[{"index":0,"name":"NVIDIA H100 80GB HBM3","uuid":"GPU-00000000-0000-0000-0000-000000000000","vendor":"nvidia","pci_bus_id":"0000:00:09.0","total_bytes":85520809984,"free_bytes":64237862912,"used_bytes":20780679168,"reserved_bytes":502267904,"shared_total_bytes":null,"shared_used_bytes":null,"driver_version":"590.48.01","source":"nvidia-smi","mig":null,"unified_memory":false}]' ]
+	[ "$output" = '[{"index":0,"name":"NVIDIA H100 80GB HBM3","uuid":"GPU-00000000-0000-0000-0000-000000000000","vendor":"nvidia","pci_bus_id":"0000:00:09.0","total_bytes":85520809984,"free_bytes":64237862912,"used_bytes":20780679168,"reserved_bytes":502267904,"shared_total_bytes":null,"shared_used_bytes":null,"driver_version":"590.48.01","source":"nvidia-smi","mig":null,"unified_memory":false,"utilization_percent":null,"memory_utilization_percent":null,"temperature_celsius":null,"power_milliwatts":null,"power_limit_milliwatts":null,"compute_capability":null}]' ]
 	grep -q -- '--format=csv,noheader,nounits' "$HMN_FAKE_SMI_DIR/calls"
 	jq -e '.[0].total_bytes == .[0].reserved_bytes + .[0].used_bytes + .[0].free_bytes' <<<"$output"
 }

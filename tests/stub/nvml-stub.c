@@ -32,6 +32,10 @@
  * does for the aggregate without privileges, unless it has aggregate=1.
  *
  *   procname pid=P path="..."            what nvmlSystemGetProcessName answers
+ *   gpu ... util=N memutil=N temp=N power=MW powerlimit=MW cc=MAJOR.MINOR
+ *                                        telemetry (absent: NOT_SUPPORTED)
+ *   gpu ... accounting=1                 accounting mode on; then
+ *   accounting gpu=I pid=P max=N         what nvmlDeviceGetAccountingStats says
  *   gpu ... memory-error=CODE            both memory calls fail with CODE
  *                                        (NOT_SUPPORTED: a GB10's unified memory)
  *
@@ -73,6 +77,11 @@ struct gpu {
 	char name[96], uuid[96], pci[32];
 	unsigned long long total, reserved, used;
 	nvmlReturn_t error, memory_v2_error, memory_error;
+	long long util, memutil, temp, power, powerlimit; /* -1: not supported */
+	int cc_major, cc_minor;                           /* -1: not supported */
+	int accounting;
+	struct { unsigned pid; unsigned long long max; } stats[16];
+	unsigned n_stats;
 	struct proc_list lists[KINDS];
 	/* MIG: a parent counts its devices; a MIG device knows its ids. */
 	unsigned n_migs, first_mig, gi, ci;
@@ -258,6 +267,16 @@ static void load_scenario(void)
 			g->error = (nvmlReturn_t)number(line, "error", 0);
 			g->memory_v2_error = (nvmlReturn_t)number(line, "memory-v2-error", 0);
 			g->memory_error = (nvmlReturn_t)number(line, "memory-error", 0);
+			g->util = (long long)number(line, "util", ~0ULL);
+			g->memutil = (long long)number(line, "memutil", ~0ULL);
+			g->temp = (long long)number(line, "temp", ~0ULL);
+			g->power = (long long)number(line, "power", ~0ULL);
+			g->powerlimit = (long long)number(line, "powerlimit", ~0ULL);
+			g->accounting = (int)number(line, "accounting", 0);
+			char cc[16];
+			g->cc_major = g->cc_minor = -1;
+			if (field(line, "cc", cc, sizeof(cc)))
+				sscanf(cc, "%d.%d", &g->cc_major, &g->cc_minor);
 			g->aggregate = (int)number(line, "aggregate", 0);
 		} else if (strcmp(word, "mig") == 0 && S.n_migs < MAX_GPUS) {
 			unsigned parent = (unsigned)number(line, "gpu", 0);
@@ -290,6 +309,12 @@ static void load_scenario(void)
 			S.names[S.n_names].pid = (unsigned)number(line, "pid", 0);
 			field(line, "path", S.names[S.n_names].path, sizeof(S.names[S.n_names].path));
 			S.n_names++;
+		} else if (strcmp(word, "accounting") == 0) {
+			unsigned g = (unsigned)number(line, "gpu", 0);
+			if (g < S.n_gpus && S.gpus[g].n_stats < 16) {
+				S.gpus[g].stats[S.gpus[g].n_stats].pid = (unsigned)number(line, "pid", 0);
+				S.gpus[g].stats[S.gpus[g].n_stats++].max = number(line, "max", 0);
+			}
 		} else if (strcmp(word, "list-error") == 0) {
 			list_of(line)->error = (nvmlReturn_t)number(line, "code", 0);
 		} else if (strcmp(word, "grow") == 0) {
@@ -478,6 +503,94 @@ EXPORT nvmlReturn_t nvmlSystemGetProcessName(unsigned pid, char *name, unsigned 
 	for (unsigned i = 0; i < S.n_names; i++)
 		if (S.names[i].pid == pid)
 			return copy_string(S.names[i].path, name, length);
+	return NVML_ERROR_NOT_FOUND;
+}
+
+static nvmlReturn_t value(nvmlDevice_t device, long long v, unsigned *out)
+{
+	nvmlReturn_t r;
+	struct gpu *g = gpu_of(device, &r);
+	if (!g)
+		return r;
+	if (v < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	*out = (unsigned)v;
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device, nvmlUtilization_t *u)
+{ count_call(__func__);
+	nvmlReturn_t r;
+	struct gpu *g = gpu_of(device, &r);
+	if (!g)
+		return r;
+	if (g->util < 0 || g->memutil < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	u->gpu = (unsigned)g->util;
+	u->memory = (unsigned)g->memutil;
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device, int sensor, unsigned *t)
+{ count_call(__func__);
+	nvmlReturn_t r;
+	struct gpu *g = gpu_of(device, &r);
+	if (!g)
+		return r;
+	return sensor == NVML_TEMPERATURE_GPU ? value(device, g->temp, t) : NVML_ERROR_INVALID_ARGUMENT;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t device, unsigned *mw)
+{ count_call(__func__);
+	nvmlReturn_t r;
+	struct gpu *g = gpu_of(device, &r);
+	return g ? value(device, g->power, mw) : r;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t device, unsigned *mw)
+{ count_call(__func__);
+	nvmlReturn_t r;
+	struct gpu *g = gpu_of(device, &r);
+	return g ? value(device, g->powerlimit, mw) : r;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device, int *major, int *minor)
+{ count_call(__func__);
+	nvmlReturn_t r;
+	struct gpu *g = gpu_of(device, &r);
+	if (!g)
+		return r;
+	if (g->cc_major < 0)
+		return NVML_ERROR_NOT_SUPPORTED;
+	*major = g->cc_major;
+	*minor = g->cc_minor;
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetAccountingMode(nvmlDevice_t device, int *mode)
+{ count_call(__func__);
+	nvmlReturn_t r;
+	struct gpu *g = gpu_of(device, &r);
+	if (!g)
+		return r;
+	*mode = g->accounting ? 1 : 0; /* NVML_FEATURE_ENABLED / DISABLED */
+	return NVML_SUCCESS;
+}
+
+EXPORT nvmlReturn_t nvmlDeviceGetAccountingStats(nvmlDevice_t device, unsigned pid, nvmlAccountingStats_t *stats)
+{ count_call(__func__);
+	nvmlReturn_t r;
+	struct gpu *g = gpu_of(device, &r);
+	if (!g)
+		return r;
+	if (!g->accounting)
+		return NVML_ERROR_NOT_SUPPORTED;
+	for (unsigned i = 0; i < g->n_stats; i++)
+		if (g->stats[i].pid == pid) {
+			memset(stats, 0, sizeof(*stats));
+			stats->maxMemoryUsage = g->stats[i].max;
+			return NVML_SUCCESS;
+		}
 	return NVML_ERROR_NOT_FOUND;
 }
 
