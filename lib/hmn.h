@@ -247,11 +247,12 @@ int hmn_query_self(hmn_context *ctx, struct hmn_self_memory *ret_self);
 struct hmn_command;
 
 /*
- * Returns 0, or -ENOENT when argv[0] was not found, another negative errno
- * (-EACCES, -ENOEXEC, ...) when it was found but could not run, with
- * nothing left running.
+ * Returns 0, or a negative errno with nothing left running. *ret_exec_failed
+ * says which: true when the command itself failed to start (-ENOENT: not
+ * found; -EACCES, -ENOEXEC, ...: found but could not run), false when the
+ * caller could not start anything (fork, pipe: -EAGAIN, -ENOMEM, ...).
  */
-int hmn_command_start(char *const argv[], struct hmn_command **ret_command);
+int hmn_command_start(char *const argv[], struct hmn_command **ret_command, bool *ret_exec_failed);
 /* The command's pid (0 once reaped is not a concern: it stays the one started). */
 uint32_t hmn_command_pid(const struct hmn_command *command);
 /*

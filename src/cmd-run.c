@@ -58,10 +58,11 @@ static int take_baseline(struct run *run)
 	struct hmn_gpu_list *gpus = NULL;
 	int r = hmn_query_gpus(run->ctx, &gpus);
 
-	if (r == -ENODEV)
+	/* No GPU, or none that answers: COMMAND runs all the same, and the report says so. */
+	if (r == -ENODEV || r == -EIO)
 		return 0;
 	if (r < 0)
-		return exit_for_query_error(run->ctx, r) == EXIT_NO_GPU ? 0 : -EIO;
+		return r;
 	r = resolve_devices(run->cli, gpus, &run->indices);
 	if (r < 0) {
 		hmn_gpu_list_free(gpus);
@@ -213,7 +214,7 @@ static void write_text_report(FILE *out, const struct run *run, const struct run
 	}
 	fprintf(out, ": peak %s of GPU memory", format_size(rep->peak_bytes, false, size));
 	if (device_wide)
-		fputs(" above what the GPUs held when it started (device-wide: no source here measures processes)", out);
+		fputs(" above what the GPUs held when it started", out);
 	bool any = false;
 	for (size_t i = 0; i < rep->n_devices; i++) {
 		if (rep->devices[i].peak_bytes == 0 && rep->n_devices > 1)
@@ -228,8 +229,9 @@ static void write_text_report(FILE *out, const struct run *run, const struct run
 		size_t n = distinct_pids(&run->processes);
 		fprintf(out, " in %zu process%s", n, n == 1 ? "" : "es");
 	}
-	fprintf(out, " over %" PRIu64 ".%" PRIu64 " s, %" PRIu64 " sample%s.\n", rep->duration_ms / 1000,
-		rep->duration_ms % 1000 / 100, rep->samples, rep->samples == 1 ? "" : "s");
+	fprintf(out, " over %" PRIu64 ".%" PRIu64 " s, %" PRIu64 " sample%s%s.\n", rep->duration_ms / 1000,
+		rep->duration_ms % 1000 / 100, rep->samples, rep->samples == 1 ? "" : "s",
+		device_wide ? "; device-wide: no source here measures processes" : "");
 }
 
 static int write_report(const struct run *run, int exit_code, int sig, uint64_t duration_ms)
@@ -324,13 +326,20 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 		return r == -EINVAL ? EXIT_USAGE : EXIT_RUN_FAILED;
 	}
 	if (!run.has_gpu)
-		fprintf(stderr, "hmn: no GPU found: running %s all the same, measuring nothing\n", cli->argv[0]);
+		fprintf(stderr, "hmn: %s: running the command all the same, measuring nothing\n",
+			hmn_context_error(ctx));
 	signals_catch(true);
 	uint64_t start = clock_ms();
-	r = hmn_command_start(cli->argv, &run.command);
+	bool exec_failed;
+	r = hmn_command_start(cli->argv, &run.command, &exec_failed);
 	if (r < 0) {
 		char name[256];
 		sanitize_for_terminal(cli->argv[0], name, sizeof(name));
+		if (!exec_failed) {
+			fprintf(stderr, "hmn: cannot start %s: %s\n", name, strerror(-r));
+			run_free(&run);
+			return EXIT_RUN_FAILED;
+		}
 		fprintf(stderr, "hmn: %s: %s\n", name, r == -ENOENT ? "command not found" : strerror(-r));
 		run_free(&run);
 		return r == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;

@@ -33,8 +33,9 @@ static int cloexec_pipe(int fds[2])
 #endif
 }
 
-int hmn_command_start(char *const argv[], struct hmn_command **ret_command)
+int hmn_command_start(char *const argv[], struct hmn_command **ret_command, bool *ret_exec_failed)
 {
+	*ret_exec_failed = false;
 	struct hmn_command *c = calloc(1, sizeof(*c));
 	int fds[2], e = 0;
 
@@ -78,6 +79,7 @@ int hmn_command_start(char *const argv[], struct hmn_command **ret_command)
 		while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
 			;
 		free(c);
+		*ret_exec_failed = true;
 		return e ? -e : -EIO;
 	}
 	*ret_command = c;

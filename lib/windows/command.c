@@ -88,8 +88,9 @@ static wchar_t *to_utf16(const char *s)
 	return w;
 }
 
-int hmn_command_start(char *const argv[], struct hmn_command **ret_command)
+int hmn_command_start(char *const argv[], struct hmn_command **ret_command, bool *ret_exec_failed)
 {
+	*ret_exec_failed = false;
 	static wchar_t line[LINE_MAX_CHARS];
 	wchar_t program[MAX_PATH];
 	size_t len = 0;
@@ -106,7 +107,7 @@ int hmn_command_start(char *const argv[], struct hmn_command **ret_command)
 			if (has_separator(w))
 				_snwprintf(program, MAX_PATH, L"%ls", w);
 			else if (!find_in_path(w, program, MAX_PATH))
-				r = -ENOENT;
+				r = -ENOENT, *ret_exec_failed = true;
 			program[MAX_PATH - 1] = 0;
 		}
 		free(w);
@@ -121,6 +122,7 @@ int hmn_command_start(char *const argv[], struct hmn_command **ret_command)
 	PROCESS_INFORMATION pi;
 	if (!c->job || !CreateProcessW(program, line, NULL, NULL, TRUE, CREATE_SUSPENDED, NULL, NULL,
 				       &si, &pi)) {
+		*ret_exec_failed = c->job != NULL;
 		r = errno_of(GetLastError());
 		if (c->job)
 			CloseHandle(c->job);
