@@ -1,4 +1,3 @@
-#include <ctype.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,10 +42,11 @@ static bool scale(uint64_t whole, double frac, uint64_t factor, uint64_t *ret)
 	if (whole != 0 && factor > UINT64_MAX / whole)
 		return false;
 	uint64_t a = whole * factor;
-	double b = frac * (double)factor; /* below factor: exact enough, and bounded */
-	if (b >= (double)(UINT64_MAX - a))
+	/* The fraction's share is below factor (at most 2^40 here): exact enough, and it fits. */
+	uint64_t b = (uint64_t)(frac * (double)factor + 0.5);
+	if (b > UINT64_MAX - a)
 		return false;
-	*ret = a + (uint64_t)(b + 0.5);
+	*ret = a + b;
 	return true;
 }
 
@@ -117,6 +117,8 @@ uint64_t size_for_total(const struct size_arg *size, uint64_t total)
 		return size->bytes;
 	/* Rounded up: "50%" of an odd total must not pass with one byte short. */
 	double bytes = (double)total * size->percent / 100.0;
+	if (bytes >= 18446744073709551616.0) /* 2^64: (double)UINT64_MAX rounds up to it */
+		return UINT64_MAX;
 	uint64_t b = (uint64_t)bytes;
 	return (double)b < bytes ? b + 1 : b;
 }

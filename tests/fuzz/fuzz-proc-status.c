@@ -7,6 +7,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static void count_pid(uint32_t pid, void *data)
+{
+	if (pid == 0)
+		abort();
+	(void)data;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char name[64], buf[64];
@@ -31,6 +38,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char container[96];
 	if (parse_container(copy, size, container, sizeof(container)) && strlen(container) >= sizeof(container))
 		abort();
+	uint32_t ppid;
+	(void)parse_stat_ppid(copy, size, &ppid);
+	(void)parse_pid_list(copy, size, count_pid, &ppid);
 	uint64_t total = 0, available = 0;
 	if (parse_meminfo(copy, size, &total, &available) == 0 &&
 	    (total == 0 || available > total || total % 1024 != 0))

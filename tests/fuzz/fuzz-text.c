@@ -1,13 +1,15 @@
 /*
  * libFuzzer harness: UTF-8 repair and the terminal sanitizer, checking what
  * they promise: repaired text is valid UTF-8, sanitized text holds no
- * control character and no invalid UTF-8.
+ * control character and no invalid UTF-8; and the SIZE and DURATION
+ * arguments: what parses is in range, and parses to the same again.
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "format.h"
+#include "units.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -47,6 +49,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		free(out);
 	}
+	struct size_arg size_arg;
+	if (parse_size(s, &size_arg) && size_arg.is_percent &&
+	    !(size_arg.percent > 0 && size_arg.percent <= 100))
+		abort();
+	uint64_t ms;
+	if (parse_duration(s, &ms) && (ms == 0 || ms > 366ULL * 24 * 3600 * 1000))
+		abort();
 	free(s);
 	return 0;
 }

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "format.h"
+#include "units.h"
 #include "hmn.h"
 #include "table.h"
 #include "tap.h"
@@ -119,8 +120,58 @@ static void test_table(void)
 	table_free(t);
 }
 
+static void test_size_arguments(void)
+{
+	static const struct { const char *text; uint64_t bytes; } good[] = {
+		{ "0", 0 }, { "1", 1 }, { "1b", 1 }, { "1B", 1 }, { "512M", 512ULL << 20 },
+		{ "512mib", 512ULL << 20 }, { "1.5GiB", 3ULL << 29 }, { "1.5g", 3ULL << 29 },
+		{ "40GiB", 40ULL << 30 }, { "1KB", 1000 }, { "2.5MB", 2500000 }, { "1tb", 1000000000000ULL },
+		{ "16TiB", 16ULL << 40 }, { "18446744073709551615", UINT64_MAX }, { "0.5k", 512 },
+		{ "16777215TiB", 16777215ULL << 40 },
+	};
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		struct size_arg a = { 0 };
+		ok(parse_size(good[i].text, &a) && !a.is_percent && a.bytes == good[i].bytes, "SIZE %s", good[i].text);
+	}
+	static const char *const bad[] = {
+		"", " ", "-1", "+1", "abc", "10x", "1e9", "1e999", "99999999TiB", "16777216TiB",
+		"18446744073709551616", "1..5G", "1.5.G", ".", "G", "1 G", "1G ", "nan", "inf", "0x10",
+		"%", "0%", "101%", "100.5%", "-5%", "1GiBB", "1Gi", "\xff", "1\n",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct size_arg a = { .bytes = 7 };
+		ok(!parse_size(bad[i], &a) && a.bytes == 7, "SIZE '%s' refused, output untouched", bad[i]);
+	}
+	struct size_arg pct;
+	ok(parse_size("25%", &pct) && pct.is_percent && pct.percent == 25, "SIZE 25%%");
+	is_u64(size_for_total(&pct, 85520809984ULL), 21380202496ULL, "25%% of an H100's total");
+	ok(parse_size("33.3%", &pct), "SIZE 33.3%%");
+	is_u64(size_for_total(&pct, 1000), 333, "33.3%% of 1000, rounded up");
+	ok(parse_size("100%", &pct) && size_for_total(&pct, UINT64_MAX) == UINT64_MAX, "100%% of 2^64-1 does not wrap");
+	struct size_arg bytes = { .bytes = 5 };
+	is_u64(size_for_total(&bytes, 1), 5, "a size in bytes ignores the total");
+
+	static const struct { const char *text; uint64_t ms; } durations[] = {
+		{ "1", 1000 }, { "1s", 1000 }, { "250ms", 250 }, { "1.5s", 1500 }, { "2m", 120000 },
+		{ "1h", 3600000 }, { "0.1", 100 }, { "0.001s", 1 }, { "8784h", 8784ULL * 3600000 },
+	};
+	for (size_t i = 0; i < sizeof(durations) / sizeof(durations[0]); i++) {
+		uint64_t ms = 0;
+		ok(parse_duration(durations[i].text, &ms) && ms == durations[i].ms, "DURATION %s", durations[i].text);
+	}
+	static const char *const bad_durations[] = {
+		"", "0", "0s", "0ms", "0.0001s", "-1s", "+1s", "abc", "10x", "1e3", "1S", "1 s", "1sec",
+		"8785h", "99999999999999999999", "1.s.", "ms", "nan", "1d",
+	};
+	for (size_t i = 0; i < sizeof(bad_durations) / sizeof(bad_durations[0]); i++) {
+		uint64_t ms = 7;
+		ok(!parse_duration(bad_durations[i], &ms) && ms == 7, "DURATION '%s' refused", bad_durations[i]);
+	}
+}
+
 int main(void)
 {
+	test_size_arguments();
 	test_sizes();
 	test_utf8();
 	test_sanitizer();

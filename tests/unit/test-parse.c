@@ -177,8 +177,44 @@ static void test_meminfo(void)
 	   "no newline at the end");
 }
 
+static void add_pid(uint32_t pid, void *data)
+{
+	char *out = data;
+	snprintf(out + strlen(out), 128 - strlen(out), "%u,", pid);
+}
+
+static void test_process_tree_files(void)
+{
+	char got[128] = "";
+	static const char children[] = "4242 4243 17\n";
+	ok(parse_pid_list(children, strlen(children), add_pid, got) == 3 && !strcmp(got, "4242,4243,17,"),
+	   "children: three pids");
+	got[0] = '\0';
+	ok(parse_pid_list("", 0, add_pid, got) == 0 && !got[0], "children: empty");
+	static const char hostile[] = "12 0 13";
+	ok(parse_pid_list(hostile, strlen(hostile), add_pid, got) == 1 && !strcmp(got, "12,"), "a pid 0 ends it");
+	got[0] = '\0';
+	static const char huge[] = "5 99999999999 6";
+	ok(parse_pid_list(huge, strlen(huge), add_pid, got) == 1, "beyond 2^32 ends it");
+	got[0] = '\0';
+	static const char cut[] = "123";
+	ok(parse_pid_list(cut, 2, add_pid, got) == 1 && !strcmp(got, "12,"), "reads no byte past its length");
+
+	uint32_t ppid = 0;
+	static const char stat[] = "4242 (python3) S 1000 4242 1000 0 -1 4194304";
+	ok(parse_stat_ppid(stat, strlen(stat), &ppid) == 0 && ppid == 1000, "stat: ppid");
+	static const char evil[] = "4242 (a) S 7 (b) R 9) S 31337 1 1";
+	ok(parse_stat_ppid(evil, strlen(evil), &ppid) == 0 && ppid == 31337,
+	   "stat: a name holding ') S 7 (' cannot forge the ppid (the last ')' ends it)");
+	ppid = 5;
+	static const char *const bad[] = { "", "4242 (x)", "4242 (x) S", "4242 (x) S x", "4242 x S 1", "(x) S 99999999999" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ok(parse_stat_ppid(bad[i], strlen(bad[i]), &ppid) == -EINVAL && ppid == 5, "stat refused: '%s'", bad[i]);
+}
+
 int main(void)
 {
+	test_process_tree_files();
 	test_meminfo();
 	test_namespaces();
 	test_driver_quirks();
