@@ -749,6 +749,23 @@ int hmn_query_processes(hmn_context *ctx, const struct hmn_process_filter *filte
 	return 0;
 }
 
+int hmn_query_process_peak(hmn_context *ctx, uint32_t pid, unsigned device_index,
+			   uint64_t *ret_bytes)
+{
+	for (size_t i = 0; i < ctx->n_slots; i++) {
+		struct source_slot *slot = &ctx->slots[i];
+		if (!slot->state || !slot->has_base || device_index < slot->base ||
+		    device_index - slot->base >= slot->count)
+			continue;
+		if (!slot->source->process_peak)
+			continue; /* a fallback of the family may keep accounting */
+		int r = slot->source->process_peak(slot->state, pid, device_index - slot->base, ret_bytes);
+		if (r != -ENOTSUP)
+			return r;
+	}
+	return -ENOTSUP;
+}
+
 int hmn_query_self(hmn_context *ctx, struct hmn_self_memory *ret_self)
 {
 	uint32_t self = os_self_pid();

@@ -227,6 +227,16 @@ int hmn_query_processes(hmn_context *ctx, const struct hmn_process_filter *filte
 			struct hmn_process_list **ret_list);
 struct hmn_process_list *hmn_process_list_free(struct hmn_process_list *list);
 
+/*
+ * The exact peak device memory pid held on GPU device_index, where the
+ * driver keeps per-process accounting (NVIDIA's accounting mode, which hmn
+ * reads but never turns on; it also keeps records of processes that have
+ * ended). Returns 0 with *ret_bytes; -ENOTSUP where accounting is off or
+ * the source has none; -ENOENT when the driver has no record of pid.
+ */
+int hmn_query_process_peak(hmn_context *ctx, uint32_t pid, unsigned device_index,
+			   uint64_t *ret_bytes);
+
 struct hmn_self_memory {
 	uint64_t rss_bytes;         /* resident set size; HMN_UNKNOWN when unreadable */
 	uint64_t gpu_bytes;         /* device memory this process holds on all GPUs */

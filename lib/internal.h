@@ -137,6 +137,8 @@ struct hmn_source {
 	 * 0 with path in buf, or a negative code.
 	 */
 	int (*process_path)(void *state, uint32_t pid, char *buf, size_t size);
+	/* Optional. A process's exact peak on a device from the driver's accounting. */
+	int (*process_peak)(void *state, uint32_t pid, unsigned local_index, uint64_t *ret_bytes);
 	/* Optional. Forget what was read once per context (identity, MIG layout). */
 	void (*refresh)(void *state);
 };

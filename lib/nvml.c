@@ -83,6 +83,9 @@ struct nvml {
 	nvmlReturn_t (*power)(nvmlDevice_t, unsigned int *);
 	nvmlReturn_t (*power_limit)(nvmlDevice_t, unsigned int *);
 	nvmlReturn_t (*compute_capability)(nvmlDevice_t, int *, int *);
+	/* Accounting mode, where an administrator turned it on. */
+	nvmlReturn_t (*accounting_mode)(nvmlDevice_t, int *);
+	nvmlReturn_t (*accounting_stats)(nvmlDevice_t, unsigned int, nvmlAccountingStats_t *);
 
 	unsigned count;
 	struct nvml_gpu *gpus;    /* count of them */
@@ -199,6 +202,8 @@ static int nvml_open(hmn_context *ctx, void **ret_state, char *why, size_t why_s
 	n->power = os_library_symbol(n->library, "nvmlDeviceGetPowerUsage");
 	n->power_limit = os_library_symbol(n->library, "nvmlDeviceGetEnforcedPowerLimit");
 	n->compute_capability = os_library_symbol(n->library, "nvmlDeviceGetCudaComputeCapability");
+	n->accounting_mode = os_library_symbol(n->library, "nvmlDeviceGetAccountingMode");
+	n->accounting_stats = os_library_symbol(n->library, "nvmlDeviceGetAccountingStats");
 	memory_name = n->memory_v2 ? "nvmlDeviceGetMemoryInfo_v2" : "nvmlDeviceGetMemoryInfo";
 	r = init();
 	if (r != NVML_SUCCESS) {
@@ -777,6 +782,33 @@ static int nvml_processes(void *state, struct process_sink *sink, size_t *ret_fa
 	return 0;
 }
 
+/*
+ * Accounting mode keeps each process's maximum (and keeps it after the
+ * process ends): exact where sampling can miss a short peak. Asked only at
+ * the end of a run; the mode is asked each time (an administrator may turn
+ * it on or off at any moment), never set.
+ */
+static int nvml_process_peak(void *state, uint32_t pid, unsigned local_index, uint64_t *ret_bytes)
+{
+	struct nvml *n = state;
+	struct nvml_gpu *g = NULL;
+	int mode = 0;
+	nvmlAccountingStats_t stats;
+
+	if (!n->accounting_mode || !n->accounting_stats || local_index >= n->count ||
+	    probe_gpu(n, local_index, &g) != NVML_SUCCESS ||
+	    n->accounting_mode(g->handle, &mode) != NVML_SUCCESS || mode != 1)
+		return -ENOTSUP;
+	memset(&stats, 0, sizeof(stats));
+	nvmlReturn_t r = n->accounting_stats(g->handle, pid, &stats);
+	if (r == NVML_ERROR_NOT_FOUND)
+		return -ENOENT;
+	if (r != NVML_SUCCESS || stats.maxMemoryUsage == NVML_VALUE_NOT_AVAILABLE)
+		return -ENOTSUP;
+	*ret_bytes = stats.maxMemoryUsage;
+	return 0;
+}
+
 /* The driver records each process's executable and tells any user (nvidia-smi shows it). */
 static int nvml_process_path(void *state, uint32_t pid, char *buf, size_t size)
 {
@@ -801,5 +833,6 @@ const struct hmn_source hmn_source_nvml = {
 	.gpus = nvml_gpus,
 	.processes = nvml_processes,
 	.process_path = nvml_process_path,
+	.process_peak = nvml_process_peak,
 	.refresh = nvml_refresh,
 };

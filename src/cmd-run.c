@@ -19,6 +19,7 @@
 #include "peaks.h"
 #include "render.h"
 #include "sample.h"
+#include "spill.h"
 #include "tool.h"
 
 struct device_state {
@@ -42,7 +43,16 @@ struct run {
 	uint64_t peak, peak_shared, peak_device_wide;
 	bool shared_measured;
 	bool any_rows, any_measured; /* rows of the tree seen; any with a figure */
+	struct spill_meter spill;    /* Windows: WDDM pages dedicated memory out to shared */
+	uint64_t start_ms;
 };
+
+/* Spill is measured where WDDM spills (Windows): elsewhere the report's spill is null. */
+#ifdef _WIN32
+#define MEASURES_SPILL true
+#else
+#define MEASURES_SPILL false
+#endif
 
 static struct device_state *device_of(struct run *run, unsigned index)
 {
@@ -86,6 +96,38 @@ static int take_baseline(struct run *run)
 	return 0;
 }
 
+/* The watched devices' dedicated memory in use and their budget (total), summed. */
+static void dedicated_figures(struct run *run, const struct hmn_gpu_list *gpus, uint64_t *ret_used,
+			      uint64_t *ret_budget)
+{
+	uint64_t used = 0, budget = 0;
+	for (size_t i = 0; i < gpus->count; i++) {
+		const struct hmn_gpu *g = &gpus->gpus[i];
+		if (g->is_mig || !device_of(run, g->index))
+			continue;
+		if (g->used_bytes == HMN_UNKNOWN || g->total_bytes == HMN_UNKNOWN) {
+			*ret_used = *ret_budget = HMN_UNKNOWN;
+			return;
+		}
+		used += g->used_bytes;
+		budget += g->total_bytes;
+	}
+	*ret_used = used;
+	*ret_budget = budget;
+}
+
+static void sample_spill(struct run *run, uint64_t tree_shared)
+{
+	struct hmn_gpu_list *gpus = NULL;
+	uint64_t used = HMN_UNKNOWN, budget = HMN_UNKNOWN;
+
+	if (hmn_query_gpus(run->ctx, &gpus) == 0)
+		dedicated_figures(run, gpus, &used, &budget);
+	spill_sample(&run->spill, clock_ms() - run->start_ms,
+		     run->shared_measured ? tree_shared : HMN_UNKNOWN, used, budget);
+	hmn_gpu_list_free(gpus);
+}
+
 /* Where no source measures processes: how far each device's used rose above the baseline. */
 static void sample_device_wide(struct run *run)
 {
@@ -119,6 +161,8 @@ static int take_sample(struct run *run)
 	run->samples++;
 	if (r < 0 || n_pids == 0) {
 		free(pids);
+		if (MEASURES_SPILL)
+			sample_spill(run, 0);
 		return r == -ENOMEM ? r : 0;
 	}
 	struct hmn_process_filter filter = {
@@ -165,6 +209,8 @@ static int take_sample(struct run *run)
 	/* Rows, none measured (WDDM, a driver without per-process figures): the devices must say. */
 	if (run->any_rows && !run->any_measured)
 		sample_device_wide(run);
+	if (MEASURES_SPILL)
+		sample_spill(run, shared);
 	free(per_device);
 	hmn_process_list_free(list);
 	return r;
@@ -229,9 +275,11 @@ static void write_text_report(FILE *out, const struct run *run, const struct run
 		size_t n = distinct_pids(&run->processes);
 		fprintf(out, " in %zu process%s", n, n == 1 ? "" : "es");
 	}
+	bool accounting = rep->process_peaks && strcmp(rep->process_peaks, "accounting") == 0;
 	fprintf(out, " over %" PRIu64 ".%" PRIu64 " s, %" PRIu64 " sample%s%s.\n", rep->duration_ms / 1000,
 		rep->duration_ms % 1000 / 100, rep->samples, rep->samples == 1 ? "" : "s",
-		device_wide ? "; device-wide: no source here measures processes" : "");
+		device_wide ? "; device-wide: no source here measures processes"
+		: accounting ? "; each process's own peak exact, from NVML accounting" : "");
 }
 
 static int write_report(const struct run *run, int exit_code, int sig, uint64_t duration_ms)
@@ -252,10 +300,19 @@ static int write_report(const struct run *run, int exit_code, int sig, uint64_t 
 			d->index, d->uuid, d->name, device_wide ? d->above_peak : d->tree_peak,
 		};
 	}
-	for (size_t i = 0; i < run->processes.count; i++)
+	/* Where the driver keeps accounting, its exact maxima replace the sampled ones. */
+	size_t exact = 0;
+	for (size_t i = 0; i < run->processes.count; i++) {
+		uint64_t bytes = sorted[i]->bytes, kept;
+		if (!device_wide && hmn_query_process_peak(run->ctx, sorted[i]->pid, sorted[i]->device_index, &kept) == 0) {
+			bytes = kept > bytes ? kept : bytes;
+			exact++;
+		}
 		processes[i] = (struct run_process_peak){
-			sorted[i]->pid, sorted[i]->name, sorted[i]->device_index, sorted[i]->bytes,
+			sorted[i]->pid, sorted[i]->name, sorted[i]->device_index, bytes,
 		};
+	}
+	bool accounting = exact > 0 && exact == run->processes.count;
 	struct run_report rep = {
 		.argv = run->cli->argv, .argc = run->cli->argc,
 		.exit_code = exit_code, .signal = sig,
@@ -265,7 +322,8 @@ static int write_report(const struct run *run, int exit_code, int sig, uint64_t 
 		.peak_shared_bytes = run->shared_measured ? run->peak_shared : HMN_UNKNOWN,
 		.devices = devices, .n_devices = run->n_devices,
 		.processes = processes, .n_processes = device_wide ? 0 : run->processes.count,
-		.process_peaks = run->has_gpu && !device_wide ? "sampled" : NULL,
+		.process_peaks = !run->has_gpu || device_wide ? NULL : accounting ? "accounting" : "sampled",
+		.spill = MEASURES_SPILL && run->has_gpu ? &run->spill.result : NULL,
 	};
 	struct output out;
 	/* The report goes to stderr: stdout is COMMAND's. */
@@ -329,7 +387,7 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 		fprintf(stderr, "hmn: %s: running the command all the same, measuring nothing\n",
 			hmn_context_error(ctx));
 	signals_catch(true);
-	uint64_t start = clock_ms();
+	uint64_t start = run.start_ms = clock_ms();
 	bool exec_failed;
 	r = hmn_command_start(cli->argv, &run.command, &exec_failed);
 	if (r < 0) {
@@ -361,6 +419,7 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 		forward_signals(&run);
 	}
 	uint64_t duration = clock_ms() - start;
+	spill_finish(&run.spill, duration);
 	hmn_command_status(run.command, &exit_code, &sig);
 	if (write_report(&run, exit_code, sig, duration) < 0 && cli->output == NULL)
 		fprintf(stderr, "hmn: the report could not be written\n");

@@ -24,18 +24,21 @@ uint64_t clock_ms(void)
 
 void utc_now(char buf[32])
 {
+#ifdef _WIN32
+	SYSTEMTIME st;
+	GetSystemTime(&st);
+	snprintf(buf, 32, "%04u-%02u-%02uT%02u:%02u:%02u.%03uZ", st.wYear % 10000u, st.wMonth % 100u,
+		 st.wDay % 100u, st.wHour % 100u, st.wMinute % 100u, st.wSecond % 100u,
+		 st.wMilliseconds % 1000u);
+#else
 	struct timespec t;
 	struct tm tm;
-	timespec_get(&t, TIME_UTC);
-	time_t seconds = t.tv_sec;
-#ifdef _WIN32
-	gmtime_s(&tm, &seconds);
-#else
-	gmtime_r(&seconds, &tm);
-#endif
+	clock_gettime(CLOCK_REALTIME, &t);
+	gmtime_r(&t.tv_sec, &tm);
 	/* strftime bounds every field (a year past 9999 is no concern of a clock today). */
 	size_t n = strftime(buf, 32 - 5, "%Y-%m-%dT%H:%M:%S", &tm);
 	snprintf(buf + n, 32 - n, ".%03dZ", (int)(t.tv_nsec / 1000000) % 1000);
+#endif
 }
 
 static volatile sig_atomic_t pending_signal, pending_from_process;

@@ -180,3 +180,19 @@ EOS
 	[ "$(grep -c '^nvmlInit' "$HMN_STUB_TRACE")" -eq 1 ]
 	grep -qx 'calls nvmlDeviceGetMigMode 2' "$HMN_STUB_TRACE"
 }
+
+@test "run: where NVML accounting mode is on, each process's exact peak, and the report says so" {
+	two_gpus
+	sed -i '1,/^gpu /s/^\(gpu .*\)$/\1 accounting=1/' "$HMN_STUB_SCENARIO"
+	grep -q 'accounting=1' "$HMN_STUB_SCENARIO"
+	# It held 256 MiB whenever sampled; the driver saw a 3 GiB burst in between.
+	GPU_HOLD_MAX=$((3 * GIB)) run_split "$HMN" run --json -- "$hold" $((256 * MIB)) 0.4
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.process_peaks, .processes[0].peak_bytes, .peak_bytes]' <<<"$stderr")" = "[\"accounting\",$((3 * GIB)),$((256 * MIB))]" ]
+	GPU_HOLD_MAX=$((3 * GIB)) run_split "$HMN" run -- "$hold" $((256 * MIB)) 0.4
+	[[ "$stderr" == *"; each process's own peak exact, from NVML accounting." ]]
+	# Accounting off (the default): sampled, and said so.
+	two_gpus
+	run_split "$HMN" run --json -- "$hold" $((256 * MIB)) 0.3
+	[ "$(jq -r '.process_peaks' <<<"$stderr")" = "sampled" ]
+}

@@ -54,7 +54,7 @@ setup() {
 @test "free --json through NVML on Windows: the same keys as on Linux" {
 	HMN_NVML_LIBRARY="$stub" run --separate-stderr "${wine[@]}" "$HMN" --backend nvml free --json
 	[ "$status" -eq 0 ]
-	[ "$output" = '[{"index":0,"name":"NVIDIA GeForce RTX 4090","uuid":"GPU-aaaaaaaa-1111-2222-3333-444444444444","vendor":"nvidia","pci_bus_id":"0000:01:00.0","total_bytes":25757220864,"free_bytes":25410142208,"used_bytes":1048576,"reserved_bytes":346030080,"shared_total_bytes":null,"shared_used_bytes":null,"driver_version":"550.54.15","source":"nvml","mig":null}]' ]
+	[ "$output" = '[{"index":0,"name":"NVIDIA GeForce RTX 4090","uuid":"GPU-aaaaaaaa-1111-2222-3333-444444444444","vendor":"nvidia","pci_bus_id":"0000:01:00.0","total_bytes":25757220864,"free_bytes":25410142208,"used_bytes":1048576,"reserved_bytes":346030080,"shared_total_bytes":null,"shared_used_bytes":null,"driver_version":"550.54.15","source":"nvml","mig":null,"unified_memory":false,"utilization_percent":null,"memory_utilization_percent":null,"temperature_celsius":null,"power_milliwatts":null,"power_limit_milliwatts":null,"compute_capability":null}]' ]
 }
 
 @test "an nvml.dll planted in the working directory is never loaded" {
@@ -87,4 +87,34 @@ setup() {
 	[ "$status" -eq 1 ]
 	[[ "$(tr -d '\r' <<<"$stderr")" == *"nvidia-smi: ran C:\windows\system32\cmd.exe: 0 GPUs"* ]]
 	[[ "$(tr -d '\r' <<<"$stderr")" == *"GPU lines could not be read"* ]]
+}
+
+@test "hmn.exe watch: JSON Lines through NVML on Windows, --count ends it" {
+	HMN_NVML_LIBRARY="$stub" run --separate-stderr "${wine[@]}" "$HMN" --backend nvml watch --count 2 --interval 100ms --json
+	[ "$status" -eq 0 ]
+	[ "$(tr -d '\r' <<<"$output" | wc -l)" -eq 2 ]
+	tr -d '\r' <<<"$output" | jq -e -s 'length == 2 and .[0].gpus[0].name == "NVIDIA GeForce RTX 4090" and .[1].elapsed_ms >= 90'
+	[[ "$(tr -d '\r' <<<"$stderr")" == "hmn: 2 samples over "* ]]
+}
+
+@test "hmn.exe run: COMMAND in a job object, its exit code, its output through, the report with spill" {
+	# hmn.exe itself is the command (cmd.exe /c has quoting rules of its own).
+	self="Z:$(tr / '\\' <<<"$HMN")"
+	HMN_NVML_LIBRARY="$stub" run --separate-stderr "${wine[@]}" "$HMN" --backend nvml run --json -- "$self" --version
+	[ "$status" -eq 0 ]
+	[ "$(tr -d '\r' <<<"$output")" = "hmn 0.1.0" ]
+	report=$(tr -d '\r' <<<"$stderr" | tail -1)
+	# Windows measures spill: nothing shared grew here, so no episode.
+	[ "$(jq -c '[.command[1], .exit_code, .signal, .measure, .spill.episodes]' <<<"$report")" = '["--version",0,null,"per-process",0]' ]
+	HMN_NVML_LIBRARY="$stub" run --separate-stderr "${wine[@]}" "$HMN" --backend nvml run -- "$self" --bogus
+	[ "$status" -eq 2 ]
+	[[ "$(tr -d '\r' <<<"$stderr")" == "hmn: unknown option '--bogus'"* ]]
+}
+
+@test "hmn.exe run: a command not found is 127, never looked for in the current directory" {
+	cp "$HMN" "$BATS_TEST_TMPDIR/planted.exe"
+	cd "$BATS_TEST_TMPDIR"
+	run --separate-stderr "${wine[@]}" "$HMN" run -- planted.exe --version
+	[ "$status" -eq 127 ]
+	[ "$(tr -d '\r' <<<"$stderr" | tail -1)" = "hmn: planted.exe: command not found" ]
 }
