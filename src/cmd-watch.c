@@ -116,9 +116,12 @@ static void track_gpus(struct watch *w, const struct hmn_gpu *const *rows, size_
 				return;
 			w->gpus = more;
 			peak = &w->gpus[w->n_gpus++];
-			*peak = (struct gpu_peak){ g->index, g->is_mig, g->gpu_instance_id, g->compute_instance_id, 0 };
+			*peak = (struct gpu_peak){
+				g->index, g->is_mig, g->gpu_instance_id, g->compute_instance_id, HMN_UNKNOWN,
+			};
 		}
-		if (g->used_bytes != HMN_UNKNOWN && g->used_bytes > peak->bytes)
+		/* Never measured stays unknown ("-"), never a peak of 0. */
+		if (g->used_bytes != HMN_UNKNOWN && (peak->bytes == HMN_UNKNOWN || g->used_bytes > peak->bytes))
 			peak->bytes = g->used_bytes;
 	}
 }
