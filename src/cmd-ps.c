@@ -10,7 +10,6 @@
 
 int cmd_ps(const struct cli *cli, hmn_context *ctx)
 {
-	struct hmn_gpu_list *gpus = NULL;
 	struct hmn_process_list *list = NULL;
 	unsigned *indices = NULL;
 	const struct hmn_process **rows = NULL;
@@ -18,16 +17,10 @@ int cmd_ps(const struct cli *cli, hmn_context *ctx)
 	size_t n = 0;
 	int r, status = EXIT_RUNTIME;
 
-	if (cli->n_devices > 0) {
-		/* Only --device needs the GPU list: to check and resolve it. */
-		r = hmn_query_gpus(ctx, &gpus);
-		if (r < 0)
-			return exit_for_query_error(ctx, r);
-		r = resolve_devices(cli, gpus, &indices);
-		hmn_gpu_list_free(gpus);
-		if (r < 0)
-			return r == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
-	}
+	/* Only --device needs the GPU list: to check and resolve it. */
+	if (cli->n_devices > 0 && (status = query_device_filter(cli, ctx, &indices)) != EXIT_OK)
+		return status;
+	status = EXIT_RUNTIME;
 	struct hmn_process_filter filter = {
 		.pids = cli->pids, .n_pids = cli->n_pids,
 		.devices = indices, .n_devices = cli->n_devices,

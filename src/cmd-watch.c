@@ -224,19 +224,13 @@ static void print_watch_summary(const struct watch *w, uint64_t samples, uint64_
 int cmd_watch(const struct cli *cli, hmn_context *ctx)
 {
 	struct watch w = { .cli = cli, .ctx = ctx };
-	struct hmn_gpu_list *gpus = NULL;
 	unsigned *indices = NULL;
 	uint64_t samples = 0;
-	int r;
 
 	/* The first query says whether there is a GPU at all, and resolves --device. */
-	r = hmn_query_gpus(ctx, &gpus);
-	if (r < 0)
-		return exit_for_query_error(ctx, r);
-	r = resolve_devices(cli, gpus, &indices);
-	hmn_gpu_list_free(gpus);
-	if (r < 0)
-		return r == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+	int status = query_device_filter(cli, ctx, &indices);
+	if (status != EXIT_OK)
+		return status;
 	w.filter = (struct hmn_process_filter){
 		.pids = cli->pids, .n_pids = cli->n_pids, .devices = indices, .n_devices = cli->n_devices,
 	};
@@ -244,7 +238,6 @@ int cmd_watch(const struct cli *cli, hmn_context *ctx)
 	signals_catch(false);
 
 	uint64_t start = clock_ms(), elapsed = 0;
-	int status = EXIT_OK;
 	for (;;) {
 		if (take_sample(&w, elapsed) < 0) {
 			fprintf(stderr, "hmn: out of memory\n");

@@ -122,6 +122,18 @@ int resolve_devices(const struct cli *cli, const struct hmn_gpu_list *gpus,
 	return 0;
 }
 
+int query_device_filter(const struct cli *cli, hmn_context *ctx, unsigned **ret_indices)
+{
+	struct hmn_gpu_list *gpus = NULL;
+	int r = hmn_query_gpus(ctx, &gpus);
+
+	if (r < 0)
+		return exit_for_query_error(ctx, r);
+	r = resolve_devices(cli, gpus, ret_indices);
+	hmn_gpu_list_free(gpus);
+	return r == 0 ? EXIT_OK : r == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+}
+
 /*
  * Is this row named by --device? An index names a GPU and its MIG
  * instances; a UUID names one row: a GPU, or one MIG instance.

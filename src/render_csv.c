@@ -107,36 +107,48 @@ static int write_process(struct outbuf *o, const struct hmn_process *p)
 	return r;
 }
 
-int render_gpus_csv(FILE *out, const struct hmn_gpu *const *gpus, size_t n,
-		    const struct render_options *options)
+/* The header, then one record a row through write_row. */
+static int write_csv(FILE *out, const struct render_options *options, const char *header,
+		     const void *const *rows, size_t n, int (*write_row)(struct outbuf *, const void *))
 {
 	struct outbuf *o = outbuf_new(out);
 	int r = 0;
 	if (!o)
 		return -ENOMEM;
 	if (!options->no_header)
-		OUTBUF_LITERAL(o, "index,name,uuid,vendor,pci_bus_id,total_bytes,free_bytes,used_bytes,"
-				  "reserved_bytes,shared_total_bytes,shared_used_bytes,driver_version,source,"
-				  "unified_memory,utilization_percent,memory_utilization_percent,"
-				  "temperature_celsius,power_milliwatts,power_limit_milliwatts,compute_capability\r\n");
+		outbuf_puts(o, header);
 	for (size_t i = 0; i < n && r == 0; i++)
-		r = write_gpu(o, gpus[i]);
+		r = write_row(o, rows[i]);
 	outbuf_close(o);
 	return r ? -ENOMEM : 0;
+}
+
+static int write_gpu_row(struct outbuf *o, const void *row)
+{
+	return write_gpu(o, row);
+}
+
+static int write_process_row(struct outbuf *o, const void *row)
+{
+	return write_process(o, row);
+}
+
+int render_gpus_csv(FILE *out, const struct hmn_gpu *const *gpus, size_t n,
+		    const struct render_options *options)
+{
+	return write_csv(out, options,
+			 "index,name,uuid,vendor,pci_bus_id,total_bytes,free_bytes,used_bytes,"
+			 "reserved_bytes,shared_total_bytes,shared_used_bytes,driver_version,source,"
+			 "unified_memory,utilization_percent,memory_utilization_percent,"
+			 "temperature_celsius,power_milliwatts,power_limit_milliwatts,compute_capability\r\n",
+			 (const void *const *)gpus, n, write_gpu_row);
 }
 
 int render_processes_csv(FILE *out, const struct hmn_process *const *rows, size_t n,
 			 const struct render_options *options)
 {
-	struct outbuf *o = outbuf_new(out);
-	int r = 0;
-	if (!o)
-		return -ENOMEM;
-	if (!options->no_header)
-		OUTBUF_LITERAL(o, "pid,name,used_bytes,shared_used_bytes,device_index,device_name,device_uuid,"
-				  "type,user,uid,path,protected,source,ns_pid,container,mps\r\n");
-	for (size_t i = 0; i < n && r == 0; i++)
-		r = write_process(o, rows[i]);
-	outbuf_close(o);
-	return r ? -ENOMEM : 0;
+	return write_csv(out, options,
+			 "pid,name,used_bytes,shared_used_bytes,device_index,device_name,device_uuid,"
+			 "type,user,uid,path,protected,source,ns_pid,container,mps\r\n",
+			 (const void *const *)rows, n, write_process_row);
 }

@@ -42,18 +42,9 @@ const char *source_cell(char *buf, size_t size, const struct hmn_gpu *g)
 	return buf;
 }
 
-static const struct table_column gpu_columns[] = {
-	{ "GPU", ALIGN_RIGHT },
-	{ "NAME", ALIGN_LEFT },
-	{ "USED", ALIGN_RIGHT },
-	{ "FREE", ALIGN_RIGHT },
-	{ "TOTAL", ALIGN_RIGHT },
-	{ "RESERVED", ALIGN_RIGHT },
-	{ "SOURCE", ALIGN_LEFT },
-};
-
-/* -l/--long: UTIL, TEMP and POWER before SOURCE. */
-static const struct table_column gpu_long_columns[] = {
+/* hmn free's columns; UTIL, TEMP and POWER with -l/--long only. */
+enum { COLUMN_UTIL = 6, COLUMN_POWER = 8, GPU_COLUMNS = 10 };
+static const struct table_column gpu_columns[GPU_COLUMNS] = {
 	{ "GPU", ALIGN_RIGHT },
 	{ "NAME", ALIGN_LEFT },
 	{ "USED", ALIGN_RIGHT },
@@ -86,9 +77,12 @@ static int finish(struct table *t, int r, FILE *out, bool no_header)
 int render_gpus_table(FILE *out, const struct hmn_gpu *const *gpus, size_t n,
 		      const struct render_options *o)
 {
-	struct table *t = o->long_format
-		? table_new(gpu_long_columns, sizeof(gpu_long_columns) / sizeof(gpu_long_columns[0]))
-		: table_new(gpu_columns, sizeof(gpu_columns) / sizeof(gpu_columns[0]));
+	struct table_column columns[GPU_COLUMNS];
+	size_t n_columns = 0;
+	for (size_t k = 0; k < GPU_COLUMNS; k++)
+		if (o->long_format || k < COLUMN_UTIL || k > COLUMN_POWER)
+			columns[n_columns++] = gpu_columns[k];
+	struct table *t = table_new(columns, n_columns);
 	char index[48], s[4][SIZE_TEXT_MAX], source[64], util[24], temp[24], power[24];
 	int r = t ? 0 : -ENOMEM;
 
@@ -106,11 +100,9 @@ int render_gpus_table(FILE *out, const struct hmn_gpu *const *gpus, size_t n,
 			telemetry_cell(power, g->power_milliwatts, " W", 1000),
 			source_cell(source, sizeof(source), g),
 		};
-		for (size_t k = 0; k < sizeof(cells) / sizeof(cells[0]) && r == 0; k++) {
-			if (!o->long_format && k >= 6 && k <= 8)
-				continue; /* UTIL, TEMP, POWER: -l only */
-			r = table_add_cell(t, cells[k]);
-		}
+		for (size_t k = 0; k < GPU_COLUMNS && r == 0; k++)
+			if (o->long_format || k < COLUMN_UTIL || k > COLUMN_POWER)
+				r = table_add_cell(t, cells[k]);
 	}
 	return t ? finish(t, r, out, o->no_header) : r;
 }

@@ -28,6 +28,12 @@ int exit_for_query_error(hmn_context *ctx, int r);
  * failed to answer.
  */
 int resolve_devices(const struct cli *cli, const struct hmn_gpu_list *gpus, unsigned **ret_indices);
+/*
+ * Queries the GPUs (so that no GPU is told apart at once) and resolves
+ * --device into *ret_indices for a process filter. Returns EXIT_OK, or the
+ * exit status, its message said.
+ */
+int query_device_filter(const struct cli *cli, hmn_context *ctx, unsigned **ret_indices);
 /* Is this row named by --device (or is there no --device)? */
 bool gpu_row_wanted(const struct cli *cli, const struct hmn_gpu *g);
 bool process_row_wanted(const struct cli *cli, const struct hmn_process *p);
