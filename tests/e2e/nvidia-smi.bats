@@ -69,6 +69,27 @@ h100() {
 	[ "$(grep -c 'memory.reserved' "$HMN_FAKE_SMI_DIR/calls")" -eq 1 ]
 }
 
+@test "telemetry through nvidia-smi: utilisation, temperature, power in W with decimals, compute capability" {
+	smi_answers \
+		'index, uuid, name, pci.bus_id, memory.total, memory.used, memory.free, memory.reserved, driver_version, utilization.gpu, utilization.memory, temperature.gpu, power.draw, enforced.power.limit, compute_cap
+0, GPU-2be53767-343e-fae9-329f-d851a383224a, NVIDIA H100 80GB HBM3, 00000000:00:06.0, 81559, 10678, 70402, 480, 580.159.04, 37, 12, 41, 71.23, 700.00, 9.0
+1, GPU-00000000-0000-0000-0000-000000000001, NVIDIA L40S, 00000000:3B:00.0, 46068, 1, 45589, 478, 580.159.04, [N/A], [N/A], 30, [N/A], [Not Supported], [N/A]'
+	run_split "$HMN" free --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.[] | [.utilization_percent, .memory_utilization_percent, .temperature_celsius, .power_milliwatts, .power_limit_milliwatts, .compute_capability]]' <<<"$output")" = \
+		'[[37,12,41,71230,700000,"9.0"],[null,null,30,null,null,null]]' ]
+}
+
+@test "an older driver rejects compute_cap: asked again without it, the rest still there" {
+	smi_answers \
+		'index, uuid, name, pci.bus_id, memory.total, memory.used, memory.free, memory.reserved, driver_version, temperature.gpu
+0, GPU-2be53767-343e-fae9-329f-d851a383224a, NVIDIA H100 80GB HBM3, 00000000:00:06.0, 81559, 10678, 70402, 480, 470.256.02, 41' '' reject:compute_cap
+	run_split "$HMN" free --json -v
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '.[0] | [.temperature_celsius, .compute_capability, .total_bytes]' <<<"$output")" = '[41,null,85520809984]' ]
+	[[ "$stderr" == *"nvidia-smi: this driver has no compute_cap: asking without it"* ]]
+}
+
 @test "a hung nvidia-smi costs HMN_TIMEOUT, then a message, never a hang" {
 	h100 hang
 	export HMN_TIMEOUT=1

@@ -12,15 +12,17 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* A whole "[...]" cell is one of nvidia-smi's non-values: never kept as a name. */
+/* "[N/A]"-like: one line in brackets, which nvidia-smi prints for "unknown" (never a name). */
 static int bracketed(const char *s)
 {
 	size_t n = strlen(s);
-	return n >= 2 && s[0] == '[' && s[n - 1] == ']';
+	return n >= 2 && s[0] == '[' && s[n - 1] == ']' && !strchr(s, '\n');
 }
 
 static const enum smi_field gpu[] = {
 	SMI_INDEX, SMI_UUID, SMI_NAME, SMI_PCI_BUS_ID, SMI_MEMORY_TOTAL, SMI_MEMORY_USED,
-	SMI_MEMORY_FREE, SMI_MEMORY_RESERVED, SMI_DRIVER_VERSION,
+	SMI_MEMORY_FREE, SMI_MEMORY_RESERVED, SMI_DRIVER_VERSION, SMI_UTILIZATION_GPU,
+	SMI_UTILIZATION_MEMORY, SMI_TEMPERATURE, SMI_POWER_DRAW, SMI_POWER_LIMIT, SMI_COMPUTE_CAP,
 };
 static const enum smi_field processes[] = { SMI_PID, SMI_USED_MEMORY, SMI_GPU_UUID, SMI_PROCESS_NAME };
 static const enum smi_field recorded[] = {
@@ -36,8 +38,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (smi_parse_gpus(text, size, gpu, sizeof(gpu) / sizeof(gpu[0]), &g, &n, &skipped) == 0) {
 		for (size_t i = 0; i < n; i++) {
+			/* A kept row has its total, unless it is a unified-memory GPU's ([N/A]). */
 			if (strlen(g[i].name) >= sizeof(g[i].name) || strlen(g[i].uuid) >= sizeof(g[i].uuid) ||
-			    g[i].total == HMN_UNKNOWN || bracketed(g[i].name))
+			    (g[i].total == HMN_UNKNOWN) != g[i].memory_not_available || bracketed(g[i].name))
+				abort();
+			if ((g[i].utilization != HMN_VALUE_UNKNOWN && g[i].utilization > 100) ||
+			    (g[i].memory_utilization != HMN_VALUE_UNKNOWN && g[i].memory_utilization > 100) ||
+			    strlen(g[i].compute_cap) >= sizeof(g[i].compute_cap) || bracketed(g[i].compute_cap))
 				abort();
 		}
 		free(g);

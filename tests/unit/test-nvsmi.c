@@ -187,6 +187,22 @@ static void test_hostile(void)
 	   count == 1 && rows[0].name[0] == '\0', "a NUL byte cannot smuggle [N/A] in as a name");
 	free(rows);
 
+	static const struct { const char *cell; uint32_t mw; } watts[] = {
+		{ "71.23", 71230 }, { "71.23 W", 71230 }, { "700.00", 700000 }, { "0", 0 }, { "5.5", 5500 },
+		{ "1.2345", 1234 }, { "[N/A]", HMN_VALUE_UNKNOWN }, { "[Not Supported]", HMN_VALUE_UNKNOWN },
+		{ "", HMN_VALUE_UNKNOWN }, { "-1", HMN_VALUE_UNKNOWN }, { "71.2 kW", HMN_VALUE_UNKNOWN },
+		{ "99999999999", HMN_VALUE_UNKNOWN }, { "W", HMN_VALUE_UNKNOWN }, { ".5", HMN_VALUE_UNKNOWN },
+	};
+	for (size_t i = 0; i < N(watts); i++)
+		is_u64(smi_parse_watts(watts[i].cell, strlen(watts[i].cell)), watts[i].mw, watts[i].cell);
+	static const struct { const char *cell; uint32_t v; } integers[] = {
+		{ "37", 37 }, { " 37 % ", 37 }, { "41 C", 41 }, { "[N/A]", HMN_VALUE_UNKNOWN },
+		{ "3.5", HMN_VALUE_UNKNOWN }, { "4294967295", HMN_VALUE_UNKNOWN }, { "x", HMN_VALUE_UNKNOWN },
+		{ "12 34", HMN_VALUE_UNKNOWN },
+	};
+	for (size_t i = 0; i < N(integers); i++)
+		is_u64(smi_parse_integer(integers[i].cell, strlen(integers[i].cell)), integers[i].v, integers[i].cell);
+
 	is_u64(smi_parse_mib("81559", 5), 81559 * MIB, "MiB without unit");
 	is_u64(smi_parse_mib(" 81559 MiB ", 11), 81559 * MIB, "MiB with unit");
 	is_u64(smi_parse_mib("[Not Supported]", 15), HMN_UNKNOWN, "[Not Supported]");
