@@ -109,7 +109,10 @@ GIB=1073741824
 	chmod 755 "$dir"
 	cp "$HMN_STUB_SCENARIO" "$dir/scenario"
 	chmod 644 "$dir/scenario"
-	HMN_STUB_SCENARIO="$dir/scenario" run_split setpriv --reuid=65534 --regid=65534 --clear-groups \
+	# LeakSanitizer's check at exit needs a task of its own, which the limit refuses too:
+	# under the sanitizers this one run goes without it.
+	HMN_STUB_SCENARIO="$dir/scenario" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+		run_split setpriv --reuid=65534 --regid=65534 --clear-groups \
 		prlimit --nproc=1 "$HMN" run -- true
 	rm -rf "$dir"
 	[ "$status" -eq 125 ]
