@@ -396,8 +396,22 @@ struct pdh_instance {
 	uint32_t luid_high, luid_low;
 	uint32_t phys;
 	char engine_type[24];     /* "3D", "Compute_0", ... from "_eng_N_engtype_X"; "" none */
+	uint32_t engine;          /* N of "_eng_N" */
+	bool has_engine;
 };
 bool pdh_parse_instance(const char *name, struct pdh_instance *ret);
+/* One \GPU Engine(*)\Utilization Percentage value: a process's share of one engine. */
+struct pdh_engine_load {
+	struct pdh_instance instance;
+	double percent;
+};
+/*
+ * An adapter's utilisation as Task Manager shows it: each engine's load
+ * summed over its processes, the busiest engine's sum, at most 100.
+ * HMN_VALUE_UNKNOWN when no engine of that LUID is listed.
+ */
+uint32_t pdh_adapter_utilization(const struct pdh_engine_load *loads, size_t n, uint32_t luid_high,
+				 uint32_t luid_low);
 
 /* The macOS source's arithmetic (lib/darwin-parse.c; records in darwin-abi.h). */
 /* The index of the ledger entry called name among count templates; -1 if none. */

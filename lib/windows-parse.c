@@ -121,10 +121,10 @@ bool pdh_parse_instance(const char *name, struct pdh_instance *ret)
 	    !parse_hex32(&p, &inst.luid_low) || !skip(&p, "_phys_") || !parse_dec32(&p, &inst.phys))
 		return false;
 	/* GPU Engine counters go on: "_eng_3_engtype_3D", "_eng_5_engtype_Compute_0". */
-	uint32_t engine;
 	if (skip(&p, "_eng_")) {
-		if (!parse_dec32(&p, &engine) || !skip(&p, "_engtype_"))
+		if (!parse_dec32(&p, &inst.engine) || !skip(&p, "_engtype_"))
 			return false;
+		inst.has_engine = true;
 		size_t n = strlen(p);
 		if (n == 0 || n >= sizeof(inst.engine_type))
 			return false;
@@ -135,4 +135,33 @@ bool pdh_parse_instance(const char *name, struct pdh_instance *ret)
 		return false;
 	*ret = inst;
 	return true;
+}
+
+uint32_t pdh_adapter_utilization(const struct pdh_engine_load *loads, size_t n, uint32_t luid_high,
+				 uint32_t luid_low)
+{
+	/* Each engine's load is the sum of its processes'; the adapter's is its busiest engine's. */
+	double best = -1;
+	for (size_t i = 0; i < n; i++) {
+		const struct pdh_instance *a = &loads[i].instance;
+		if (a->luid_high != luid_high || a->luid_low != luid_low || !a->has_engine)
+			continue;
+		double sum = 0;
+		bool first = true;
+		for (size_t k = 0; k < n && first; k++) {
+			const struct pdh_instance *b = &loads[k].instance;
+			if (b->luid_high != luid_high || b->luid_low != luid_low || !b->has_engine ||
+			    b->phys != a->phys || b->engine != a->engine)
+				continue;
+			if (k < i)
+				first = false; /* this engine was summed at its first row */
+			else if (loads[k].percent > 0)
+				sum += loads[k].percent;
+		}
+		if (first && sum > best)
+			best = sum;
+	}
+	if (best < 0)
+		return HMN_VALUE_UNKNOWN;
+	return best >= 100 ? 100 : (uint32_t)(best + 0.5);
 }

@@ -32,6 +32,8 @@ struct dxgi {
 	struct adapter adapters[ADAPTERS_MAX];
 	const char *names[ADAPTERS_MAX];
 	unsigned n;
+	struct pdh_utilization *utilization; /* opened at the first query that wants telemetry */
+	bool utilization_tried;
 };
 
 static const char *vendor_name(unsigned id)
@@ -47,7 +49,24 @@ static const char *vendor_name(unsigned id)
 
 static void dxgi_close(void *state)
 {
-	free(state);
+	struct dxgi *d = state;
+	if (d)
+		pdh_utilization_close(d->utilization);
+	free(d);
+}
+
+/* Each engine's load now; none when the counters are missing (said once, with -v). */
+static void read_utilization(struct dxgi *d, struct pdh_engine_load **ret, size_t *ret_n)
+{
+	*ret = NULL;
+	*ret_n = 0;
+	if (!d->utilization_tried) {
+		d->utilization_tried = true;
+		if (!(d->utilization = pdh_utilization_open()))
+			hmn_log(d->ctx, HMN_LOG_INFO, "dxgi: no GPU Engine counters: utilisation unknown");
+	}
+	if (d->utilization && pdh_utilization_read(d->utilization, ret, ret_n) < 0)
+		*ret_n = 0;
 }
 
 static int dxgi_open(hmn_context *ctx, void **ret_state, char *why, size_t why_size)
@@ -112,6 +131,10 @@ static int dxgi_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 		n_usage = 0;
 	}
 	n_usage = pdh_fold(usage, n_usage);
+	struct pdh_engine_load *loads = NULL;
+	size_t n_loads = 0;
+	if (d->ctx->telemetry)
+		read_utilization(d, &loads, &n_loads);
 	for (unsigned i = 0; r == 0 && i < d->n; i++) {
 		const struct adapter *a = &d->adapters[i];
 		struct hmn_gpu g = {
@@ -129,8 +152,10 @@ static int dxgi_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 			}
 		if (g.used_bytes != HMN_UNKNOWN && g.used_bytes <= g.total_bytes)
 			g.free_bytes = g.total_bytes - g.used_bytes;
+		g.utilization_percent = pdh_adapter_utilization(loads, n_loads, a->luid.luid_high, a->luid.luid_low);
 		r = gpu_sink_add(sink, &g);
 	}
+	free(loads);
 	free(usage);
 	*ret_failed = 0;
 	return r;

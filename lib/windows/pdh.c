@@ -35,6 +35,73 @@ static int counter_values(HCOUNTER counter, PDH_RAW_COUNTER_ITEM_W **ret, DWORD 
 	return 0;
 }
 
+struct pdh_utilization {
+	PDH_HQUERY query;
+	HCOUNTER counter;
+	bool collected;       /* a first collection to compare with */
+};
+
+struct pdh_utilization *pdh_utilization_open(void)
+{
+	struct pdh_utilization *u = calloc(1, sizeof(*u));
+	if (!u)
+		return NULL;
+	if (PdhOpenQueryW(NULL, 0, &u->query) != ERROR_SUCCESS) {
+		free(u);
+		return NULL;
+	}
+	if (PdhAddEnglishCounterW(u->query, L"\\GPU Engine(*)\\Utilization Percentage", 0, &u->counter) !=
+	    ERROR_SUCCESS) {
+		pdh_utilization_close(u);
+		return NULL;
+	}
+	return u;
+}
+
+void pdh_utilization_close(struct pdh_utilization *u)
+{
+	if (!u)
+		return;
+	PdhCloseQuery(u->query);
+	free(u);
+}
+
+int pdh_utilization_read(struct pdh_utilization *u, struct pdh_engine_load **ret, size_t *ret_n)
+{
+	if (!u->collected) {
+		if (PdhCollectQueryData(u->query) != ERROR_SUCCESS)
+			return -EIO;
+		u->collected = true;
+		Sleep(100); /* a rate needs two collections some time apart */
+	}
+	if (PdhCollectQueryData(u->query) != ERROR_SUCCESS)
+		return -EIO;
+	DWORD size = 0, n = 0;
+	PDH_STATUS st = PdhGetFormattedCounterArrayW(u->counter, PDH_FMT_DOUBLE | PDH_FMT_NOCAP100, &size, &n, NULL);
+	if (st != (PDH_STATUS)PDH_MORE_DATA && st != ERROR_SUCCESS)
+		return -EIO;
+	PDH_FMT_COUNTERVALUE_ITEM_W *items = malloc(size ? size : 1);
+	struct pdh_engine_load *loads = calloc(n ? n : 1, sizeof(*loads));
+	size_t count = 0;
+	if (!items || !loads || (size && PdhGetFormattedCounterArrayW(u->counter, PDH_FMT_DOUBLE | PDH_FMT_NOCAP100,
+								   &size, &n, items) != ERROR_SUCCESS)) {
+		free(items);
+		free(loads);
+		return !items || !loads ? -ENOMEM : -EIO;
+	}
+	for (DWORD i = 0; size && i < n; i++) {
+		char name[256];
+		utf16_to_utf8((const uint16_t *)items[i].szName, 256, name, sizeof(name));
+		if (items[i].FmtValue.CStatus == PDH_CSTATUS_VALID_DATA &&
+		    pdh_parse_instance(name, &loads[count].instance))
+			loads[count++].percent = items[i].FmtValue.doubleValue;
+	}
+	free(items);
+	*ret = loads;
+	*ret_n = count;
+	return 0;
+}
+
 static int add_row(struct pdh_memory **rows, size_t *n, size_t *capacity, const struct pdh_memory *row)
 {
 	if (array_reserve((void **)rows, capacity, *n, sizeof(**rows)) < 0)

@@ -24,6 +24,18 @@ int pdh_read_engines(struct pdh_memory **ret, size_t *ret_n);
 size_t pdh_fold(struct pdh_memory *rows, size_t n);
 
 /*
+ * \GPU Engine(*)\Utilization Percentage, a rate: a query kept for the
+ * context's life, so that each read compares with the last (the first read
+ * takes two collections 100 ms apart). NULL from open when the counter set
+ * is missing (before Windows 10 1709, Wine).
+ */
+struct pdh_utilization;
+struct pdh_utilization *pdh_utilization_open(void);
+/* Every engine instance's load now, malloc'd into *ret. */
+int pdh_utilization_read(struct pdh_utilization *u, struct pdh_engine_load **ret, size_t *ret_n);
+void pdh_utilization_close(struct pdh_utilization *u);
+
+/*
  * Adds a row per (process, adapter) from \GPU Process Memory(*), its type from
  * \GPU Engine(*). adapters[i] is the LUID of the source's device i, stride
  * bytes after adapters[i - 1]; names[i] its name (names may be NULL).

@@ -65,8 +65,39 @@ static void test_basenames(void)
 	is_str(path_basename_any("python.exe"), "python.exe", "no folder");
 }
 
+static struct pdh_engine_load load(const char *name, double percent)
+{
+	struct pdh_engine_load l = { .percent = percent };
+	if (!pdh_parse_instance(name, &l.instance))
+		printf("# cannot parse %s\n", name);
+	return l;
+}
+
+static void test_utilization(void)
+{
+	const struct pdh_engine_load loads[] = {
+		/* Adapter A: 3D engine 0 used by two processes (30 + 25), compute engine 5 by one (40). */
+		load("pid_100_luid_0x00000000_0x0000D1A3_phys_0_eng_0_engtype_3D", 30),
+		load("pid_200_luid_0x00000000_0x0000D1A3_phys_0_eng_0_engtype_3D", 25),
+		load("pid_200_luid_0x00000000_0x0000D1A3_phys_0_eng_5_engtype_Compute_0", 40),
+		load("pid_300_luid_0x00000000_0x0000D1A3_phys_0_eng_1_engtype_Copy", 0),
+		/* Adapter B: saturated (its sum above 100 is PDH's rounding). */
+		load("pid_100_luid_0x00000000_0x0000E000_phys_0_eng_0_engtype_3D", 70),
+		load("pid_400_luid_0x00000000_0x0000E000_phys_0_eng_0_engtype_3D", 45),
+	};
+	size_t n = sizeof(loads) / sizeof(loads[0]);
+	ok(loads[2].instance.has_engine && loads[2].instance.engine == 5, "engine number parsed");
+	is_u64(pdh_adapter_utilization(loads, n, 0, 0xD1A3), 55, "the busiest engine: 3D, 30 + 25");
+	is_u64(pdh_adapter_utilization(loads, n, 0, 0xE000), 100, "at most 100");
+	is_u64(pdh_adapter_utilization(loads, n, 0, 0xBEEF), HMN_VALUE_UNKNOWN, "an adapter with no engine listed: unknown");
+	is_u64(pdh_adapter_utilization(loads, 0, 0, 0xD1A3), HMN_VALUE_UNKNOWN, "no counters at all: unknown");
+	const struct pdh_engine_load idle[] = { load("pid_100_luid_0x00000000_0x0000D1A3_phys_0_eng_0_engtype_3D", 0) };
+	is_u64(pdh_adapter_utilization(idle, 1, 0, 0xD1A3), 0, "an idle adapter: 0, known");
+}
+
 int main(void)
 {
+	test_utilization();
 	test_utf16();
 	test_pdh_instances();
 	test_basenames();
