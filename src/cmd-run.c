@@ -352,13 +352,24 @@ out:
 	return r;
 }
 
-/* Passes on what was sent to hmn by a process; what the terminal sent, COMMAND has had. */
-static void forward_signals(struct run *run)
+/*
+ * Passes on what was sent to hmn by a process; what the terminal sent,
+ * COMMAND has had. Returns the signal taken, 0 when none came.
+ */
+static int forward_signals(struct run *run)
 {
 	bool from_process;
 	int sig = signal_take(&from_process);
 	if (sig && from_process)
 		hmn_command_signal(run->command, sig);
+	return sig;
+}
+
+/* Has COMMAND itself ended (whatever it left behind)? */
+static bool command_ended(const struct run *run)
+{
+	int code, sig;
+	return hmn_command_status(run->command, &code, &sig) == 0;
 }
 
 static void run_free(struct run *run)
@@ -402,21 +413,27 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 		run_free(&run);
 		return r == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
 	}
-	/* Sample while anything of the tree runs: memory is freed by the time COMMAND has exited. */
+	/*
+	 * Sample while anything of the tree runs: memory is freed by the time
+	 * COMMAND has exited. Once told to stop (a signal) and COMMAND has
+	 * ended, what it left running (a detached daemon, which no Ctrl-C
+	 * reaches) is not waited for.
+	 */
+	bool told_to_stop = false;
 	for (uint64_t next = start;;) {
 		if (run.has_gpu && take_sample(&run) == -ENOMEM) {
 			fprintf(stderr, "hmn: out of memory: sampling stopped\n");
 			run.has_gpu = false;
 		}
-		forward_signals(&run);
-		if (hmn_command_done(run.command))
+		told_to_stop |= forward_signals(&run) != 0;
+		if (hmn_command_done(run.command) || (told_to_stop && command_ended(&run)))
 			break;
 		next += cli->interval_ms;
 		uint64_t now = clock_ms();
 		if (next < now)
 			next = now; /* a slow sample: the next one now, no burst to catch up */
 		sleep_until(next);
-		forward_signals(&run);
+		told_to_stop |= forward_signals(&run) != 0;
 	}
 	uint64_t duration = clock_ms() - start;
 	spill_finish(&run.spill, duration);

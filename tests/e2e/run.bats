@@ -199,3 +199,20 @@ EOS
 	run_split "$HMN" run --json -- "$hold" $((256 * MIB)) 0.3
 	[ "$(jq -r '.process_peaks' <<<"$stderr")" = "sampled" ]
 }
+
+@test "run: once COMMAND has ended, a signal stops the wait for what it left running" {
+	# COMMAND leaves a detached daemon behind that no terminal's Ctrl-C reaches.
+	"$HMN" run --json -o "$BATS_TEST_TMPDIR/r.json" -- bash -c "setsid sleep 30 </dev/null >/dev/null 2>&1 & exit 0" 2>/dev/null &
+	pid=$!
+	started_pids=$pid
+	sleep 0.5
+	kill -0 "$pid" # still waiting for the daemon, as it should
+	start=$(date +%s%N)
+	kill -INT "$pid"
+	wait "$pid" && status=0 || status=$?
+	elapsed=$((($(date +%s%N) - start) / 1000000))
+	pkill -f '^sleep 30$' || true
+	[ "$status" -eq 0 ] # COMMAND's own status
+	[ "$elapsed" -lt 2000 ]
+	[ "$(jq -c '[.exit_code, .signal]' "$BATS_TEST_TMPDIR/r.json")" = '[0,null]' ]
+}
