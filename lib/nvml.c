@@ -338,15 +338,17 @@ static nvmlReturn_t unified_memory(struct nvml *n, struct hmn_gpu *gpu)
 static nvmlReturn_t gpu_memory(struct nvml *n, unsigned index, struct nvml_gpu *g,
 			       struct hmn_gpu *gpu)
 {
-	nvmlReturn_t r = NVML_SUCCESS;
+	nvmlReturn_t r;
 
+	if (g->memory_api == MEMORY_V2 && !n->memory_v2)
+		g->memory_api = MEMORY_V1; /* a driver before R510: no v2 to ask */
 	if (g->memory_api == MEMORY_V2) {
 		r = read_memory(n, g->handle, MEMORY_V2, gpu);
-		if (r == NVML_SUCCESS || !(v2_refused(r) || !n->memory_v2))
+		if (r == NVML_SUCCESS || !v2_refused(r))
 			goto out;
 		hmn_log(n->ctx, HMN_LOG_INFO,
-			"nvml: GPU %u: nvmlDeviceGetMemoryInfo_v2 %s, using v1: reserved unknown", index,
-			n->memory_v2 ? nvml_error(n, r) : "not exported");
+			"nvml: GPU %u: nvmlDeviceGetMemoryInfo_v2 failed (%s), using v1: reserved unknown",
+			index, nvml_error(n, r));
 		g->memory_api = MEMORY_V1;
 	}
 	if (g->memory_api == MEMORY_V1) {
@@ -753,11 +755,14 @@ static int nvml_processes(void *state, struct process_sink *sink, size_t *ret_fa
 
 		if (!process_sink_wants_device(sink, i))
 			continue;
-		/* The total bounds each process's figure; it is read once, not per query. */
-		struct hmn_gpu memory = { .total_bytes = HMN_UNKNOWN };
 		nvmlReturn_t r = probe_gpu(n, i, &g);
+		/*
+		 * The total bounds each process's figure: read once, not per query.
+		 * A GPU whose memory cannot be read still lists its processes, unbounded.
+		 */
+		struct hmn_gpu memory = { .total_bytes = HMN_UNKNOWN };
 		if (r == NVML_SUCCESS && g->total == HMN_UNKNOWN)
-			r = probe_with_memory(n, i, &g, &memory);
+			(void)gpu_memory(n, i, g, &memory);
 		if (r != NVML_SUCCESS) {
 			hmn_log(n->ctx, HMN_LOG_WARNING, "GPU %u: %s (nvml)", sink->base + i,
 				nvml_error(n, r));

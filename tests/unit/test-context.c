@@ -526,6 +526,23 @@ static void test_cheap_snapshots(void)
 	hmn_context_free(ctx);
 }
 
+/* A GPU whose memory query fails still lists its processes (with no bound on their figures). */
+static void test_memory_failing(void)
+{
+	use_stub("STUB_MODERN");
+	scenario("gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=1073741824 used=1 memory-error=999\n"
+		 "proc gpu=0 pid=100 used=2147483648 list=compute\n");
+	hmn_context *ctx = open_context(NULL);
+	struct hmn_gpu_list *gpus = NULL;
+	ok(hmn_query_gpus(ctx, &gpus) == -EIO, "memory failing: the GPU's own row fails");
+	struct hmn_process_list *procs = NULL;
+	ok(hmn_query_processes(ctx, NULL, &procs) == 0 && procs->count == 1 &&
+	   procs->processes[0].used_bytes == 2147483648ULL,
+	   "its processes are still listed, their figures unbounded");
+	hmn_process_list_free(procs);
+	hmn_context_free(ctx);
+}
+
 /* MIG reconfigured under a running context: the stale instance handle fails, and it probes again. */
 static void test_mig_reconfigured(void)
 {
@@ -726,6 +743,7 @@ int main(void)
 	test_many_named_processes();
 	test_cheap_snapshots();
 	test_mig_reconfigured();
+	test_memory_failing();
 	test_unified();
 	test_names_from_driver();
 	test_mps();
