@@ -285,7 +285,7 @@ static bool process_row(const struct parse *pp, const char *line, size_t n,
 	for (size_t i = 0; i < name_at && i < pp->n_fields; i++) {
 		const char *comma = memchr(p, ',', (size_t)(end - p));
 		if (!comma && i + 1 < pp->n_fields)
-			goto skip;
+			return false;
 		const char *stop = comma ? comma : end;
 		cells[i] = trim(p, (size_t)(stop - p));
 		p = comma ? comma + 1 : end;
@@ -298,7 +298,7 @@ static bool process_row(const struct parse *pp, const char *line, size_t n,
 				break;
 			}
 		if (!comma)
-			goto skip;
+			return false;
 		cells[i] = trim(comma + 1, (size_t)(end - comma - 1));
 		end = comma;
 	}
@@ -319,8 +319,6 @@ static bool process_row(const struct parse *pp, const char *line, size_t n,
 		return false;
 	*ret = row;
 	return true;
-skip:
-	return false;
 }
 
 static size_t count_commas(const char *p, size_t n)
@@ -395,31 +393,30 @@ static int parse_process_line(const char *line, size_t n, void *data)
 	return 0;
 }
 
-static int parse(const char *text, size_t len, const enum smi_field *fields, size_t n_fields,
-		 size_t row_size, int (*line_fn)(const char *, size_t, void *),
+/* Calls line_fn(line, data) for each line into p's rows; the rows are malloc'd. */
+static int parse(const char *text, size_t len, struct parse *p,
+		 int (*line_fn)(const char *, size_t, void *), void *data,
 		 void **ret_rows, size_t *ret_count, size_t *ret_skipped)
 {
-	struct parse p = { .fields = fields, .n_fields = n_fields, .row_size = row_size };
-
-	if (n_fields == 0 || n_fields > MAX_FIELDS)
+	if (p->n_fields == 0 || p->n_fields > MAX_FIELDS)
 		return -EINVAL;
-	int r = for_each_line(text, len, line_fn, &p);
+	int r = for_each_line(text, len, line_fn, data);
 	if (r < 0) {
-		free(p.rows);
+		free(p->rows);
 		return r;
 	}
-	*ret_rows = p.rows;
-	*ret_count = p.count;
+	*ret_rows = p->rows;
+	*ret_count = p->count;
 	if (ret_skipped)
-		*ret_skipped = p.skipped;
+		*ret_skipped = p->skipped;
 	return 0;
 }
 
 int smi_parse_gpus(const char *text, size_t len, const enum smi_field *fields, size_t n_fields,
 		   struct smi_gpu_row **ret_rows, size_t *ret_count, size_t *ret_skipped)
 {
-	return parse(text, len, fields, n_fields, sizeof(**ret_rows), parse_gpu_line,
-		     (void **)ret_rows, ret_count, ret_skipped);
+	struct parse p = { .fields = fields, .n_fields = n_fields, .row_size = sizeof(**ret_rows) };
+	return parse(text, len, &p, parse_gpu_line, &p, (void **)ret_rows, ret_count, ret_skipped);
 }
 
 int smi_parse_processes(const char *text, size_t len, const enum smi_field *fields,
@@ -427,19 +424,12 @@ int smi_parse_processes(const char *text, size_t len, const enum smi_field *fiel
 			size_t *ret_skipped)
 {
 	struct parse p = { .fields = fields, .n_fields = n_fields, .row_size = sizeof(**ret_rows) };
-	struct process_lines l = { .pp = &p };
-
-	if (n_fields == 0 || n_fields > MAX_FIELDS)
-		return -EINVAL;
-	l.name_last = fields[n_fields - 1] == SMI_PROCESS_NAME;
-	int r = for_each_line(text, len, parse_process_line, &l);
-	if (r < 0) {
-		free(p.rows);
-		return r;
-	}
-	*ret_rows = p.rows;
-	*ret_count = p.count;
-	if (ret_skipped)
-		*ret_skipped = p.skipped + (l.pending.p != NULL);
-	return 0;
+	struct process_lines l = {
+		.pp = &p, .name_last = n_fields > 0 && fields[n_fields - 1] == SMI_PROCESS_NAME,
+	};
+	int r = parse(text, len, &p, parse_process_line, &l, (void **)ret_rows, ret_count, ret_skipped);
+	/* A last line that was no row, and no next line to make one with. */
+	if (r == 0 && ret_skipped && l.pending.p)
+		(*ret_skipped)++;
+	return r;
 }
