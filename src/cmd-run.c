@@ -26,6 +26,7 @@ struct device_state {
 	unsigned index;
 	char *uuid, *name;
 	uint64_t baseline;    /* used when COMMAND started, for the device-wide measure */
+	uint64_t tree_now;    /* the tree's total on it in the sample under way */
 	uint64_t tree_peak;   /* the tree's largest total on it at one sample */
 	uint64_t above_peak;  /* the most its used rose above the baseline */
 };
@@ -116,26 +117,11 @@ static void dedicated_figures(struct run *run, const struct hmn_gpu_list *gpus, 
 	*ret_budget = budget;
 }
 
-static void sample_spill(struct run *run, uint64_t tree_shared)
-{
-	struct hmn_gpu_list *gpus = NULL;
-	uint64_t used = HMN_UNKNOWN, budget = HMN_UNKNOWN;
-
-	if (hmn_query_gpus(run->ctx, &gpus) == 0)
-		dedicated_figures(run, gpus, &used, &budget);
-	spill_sample(&run->spill, clock_ms() - run->start_ms,
-		     run->shared_measured ? tree_shared : HMN_UNKNOWN, used, budget);
-	hmn_gpu_list_free(gpus);
-}
-
 /* Where no source measures processes: how far each device's used rose above the baseline. */
-static void sample_device_wide(struct run *run)
+static void rise_above_baseline(struct run *run, const struct hmn_gpu_list *gpus)
 {
-	struct hmn_gpu_list *gpus = NULL;
 	uint64_t total = 0;
 
-	if (hmn_query_gpus(run->ctx, &gpus) < 0)
-		return;
 	for (size_t i = 0; i < gpus->count; i++) {
 		const struct hmn_gpu *g = &gpus->gpus[i];
 		struct device_state *d = g->is_mig ? NULL : device_of(run, g->index);
@@ -148,6 +134,30 @@ static void sample_device_wide(struct run *run)
 	}
 	if (total > run->peak_device_wide)
 		run->peak_device_wide = total;
+}
+
+/*
+ * What only the devices can say, asked once a sample and only where it is
+ * needed: the rise above the baseline (no source measures processes) and
+ * the dedicated memory against its budget (spill, on Windows).
+ */
+static void sample_devices(struct run *run, uint64_t tree_shared)
+{
+	bool device_wide = run->any_rows && !run->any_measured;
+	struct hmn_gpu_list *gpus = NULL;
+	uint64_t used = HMN_UNKNOWN, budget = HMN_UNKNOWN;
+
+	if (!device_wide && !MEASURES_SPILL)
+		return;
+	(void)hmn_query_gpus(run->ctx, &gpus); /* on failure gpus stays NULL: nothing measured */
+	if (gpus && device_wide)
+		rise_above_baseline(run, gpus);
+	if (MEASURES_SPILL) {
+		if (gpus)
+			dedicated_figures(run, gpus, &used, &budget);
+		spill_sample(&run->spill, clock_ms() - run->start_ms,
+			     run->shared_measured ? tree_shared : HMN_UNKNOWN, used, budget);
+	}
 	hmn_gpu_list_free(gpus);
 }
 
@@ -161,8 +171,7 @@ static int take_sample(struct run *run)
 	run->samples++;
 	if (r < 0 || n_pids == 0) {
 		free(pids);
-		if (MEASURES_SPILL)
-			sample_spill(run, 0);
+		sample_devices(run, 0);
 		return r == -ENOMEM ? r : 0;
 	}
 	struct hmn_process_filter filter = {
@@ -176,9 +185,10 @@ static int take_sample(struct run *run)
 		return r == -ENOMEM ? r : 0;
 	}
 	uint64_t total = 0, shared = 0;
-	uint64_t *per_device = calloc(run->n_devices ? run->n_devices : 1, sizeof(*per_device));
 	bool measured = false;
-	for (size_t i = 0; per_device && i < list->count && r == 0; i++) {
+	for (size_t i = 0; i < run->n_devices; i++)
+		run->devices[i].tree_now = 0;
+	for (size_t i = 0; i < list->count && r == 0; i++) {
 		const struct hmn_process *p = &list->processes[i];
 		if (!process_row_wanted(run->cli, p))
 			continue;
@@ -193,25 +203,19 @@ static int take_sample(struct run *run)
 		total += p->used_bytes;
 		struct device_state *d = device_of(run, p->device_index);
 		if (d)
-			per_device[d - run->devices] += p->used_bytes;
+			d->tree_now += p->used_bytes;
 		r = peaks_add(&run->processes, p);
 	}
-	if (!per_device)
-		r = -ENOMEM;
-	for (size_t i = 0; per_device && i < run->n_devices; i++)
-		if (per_device[i] > run->devices[i].tree_peak)
-			run->devices[i].tree_peak = per_device[i];
+	for (size_t i = 0; i < run->n_devices; i++)
+		if (run->devices[i].tree_now > run->devices[i].tree_peak)
+			run->devices[i].tree_peak = run->devices[i].tree_now;
 	run->any_measured |= measured;
 	if (total > run->peak)
 		run->peak = total;
 	if (shared > run->peak_shared)
 		run->peak_shared = shared;
 	/* Rows, none measured (WDDM, a driver without per-process figures): the devices must say. */
-	if (run->any_rows && !run->any_measured)
-		sample_device_wide(run);
-	if (MEASURES_SPILL)
-		sample_spill(run, shared);
-	free(per_device);
+	sample_devices(run, shared);
 	hmn_process_list_free(list);
 	return r;
 }
