@@ -44,6 +44,7 @@ struct watch {
 	struct hmn_process_filter filter;
 	bool terminal;
 	bool drawn;           /* a frame is on the screen */
+	FILE *frame;          /* terminal: where a frame is laid out before it is cut and drawn */
 	struct gpu_peak *gpus;
 	size_t n_gpus;
 	struct peaks processes;
@@ -81,17 +82,17 @@ static void put_cut_line(const char *line, size_t len, unsigned columns)
 	fputs("\033[K\n", stdout);
 }
 
-/* One frame in place: home, the lines cut to the window, the rest below cleared. */
-static void draw_frame(struct watch *w, FILE *frame)
+/* One frame in place (its first end bytes): home, the lines cut to the window, the rest cleared. */
+static void draw_frame(struct watch *w, long end)
 {
 	unsigned columns, rows, row = 0;
 	char line[8192];
 
 	window_size(&columns, &rows);
 	fputs(w->drawn ? "\033[H" : "\033[H\033[2J", stdout);
-	rewind(frame);
+	rewind(w->frame);
 	/* One row short of the window: a last newline must not scroll the frame. */
-	while (row + 1 < rows && fgets(line, sizeof(line), frame)) {
+	while (row + 1 < rows && ftell(w->frame) < end && fgets(line, sizeof(line), w->frame)) {
 		size_t len = strcspn(line, "\n");
 		put_cut_line(line, len, columns);
 		row++;
@@ -171,12 +172,15 @@ static int take_sample(struct watch *w, uint64_t elapsed_ms)
 	if (r == 0 && w->cli->format == FORMAT_JSON) {
 		r = render_sample_json(stdout, time, elapsed_ms, gpu_rows, n_gpus, rows, n_rows);
 	} else if (r == 0 && w->terminal) {
-		FILE *frame = tmpfile();
-		r = frame ? render_tables(w, frame, time, gpu_rows, n_gpus, rows, n_rows) : -errno;
+		/* One file for the run, written over each sample: the frame is its first bytes. */
+		if (!w->frame && !(w->frame = tmpfile()))
+			r = -errno;
+		if (r == 0) {
+			rewind(w->frame);
+			r = render_tables(w, w->frame, time, gpu_rows, n_gpus, rows, n_rows);
+		}
 		if (r == 0)
-			draw_frame(w, frame);
-		if (frame)
-			fclose(frame);
+			draw_frame(w, ftell(w->frame));
 	} else if (r == 0) {
 		r = render_tables(w, stdout, time, gpu_rows, n_gpus, rows, n_rows);
 	}
@@ -263,6 +267,8 @@ int cmd_watch(const struct cli *cli, hmn_context *ctx)
 	status = finish_output(stdout, status);
 	if (status == EXIT_OK)
 		print_watch_summary(&w, samples, elapsed);
+	if (w.frame)
+		fclose(w.frame);
 	free(indices);
 	free(w.gpus);
 	peaks_clear(&w.processes);

@@ -37,7 +37,7 @@ setup() {
 	[ "${lines[0]}" = "GPU  NAME                       USED      FREE     TOTAL  RESERVED  SOURCE" ]
 	[ "${lines[1]}" = "  0  NVIDIA H100 80GB HBM3  19.4 GiB  59.8 GiB  79.6 GiB   479 MiB  nvml" ]
 	[ "${lines[2]}" = "  1  NVIDIA L40S               1 MiB  45.0 GiB  45.0 GiB     0 MiB  nvml" ]
-	! grep -q ' $' <<<"$output"
+	! grep -q ' $' <<<"$output" || false
 }
 
 @test "free --bytes --no-header" {

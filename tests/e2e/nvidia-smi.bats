@@ -99,7 +99,7 @@ h100() {
 	[ "$status" -eq 3 ]
 	[[ "$stderr" == *"nvidia-smi: $HMN_NVIDIA_SMI did not answer within 1 s (HMN_TIMEOUT): killed"* ]]
 	[ "$elapsed_ms" -lt 5000 ]
-	! pgrep -f "sleep 600" >/dev/null
+	! pgrep -f "sleep 600" >/dev/null || false
 }
 
 @test "no driver: exit 3 with nvidia-smi's own words" {

@@ -45,7 +45,7 @@ three_processes() {
 	[ "${lines[3]}" = " 777  nobody  C     512 MiB       -    0  a-trainer-with-a-very-long-name" ]
 	[ "${lines[4]}" = "1500  root    G           -       -    1  Xorg" ]
 	[ "${#lines[@]}" -eq 5 ]
-	! grep -q ' $' <<<"$output"
+	! grep -q ' $' <<<"$output" || false
 }
 
 @test "ps --bytes --no-header" {
@@ -181,7 +181,7 @@ Try 'hmn --help'." ]
 	[ "$status" -eq 0 ]
 	[ "${#lines[@]}" -eq 2 ]
 	[[ "${lines[1]}" == *"  evil?[31m?name" ]]
-	! grep -q $'\e' <<<"$output"
+	! grep -q $'\e' <<<"$output" || false
 }
 
 @test "the jq | xargs kill recipe kills exactly the right process" {
@@ -195,7 +195,7 @@ Try 'hmn --help'." ]
 		"proc gpu=1 pid=$small used=104857600 list=compute"
 	"$HMN" ps --json | jq -r '.[] | select(.used_bytes > 1073741824) | .pid' | xargs -r kill
 	wait "$big" 2>/dev/null || true
-	! kill -0 "$big" 2>/dev/null
+	! kill -0 "$big" 2>/dev/null || false
 	kill -0 "$small"
 }
 

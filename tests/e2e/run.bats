@@ -59,7 +59,7 @@ GIB=1073741824
 	[ "$(jq -r '.peak_bytes' <<<"$stderr")" -eq "$GIB" ]
 	[ "$(jq -r '.duration_ms' <<<"$stderr")" -ge 900 ]
 	# hmn reaped it: no zombie of it is left, and nothing of it runs on.
-	! pgrep -f "gpu-hold $GIB" >/dev/null
+	! pgrep -f "gpu-hold $GIB" >/dev/null || false
 }
 
 @test "run -o FILE: the report is written there, atomically; stderr keeps COMMAND's own" {

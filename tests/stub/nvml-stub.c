@@ -506,12 +506,9 @@ EXPORT nvmlReturn_t nvmlSystemGetProcessName(unsigned pid, char *name, unsigned 
 	return NVML_ERROR_NOT_FOUND;
 }
 
-static nvmlReturn_t value(nvmlDevice_t device, long long v, unsigned *out)
+/* A telemetry figure of a GPU already looked up: -1 in the scenario is "not supported". */
+static nvmlReturn_t value(long long v, unsigned *out)
 {
-	nvmlReturn_t r;
-	struct gpu *g = gpu_of(device, &r);
-	if (!g)
-		return r;
 	if (v < 0)
 		return NVML_ERROR_NOT_SUPPORTED;
 	*out = (unsigned)v;
@@ -537,21 +534,21 @@ EXPORT nvmlReturn_t nvmlDeviceGetTemperature(nvmlDevice_t device, int sensor, un
 	struct gpu *g = gpu_of(device, &r);
 	if (!g)
 		return r;
-	return sensor == NVML_TEMPERATURE_GPU ? value(device, g->temp, t) : NVML_ERROR_INVALID_ARGUMENT;
+	return sensor == NVML_TEMPERATURE_GPU ? value(g->temp, t) : NVML_ERROR_INVALID_ARGUMENT;
 }
 
 EXPORT nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t device, unsigned *mw)
 { count_call(__func__);
 	nvmlReturn_t r;
 	struct gpu *g = gpu_of(device, &r);
-	return g ? value(device, g->power, mw) : r;
+	return g ? value(g->power, mw) : r;
 }
 
 EXPORT nvmlReturn_t nvmlDeviceGetEnforcedPowerLimit(nvmlDevice_t device, unsigned *mw)
 { count_call(__func__);
 	nvmlReturn_t r;
 	struct gpu *g = gpu_of(device, &r);
-	return g ? value(device, g->powerlimit, mw) : r;
+	return g ? value(g->powerlimit, mw) : r;
 }
 
 EXPORT nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device, int *major, int *minor)
