@@ -56,6 +56,19 @@ void hmn_log(const hmn_context *ctx, enum hmn_log_level level, const char *fmt, 
 	ctx->log(level, message, ctx->log_userdata);
 }
 
+void hmn_log_found(const hmn_context *ctx, const char *source, unsigned gpus, const char *fmt, ...)
+{
+	char what[HMN_ERROR_MAX];
+	va_list ap;
+
+	if (!ctx->log || ctx->log_level < HMN_LOG_INFO)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	hmn_log(ctx, HMN_LOG_INFO, "%s: %s, %u GPU%s", source, what, gpus, gpus == 1 ? "" : "s");
+}
+
 int hmn_fail(hmn_context *ctx, int r, const char *fmt, ...)
 {
 	va_list ap;
@@ -71,6 +84,11 @@ void hmn_context_refresh(hmn_context *ctx)
 	for (size_t i = 0; i < ctx->n_slots; i++)
 		if (ctx->slots[i].state && ctx->slots[i].source->refresh)
 			ctx->slots[i].source->refresh(ctx->slots[i].state);
+}
+
+unsigned hmn_context_unread_gpus(const hmn_context *ctx)
+{
+	return ctx ? ctx->unread_gpus : 0;
 }
 
 const char *hmn_context_error(const hmn_context *ctx)
@@ -146,6 +164,21 @@ static int select_sources(hmn_context *ctx, const char *list, const char **ret_e
 	}
 }
 
+/* Says which of the variables naming what hmn loads, runs or reads it ignores, and why. */
+static void warn_ignored_variables(const hmn_context *ctx)
+{
+	static const char *const names[] = {
+		"HMN_NVML_LIBRARY", "HMN_NVIDIA_SMI", "HMN_PROCFS", "HMN_SYSFS", "HMN_PCI_IDS",
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const char *value = getenv(names[i]);
+		if (value && *value && !os_trusted_getenv(names[i]))
+			hmn_log(ctx, HMN_LOG_WARNING,
+				"%s ignored: hmn runs with privileges its caller lacks (set-user-ID or file capabilities)",
+				names[i]);
+	}
+}
+
 int hmn_context_new(const struct hmn_options *options, hmn_context **ret_ctx,
 		    const char **ret_error)
 {
@@ -166,7 +199,12 @@ int hmn_context_new(const struct hmn_options *options, hmn_context **ret_ctx,
 		ctx->log_userdata = options->log_userdata;
 		ctx->log_level = options->log_level;
 		ctx->telemetry = options->telemetry;
+#ifdef __linux__
+		/* Elsewhere a process's RAM is read with its name: nothing to save. */
+		ctx->remember_processes = options->remember_processes;
+#endif
 	}
+	warn_ignored_variables(ctx);
 	ctx->procfs = arena_strdup(ctx->arena, os_procfs_root());
 	if (!list)
 		list = getenv("HMN_BACKENDS");
@@ -185,6 +223,8 @@ int hmn_context_new(const struct hmn_options *options, hmn_context **ret_ctx,
 	return 0;
 }
 
+static void forget_processes(hmn_context *ctx);
+
 hmn_context *hmn_context_free(hmn_context *ctx)
 {
 	if (!ctx)
@@ -193,6 +233,7 @@ hmn_context *hmn_context_free(hmn_context *ctx)
 		if (ctx->slots[i].state)
 			ctx->slots[i].source->close(ctx->slots[i].state);
 	os_proc_root_close(ctx->proc_root);
+	forget_processes(ctx);
 	free(ctx->slots);
 	free(ctx->users);
 	arena_free(ctx->arena);
@@ -206,6 +247,45 @@ hmn_context *hmn_context_free(hmn_context *ctx)
  * GPU indices (they see the same GPUs); a family's range is placed after
  * those of the families opened before it.
  */
+/*
+ * NVIDIA cards that slot (DRM) saw in sysfs, when every NVIDIA source
+ * selected was tried and none could read a GPU: said as a warning, and
+ * their indices kept (NVIDIA's range comes first), so that the GPUs that
+ * answered keep theirs and --device 3 names the same GPU as before. Left
+ * alone when no NVIDIA source was selected (--backend drm is a choice).
+ */
+static void keep_unread_nvidia(hmn_context *ctx, struct source_slot *slot)
+{
+	char where[128] = "", why[2 * HMN_ERROR_MAX] = "";
+	size_t len = 0;
+	bool tried = false;
+
+	for (size_t i = 0; i < ctx->n_slots; i++) {
+		const struct source_slot *s = &ctx->slots[i];
+		if (strcmp(s->source->family, "nvidia") != 0)
+			continue;
+		if (!s->opened || (s->state && s->count > 0))
+			return;
+		tried = true;
+		len += (size_t)snprintf(why + len, sizeof(why) - len, "%s%s: %s", len ? "; " : "",
+					s->source->name, s->state ? "no GPU" : s->why);
+		if (len >= sizeof(why))
+			len = sizeof(why) - 1;
+	}
+	unsigned n = tried ? slot->source->nvidia_seen(slot->state, where, sizeof(where)) : 0;
+	if (n == 0)
+		return;
+	ctx->unread_gpus += n;
+	ctx->next_base += n;
+	char range[32];
+	if (n == 1)
+		snprintf(range, sizeof(range), "GPU %u", ctx->next_base - 1);
+	else
+		snprintf(range, sizeof(range), "GPUs %u-%u", ctx->next_base - n, ctx->next_base - 1);
+	hmn_log(ctx, HMN_LOG_WARNING, "%u NVIDIA GPU%s (%s) that no source could read (%s): %s left out",
+		n, n == 1 ? "" : "s", where, why, range);
+}
+
 static bool slot_ready(hmn_context *ctx, struct source_slot *slot)
 {
 	char why[HMN_ERROR_MAX] = "";
@@ -217,6 +297,8 @@ static bool slot_ready(hmn_context *ctx, struct source_slot *slot)
 	if (r < 0) {
 		slot->state = NULL;
 		snprintf(slot->why, sizeof(slot->why), "%s", why[0] ? why : strerror(-r));
+		/* There, but hung or out of bounds: not the same as absent. */
+		slot->broken = r == -ETIMEDOUT || r == -EFBIG;
 		hmn_log(ctx, HMN_LOG_INFO, "%s: skipped: %s", slot->source->name, slot->why);
 		return false;
 	}
@@ -229,6 +311,8 @@ static bool slot_ready(hmn_context *ctx, struct source_slot *slot)
 			slot->has_base = true;
 		}
 	}
+	if (!slot->has_base && slot->source->nvidia_seen)
+		keep_unread_nvidia(ctx, slot);
 	if (!slot->has_base) {
 		slot->base = ctx->next_base;
 		slot->has_base = true;
@@ -247,12 +331,21 @@ static const char *answered_by(const bool *answered, const hmn_context *ctx, siz
 	return NULL;
 }
 
-/* Why no GPU was found: what each source said. */
+/*
+ * Why no GPU was found: what each source said. A source that is there but
+ * failed (a hung or flooding nvidia-smi) is a failure (-EIO), not an
+ * absent GPU (-ENODEV): monitoring must not read "this machine has none".
+ */
 static int fail_no_gpu(hmn_context *ctx)
 {
 	size_t len = 0;
+	bool broken = false;
 
-	len += (size_t)snprintf(ctx->error, sizeof(ctx->error), "no GPU found");
+	for (size_t i = 0; i < ctx->n_slots; i++)
+		broken |= ctx->slots[i].broken;
+	broken |= ctx->unread_gpus > 0; /* there, but nothing could read it */
+	len += (size_t)snprintf(ctx->error, sizeof(ctx->error),
+				broken ? "no GPU could be read" : "no GPU found");
 	if (ctx->n_slots == 0)
 		snprintf(ctx->error + len, sizeof(ctx->error) - len,
 			 ": no source is available on this platform");
@@ -264,7 +357,7 @@ static int fail_no_gpu(hmn_context *ctx)
 		if (i + 1 == ctx->n_slots && len < sizeof(ctx->error))
 			len += (size_t)snprintf(ctx->error + len, sizeof(ctx->error) - len, ")");
 	}
-	return -ENODEV;
+	return broken ? -EIO : -ENODEV;
 }
 
 typedef int (*walk_fn)(struct source_slot *slot, void *sink, size_t *ret_failed);
@@ -274,9 +367,11 @@ typedef int (*walk_fn)(struct source_slot *slot, void *sink, size_t *ret_failed)
  * found, or a negative code; *ret_failed gets the number that failed.
  */
 static int walk_sources(hmn_context *ctx, walk_fn fn, void *sink, unsigned *sink_base,
-			const char **sink_source, size_t *ret_found, size_t *ret_failed)
+			const char **sink_source, size_t *ret_found, size_t *ret_failed,
+			size_t *ret_unrecovered)
 {
 	bool answered[N_SOURCES] = { false };
+	size_t failed_by[N_SOURCES] = { 0 };
 	size_t found = 0, failed = 0;
 
 	ctx->error[0] = '\0';
@@ -286,8 +381,10 @@ static int walk_sources(hmn_context *ctx, walk_fn fn, void *sink, unsigned *sink
 		size_t source_failed = 0;
 
 		if (earlier) {
-			hmn_log(ctx, HMN_LOG_INFO, "%s: skipped: %s answered for %s GPUs",
-				slot->source->name, earlier, slot->source->family);
+			if (!slot->told)
+				hmn_log(ctx, HMN_LOG_INFO, "%s: skipped: %s answered for the %s GPUs",
+					slot->source->name, earlier, slot->source->family);
+			slot->told = true;
 			continue;
 		}
 		if (!slot_ready(ctx, slot))
@@ -303,14 +400,24 @@ static int walk_sources(hmn_context *ctx, walk_fn fn, void *sink, unsigned *sink
 		}
 		found += slot->count;
 		failed += source_failed;
+		failed_by[i] = source_failed;
 		answered[i] = slot->count > source_failed;
-		if (slot->count == 0)
-			hmn_log(ctx, HMN_LOG_INFO, "%s: found no GPU", slot->source->name);
-		else if (answered[i])
-			hmn_log(ctx, HMN_LOG_INFO, "%s: used", slot->source->name);
+		if (slot->count == 0 && !slot->told)
+			hmn_log(ctx, HMN_LOG_INFO, "%s: skipped: it found no GPU", slot->source->name);
+		slot->told |= slot->count == 0;
 	}
 	*ret_found = found;
 	*ret_failed = failed;
+	/* What failed and no later source of its family answered for (nvidia-smi after NVML). */
+	size_t unrecovered = 0;
+	for (size_t i = 0; i < ctx->n_slots; i++) {
+		bool recovered = false;
+		for (size_t j = i + 1; j < ctx->n_slots && failed_by[i] && !recovered; j++)
+			recovered = answered[j] && answered_by(answered, ctx, j) == NULL &&
+				    strcmp(ctx->slots[i].source->family, ctx->slots[j].source->family) == 0;
+		unrecovered += recovered ? 0 : failed_by[i];
+	}
+	*ret_unrecovered = unrecovered;
 	return 0;
 }
 
@@ -368,14 +475,14 @@ int hmn_query_gpus(hmn_context *ctx, struct hmn_gpu_list **ret_list)
 {
 	struct hmn_gpu_list *list = calloc(1, sizeof(*list));
 	struct gpu_sink sink = { .ctx = ctx, .list = list };
-	size_t found = 0, failed = 0;
+	size_t found = 0, failed = 0, unrecovered = 0;
 	int r;
 
 	if (!list || !(list->arena = arena_new())) {
 		hmn_gpu_list_free(list);
 		return hmn_fail(ctx, -ENOMEM, "out of memory");
 	}
-	r = walk_sources(ctx, walk_gpus, &sink, &sink.base, &sink.source, &found, &failed);
+	r = walk_sources(ctx, walk_gpus, &sink, &sink.base, &sink.source, &found, &failed, &unrecovered);
 	if (r == 0)
 		r = query_result(ctx, found, failed);
 	if (r < 0) {
@@ -383,7 +490,7 @@ int hmn_query_gpus(hmn_context *ctx, struct hmn_gpu_list **ret_list)
 		return r;
 	}
 	list->found = found;
-	list->failed = failed;
+	list->failed = unrecovered;
 	*ret_list = list;
 	return 0;
 }
@@ -423,6 +530,14 @@ static size_t row_slot(const struct row_index *idx, const struct hmn_process_lis
 	return h;
 }
 
+static struct source_slot *slot_of(hmn_context *ctx, const char *source)
+{
+	for (size_t i = 0; i < ctx->n_slots; i++)
+		if (ctx->slots[i].source->name == source)
+			return &ctx->slots[i];
+	return NULL;
+}
+
 bool process_sink_wants_device(const struct process_sink *sink, unsigned local_index)
 {
 	const struct hmn_process_filter *f = sink->filter;
@@ -434,10 +549,25 @@ bool process_sink_wants_device(const struct process_sink *sink, unsigned local_i
 	return false;
 }
 
-bool process_sink_wants_pid(const struct process_sink *sink, uint32_t pid)
+/* Does the source now being asked number pids as a driver does (the host's)? */
+static bool sink_host_numbered(const struct process_sink *sink)
+{
+	const struct source_slot *slot = slot_of(sink->ctx, sink->source);
+	return slot && slot->source->host_pids;
+}
+
+bool process_sink_wants_pid(struct process_sink *sink, uint32_t pid)
 {
 	const struct hmn_process_filter *f = sink->filter;
-	if (!f || f->n_pids == 0)
+	if (!f)
+		return true;
+	if (f->command) {
+		int r = command_owns(f->command, pid, sink_host_numbered(sink));
+		sink->unmatched += r == -EXDEV;
+		if (r != 1)
+			return false;
+	}
+	if (f->n_pids == 0)
 		return true;
 	for (size_t i = 0; i < f->n_pids; i++)
 		if (f->pids[i] == pid)
@@ -513,6 +643,7 @@ int process_sink_add(struct process_sink *sink, const struct process_entry *e)
 		.uid = HMN_UID_UNKNOWN,
 		.used_bytes = e->used_bytes,
 		.shared_used_bytes = e->shared_bytes,
+		.ram_bytes = HMN_UNKNOWN, /* the OS says: see resolve_processes() */
 		.device_index = device,
 		.device_name = sink->last_name,
 		.device_uuid = sink->last_uuid,
@@ -547,14 +678,6 @@ static int compare_pid_row(const void *a, const void *b)
 }
 
 /* The slot of the source that produced a row (its name is the slot's own pointer). */
-static struct source_slot *slot_of(hmn_context *ctx, const char *source)
-{
-	for (size_t i = 0; i < ctx->n_slots; i++)
-		if (ctx->slots[i].source->name == source)
-			return &ctx->slots[i];
-	return NULL;
-}
-
 /*
  * Where the OS cannot say which executable a process runs (another user's,
  * or a pid outside our PID namespace), the driver can: nvidia-smi printed it
@@ -591,57 +714,208 @@ static void name_process(hmn_context *ctx, const struct os_process_details *d,
 		p->name = arena_strdup(arena, base);
 }
 
-/* Reads each distinct pid's details once, however many GPUs it is on. */
+/* What one process's rows share: its identity, read once. */
+static void copy_identity(struct hmn_process *p, const struct hmn_process *first)
+{
+	p->name = first->name;
+	p->path = first->path;
+	p->user = first->user;
+	p->uid = first->uid;
+	p->ns_pid = first->ns_pid;
+	p->container = first->container;
+	p->pod_uid = first->pod_uid;
+	p->exists = first->exists;
+	p->is_protected = first->is_protected;
+	p->start_time = first->start_time;
+	p->ram_bytes = first->ram_bytes;
+}
+
+/* A process's identity from what the OS said of it now. */
+static void identify_process(hmn_context *ctx, const struct os_process_details *d, struct hmn_process *p,
+			     struct hmn_arena *arena)
+{
+	if (!d->exists)
+		hmn_log(ctx, HMN_LOG_INFO, "pid %u: not in %s (exited, or in another PID namespace)", p->pid,
+			ctx->procfs);
+	name_process(ctx, d, p, arena);
+	p->uid = d->uid;
+	p->ns_pid = d->ns_pid;
+	p->container = d->container;
+	p->pod_uid = d->pod_uid;
+	p->user = d->user ? d->user : d->uid != HMN_UID_UNKNOWN ? os_user_name(ctx, d->uid) : NULL;
+	p->exists = d->exists;
+	p->is_protected = d->is_protected;
+	p->start_time = d->start_time;
+	p->ram_bytes = d->ram_bytes;
+}
+
+/*
+ * A process a remembering context has read (hmn_options.remember_processes):
+ * its first row's identity, the strings its own (user is the context's).
+ */
+struct known_process {
+	struct hmn_process identity;
+};
+
+static void known_clear(struct known_process *k)
+{
+	free((char *)k->identity.name);
+	free((char *)k->identity.path);
+	free((char *)k->identity.container);
+	free((char *)k->identity.pod_uid);
+	k->identity.name = k->identity.path = k->identity.container = k->identity.pod_uid = NULL;
+}
+
+static void forget_processes(hmn_context *ctx)
+{
+	for (size_t i = 0; i < ctx->n_known; i++)
+		known_clear(&ctx->known[i]);
+	free(ctx->known);
+	ctx->known = NULL;
+	ctx->n_known = 0;
+}
+
+static int known_set(struct known_process *k, const struct hmn_process *p)
+{
+	*k = (struct known_process){ .identity = *p };
+	k->identity.name = p->name ? strdup(p->name) : NULL;
+	k->identity.path = p->path ? strdup(p->path) : NULL;
+	k->identity.container = p->container ? strdup(p->container) : NULL;
+	k->identity.pod_uid = p->pod_uid ? strdup(p->pod_uid) : NULL;
+	if ((p->name && !k->identity.name) || (p->path && !k->identity.path) ||
+	    (p->container && !k->identity.container) || (p->pod_uid && !k->identity.pod_uid)) {
+		known_clear(k);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* A remembered identity into a row of a list (the list may outlive the memory). */
+static int recall_process(const struct known_process *k, struct hmn_process *p, struct hmn_arena *arena)
+{
+	copy_identity(p, &k->identity);
+	p->name = arena_strdup(arena, k->identity.name);
+	p->path = arena_strdup(arena, k->identity.path);
+	p->container = arena_strdup(arena, k->identity.container);
+	p->pod_uid = arena_strdup(arena, k->identity.pod_uid);
+	if ((k->identity.name && !p->name) || (k->identity.path && !p->path) ||
+	    (k->identity.container && !p->container) || (k->identity.pod_uid && !p->pod_uid))
+		return -ENOMEM;
+	return 0;
+}
+
+/*
+ * The remembered process of each of the distinct pids (ascending), or NULL
+ * where it must be read: both lists are sorted, so one merge.
+ */
+static void recall_known(const hmn_context *ctx, const uint32_t *pids, size_t n, struct known_process **ret_hits)
+{
+	size_t j = 0;
+	for (size_t k = 0; k < n; k++) {
+		while (j < ctx->n_known && ctx->known[j].identity.pid < pids[k])
+			j++;
+		ret_hits[k] = j < ctx->n_known && ctx->known[j].identity.pid == pids[k] ? &ctx->known[j] : NULL;
+	}
+}
+
+/*
+ * What a remembering context keeps for the next query: the processes this
+ * one listed (first[k], the first row of the k-th distinct pid), those it
+ * knew moved over, the rest forgotten: a pid given again later is read anew.
+ * A process not in our /proc is not remembered: it is looked for again.
+ */
+static int remember_processes(hmn_context *ctx, const struct hmn_process *const *first,
+			      struct known_process *const *hits, size_t n)
+{
+	struct known_process *known = malloc((n ? n : 1) * sizeof(*known));
+	size_t count = 0;
+	int r = known ? 0 : -ENOMEM;
+
+	for (size_t k = 0; k < n && r == 0; k++) {
+		if (hits[k]) {
+			known[count++] = *hits[k];
+			*hits[k] = (struct known_process){ 0 }; /* moved: not freed below */
+		} else if (first[k]->exists) {
+			r = known_set(&known[count], first[k]);
+			count += r == 0;
+		}
+	}
+	forget_processes(ctx);
+	if (r < 0) {
+		for (size_t i = 0; i < count; i++)
+			known_clear(&known[i]);
+		free(known);
+		return r;
+	}
+	ctx->known = known;
+	ctx->n_known = count;
+	return 0;
+}
+
+/*
+ * Reads each distinct pid's details once, however many GPUs it is on; a
+ * remembering context reads only the processes the last query did not list.
+ */
 static int resolve_processes(hmn_context *ctx, struct hmn_process_list *list)
 {
 	size_t n = list->count ? list->count : 1;
 	struct pid_row *order = malloc(n * sizeof(*order));
-	uint32_t *pids = malloc(n * sizeof(*pids));
+	uint32_t *pids = malloc(n * sizeof(*pids)), *to_read = malloc(n * sizeof(*to_read));
 	struct os_process_details *details = malloc(n * sizeof(*details));
-	size_t distinct = 0;
+	struct known_process **hits = calloc(n, sizeof(*hits));
+	const struct hmn_process **first = malloc(n * sizeof(*first));
+	size_t distinct = 0, n_read = 0;
 	int r = -ENOMEM;
 
-	if (!order || !pids || !details)
+	if (!order || !pids || !to_read || !details || !hits || !first)
 		goto out;
-	if (!ctx->proc_root && !(ctx->proc_root = os_proc_root_open(ctx->procfs)))
-		goto out;
+	if (!ctx->proc_root) {
+		if (!(ctx->proc_root = os_proc_root_open(ctx->procfs)))
+			goto out;
+#ifdef __linux__
+		if (ctx->remember_processes)
+			os_proc_root_read_start_times(ctx->proc_root);
+#endif
+	}
 	for (size_t i = 0; i < list->count; i++)
 		order[i] = (struct pid_row){ list->processes[i].pid, i };
 	qsort(order, list->count, sizeof(*order), compare_pid_row);
 	for (size_t i = 0; i < list->count; i++)
 		if (i == 0 || order[i].pid != order[i - 1].pid)
 			pids[distinct++] = order[i].pid;
+	if (ctx->remember_processes)
+		recall_known(ctx, pids, distinct, hits);
+	for (size_t k = 0; k < distinct; k++)
+		if (!hits[k])
+			to_read[n_read++] = pids[k];
 
-	r = os_process_details(ctx->proc_root, pids, distinct, details, list->arena);
-	if (r < 0)
-		goto out;
-	const struct hmn_process *first = NULL; /* the pid's first row, named once */
-	for (size_t i = 0, k = 0; i < list->count; i++) {
-		bool new_pid = i == 0 || order[i].pid != order[i - 1].pid;
-		if (i > 0 && new_pid)
-			k++;
-		const struct os_process_details *d = &details[k];
+	r = os_process_details(ctx->proc_root, to_read, n_read, details, list->arena);
+	for (size_t i = 0, k = 0, read = 0; r == 0 && i < list->count; i++) {
 		struct hmn_process *p = &list->processes[order[i].row];
-		if (new_pid) {
-			if (!d->exists)
-				hmn_log(ctx, HMN_LOG_INFO,
-					"pid %u: not in %s (exited, or in another PID namespace)",
-					p->pid, ctx->procfs);
-			name_process(ctx, d, p, list->arena);
-			first = p;
-		} else {
-			p->name = first->name;
-			p->path = first->path;
+		if (i > 0 && order[i].pid == order[i - 1].pid) {
+			copy_identity(p, first[k]);
+			continue;
 		}
-		p->uid = d->uid;
-		p->ns_pid = d->ns_pid;
-		p->container = d->container;
-		p->user = d->user ? d->user : d->uid != HMN_UID_UNKNOWN ? os_user_name(ctx, d->uid) : NULL;
-		p->exists = d->exists;
-		p->is_protected = d->is_protected;
+		k += i > 0;
+		if (hits[k]) {
+			r = recall_process(hits[k], p, list->arena);
+			/* Its name is remembered; its RAM changes: read at every query. */
+			p->ram_bytes = HMN_UNKNOWN;
+#ifdef __linux__
+			if (os_process_ram(ctx->proc_root, p->pid, &p->ram_bytes) < 0)
+				p->ram_bytes = HMN_UNKNOWN;
+#endif
+		} else
+			identify_process(ctx, &details[read++], p, list->arena);
+		first[k] = p;
 	}
+	if (r == 0 && ctx->remember_processes)
+		r = remember_processes(ctx, first, hits, distinct);
 out:
+	free(first);
+	free(hits);
 	free(details);
+	free(to_read);
 	free(pids);
 	free(order);
 	return r;
@@ -728,29 +1002,36 @@ int hmn_query_processes(hmn_context *ctx, const struct hmn_process_filter *filte
 	struct hmn_process_list *list = calloc(1, sizeof(*list));
 	struct row_index index = { 0 };
 	struct process_sink sink = { .ctx = ctx, .list = list, .filter = filter, .index = &index };
-	size_t found = 0, failed = 0;
+	size_t found = 0, failed = 0, unrecovered = 0;
 	int r;
 
 	if (!list || !(list->arena = arena_new())) {
 		hmn_process_list_free(list);
 		return hmn_fail(ctx, -ENOMEM, "out of memory");
 	}
-	r = walk_sources(ctx, walk_processes, &sink, &sink.base, &sink.source, &found, &failed);
+	r = walk_sources(ctx, walk_processes, &sink, &sink.base, &sink.source, &found, &failed, &unrecovered);
 	free(index.slots);
 	if (r == 0)
 		r = query_result(ctx, found, failed);
-	if (r == 0 && (fill_unmeasured(ctx, list, filter) < 0 || resolve_processes(ctx, list) < 0))
+	if (r == 0 && sink.unmatched > 0)
+		r = hmn_fail(ctx, -EXDEV,
+			     "%zu GPU process%s named by the host's pids, which cannot be matched to the "
+			     "command's tree: %s is this PID namespace's own /proc (set HMN_PROCFS to the host's)",
+			     sink.unmatched, sink.unmatched == 1 ? " is" : "es are", ctx->procfs);
+	bool details = !filter || !filter->figures_only;
+	if (r == 0 && (fill_unmeasured(ctx, list, filter) < 0 || (details && resolve_processes(ctx, list) < 0)))
 		r = hmn_fail(ctx, -ENOMEM, "out of memory");
 	if (r < 0) {
 		hmn_process_list_free(list);
 		return r;
 	}
+	list->failed_gpus = unrecovered;
 	*ret_list = list;
 	return 0;
 }
 
 int hmn_query_process_peak(hmn_context *ctx, uint32_t pid, unsigned device_index,
-			   uint64_t *ret_bytes)
+			   uint64_t alive_at_us, uint64_t *ret_bytes)
 {
 	for (size_t i = 0; i < ctx->n_slots; i++) {
 		struct source_slot *slot = &ctx->slots[i];
@@ -759,7 +1040,8 @@ int hmn_query_process_peak(hmn_context *ctx, uint32_t pid, unsigned device_index
 			continue;
 		if (!slot->source->process_peak)
 			continue; /* a fallback of the family may keep accounting */
-		int r = slot->source->process_peak(slot->state, pid, device_index - slot->base, ret_bytes);
+		int r = slot->source->process_peak(slot->state, pid, device_index - slot->base, alive_at_us,
+						   ret_bytes);
 		if (r != -ENOTSUP)
 			return r;
 	}
@@ -788,4 +1070,24 @@ int hmn_query_self(hmn_context *ctx, struct hmn_self_memory *ret_self)
 	hmn_process_list_free(list);
 	*ret_self = m;
 	return 0;
+}
+
+int hmn_query_process_name(hmn_context *ctx, uint32_t pid, char *buf, size_t size)
+{
+	struct os_process_details d;
+	struct hmn_arena *arena = arena_new();
+	int r = -ENOMEM;
+
+	if (!arena || size == 0)
+		goto out;
+	if (!ctx->proc_root && !(ctx->proc_root = os_proc_root_open(ctx->procfs)))
+		goto out;
+	r = os_process_details(ctx->proc_root, &pid, 1, &d, arena);
+	if (r == 0 && (!d.exists || !d.name))
+		r = -ESRCH;
+	if (r == 0)
+		snprintf(buf, size, "%s", d.name);
+out:
+	arena_free(arena);
+	return r;
 }

@@ -37,6 +37,12 @@ int array_reserve(void **items, size_t *capacity, size_t count, size_t elem);
 void hmn_log(const hmn_context *ctx, enum hmn_log_level level, const char *fmt, ...) HMN_PRINTF(3, 4);
 /* Records the explanation hmn_context_error() returns; returns r. */
 int hmn_fail(hmn_context *ctx, int r, const char *fmt, ...) HMN_PRINTF(3, 4);
+/*
+ * -v: what a source found when it opened, as each source says it:
+ * "nvml: libnvidia-ml.so.1 (driver 580.159.04), 8 GPUs". fmt says what it used.
+ */
+void hmn_log_found(const hmn_context *ctx, const char *source, unsigned gpus, const char *fmt, ...)
+	HMN_PRINTF(4, 5);
 
 /* ---- what a source hands back ------------------------------------------------ */
 
@@ -68,6 +74,7 @@ struct process_sink {
 	const struct hmn_process_filter *filter;
 	struct row_index *index;       /* (pid, device) → row, for merging */
 	const char *last_name, *last_uuid; /* device strings, stored once per device */
+	size_t unmatched;              /* rows left out: pids the filter's command cannot match */
 };
 /*
  * A process's device memory as a source reported it, or HMN_UNKNOWN when it
@@ -83,7 +90,7 @@ static inline uint64_t plausible_process_bytes(uint64_t used, uint64_t device_to
 /* Is this global device index wanted by the filter? Sources skip the rest. */
 bool process_sink_wants_device(const struct process_sink *sink, unsigned local_index);
 /* Is this pid wanted by the filter? Sources skip the rest before reading anything. */
-bool process_sink_wants_pid(const struct process_sink *sink, uint32_t pid);
+bool process_sink_wants_pid(struct process_sink *sink, uint32_t pid);
 /* One process on one device, as a source reports it. */
 struct process_entry {
 	uint32_t pid;
@@ -137,10 +144,26 @@ struct hmn_source {
 	 * 0 with path in buf, or a negative code.
 	 */
 	int (*process_path)(void *state, uint32_t pid, char *buf, size_t size);
-	/* Optional. A process's exact peak on a device from the driver's accounting. */
-	int (*process_peak)(void *state, uint32_t pid, unsigned local_index, uint64_t *ret_bytes);
+	/*
+	 * Optional. A process's exact peak on a device from the driver's
+	 * accounting; -ENOENT for a record of a process that started after
+	 * alive_at_us (the pid's reuser).
+	 */
+	int (*process_peak)(void *state, uint32_t pid, unsigned local_index, uint64_t alive_at_us,
+			    uint64_t *ret_bytes);
+	/*
+	 * Optional. How many GPUs this source saw but left to the "nvidia"
+	 * family (NVIDIA cards in sysfs), and where ("0000:3b:00.0, ...").
+	 */
+	unsigned (*nvidia_seen)(void *state, char *where, size_t size);
 	/* Optional. Forget what was read once per context (identity, MIG layout). */
 	void (*refresh)(void *state);
+	/*
+	 * Its pids are a driver's: numbered in the kernel's initial PID
+	 * namespace, whatever namespace hmn runs in (NVML, nvidia-smi). Else
+	 * they are $HMN_PROCFS's own (DRM reads them there).
+	 */
+	bool host_pids;
 };
 
 extern const struct hmn_source hmn_source_nvml;
@@ -175,9 +198,12 @@ struct os_process_details {
 	const char *name;     /* NULL: unknown */
 	const char *path;     /* NULL: unknown */
 	const char *container;/* NULL: none, or unknown */
+	const char *pod_uid;  /* NULL: not in a Kubernetes pod, or unknown */
 	const char *user;     /* where the OS names the owner itself (Windows); else NULL */
 	uint32_t uid;         /* HMN_UID_UNKNOWN: unknown */
 	uint32_t ns_pid;      /* 0: not in a nested PID namespace, or unknown */
+	uint64_t start_time;  /* as struct hmn_process says; 0: unknown */
+	uint64_t ram_bytes;   /* resident set (VmRSS, working set, footprint); HMN_UNKNOWN */
 	bool exists;
 	bool is_protected;
 };
@@ -188,6 +214,14 @@ struct os_process_details {
 struct os_proc_root;
 struct os_proc_root *os_proc_root_open(const char *path);
 struct os_proc_root *os_proc_root_close(struct os_proc_root *root);
+/*
+ * Linux: os_process_details reads each process's start time too (one more
+ * file a process: only for a context that remembers processes). macOS and
+ * Windows give none yet (0).
+ */
+void os_proc_root_read_start_times(struct os_proc_root *root);
+/* Linux: a process's resident set now (what os_process_details reads as ram_bytes). */
+int os_process_ram(struct os_proc_root *root, uint32_t pid, uint64_t *ret_bytes);
 /*
  * Reads what the OS says of each of n processes into out[i], the strings
  * into arena. Never fails for one process (what can't be read stays
@@ -233,6 +267,49 @@ bool os_path_is_absolute(const char *path);
 int os_become_subreaper(void);
 int os_add_descendants(const char *procfs, uint32_t root, uint32_t **pids, size_t *count,
 		       size_t *capacity);
+/*
+ * The tree of one command (hmn run): COMMAND and what it starts, never a
+ * child the caller had before (os_tree_new takes note of them; the
+ * programs the sources run are waited for inside a query, never between).
+ * Pids are as $HMN_PROCFS numbers them.
+ */
+struct os_tree;
+int os_tree_new(const char *procfs, struct os_tree **ret);
+/* COMMAND, by the pid fork() answered. */
+void os_tree_set_command(struct os_tree *t, int pid);
+/* A sample begins: processes the last one did not ask about have ended, and are forgotten. */
+void os_tree_sample(struct os_tree *t);
+/*
+ * Is pid in the tree? 1 or 0, looked up once per process; -EXDEV when
+ * host_numbered (a driver's pid, numbered in the kernel's initial PID
+ * namespace) and $HMN_PROCFS numbers otherwise (a container's own /proc).
+ */
+int os_tree_owns(struct os_tree *t, uint32_t pid, bool host_numbered);
+/* The tree's living processes now, COMMAND included while it runs: malloc'd. */
+int os_tree_living(struct os_tree *t, uint32_t **ret_pids, size_t *ret_count);
+struct os_tree *os_tree_free(struct os_tree *t);
+
+/*
+ * Signals sent to the caller's whole process group, told from those sent to
+ * it alone (lib/linux/group.c): a sentinel child in the group keeps them
+ * pending. os_group_watch_got: 1 when sig reached the group (and is taken
+ * from the sentinel), 0 when it reached the caller alone, -ENOTSUP (macOS)
+ * or -errno when it cannot be told.
+ */
+struct os_group_watch {
+	int pid;              /* the sentinel; -1: none */
+	int sock;
+};
+int os_group_watch_start(struct os_group_watch *w);
+int os_group_watch_got(struct os_group_watch *w, int sig);
+void os_group_watch_stop(struct os_group_watch *w);
+
+/*
+ * Is pid in the command's tree (posix/command.c, windows/command.c)? 1 or
+ * 0; -EXDEV when host_numbered (a driver's pid, numbered in the kernel's
+ * initial PID namespace) cannot be matched to the tree's numbering.
+ */
+int command_owns(struct hmn_command *command, uint32_t pid, bool host_numbered);
 
 /* The user name for uid, cached; NULL when it has none. */
 const char *os_user_name(hmn_context *ctx, uint32_t uid);
@@ -243,9 +320,64 @@ const char *os_user_name(hmn_context *ctx, uint32_t uid);
 int os_system_memory(const char *procfs, uint64_t *ret_total, uint64_t *ret_available);
 /* Resident set size of the calling process, in bytes. */
 int os_self_rss(const char *procfs, uint64_t *ret_bytes);
+#ifndef _WIN32
+/*
+ * One process's share of the host memory of a tree, each page counted once
+ * across the tree where the OS can say (lib/linux/process.c,
+ * lib/darwin/process.c): Linux its Pss from smaps_rollup, VmRSS where that
+ * cannot be read (*ret_is_rss); macOS its physical footprint. 0 with the
+ * bytes, -ESRCH when it has gone (a zombie too: its memory is freed),
+ * another negative code when it cannot be read at all.
+ */
+int os_process_memory(struct os_proc_root *root, uint32_t pid, uint64_t *ret_bytes, bool *ret_is_rss);
+/* The name of what os_process_memory() measures where it is exact: "pss", "footprint". */
+extern const char os_process_memory_measure[];
+#endif
+/*
+ * hmn_tree_meter's core (lib/tree-meter.c), pure: brings the meter's last
+ * readings to the tree's pids now (sorted, distinct), reading again first
+ * the processes it has no reading of, then the others in turn from where
+ * the last call stopped, while time_left() says so (at least one is read),
+ * and sums what it knows. read answers as os_process_memory() does.
+ */
+struct tree_meter_entry {
+	uint32_t pid;
+	uint64_t bytes;
+	bool is_rss;
+	bool has_reading;     /* false: listed, but no call has had time to read it yet */
+	uint64_t read_call;   /* the call that read it last */
+};
+struct hmn_tree_meter {
+	struct tree_meter_entry *entries; /* sorted by pid: each process's last reading */
+	size_t n;
+	uint32_t next;                    /* the rotation goes on from the first pid at or above it */
+	uint64_t calls;
+	uint64_t grew_call;               /* the last call that found a process it had not seen */
+};
+int tree_meter_update(struct hmn_tree_meter *m, const uint32_t *pids, size_t n, const char *exact_measure,
+		      int (*read)(void *data, uint32_t pid, uint64_t *ret_bytes, bool *ret_is_rss),
+		      bool (*time_left)(void *data), void *data, struct hmn_tree_memory *ret);
+/*
+ * Does the tree, listed again after an update, hold a process the update
+ * did not know (a fork while it read)? The readings taken before that fork
+ * count the pages it split twice: that update's sum is not settled.
+ */
+bool tree_meter_has_newcomer(const struct hmn_tree_meter *m, const uint32_t *pids, size_t n);
 uint32_t os_self_pid(void);
+/*
+ * An environment variable that names a file or program hmn would load, run
+ * or read instead of the system's (HMN_NVML_LIBRARY, HMN_NVIDIA_SMI,
+ * HMN_PROCFS, HMN_SYSFS, HMN_PCI_IDS, LD_LIBRARY_PATH): NULL when hmn runs
+ * with privileges its caller lacks (set-user-ID, set-group-ID, file
+ * capabilities: glibc's secure_getenv, issetugid on macOS), so that such a
+ * copy never loads a library of the caller's choosing. hmn_context_new
+ * logs each one it ignores.
+ */
+const char *os_trusted_getenv(const char *name);
 /* The root to read instead of /proc ($HMN_PROCFS), never NULL. */
 const char *os_procfs_root(void);
+/* Milliseconds on a monotonic clock. */
+uint64_t os_clock_ms(void);
 
 /* ---- parsers, exposed for the unit tests and fuzzers --------------------------- */
 
@@ -264,6 +396,27 @@ int parse_proc_status(const char *text, size_t len, char *name, size_t name_size
 size_t parse_pid_list(const char *text, size_t len, void (*add)(uint32_t pid, void *data), void *data);
 /* The parent pid in a /proc/PID/stat text (after the last ')': state, then ppid). */
 int parse_stat_ppid(const char *text, size_t len, uint32_t *ret_ppid);
+/* What hmn reads of a /proc/PID/stat text. */
+struct proc_stat {
+	uint32_t ppid;
+	char state;           /* 'R', 'S', 'Z' (a zombie), ... */
+	uint64_t start_time;  /* clock ticks after boot (field 22); 0: unreadable */
+};
+int parse_stat(const char *text, size_t len, struct proc_stat *ret);
+/* The resident pages of a /proc/PID/statm text (its second field, as VmRSS counts them). */
+int parse_statm_resident(const char *text, size_t len, uint64_t *ret_pages);
+/*
+ * A signal mask line of a status text ("ShdPnd", "SigPnd", "SigBlk"...):
+ * bit N-1 for signal N. -ENOENT when the line is absent, -EINVAL when bad.
+ */
+int parse_signal_mask(const char *text, size_t len, const char *key, uint64_t *ret_mask);
+/*
+ * The proportional set size of a /proc/PID/smaps_rollup text, in bytes: each
+ * page divided among the processes that map it. -ENODATA for an empty text
+ * (a zombie, a kernel thread: nothing mapped), -EINVAL when it has no
+ * well-formed "Pss: N kB" line.
+ */
+int parse_smaps_pss(const char *text, size_t len, uint64_t *ret_bytes);
 /*
  * MemTotal and MemAvailable of a /proc/meminfo text, in bytes. -EINVAL when
  * either is missing or malformed; MemAvailable is capped at MemTotal.
@@ -275,12 +428,26 @@ int parse_meminfo(const char *text, size_t len, uint64_t *ret_total, uint64_t *r
  * kernel prints no NSpid (before 4.1), -EINVAL when it is malformed.
  */
 int parse_proc_nspid(const char *text, size_t len, uint32_t *ret_ns_pid, unsigned *ret_depth);
+/* The same with the outermost pid too (the one the status file's own /proc numbers it by). */
+int parse_proc_nspids(const char *text, size_t len, uint32_t *ret_outer, uint32_t *ret_inner,
+		      unsigned *ret_depth);
 /*
  * The container a /proc/PID/cgroup text places a process in, as
  * "docker:0123456789ab", "podman:...", "containerd:...", "cri-o:...",
  * "kubernetes:..." or "lxc:NAME"; false when it names none.
  */
 bool parse_container(const char *text, size_t len, char *out, size_t size);
+/* A pod UID with its NUL: 8-4-4-4-12 hex digits. */
+#define HMN_POD_UID_SIZE 37
+/*
+ * The Kubernetes pod a /proc/PID/cgroup text places a process in, from the
+ * kubelet's cgroup layout (either driver, cgroup v1 or v2, seen from a
+ * cgroup namespace too): 1 with the UID in out (dashed, as the API has it),
+ * 0 when it names no pod, -EINVAL when its paths break the layout or
+ * contradict each other (nothing is taken then), -ENOBUFS when size is
+ * below HMN_POD_UID_SIZE.
+ */
+int parse_pod_uid(const char *text, size_t len, char *out, size_t size);
 /* The last path component of a /proc/PID/exe target, " (deleted)" removed. */
 const char *exe_basename(const char *path, char *buf, size_t size);
 /* Is this a driver whose _v3 process calls write 32-byte entries (535.43.02 to 535.98)? */
@@ -337,7 +504,11 @@ int smi_parse_gpus(const char *text, size_t len, const enum smi_field *fields, s
 int smi_parse_processes(const char *text, size_t len, const enum smi_field *fields,
 			size_t n_fields, struct smi_process_row **ret_rows, size_t *ret_count,
 			size_t *ret_skipped);
-/* The last component of a path with / or \ separators (what nvidia-smi names a process). */
+/*
+ * The last component of a path (what nvidia-smi names a process): a path that
+ * starts with / is POSIX (a backslash is part of a name), any other may also
+ * use \ (Windows).
+ */
 const char *path_basename_any(const char *path);
 
 /* DRM fdinfo (lib/drm-fdinfo.c). */
@@ -413,6 +584,42 @@ struct pdh_engine_load {
 uint32_t pdh_adapter_utilization(const struct pdh_engine_load *loads, size_t n, uint32_t luid_high,
 				 uint32_t luid_low);
 
+/*
+ * hmn run's exit status for a Windows exit code: the code itself when it is
+ * 0-255 (NULL returned); else what it was, with a status that is never 0:
+ * a crash (an NTSTATUS error: access violation, stack overflow, ...) is
+ * 128 + the signal it is on POSIX (139 for SIGSEGV), a DLL that failed to
+ * load 126, any other code above 255 (exit(256)) 1.
+ */
+const char *windows_exit_status(uint32_t code, int *ret_status);
+/* One PATHEXT entry, ".EXE"; cmd.exe's default when PATHEXT is unset. */
+struct pathext_entry {
+	uint16_t ext[16];
+};
+/*
+ * PATHEXT (";"-separated; NULL or "": .COM;.EXE;.BAT;.CMD) into at most max
+ * entries, in order, each ".EXT" once (case-insensitive); returns how many.
+ */
+size_t pathext_split(const uint16_t *pathext, struct pathext_entry *out, size_t max);
+/* Whether name ends with one of the n extensions (ASCII case-insensitive). */
+bool pathext_has(const uint16_t *name, const struct pathext_entry *exts, size_t n);
+/* Whether name is a batch file (.bat, .cmd), which only cmd.exe runs. */
+bool windows_is_batch(const uint16_t *name);
+/*
+ * Appends arg to a command line (a space first unless it is empty), quoted
+ * as the C runtime reads it back. -E2BIG when the line (size units with its
+ * NUL; CreateProcess takes 32,767 characters) cannot hold it; then the line
+ * is as it was.
+ */
+int cmdline_append(uint16_t *line, size_t size, size_t *len, const uint16_t *arg);
+/*
+ * The same for an argument of a batch file run by cmd.exe /c: quoted and
+ * escaped so that cmd.exe passes it on as one argument and expands nothing
+ * in it (%VAR%). -EINVAL for an argument no quoting makes safe (a line
+ * break); -E2BIG as above.
+ */
+int cmdline_append_batch(uint16_t *line, size_t size, size_t *len, const uint16_t *arg);
+
 /* The macOS source's arithmetic (lib/darwin-parse.c; records in darwin-abi.h). */
 /* The index of the ledger entry called name among count templates; -1 if none. */
 int ledger_entry_index(const void *templates, size_t count, const char *name);
@@ -423,6 +630,12 @@ uint64_t ledger_entry_balance(const void *entries, size_t count, int index);
  * total when there is no budget), used is the rest.
  */
 void uma_figures(uint64_t total, uint64_t budget, uint64_t *ret_used, uint64_t *ret_free);
+/*
+ * How many entries of a zeroed buffer of capacity pids to read after
+ * proc_listchildpids answered returned (a count of pids, or of bytes on
+ * some releases; negative on failure).
+ */
+size_t darwin_child_count(int returned, size_t capacity);
 
 /* ---- the context, as the sources see it --------------------------------------- */
 
@@ -436,15 +649,20 @@ struct source_slot {
 	bool opened;          /* open() was tried: it is never tried twice */
 	void *state;          /* NULL: not open (see why) */
 	char why[256];        /* why open() failed */
+	bool told;            /* -v said why it was skipped in a query (once a context, not a query) */
+	bool broken;          /* open() failed as a source that is there fails (hung: -ETIMEDOUT) */
 	bool has_base;
 	unsigned base;        /* global index of its device 0, shared by its family */
 	unsigned count;       /* devices it found when opened */
 };
 
+struct known_process;
+
 struct hmn_context {
 	struct source_slot *slots;
 	size_t n_slots;
 	unsigned next_base;               /* where the next family's index range starts */
+	unsigned unread_gpus;             /* GPUs shown but read by no source; their indices kept */
 	char error[HMN_ERROR_MAX];
 	hmn_log_fn log;
 	void *log_userdata;
@@ -455,6 +673,9 @@ struct hmn_context {
 	struct hmn_arena *arena;          /* lives as long as the context */
 	struct user_cache_entry *users;
 	size_t n_users, users_capacity;
+	bool remember_processes;          /* hmn_options.remember_processes */
+	struct known_process *known;      /* the last process query's, sorted by pid */
+	size_t n_known;
 };
 
 #endif

@@ -55,6 +55,7 @@ struct nvml_gpu {
 	char compute_capability[16]; /* "9.0"; "": unknown */
 	unsigned n_migs;
 	struct mig_device migs[MAX_MIG_DEVICES];
+	uint64_t mig_read_ms; /* when the MIG layout was read (os_clock_ms) */
 	enum memory_api memory_api;
 	uint64_t total;       /* for the plausibility of process figures; HMN_UNKNOWN: not read yet */
 };
@@ -154,7 +155,7 @@ static void nvml_close(void *state)
 
 static int nvml_open(hmn_context *ctx, void **ret_state, char *why, size_t why_size)
 {
-	const char *path = getenv("HMN_NVML_LIBRARY");
+	const char *path = os_trusted_getenv("HMN_NVML_LIBRARY");
 	const char *init_name = NULL, *memory_name = NULL;
 	struct nvml *n = calloc(1, sizeof(*n));
 	nvmlReturn_t r;
@@ -238,10 +239,10 @@ static int nvml_open(hmn_context *ctx, void **ret_state, char *why, size_t why_s
 	find_process_api(n, LIST_GRAPHICS, "nvmlDeviceGetGraphicsRunningProcesses", skip_v3);
 	find_process_api(n, LIST_MPS, "nvmlDeviceGetMPSComputeRunningProcesses", skip_v3);
 
-	hmn_log(ctx, HMN_LOG_INFO,
-		"nvml: loaded %s: driver %s, %u GPU%s; using %s, %s, process lists compute %s, graphics %s, MPS %s",
-		path, n->driver_version[0] ? n->driver_version : "unknown", n->count,
-		n->count == 1 ? "" : "s", init_name, memory_name,
+	hmn_log_found(ctx, "nvml", n->count, "%s (driver %s)", path,
+		      n->driver_version[0] ? n->driver_version : "unknown");
+	hmn_log(ctx, HMN_LOG_INFO, "nvml: using %s, %s, process lists compute %s, graphics %s, MPS %s",
+		init_name, memory_name,
 		n->lists[LIST_COMPUTE].symbol ? n->lists[LIST_COMPUTE].symbol : "none",
 		n->lists[LIST_GRAPHICS].symbol ? n->lists[LIST_GRAPHICS].symbol : "none",
 		n->lists[LIST_MPS].symbol ? n->lists[LIST_MPS].symbol : "none");
@@ -410,8 +411,24 @@ static unsigned get_mig_devices(struct nvml *n, nvmlDevice_t dev, struct mig_dev
 }
 
 /*
- * Reads once what only a reset changes: the handle, identity, PCI id and MIG
- * layout. Until forget_gpu(), later queries reuse them.
+ * MIG instances are created and destroyed while the GPU runs (no reset):
+ * the layout is read again when it is this old (a destroyed instance shows
+ * sooner: its handle fails as a reset makes it fail). The mode query alone
+ * costs 80 us on an H100: once every 10 s it is nothing, once a sample it
+ * would be ten memory queries.
+ */
+#define MIG_LAYOUT_MAX_AGE_MS 10000
+
+static void read_mig_layout(struct nvml *n, struct nvml_gpu *g)
+{
+	g->n_migs = get_mig_devices(n, g->handle, g->migs);
+	g->mig_read_ms = os_clock_ms();
+}
+
+/*
+ * Reads once what only a reset changes: the handle, identity, PCI id; and
+ * the MIG layout, again every MIG_LAYOUT_MAX_AGE_MS. Until forget_gpu(),
+ * later queries reuse them.
  */
 static nvmlReturn_t probe_gpu(struct nvml *n, unsigned index, struct nvml_gpu **ret)
 {
@@ -427,9 +444,11 @@ static nvmlReturn_t probe_gpu(struct nvml *n, unsigned index, struct nvml_gpu **
 		g->compute_capability[0] = '\0';
 		if (n->compute_capability && n->compute_capability(g->handle, &major, &minor) == NVML_SUCCESS)
 			snprintf(g->compute_capability, sizeof(g->compute_capability), "%d.%d", major, minor);
-		g->n_migs = get_mig_devices(n, g->handle, g->migs);
+		read_mig_layout(n, g);
 		g->total = HMN_UNKNOWN;
 		g->probed = true;
+	} else if (os_clock_ms() - g->mig_read_ms >= MIG_LAYOUT_MAX_AGE_MS) {
+		read_mig_layout(n, g);
 	}
 	*ret = g;
 	return NVML_SUCCESS;
@@ -500,6 +519,13 @@ static int add_mig_rows(struct nvml *n, struct gpu_sink *sink, unsigned index, s
 		}
 		row.name = m->id.name[0] ? m->id.name : NULL;
 		row.uuid = m->id.uuid[0] ? m->id.uuid : NULL;
+		/*
+		 * The driver has no utilisation of an instance (nvidia-smi: N/A), and
+		 * temperature and power are the whole GPU's, on its own row: never
+		 * the parent's figures copied as if they were the instance's.
+		 */
+		row.utilization_percent = row.memory_utilization_percent = HMN_VALUE_UNKNOWN;
+		row.temperature_celsius = row.power_milliwatts = row.power_limit_milliwatts = HMN_VALUE_UNKNOWN;
 		row.is_mig = true;
 		row.gpu_instance_id = m->gpu_instance_id;
 		row.compute_instance_id = m->compute_instance_id;
@@ -789,11 +815,13 @@ static int nvml_processes(void *state, struct process_sink *sink, size_t *ret_fa
 
 /*
  * Accounting mode keeps each process's maximum (and keeps it after the
- * process ends): exact where sampling can miss a short peak. Asked only at
+ * process ends): exact where sampling can miss a short peak. Its record is
+ * the last process's with that pid: its start time tells a reuser. Asked only at
  * the end of a run; the mode is asked each time (an administrator may turn
  * it on or off at any moment), never set.
  */
-static int nvml_process_peak(void *state, uint32_t pid, unsigned local_index, uint64_t *ret_bytes)
+static int nvml_process_peak(void *state, uint32_t pid, unsigned local_index, uint64_t alive_at_us,
+			     uint64_t *ret_bytes)
 {
 	struct nvml *n = state;
 	struct nvml_gpu *g = NULL;
@@ -810,6 +838,9 @@ static int nvml_process_peak(void *state, uint32_t pid, unsigned local_index, ui
 		return -ENOENT;
 	if (r != NVML_SUCCESS || stats.maxMemoryUsage == NVML_VALUE_NOT_AVAILABLE)
 		return -ENOTSUP;
+	/* NVML keeps the last process with that pid: one started later is not the one asked about. */
+	if (alive_at_us && stats.startTime && stats.startTime > alive_at_us)
+		return -ENOENT;
 	*ret_bytes = stats.maxMemoryUsage;
 	return 0;
 }
@@ -840,4 +871,5 @@ const struct hmn_source hmn_source_nvml = {
 	.process_path = nvml_process_path,
 	.process_peak = nvml_process_peak,
 	.refresh = nvml_refresh,
+	.host_pids = true,
 };

@@ -219,9 +219,8 @@ static int nvsmi_open(hmn_context *ctx, void **ret_state, char *why, size_t why_
 		nvsmi_close(s);
 		return e;
 	}
-	hmn_log(ctx, HMN_LOG_INFO, "nvidia-smi: ran %s: %zu GPU%s%s%s", s->program, s->n_gpus,
-		s->n_gpus == 1 ? "" : "s", s->rejected[OPT_RESERVED] ? ", no memory.reserved" : "",
-		s->rejected[OPT_DRIVER_VERSION] ? ", no driver_version" : "");
+	hmn_log_found(ctx, "nvidia-smi", (unsigned)s->n_gpus, "%s (driver %s)", s->program,
+		      s->n_gpus && s->gpus[0].driver_version[0] ? s->gpus[0].driver_version : "unknown");
 	*ret_state = s;
 	return 0;
 }
@@ -376,4 +375,5 @@ const struct hmn_source hmn_source_nvidia_smi = {
 	.device_count = nvsmi_device_count,
 	.gpus = nvsmi_gpus,
 	.processes = nvsmi_processes,
+	.host_pids = true,
 };

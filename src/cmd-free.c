@@ -1,5 +1,6 @@
 /* hmn free: device-wide memory, one row per GPU; --need for CI gates. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,40 +19,58 @@ static bool has_instances(const struct hmn_gpu *const *rows, size_t n, const str
 	return false;
 }
 
-static const char *gpu_label(const struct hmn_gpu *g, char buf[48])
+/*
+ * SIZE as the user gave it, exactly enough: a percent in its shortest form
+ * that reads back the same (up to 17 significant digits, so 99.99999999% is
+ * never "100%"), a size in the tables' form, with the exact byte count after
+ * it when that form rounds ("1.0GiB (1073752040 bytes)").
+ */
+static void describe_need(const struct size_arg *size, char *buf, size_t buf_size)
 {
-	if (g->is_mig)
-		snprintf(buf, 48, "%u/%u.%u", g->index, g->gpu_instance_id, g->compute_instance_id);
+	char text[SIZE_TEXT_MAX];
+
+	if (size->is_percent) {
+		for (int digits = 1; digits <= 17; digits++) {
+			snprintf(buf, buf_size, "%.*g", digits, size->percent);
+			if (strtod(buf, NULL) == size->percent)
+				break;
+		}
+		snprintf(buf + strlen(buf), buf_size - strlen(buf), "%% of its memory");
+		return;
+	}
+	format_size(size->bytes, false, text);
+	struct size_arg back;
+	if (parse_size(text, &back) && back.bytes == size->bytes)
+		snprintf(buf, buf_size, "%s", text);
 	else
-		snprintf(buf, 48, "%u", g->index);
-	return buf;
+		snprintf(buf, buf_size, "%s (%" PRIu64 " bytes)", text, size->bytes);
 }
 
 /*
  * --need SIZE: 0 when a listed GPU has SIZE free, else 4 and the contract's
- * line: "hmn: no GPU has 40.0 GiB free (most: GPU 1, 31.2 GiB)".
+ * line: "hmn: no GPU has 40.0GiB free (most: GPU 1, 31.2GiB)" (-q: the status alone).
  */
 static int check_need(const struct cli *cli, const struct hmn_gpu *const *rows, size_t n)
 {
 	const struct hmn_gpu *most = NULL;
-	char need[SIZE_TEXT_MAX], had[SIZE_TEXT_MAX], label[48];
+	char need[96], had[SIZE_TEXT_MAX], label[GPU_CELL_MAX];
 
 	for (size_t i = 0; i < n; i++) {
 		const struct hmn_gpu *g = rows[i];
 		if (g->free_bytes == HMN_UNKNOWN || has_instances(rows, n, g))
 			continue;
-		if (g->free_bytes >= size_for_total(&cli->need, g->total_bytes))
+		if (g->free_bytes >= size_for_total(&cli->need.size, g->total_bytes))
 			return EXIT_OK;
 		if (!most || g->free_bytes > most->free_bytes)
 			most = g;
 	}
-	if (cli->need.is_percent)
-		snprintf(need, sizeof(need), "%g%% of its memory", cli->need.percent);
-	else
-		format_size(cli->need.bytes, false, need);
+	describe_need(&cli->need.size, need, sizeof(need));
+	if (cli->quiet)
+		return EXIT_NOT_ENOUGH;
 	if (most)
 		fprintf(stderr, "hmn: no GPU has %s free (most: GPU %s, %s)\n", need,
-			gpu_label(most, label), format_size(most->free_bytes, false, had));
+			gpu_cell(label, most->index, most->is_mig, most->gpu_instance_id, most->compute_instance_id),
+			format_size(most->free_bytes, false, had));
 	else
 		fprintf(stderr, "hmn: no GPU has %s free (none says how much it has free)\n", need);
 	return EXIT_NOT_ENOUGH;
@@ -65,17 +84,31 @@ int cmd_free(const struct cli *cli, hmn_context *ctx)
 	size_t n = 0;
 	int r, status = EXIT_RUNTIME;
 
+	/* A FILE that cannot be written fails before the GPUs are asked. */
+	if (output_open(&out, cli->output) < 0)
+		return EXIT_RUNTIME;
 	r = hmn_query_gpus(ctx, &gpus);
-	if (r < 0)
+	if (r < 0) {
+		output_discard(&out);
 		return exit_for_query_error(ctx, r);
+	}
 	r = resolve_devices(cli, gpus, NULL); /* only to refuse a GPU that is not there */
 	if (r < 0) {
+		output_discard(&out);
 		hmn_gpu_list_free(gpus);
 		return r == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
 	}
 	rows = select_gpu_rows(cli, gpus, &n);
-	if (!rows || output_open(&out, cli->output) < 0)
+	if (!rows) {
+		output_discard(&out);
 		goto out;
+	}
+	/* A quiet gate answers by its status alone; a FILE asked for is still written. */
+	if (cli->quiet && cli->need.given && output_is_stdout(cli->output)) {
+		output_discard(&out);
+		status = check_need(cli, rows, n);
+		goto out;
+	}
 	struct render_options o = {
 		.no_header = cli->no_header, .bytes = cli->bytes, .long_format = cli->long_format,
 	};
@@ -87,8 +120,9 @@ int cmd_free(const struct cli *cli, hmn_context *ctx)
 	}
 	/* The document is written whatever --need says: a gate still shows what it saw. */
 	status = output_commit(&out, EXIT_OK);
-	if (status == EXIT_OK && cli->has_need)
+	if (status == EXIT_OK && cli->need.given)
 		status = check_need(cli, rows, n);
+	status = exit_for_unread_gpus(ctx, status, gpus->failed);
 out:
 	free(rows);
 	hmn_gpu_list_free(gpus);

@@ -1,7 +1,8 @@
 /*
  * hmn run -- COMMAND: runs COMMAND with hmn's stdio untouched, samples the
  * GPU memory that it and everything it starts hold every --interval while
- * any of them runs, and reports the peak of the whole tree at one sample.
+ * any of them runs, and reports the peak of the whole tree at one sample;
+ * the tree's host memory likewise (ram-meter.h).
  *
  * Signals: SIGINT, SIGTERM and SIGHUP sent to hmn with kill() are passed on
  * to COMMAND; those the terminal sends reach COMMAND by themselves (it is in
@@ -10,6 +11,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #include "format.h"
 #include "output.h"
 #include "peaks.h"
+#include "ram-meter.h"
 #include "render.h"
 #include "sample.h"
 #include "spill.h"
@@ -24,12 +27,62 @@
 
 struct device_state {
 	unsigned index;
+	bool is_mig;          /* one MIG instance (--device 0/2.0 or MIG-…), not the whole GPU */
+	unsigned gpu_instance_id, compute_instance_id;
 	char *uuid, *name;
 	uint64_t baseline;    /* used when COMMAND started, for the device-wide measure */
 	uint64_t tree_now;    /* the tree's total on it in the sample under way */
 	uint64_t tree_peak;   /* the tree's largest total on it at one sample */
 	uint64_t above_peak;  /* the most its used rose above the baseline */
 };
+
+/*
+ * When each pid of the tree was last seen holding a row, in microseconds
+ * since the epoch: the driver's accounting keeps one record per pid, the
+ * last process's, and a record of a process that started after our pid was
+ * last seen is another process's that reused the pid.
+ */
+struct last_seen {
+	struct { uint32_t pid; uint64_t us; } *slots; /* open addressing; pid 0: empty */
+	size_t n_slots, count;
+};
+
+static size_t seen_slot(const struct last_seen *t, uint32_t pid)
+{
+	size_t h = (size_t)((pid * 0x9e3779b97f4a7c15ULL) >> 32) & (t->n_slots - 1);
+	while (t->slots[h].pid && t->slots[h].pid != pid)
+		h = (h + 1) & (t->n_slots - 1);
+	return h;
+}
+
+static int seen_mark(struct last_seen *t, uint32_t pid, uint64_t us)
+{
+	if ((t->count + 1) * 2 > t->n_slots) {
+		struct last_seen bigger = { .n_slots = t->n_slots ? t->n_slots * 2 : 256 };
+		if (!(bigger.slots = calloc(bigger.n_slots, sizeof(*bigger.slots))))
+			return -ENOMEM;
+		for (size_t i = 0; i < t->n_slots; i++)
+			if (t->slots[i].pid)
+				bigger.slots[seen_slot(&bigger, t->slots[i].pid)] = t->slots[i];
+		bigger.count = t->count;
+		free(t->slots);
+		*t = bigger;
+	}
+	size_t h = seen_slot(t, pid);
+	t->count += !t->slots[h].pid;
+	t->slots[h].pid = pid;
+	t->slots[h].us = us;
+	return 0;
+}
+
+/* 0: never seen (no check can be made). */
+static uint64_t seen_at(const struct last_seen *t, uint32_t pid)
+{
+	if (!t->n_slots || pid == 0)
+		return 0;
+	size_t h = seen_slot(t, pid);
+	return t->slots[h].pid ? t->slots[h].us : 0;
+}
 
 struct run {
 	const struct cli *cli;
@@ -44,9 +97,27 @@ struct run {
 	uint64_t peak, peak_shared, peak_device_wide;
 	bool shared_measured;
 	bool any_rows, any_measured; /* rows of the tree seen; any with a figure */
+	bool unmatched;              /* the GPU's pids cannot be matched to the tree (a PID namespace) */
+	bool holding;                /* the last sample found the tree holding GPU memory */
+	struct last_seen seen;       /* when each pid was last seen in the tree */
+	struct run_left *left;       /* what of the tree was left running, unwaited */
+	size_t n_left;
 	struct spill_meter spill;    /* Windows: WDDM pages dedicated memory out to shared */
+	struct ram_meter ram;        /* the tree's host memory */
+	struct hmn_tree_meter *tree_ram;
+	/* --limit: the tree's GPU memory at each sample against it */
+	struct hmn_budget limit;
+	uint64_t tree_now, tree_now_device_wide; /* the tree's GPU memory at this sample, each measure */
+	bool limit_exceeded;
+	uint64_t exceeded_ms, exceeded_bytes; /* when (after the start) and at what size */
+	uint64_t kill_at_ms;                  /* SIGKILL to what is left from then on */
+	struct output *report_file; /* -o FILE: opened before COMMAND starts; NULL: a stream */
 	uint64_t start_ms;
 };
+
+#ifndef SIGKILL
+#define SIGKILL 9 /* Windows has none: any signal ends the whole job there */
+#endif
 
 /* Spill is measured where WDDM spills (Windows): elsewhere the report's spill is null. */
 #ifdef _WIN32
@@ -55,12 +126,61 @@ struct run {
 #define MEASURES_SPILL false
 #endif
 
-static struct device_state *device_of(struct run *run, unsigned index)
+/*
+ * Windows: an exit code that no exit status holds (a crash's NTSTATUS,
+ * exit(256)) is mapped to one that is never 0 (lib/windows-parse.c); say
+ * what it was, as a POSIX shell says "Segmentation fault".
+ */
+static void say_exit_note(const struct hmn_command *command, const char *name)
 {
-	for (size_t i = 0; i < run->n_devices; i++)
-		if (run->devices[i].index == index)
-			return &run->devices[i];
+#ifdef _WIN32
+	uint32_t code;
+	int status, sig;
+	char word[256];
+	const char *note = hmn_command_exit_note(command, &code);
+	if (note && hmn_command_status(command, &status, &sig) == 0) {
+		sanitize_for_terminal(name, word, sizeof(word));
+		fprintf(stderr, "hmn: %s ended with %s (exit code 0x%08" PRIX32 "): exit status %d\n", word,
+			note, code, status);
+	}
+#else
+	(void)command, (void)name;
+#endif
+}
+
+/*
+ * The watched device a row is on: a MIG instance watched on its own, else its
+ * whole GPU; a GPU row (exact) only by itself, so an instance's memory is
+ * never counted again in its GPU's.
+ */
+static struct device_state *device_of(struct run *run, unsigned index, bool is_mig, unsigned gi, unsigned ci,
+				      bool exact)
+{
+	for (size_t i = 0; i < run->n_devices; i++) {
+		struct device_state *d = &run->devices[i];
+		if (d->index != index)
+			continue;
+		if (d->is_mig ? is_mig && d->gpu_instance_id == gi && d->compute_instance_id == ci
+			      : !exact || !is_mig)
+			return d;
+	}
 	return NULL;
+}
+
+static struct device_state *gpu_device(struct run *run, const struct hmn_gpu *g)
+{
+	return device_of(run, g->index, g->is_mig, g->gpu_instance_id, g->compute_instance_id, true);
+}
+
+/* A MIG row is a device of its own where it was selected and its whole GPU was not. */
+static bool device_wanted(const struct cli *cli, const struct hmn_gpu_list *gpus, const struct hmn_gpu *g)
+{
+	if (!gpu_row_wanted(cli, g))
+		return false;
+	for (size_t i = 0; g->is_mig && i < gpus->count; i++)
+		if (!gpus->gpus[i].is_mig && gpus->gpus[i].index == g->index)
+			return !gpu_row_wanted(cli, &gpus->gpus[i]);
+	return true;
 }
 
 /* The GPUs to watch and what each held before COMMAND started; false when there is none. */
@@ -82,10 +202,13 @@ static int take_baseline(struct run *run)
 	run->devices = calloc(gpus->count ? gpus->count : 1, sizeof(*run->devices));
 	for (size_t i = 0; run->devices && i < gpus->count; i++) {
 		const struct hmn_gpu *g = &gpus->gpus[i];
-		if (g->is_mig || !gpu_row_wanted(run->cli, g))
+		if (!device_wanted(run->cli, gpus, g))
 			continue;
 		struct device_state *d = &run->devices[run->n_devices++];
 		d->index = g->index;
+		d->is_mig = g->is_mig;
+		d->gpu_instance_id = g->gpu_instance_id;
+		d->compute_instance_id = g->compute_instance_id;
 		d->uuid = g->uuid ? strdup(g->uuid) : NULL;
 		d->name = g->name ? strdup(g->name) : NULL;
 		d->baseline = g->used_bytes;
@@ -104,7 +227,7 @@ static void dedicated_figures(struct run *run, const struct hmn_gpu_list *gpus, 
 	uint64_t used = 0, budget = 0;
 	for (size_t i = 0; i < gpus->count; i++) {
 		const struct hmn_gpu *g = &gpus->gpus[i];
-		if (g->is_mig || !device_of(run, g->index))
+		if (!gpu_device(run, g))
 			continue;
 		if (g->used_bytes == HMN_UNKNOWN || g->total_bytes == HMN_UNKNOWN) {
 			*ret_used = *ret_budget = HMN_UNKNOWN;
@@ -117,6 +240,16 @@ static void dedicated_figures(struct run *run, const struct hmn_gpu_list *gpus, 
 	*ret_budget = budget;
 }
 
+/*
+ * Device-wide: where no source measures processes (rows, none with a
+ * figure), or where the GPU's pids cannot be told apart (hmn in a PID
+ * namespace without the host's /proc).
+ */
+static bool measures_device_wide(const struct run *run)
+{
+	return run->unmatched || (run->any_rows && !run->any_measured);
+}
+
 /* Where no source measures processes: how far each device's used rose above the baseline. */
 static void rise_above_baseline(struct run *run, const struct hmn_gpu_list *gpus)
 {
@@ -124,7 +257,7 @@ static void rise_above_baseline(struct run *run, const struct hmn_gpu_list *gpus
 
 	for (size_t i = 0; i < gpus->count; i++) {
 		const struct hmn_gpu *g = &gpus->gpus[i];
-		struct device_state *d = g->is_mig ? NULL : device_of(run, g->index);
+		struct device_state *d = gpu_device(run, g);
 		if (!d || g->used_bytes == HMN_UNKNOWN || d->baseline == HMN_UNKNOWN)
 			continue;
 		uint64_t above = g->used_bytes > d->baseline ? g->used_bytes - d->baseline : 0;
@@ -132,8 +265,10 @@ static void rise_above_baseline(struct run *run, const struct hmn_gpu_list *gpus
 			d->above_peak = above;
 		total += above;
 	}
+	run->tree_now_device_wide = total;
 	if (total > run->peak_device_wide)
 		run->peak_device_wide = total;
+	run->holding = total > 0;
 }
 
 /*
@@ -143,7 +278,7 @@ static void rise_above_baseline(struct run *run, const struct hmn_gpu_list *gpus
  */
 static void sample_devices(struct run *run, uint64_t tree_shared)
 {
-	bool device_wide = run->any_rows && !run->any_measured;
+	bool device_wide = measures_device_wide(run);
 	struct hmn_gpu_list *gpus = NULL;
 	uint64_t used = HMN_UNKNOWN, budget = HMN_UNKNOWN;
 
@@ -161,31 +296,57 @@ static void sample_devices(struct run *run, uint64_t tree_shared)
 	hmn_gpu_list_free(gpus);
 }
 
+/*
+ * Names the peaks added since first_new: a sample asks only for figures,
+ * and a process is named once, when it is first seen (at 10,000 processes
+ * a name a process a sample was most of a sample's cost).
+ */
+static void name_new_peaks(struct run *run, size_t first_new)
+{
+	for (size_t i = first_new; i < run->processes.count; i++) {
+		struct peak *p = &run->processes.items[i];
+		char name[256];
+		if (!p->name && hmn_query_process_name(run->ctx, p->pid, name, sizeof(name)) == 0)
+			p->name = strdup(name); /* NULL: unknown, as a gone process's */
+	}
+}
+
 /* One sample of the tree: its rows, their sums, each peak. */
 static int take_sample(struct run *run)
 {
-	uint32_t *pids = NULL;
-	size_t n_pids = 0;
-	int r = hmn_command_pids(run->ctx, run->command, &pids, &n_pids);
-
-	run->samples++;
-	if (r < 0 || n_pids == 0) {
-		free(pids);
-		sample_devices(run, 0);
-		return r == -ENOMEM ? r : 0;
-	}
+	run->tree_now = 0; /* until the rows below say otherwise */
 	struct hmn_process_filter filter = {
-		.pids = pids, .n_pids = n_pids, .devices = run->indices, .n_devices = run->cli->n_devices,
+		.devices = run->indices, .n_devices = run->cli->n_devices, .command = run->command,
+		.figures_only = true, /* a process is named once, when first seen (name_new_peaks) */
 	};
 	struct hmn_process_list *list = NULL;
-	r = hmn_query_processes(run->ctx, &filter, &list);
-	free(pids);
+	int r = hmn_command_sample(run->ctx, run->command);
+
+	/* Windows: the job object refused the command, and its list is not the tree. */
+	const char *why = "the command's processes cannot be listed (the job object refused it)";
+	if (r == 0 && !run->unmatched) {
+		r = hmn_query_processes(run->ctx, &filter, &list);
+		why = hmn_context_error(run->ctx);
+	}
+	if (r == -EXDEV && !run->unmatched) {
+		fprintf(stderr, "hmn: %s: measuring device-wide\n", why);
+		run->unmatched = true;
+	}
+	if (run->unmatched) {
+		hmn_process_list_free(list);
+		sample_devices(run, 0);
+		return 0;
+	}
 	if (r < 0) {
 		tool_log_once(HMN_LOG_WARNING, hmn_context_error(run->ctx), NULL);
+		sample_devices(run, 0);
 		return r == -ENOMEM ? r : 0;
 	}
 	uint64_t total = 0, shared = 0;
 	bool measured = false;
+	size_t first_new = run->processes.count;
+	uint64_t now_us = wall_clock_us();
+	run->holding = false;
 	for (size_t i = 0; i < run->n_devices; i++)
 		run->devices[i].tree_now = 0;
 	for (size_t i = 0; i < list->count && r == 0; i++) {
@@ -201,15 +362,22 @@ static int take_sample(struct run *run)
 			continue;
 		measured = true;
 		total += p->used_bytes;
-		struct device_state *d = device_of(run, p->device_index);
+		struct device_state *d = device_of(run, p->device_index, p->is_mig, p->gpu_instance_id,
+						   p->compute_instance_id, false);
 		if (d)
 			d->tree_now += p->used_bytes;
 		r = peaks_add(&run->processes, p);
+		if (r == 0)
+			r = seen_mark(&run->seen, p->pid, now_us);
 	}
+	name_new_peaks(run, first_new);
 	for (size_t i = 0; i < run->n_devices; i++)
 		if (run->devices[i].tree_now > run->devices[i].tree_peak)
 			run->devices[i].tree_peak = run->devices[i].tree_now;
 	run->any_measured |= measured;
+	run->tree_now = total;
+	if (!measures_device_wide(run))
+		run->holding = total > 0;
 	if (total > run->peak)
 		run->peak = total;
 	if (shared > run->peak_shared)
@@ -220,46 +388,194 @@ static int take_sample(struct run *run)
 	return r;
 }
 
+/*
+ * The tree's host memory at this sample, read for a quarter of the interval
+ * at most (a large tree is read in turns over a few samples: see
+ * hmn_tree_meter_read); at_end: once more after the tree has gone, where
+ * the readings are the OS's own peaks (Windows' job).
+ */
+static void sample_ram(struct run *run, bool at_end)
+{
+	struct hmn_tree_memory reading;
+	if ((at_end && !run->ram.is_peak) || (!run->tree_ram && !(run->tree_ram = hmn_tree_meter_new())))
+		return;
+	uint64_t budget = run->cli->interval_ms / RAM_SHARE_OF_INTERVAL;
+	if (hmn_tree_meter_read(run->ctx, run->tree_ram, run->command, budget ? budget : 1, &reading) == 0)
+		ram_meter_add(&run->ram, &reading);
+}
+
+/*
+ * A tree that only one sample found (`hmn run -- true`) was read while it
+ * started or ended, if at all: the largest resident set the OS
+ * kept of it stands in where that is more, said as "rss".
+ */
+static void ram_from_exit(struct run *run)
+{
+	uint64_t bytes;
+	if (hmn_command_peak_rss(run->command, &bytes) == 0)
+		ram_meter_exit_floor(&run->ram, bytes);
+}
+
 static const char *measure_of(const struct run *run)
 {
 	if (!run->has_gpu)
 		return NULL;
-	return run->any_rows && !run->any_measured ? "device-wide" : "per-process";
+	return measures_device_wide(run) ? "device-wide" : "per-process";
 }
 
-/* The command as one line: its words, made safe for a terminal. */
+/*
+ * --limit in bytes: SIZE, or N% of the smallest total among the GPUs run
+ * watches (--device's). -ENODEV when there is no GPU to measure the tree
+ * on, -ERANGE when a share is asked of GPUs whose totals are unknown: a
+ * budget that cannot be enforced is refused, never dropped.
+ */
+static int resolve_limit(struct run *run)
+{
+	const struct size_arg *size = &run->cli->limit.size;
+	uint64_t smallest = HMN_UNKNOWN;
+
+	hmn_budget_init(&run->limit, HMN_UNKNOWN, 1.0);
+	if (!run->cli->limit.given)
+		return 0;
+	if (!run->has_gpu || run->n_devices == 0)
+		return -ENODEV;
+	if (size->is_percent) {
+		struct hmn_gpu_list *gpus = NULL;
+		int r = hmn_query_gpus(run->ctx, &gpus);
+		for (size_t i = 0; r == 0 && i < gpus->count; i++) {
+			const struct hmn_gpu *g = &gpus->gpus[i];
+			if (gpu_device(run, g) && g->total_bytes != HMN_UNKNOWN &&
+			    (smallest == HMN_UNKNOWN || g->total_bytes < smallest))
+				smallest = g->total_bytes;
+		}
+		hmn_gpu_list_free(gpus);
+		if (smallest == HMN_UNKNOWN)
+			return -ERANGE;
+	}
+	hmn_budget_init(&run->limit, size_for_total(size, smallest), 1.0);
+	return 0;
+}
+
+/* The tree's GPU memory at this sample, as the report's measure counts it. */
+static uint64_t tree_size_now(const struct run *run)
+{
+	const char *measure = measure_of(run);
+	return measure && strcmp(measure, "device-wide") == 0 ? run->tree_now_device_wide : run->tree_now;
+}
+
+static void put_command(FILE *out, const struct cli *cli);
+
+/*
+ * --limit: the first sample that finds the tree above it sends SIGTERM to
+ * every process of the tree; from --kill-after on, each sample sends SIGKILL
+ * to what is left (a process that handles SIGTERM and goes on, or one
+ * started since).
+ */
+static void enforce_limit(struct run *run)
+{
+	uint64_t now = clock_ms();
+
+	if (run->limit_exceeded) {
+		if (now >= run->kill_at_ms)
+			(void)hmn_command_signal_tree(run->ctx, run->command, SIGKILL);
+		return;
+	}
+	if (!run->cli->limit.given || hmn_budget_set(&run->limit, tree_size_now(run)) != -ENOSPC)
+		return;
+	run->limit_exceeded = true;
+	run->exceeded_ms = now - run->start_ms;
+	run->exceeded_bytes = run->limit.current;
+	run->kill_at_ms = now + run->cli->kill_after_ms;
+	int sent = hmn_command_signal_tree(run->ctx, run->command, SIGTERM);
+	if (!run->cli->quiet) {
+		char size[SIZE_TEXT_MAX], limit[SIZE_TEXT_MAX], after[DURATION_TEXT_MAX];
+		fputs("hmn: ", stderr);
+		put_command(stderr, run->cli);
+		fprintf(stderr, ": %s of GPU memory, over --limit %s: SIGTERM to its %d process%s, SIGKILL in %s to what is left\n",
+			format_size(run->exceeded_bytes, false, size), format_size(run->limit.limit, false, limit),
+			sent > 0 ? sent : 0, sent == 1 ? "" : "es", format_duration(run->cli->kill_after_ms, after));
+		fflush(stderr);
+	}
+}
+
+/* "SIGTERM", as kill -l names it, or "signal N". */
+static const char *signal_name(int sig, char buf[24])
+{
+	static const struct {
+		int number;
+		const char *name;
+	} names[] = {
+#ifndef _WIN32
+		{ SIGHUP, "SIGHUP" },   { SIGQUIT, "SIGQUIT" },
+#endif
+		{ SIGINT, "SIGINT" },
+		{ SIGILL, "SIGILL" },   { SIGABRT, "SIGABRT" }, { SIGFPE, "SIGFPE" },
+#ifndef _WIN32 /* POSIX's; Windows' C library has the six of C alone (and SIGBREAK) */
+		{ SIGKILL, "SIGKILL" }, { SIGBUS, "SIGBUS" },   { SIGUSR1, "SIGUSR1" },
+		{ SIGUSR2, "SIGUSR2" }, { SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" },
+		{ SIGXCPU, "SIGXCPU" }, { SIGXFSZ, "SIGXFSZ" }, { SIGTRAP, "SIGTRAP" },
+#endif
+		{ SIGSEGV, "SIGSEGV" }, { SIGTERM, "SIGTERM" },
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].number == sig)
+			return names[i].name;
+	snprintf(buf, 24, "signal %d", sig);
+	return buf;
+}
+
+/* The command as one line a shell would take back: its words quoted where they must be, terminal-safe. */
 static void put_command(FILE *out, const struct cli *cli)
 {
-	char word[256];
+	char word[1024];
 	for (size_t i = 0; i < cli->argc; i++) {
-		sanitize_for_terminal(cli->argv[i], word, sizeof(word));
+		shell_quote_word(cli->argv[i], word, sizeof(word));
 		fprintf(out, "%s%s", i ? " " : "", word);
 	}
 }
 
-static size_t distinct_pids(const struct peaks *p)
+static int compare_u32(const void *a, const void *b)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < p->count; i++) {
-		bool seen = false;
-		for (size_t k = 0; k < i && !seen; k++)
-			seen = p->items[k].pid == p->items[i].pid;
-		n += !seen && p->items[i].bytes > 0;
-	}
-	return n;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
 }
 
-/* hmn: python3 train.py: peak 18.9 GiB of GPU memory (GPU 0: 18.9 GiB) in 3 processes over 12.4 s, 124 samples. */
+/* Processes that held memory (a pid on two GPUs is one): sorted, not compared pair by pair. */
+static size_t distinct_pids(const struct peaks *p)
+{
+	uint32_t *pids = malloc((p->count ? p->count : 1) * sizeof(*pids));
+	size_t n = 0, distinct = 0;
+	if (!pids)
+		return p->count; /* an upper bound, where there is no memory to count */
+	for (size_t i = 0; i < p->count; i++)
+		if (p->items[i].bytes > 0)
+			pids[n++] = p->items[i].pid;
+	if (n > 1)
+		qsort(pids, n, sizeof(*pids), compare_u32);
+	for (size_t i = 0; i < n; i++)
+		distinct += i == 0 || pids[i] != pids[i - 1];
+	free(pids);
+	return distinct;
+}
+
+/* hmn: python3 train.py: peak 18.9GiB of GPU memory (GPU 0: 18.9GiB), 31.2GiB of RAM, in 3 processes over 12.4s, 124 samples. */
 static void write_text_report(FILE *out, const struct run *run, const struct run_report *rep)
 {
-	char size[SIZE_TEXT_MAX];
+	char signame[24];
+	char size[SIZE_TEXT_MAX], duration[DURATION_TEXT_MAX], id[GPU_CELL_MAX];
 	bool device_wide = rep->measure && strcmp(rep->measure, "device-wide") == 0;
 
+	format_duration(rep->duration_ms, duration);
 	fputs("hmn: ", out);
 	put_command(out, run->cli);
+	if (rep->signal > 0)
+		fprintf(out, " (killed by %s)", signal_name(rep->signal, signame));
 	if (!run->has_gpu) {
-		fprintf(out, ": no GPU found, nothing measured; it ran %" PRIu64 ".%" PRIu64 " s.\n",
-			rep->duration_ms / 1000, rep->duration_ms % 1000 / 100);
+		if (rep->peak_ram_bytes == HMN_UNKNOWN)
+			fprintf(out, ": no GPU found, nothing measured; it ran %s.\n", duration);
+		else
+			fprintf(out, ": no GPU found, no GPU memory measured; peak %s of RAM over %s.\n",
+				format_size(rep->peak_ram_bytes, false, size), duration);
 		return;
 	}
 	fprintf(out, ": peak %s of GPU memory", format_size(rep->peak_bytes, false, size));
@@ -269,24 +585,77 @@ static void write_text_report(FILE *out, const struct run *run, const struct run
 	for (size_t i = 0; i < rep->n_devices; i++) {
 		if (rep->devices[i].peak_bytes == 0 && rep->n_devices > 1)
 			continue;
-		fprintf(out, "%sGPU %u: %s", any ? ", " : " (", rep->devices[i].index,
-			format_size(rep->devices[i].peak_bytes, false, size));
+		const struct run_device_peak *d = &rep->devices[i];
+		fprintf(out, "%sGPU %s: %s", any ? ", " : " (",
+			gpu_cell(id, d->index, d->is_mig, d->gpu_instance_id, d->compute_instance_id),
+			format_size(d->peak_bytes, false, size));
 		any = true;
 	}
 	if (any)
 		fputc(')', out);
+	if (rep->peak_ram_bytes != HMN_UNKNOWN)
+		fprintf(out, ", %s of RAM%s", format_size(rep->peak_ram_bytes, false, size), device_wide ? "" : ",");
 	if (!device_wide) {
 		size_t n = distinct_pids(&run->processes);
 		fprintf(out, " in %zu process%s", n, n == 1 ? "" : "es");
 	}
 	bool accounting = rep->process_peaks && strcmp(rep->process_peaks, "accounting") == 0;
-	fprintf(out, " over %" PRIu64 ".%" PRIu64 " s, %" PRIu64 " sample%s%s.\n", rep->duration_ms / 1000,
-		rep->duration_ms % 1000 / 100, rep->samples, rep->samples == 1 ? "" : "s",
-		device_wide ? "; device-wide: no source here measures processes"
-		: accounting ? "; each process's own peak exact, from NVML accounting" : "");
+	fprintf(out, " over %s, %" PRIu64 " sample%s%s%s", duration, rep->samples, rep->samples == 1 ? "" : "s",
+		device_wide ? run->unmatched ? "; device-wide: the GPU's pids cannot be matched to the command's processes"
+					       : "; device-wide: no source here measures processes"
+		: accounting ? "; each process's own peak exact, from NVML accounting" : "",
+		run->ram.partial ? "; RAM read in turns over several samples (a tree too large to read in one)" : "");
+	if (rep->limit_exceeded) {
+		char limit[SIZE_TEXT_MAX], at[DURATION_TEXT_MAX];
+		fprintf(out, "; stopped by --limit %s: %s at %s", format_size(rep->limit_bytes, false, limit),
+			format_size(rep->limit_exceeded_bytes, false, size), format_duration(rep->limit_exceeded_ms, at));
+	}
+	fputs(".\n", out);
+	if (rep->n_left_running == 0)
+		return;
+	fputs("hmn: left running, not waited for:", out);
+	for (size_t i = 0; i < rep->n_left_running; i++) {
+		char name[256];
+		sanitize_for_terminal(rep->left_running[i].name ? rep->left_running[i].name : "?", name, sizeof(name));
+		fprintf(out, "%s %s (pid %" PRIu32 ")", i ? "," : "", name, rep->left_running[i].pid);
+	}
+	fputs(".\n", out);
 }
 
-static int write_report(const struct run *run, int exit_code, int sig, uint64_t duration_ms)
+/*
+ * The report where it goes: stderr (stdout is COMMAND's), stdout (-o -), or
+ * FILE through the temporary file made before COMMAND started. 0, or
+ * -errno when it could not be written whole (said on stderr where it can).
+ */
+static int put_report(struct run *run, const struct run_report *rep)
+{
+	FILE *f = run->report_file ? run->report_file->file : output_is_stdout(run->cli->output) &&
+			run->cli->output ? stdout : stderr;
+	int r = 0;
+
+	if (!run->report_file && !run->cli->output && run->cli->quiet)
+		return 0; /* -q: only errors reach stderr */
+	if (run->cli->format == FORMAT_JSON)
+		r = render_run_report_json(f, rep);
+	else
+		write_text_report(f, run, rep);
+	if (run->report_file) {
+		if (r < 0) {
+			output_discard(run->report_file);
+			return r;
+		}
+		return output_commit(run->report_file, EXIT_OK) == EXIT_OK ? 0 : -EIO;
+	}
+	if (r == 0 && (fflush(f) == EOF || ferror(f))) {
+		r = -(errno ? errno : EIO);
+		/* A closed stderr (EPIPE, EBADF) cannot be told; stdout's failure can. */
+		if (f == stdout)
+			fprintf(stderr, "hmn: cannot write the report: %s\n", strerror(-r));
+	}
+	return r;
+}
+
+static int write_report(struct run *run, int exit_code, int sig, uint64_t duration_ms)
 {
 	const struct peak **sorted = peaks_sorted(&run->processes);
 	struct run_device_peak *devices = calloc(run->n_devices ? run->n_devices : 1, sizeof(*devices));
@@ -302,13 +671,15 @@ static int write_report(const struct run *run, int exit_code, int sig, uint64_t 
 		const struct device_state *d = &run->devices[i];
 		devices[i] = (struct run_device_peak){
 			d->index, d->uuid, d->name, device_wide ? d->above_peak : d->tree_peak,
+			d->is_mig, d->gpu_instance_id, d->compute_instance_id,
 		};
 	}
 	/* Where the driver keeps accounting, its exact maxima replace the sampled ones. */
 	size_t exact = 0;
 	for (size_t i = 0; i < run->processes.count; i++) {
 		uint64_t bytes = sorted[i]->bytes, kept;
-		if (!device_wide && hmn_query_process_peak(run->ctx, sorted[i]->pid, sorted[i]->device_index, &kept) == 0) {
+		if (!device_wide && hmn_query_process_peak(run->ctx, sorted[i]->pid, sorted[i]->device_index,
+							      seen_at(&run->seen, sorted[i]->pid), &kept) == 0) {
 			bytes = kept > bytes ? kept : bytes;
 			exact++;
 		}
@@ -324,31 +695,17 @@ static int write_report(const struct run *run, int exit_code, int sig, uint64_t 
 		.measure = measure,
 		.peak_bytes = !run->has_gpu ? HMN_UNKNOWN : device_wide ? run->peak_device_wide : run->peak,
 		.peak_shared_bytes = run->shared_measured ? run->peak_shared : HMN_UNKNOWN,
+		.peak_ram_bytes = run->ram.peak, .ram_measure = run->ram.measure,
+		.limit_bytes = run->limit.limit, .limit_exceeded = run->limit_exceeded,
+		.limit_exceeded_ms = run->limit_exceeded ? run->exceeded_ms : HMN_UNKNOWN,
+		.limit_exceeded_bytes = run->limit_exceeded ? run->exceeded_bytes : HMN_UNKNOWN,
 		.devices = devices, .n_devices = run->n_devices,
 		.processes = processes, .n_processes = device_wide ? 0 : run->processes.count,
 		.process_peaks = !run->has_gpu || device_wide ? NULL : accounting ? "accounting" : "sampled",
 		.spill = MEASURES_SPILL && run->has_gpu ? &run->spill.result : NULL,
+		.left_running = run->left, .n_left_running = run->n_left,
 	};
-	struct output out;
-	/* The report goes to stderr: stdout is COMMAND's. */
-	if (!run->cli->output) {
-		out = (struct output){ .file = stderr };
-		r = run->cli->format == FORMAT_JSON ? render_run_report_json(stderr, &rep) : 0;
-		if (run->cli->format != FORMAT_JSON)
-			write_text_report(stderr, run, &rep);
-		fflush(stderr);
-	} else if (output_open(&out, run->cli->output) == 0) {
-		if (run->cli->format == FORMAT_JSON)
-			r = render_run_report_json(out.file, &rep);
-		else
-			write_text_report(out.file, run, &rep), r = 0;
-		if (r < 0)
-			output_discard(&out);
-		else
-			r = output_commit(&out, EXIT_OK) == EXIT_OK ? 0 : -EIO;
-	} else {
-		r = -EIO;
-	}
+	r = put_report(run, &rep);
 out:
 	free(sorted);
 	free(devices);
@@ -357,15 +714,17 @@ out:
 }
 
 /*
- * Passes on what was sent to hmn by a process; what the terminal sent,
- * COMMAND has had. Returns the signal taken, 0 when none came.
+ * Passes on a signal that reached hmn alone (kill PID); one sent to the
+ * whole process group (the terminal's Ctrl-C, kill -TERM 0, systemd's
+ * KillMode), COMMAND has had already, and gets once. Returns the signal
+ * taken, 0 when none came.
  */
 static int forward_signals(struct run *run)
 {
 	bool from_process;
 	int sig = signal_take(&from_process);
-	if (sig && from_process)
-		hmn_command_signal(run->command, sig);
+	if (sig)
+		(void)hmn_command_pass_on(run->command, sig, !from_process);
 	return sig;
 }
 
@@ -376,8 +735,54 @@ static bool command_ended(const struct run *run)
 	return hmn_command_status(run->command, &code, &sig) == 0;
 }
 
+/*
+ * Wait on? Until COMMAND has ended, yes. Then what it left running is
+ * waited for only while it holds GPU memory (a detached trainer), and not
+ * once hmn was told to stop; a daemon holding none (ssh-agent, a build
+ * server) is left running, unwaited, and named in the report.
+ */
+static bool keep_waiting(struct run *run, bool told_to_stop)
+{
+	/* --limit ended the tree: all of it is waited for, what is left getting its SIGKILL. */
+	if (run->limit_exceeded)
+		return !hmn_command_done(run->ctx, run->command);
+	if (!command_ended(run)) {
+		/* Reaps; walks the tree once, when COMMAND is found ended (not a sample after that). */
+		if (hmn_command_done(run->ctx, run->command))
+			return false; /* nothing of it is left */
+		if (!command_ended(run))
+			return true;
+	}
+	return !told_to_stop && run->has_gpu && run->holding;
+}
+
+/* What of the tree is left running, by pid and name. */
+static void note_left_running(struct run *run)
+{
+	uint32_t *pids = NULL;
+	size_t n = 0;
+
+	if (hmn_command_pids(run->ctx, run->command, &pids, &n) == 0 && n > 0 &&
+	    (run->left = calloc(n, sizeof(*run->left)))) {
+		for (size_t i = 0; i < n; i++) {
+			char name[256];
+			run->left[i].pid = pids[i];
+			if (hmn_query_process_name(run->ctx, pids[i], name, sizeof(name)) == 0)
+				run->left[i].name = strdup(name); /* NULL: unknown */
+		}
+		run->n_left = n;
+	}
+	free(pids);
+}
+
 static void run_free(struct run *run)
 {
+	free(run->seen.slots);
+	if (run->report_file)
+		output_discard(run->report_file); /* not written: FILE keeps what it had */
+	for (size_t i = 0; i < run->n_left; i++)
+		free((char *)run->left[i].name);
+	free(run->left);
 	for (size_t i = 0; i < run->n_devices; i++) {
 		free(run->devices[i].uuid);
 		free(run->devices[i].name);
@@ -385,31 +790,65 @@ static void run_free(struct run *run)
 	free(run->devices);
 	free(run->indices);
 	peaks_clear(&run->processes);
+	hmn_tree_meter_free(run->tree_ram);
 	hmn_command_free(run->command);
+}
+
+/*
+ * -o FILE: its temporary file is made before anything else, so that a FILE
+ * that cannot be written fails at once (125), not after hours of COMMAND.
+ */
+static int open_report_file(struct run *run, struct output *out)
+{
+	if (output_is_stdout(run->cli->output))
+		return 0;
+	int r = output_open(out, run->cli->output); /* says why on stderr */
+	if (r == 0)
+		run->report_file = out;
+	return r;
 }
 
 int cmd_run(const struct cli *cli, hmn_context *ctx)
 {
 	struct run run = { .cli = cli, .ctx = ctx };
+	struct output report_file;
+	ram_meter_init(&run.ram);
 	int exit_code = -1, sig = -1;
 
+	if (open_report_file(&run, &report_file) < 0)
+		return EXIT_RUN_FAILED;
 	int r = take_baseline(&run);
 	if (r < 0) {
 		run_free(&run);
-		return r == -EINVAL ? EXIT_USAGE : EXIT_RUN_FAILED;
+		return EXIT_RUN_FAILED; /* a --device no GPU answers to included: run's usage errors are 125 */
+	}
+	r = resolve_limit(&run);
+	if (r < 0) {
+		/* One line why, and COMMAND never started: a budget nobody enforces is no budget. */
+		fprintf(stderr, "hmn: --limit cannot be enforced: %s; not running the command\n",
+			r == -ERANGE ? "the GPUs do not say their total memory, of which N% is a share"
+			: !run.has_gpu ? hmn_context_error(ctx) : "no GPU listed to measure it on");
+		run_free(&run);
+		return EXIT_RUN_FAILED;
 	}
 	if (!run.has_gpu)
-		fprintf(stderr, "hmn: %s: running the command all the same, measuring nothing\n",
+		fprintf(stderr, "hmn: %s: running the command all the same, measuring no GPU memory\n",
 			hmn_context_error(ctx));
-	signals_catch(true);
+	signals_catch_for_command();
 	uint64_t start = run.start_ms = clock_ms();
 	bool exec_failed;
-	r = hmn_command_start(cli->argv, &run.command, &exec_failed);
+	r = hmn_command_start(ctx, cli->argv, &run.command, &exec_failed);
 	if (r < 0) {
 		char name[256];
 		sanitize_for_terminal(cli->argv[0], name, sizeof(name));
 		if (!exec_failed) {
 			fprintf(stderr, "hmn: cannot start %s: %s\n", name, strerror(-r));
+			run_free(&run);
+			return EXIT_RUN_FAILED;
+		}
+		if (r == -E2BIG) {
+			/* Windows: CreateProcess would cut it short; nothing ran. */
+			fprintf(stderr, "hmn: %s: the command line is longer than Windows' 32,767 characters\n", name);
 			run_free(&run);
 			return EXIT_RUN_FAILED;
 		}
@@ -425,12 +864,15 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 	 */
 	bool told_to_stop = false;
 	for (uint64_t next = start;;) {
+		run.samples++; /* GPU memory where there is a GPU, host memory anyway */
 		if (run.has_gpu && take_sample(&run) == -ENOMEM) {
 			fprintf(stderr, "hmn: out of memory: sampling stopped\n");
 			run.has_gpu = false;
 		}
+		enforce_limit(&run); /* before RAM, which may take half the interval */
+		sample_ram(&run, false);
 		told_to_stop |= forward_signals(&run) != 0;
-		if (hmn_command_done(run.command) || (told_to_stop && command_ended(&run)))
+		if (!keep_waiting(&run, told_to_stop))
 			break;
 		next += cli->interval_ms;
 		uint64_t now = clock_ms();
@@ -440,10 +882,27 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 		told_to_stop |= forward_signals(&run) != 0;
 	}
 	uint64_t duration = clock_ms() - start;
+	sample_ram(&run, true);
+	note_left_running(&run);
 	spill_finish(&run.spill, duration);
+	say_exit_note(run.command, cli->argv[0]);
 	hmn_command_status(run.command, &exit_code, &sig);
-	if (write_report(&run, exit_code, sig, duration) < 0 && cli->output == NULL)
-		fprintf(stderr, "hmn: the report could not be written\n");
+	ram_from_exit(&run);
+	/*
+	 * The report with the dispositions we found: a SIGCHLD no longer
+	 * interrupts its write, and a closed stderr is EPIPE, not our death.
+	 */
+	signals_restore();
+	signals_ignore_sigpipe();
+	int status = sig > 0 ? 128 + sig : exit_code >= 0 ? exit_code : EXIT_RUN_FAILED;
+	bool written = write_report(&run, exit_code, sig, duration) == 0;
 	run_free(&run);
-	return sig > 0 ? 128 + sig : exit_code >= 0 ? exit_code : EXIT_RUN_FAILED;
+	/* A report not written whole never passes for a success (a CI step reads it next). */
+	if (!written && status == 0)
+		status = EXIT_RUNTIME;
+	if (run.limit_exceeded)
+		return EXIT_LIMIT; /* whatever the tree did with its SIGTERM: --limit ended it */
+	if (sig > 0)
+		signals_end_by(sig); /* as COMMAND was, so that a calling script stops too */
+	return status;
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #ifdef _WIN32
 #include <io.h>
 #include <windows.h>
@@ -26,9 +27,12 @@
 #endif
 
 #include "format.h"
+#include "output.h"
 #include "peaks.h"
 #include "render.h"
 #include "sample.h"
+#include "table.h"
+#include "terminal.h"
 #include "tool.h"
 
 struct gpu_peak {
@@ -43,6 +47,8 @@ struct watch {
 	hmn_context *ctx;
 	struct hmn_process_filter filter;
 	bool terminal;
+	const char *file;     /* -o FILE: each sample replaces it; NULL: stdout */
+	bool file_failed;     /* a sample could not be written to FILE */
 	bool drawn;           /* a frame is on the screen */
 	FILE *frame;          /* terminal: where a frame is laid out before it is cut and drawn */
 	struct gpu_peak *gpus;
@@ -50,55 +56,101 @@ struct watch {
 	struct peaks processes;
 };
 
-static void window_size(unsigned *ret_columns, unsigned *ret_rows)
-{
-	*ret_columns = 80;
-	*ret_rows = 24;
-#ifdef _WIN32
-	CONSOLE_SCREEN_BUFFER_INFO info;
-	if (GetConsoleScreenBufferInfo(GetStdHandle(STD_OUTPUT_HANDLE), &info)) {
-		*ret_columns = (unsigned)(info.srWindow.Right - info.srWindow.Left + 1);
-		*ret_rows = (unsigned)(info.srWindow.Bottom - info.srWindow.Top + 1);
-	}
-#else
-	struct winsize w;
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &w) == 0 && w.ws_col > 0 && w.ws_row > 0) {
-		*ret_columns = w.ws_col;
-		*ret_rows = w.ws_row;
-	}
-#endif
-}
-
-/* Writes a line cut to columns code points (every byte of it is terminal-safe already). */
+/*
+ * Writes a line cut to columns terminal columns (every byte of it is
+ * terminal-safe already): a line too long ends in "…" at the window's edge.
+ * Widths are display widths, so a wide character never straddles the cut
+ * and the cut never splits a UTF-8 sequence. With NAME the last column, a
+ * cut falls on NAME first.
+ */
 static void put_cut_line(const char *line, size_t len, unsigned columns)
 {
 	const unsigned char *p = (const unsigned char *)line;
-	size_t i = 0;
-	for (unsigned width = 0; i < len && width < columns; width++) {
-		size_t n = utf8_sequence_length(p + i, len - i, NULL);
+	size_t i = 0, keep = 0;
+	unsigned width = 0;
+
+	while (i < len && width <= columns) {
+		uint32_t cp = '?';
+		size_t n = utf8_sequence_length(p + i, len - i, &cp);
+		unsigned w = n ? codepoint_width(cp) : 1;
+		if (width + w > columns)
+			break;
+		if (width + w < columns)
+			keep = i + (n ? n : 1); /* what fits before a "…" in the last column */
+		width += w;
 		i += n ? n : 1;
 	}
-	fwrite(line, 1, i, stdout);
+	if (i < len) {
+		fwrite(line, 1, keep, stdout);
+		fputs("\u2026", stdout);
+	} else {
+		fwrite(line, 1, i, stdout);
+	}
 	fputs("\033[K\n", stdout);
 }
 
-/* One frame in place (its first end bytes): home, the lines cut to the window, the rest cleared. */
+/*
+ * One frame in place (its first end bytes): home, the lines cut to the
+ * window, the rest cleared. A frame taller than the window says how many
+ * of its lines it leaves out, "… N more", on its last line.
+ */
 static void draw_frame(struct watch *w, long end)
 {
-	unsigned columns, rows, row = 0;
-	char line[8192];
+	unsigned columns, rows, lines = 0;
+	char line[8192], more[48];
 
-	window_size(&columns, &rows);
+	terminal_size(stdout, &columns, &rows);
+	rewind(w->frame);
+	while (ftell(w->frame) < end && fgets(line, sizeof(line), w->frame))
+		lines += strchr(line, '\n') != NULL;
+	/* One row short of the window: a last newline must not scroll the frame. */
+	unsigned room = rows > 1 ? rows - 1 : 1, shown = lines <= room ? lines : room - 1;
 	fputs(w->drawn ? "\033[H" : "\033[H\033[2J", stdout);
 	rewind(w->frame);
-	/* One row short of the window: a last newline must not scroll the frame. */
-	while (row + 1 < rows && ftell(w->frame) < end && fgets(line, sizeof(line), w->frame)) {
-		size_t len = strcspn(line, "\n");
-		put_cut_line(line, len, columns);
-		row++;
+	for (unsigned row = 0; row < shown && ftell(w->frame) < end && fgets(line, sizeof(line), w->frame); row++)
+		put_cut_line(line, strcspn(line, "\n"), columns);
+	if (shown < lines) {
+		snprintf(more, sizeof(more), "\u2026 %u more", lines - shown);
+		put_cut_line(more, strlen(more), columns);
 	}
 	fputs("\033[J", stdout);
 	w->drawn = true;
+}
+
+/*
+ * Now in local time, for people: "2026-11-22 19:48:14" in the view, or
+ * ISO 8601 with the offset ("2026-11-22T19:48:14.123+01:00") for a log.
+ * JSON keeps UTC.
+ */
+static void local_now(char buf[48], bool iso)
+{
+	unsigned year, month, day, hour, minute, second, ms;
+	long offset; /* minutes east of UTC */
+#ifdef _WIN32
+	SYSTEMTIME st;
+	TIME_ZONE_INFORMATION tz;
+	DWORD zone = GetTimeZoneInformation(&tz);
+	GetLocalTime(&st);
+	year = st.wYear, month = st.wMonth, day = st.wDay, hour = st.wHour, minute = st.wMinute;
+	second = st.wSecond, ms = st.wMilliseconds;
+	offset = -(long)(tz.Bias + (zone == TIME_ZONE_ID_DAYLIGHT ? tz.DaylightBias : 0));
+#else
+	struct timespec t;
+	struct tm tm;
+	clock_gettime(CLOCK_REALTIME, &t);
+	localtime_r(&t.tv_sec, &tm);
+	year = (unsigned)tm.tm_year + 1900, month = (unsigned)tm.tm_mon + 1, day = (unsigned)tm.tm_mday;
+	hour = (unsigned)tm.tm_hour, minute = (unsigned)tm.tm_min, second = (unsigned)tm.tm_sec;
+	ms = (unsigned)(t.tv_nsec / 1000000);
+	offset = tm.tm_gmtoff / 60;
+#endif
+	if (!iso)
+		snprintf(buf, 48, "%04u-%02u-%02u %02u:%02u:%02u", year % 10000, month % 100, day % 100,
+			 hour % 100, minute % 100, second % 100);
+	else
+		snprintf(buf, 48, "%04u-%02u-%02uT%02u:%02u:%02u.%03u%c%02ld:%02ld", year % 10000, month % 100,
+			 day % 100, hour % 100, minute % 100, second % 100, ms % 1000, offset < 0 ? '-' : '+',
+			 labs(offset) / 60 % 100, labs(offset) % 60);
 }
 
 static void track_gpus(struct watch *w, const struct hmn_gpu *const *rows, size_t n)
@@ -127,15 +179,17 @@ static void track_gpus(struct watch *w, const struct hmn_gpu *const *rows, size_
 	}
 }
 
-static int render_tables(struct watch *w, FILE *out, const char *time,
-			 const struct hmn_gpu *const *gpus, size_t n_gpus,
+static int render_tables(struct watch *w, FILE *out, const struct hmn_gpu *const *gpus, size_t n_gpus,
 			 const struct hmn_process *const *rows, size_t n_rows)
 {
 	struct render_options o = {
 		.no_header = w->cli->no_header, .bytes = w->cli->bytes, .long_format = w->cli->long_format,
 	};
+	char time[48], interval[DURATION_TEXT_MAX];
+
+	local_now(time, !w->terminal);
 	if (w->terminal)
-		fprintf(out, "hmn watch: every %" PRIu64 " ms  %s\n\n", w->cli->interval_ms, time);
+		fprintf(out, "hmn watch: every %s  %s\n\n", format_duration(w->cli->interval_ms, interval), time);
 	else
 		fprintf(out, "# %s\n", time);
 	int r = render_gpus_table(out, gpus, n_gpus, &o);
@@ -145,6 +199,43 @@ static int render_tables(struct watch *w, FILE *out, const char *time,
 	if (!w->terminal)
 		fputc('\n', out);
 	return r;
+}
+
+/*
+ * -o FILE: the sample's document replaces FILE atomically (a node_exporter
+ * textfile, a status file). A sample that cannot be written is said (by
+ * output_commit) and watch goes on: the next one may be; the exit status
+ * says it at the end.
+ */
+static int write_sample_file(struct watch *w, const char *time, uint64_t elapsed_ms,
+			     const struct hmn_gpu *const *gpus, size_t n_gpus,
+			     const struct hmn_process *const *rows, size_t n_rows)
+{
+	struct render_options o = {
+		.no_header = w->cli->no_header, .bytes = w->cli->bytes, .long_format = w->cli->long_format,
+	};
+	struct output out;
+	int r = 0;
+
+	if (output_open(&out, w->file) < 0) {
+		w->file_failed = true;
+		return 0;
+	}
+	if (w->cli->format == FORMAT_JSON)
+		r = render_sample_json(out.file, time, elapsed_ms, gpus, n_gpus, rows, n_rows);
+	else if (w->cli->format == FORMAT_PROMETHEUS) {
+		r = render_gpus_prometheus(out.file, gpus, n_gpus, &o);
+		if (r == 0)
+			r = render_processes_prometheus(out.file, rows, n_rows, &o);
+	} else
+		r = render_tables(w, out.file, gpus, n_gpus, rows, n_rows);
+	if (r < 0) {
+		output_discard(&out);
+		return r;
+	}
+	if (output_commit(&out, EXIT_OK) != EXIT_OK)
+		w->file_failed = true;
+	return 0;
 }
 
 /* One sample: query, print, remember the peaks. A sample with no answer is printed empty. */
@@ -169,7 +260,9 @@ static int take_sample(struct watch *w, uint64_t elapsed_ms)
 	rows = select_process_rows(w->cli, list ? list : &no_processes, &n_rows);
 	r = gpu_rows && rows ? 0 : -ENOMEM;
 
-	if (r == 0 && w->cli->format == FORMAT_JSON) {
+	if (r == 0 && w->file) {
+		r = write_sample_file(w, time, elapsed_ms, gpu_rows, n_gpus, rows, n_rows);
+	} else if (r == 0 && w->cli->format == FORMAT_JSON) {
 		r = render_sample_json(stdout, time, elapsed_ms, gpu_rows, n_gpus, rows, n_rows);
 	} else if (r == 0 && w->terminal) {
 		/* One file for the run, written over each sample: the frame is its first bytes. */
@@ -177,12 +270,12 @@ static int take_sample(struct watch *w, uint64_t elapsed_ms)
 			r = -errno;
 		if (r == 0) {
 			rewind(w->frame);
-			r = render_tables(w, w->frame, time, gpu_rows, n_gpus, rows, n_rows);
+			r = render_tables(w, w->frame, gpu_rows, n_gpus, rows, n_rows);
 		}
 		if (r == 0)
 			draw_frame(w, ftell(w->frame));
 	} else if (r == 0) {
-		r = render_tables(w, stdout, time, gpu_rows, n_gpus, rows, n_rows);
+		r = render_tables(w, stdout, gpu_rows, n_gpus, rows, n_rows);
 	}
 	fflush(stdout);
 	if (r == 0) {
@@ -197,37 +290,59 @@ static int take_sample(struct watch *w, uint64_t elapsed_ms)
 	return r;
 }
 
-/* "hmn: 12 samples over 11.0 s. Peak used: GPU 0 19.4 GiB. Highest process peaks: 4242 python3 18.9 GiB (GPU 0)." */
-static void print_watch_summary(const struct watch *w, uint64_t samples, uint64_t elapsed_ms)
+/*
+ * The end, on stderr, starting on a line of its own (after a terminal's
+ * "^C"), one GPU or process a line:
+ *   hmn: 12 samples over 11.0s. Peaks:
+ *   GPU     PEAK
+ *     0  19.4GiB
+ *    PID  GPU    PEAK  NAME
+ *   4242    0  18.9GiB  python3
+ */
+static int print_watch_summary(const struct watch *w, uint64_t samples, uint64_t elapsed_ms)
 {
-	char size[SIZE_TEXT_MAX];
-
-	fprintf(stderr, "hmn: %" PRIu64 " sample%s over %" PRIu64 ".%" PRIu64 " s.", samples,
-		samples == 1 ? "" : "s", elapsed_ms / 1000, elapsed_ms % 1000 / 100);
-	for (size_t i = 0; i < w->n_gpus; i++) {
-		const struct gpu_peak *g = &w->gpus[i];
-		fprintf(stderr, "%s GPU %u", i == 0 ? " Peak used:" : ",", g->index);
-		if (g->is_mig)
-			fprintf(stderr, "/%u.%u", g->gpu_instance_id, g->compute_instance_id);
-		fprintf(stderr, " %s", format_size(g->bytes, false, size));
-		if (i + 1 == w->n_gpus)
-			fputc('.', stderr);
-	}
+	static const struct table_column gpu_columns[] = { { "GPU", ALIGN_RIGHT }, { "PEAK", ALIGN_RIGHT } };
+	static const struct table_column process_columns[] = {
+		{ "PID", ALIGN_RIGHT }, { "GPU", ALIGN_RIGHT }, { "PEAK", ALIGN_RIGHT }, { "NAME", ALIGN_LEFT },
+	};
+	struct table *gpus = table_new(gpu_columns, 2), *processes = table_new(process_columns, 4);
 	const struct peak **top = peaks_sorted(&w->processes);
-	size_t shown = 0;
-	for (size_t i = 0; top && i < w->processes.count && shown < 5; i++, shown++) {
-		char name[64];
-		sanitize_for_terminal(top[i]->name ? top[i]->name : "?", name, sizeof(name));
-		fprintf(stderr, "%s %" PRIu32 " %s %s (GPU %u)", shown == 0 ? " Highest process peaks:" : ",",
-			top[i]->pid, name, format_size(top[i]->bytes, false, size), top[i]->device_index);
+	char size[SIZE_TEXT_MAX], duration[DURATION_TEXT_MAX], id[GPU_CELL_MAX], pid[16];
+	int r = gpus && processes && top ? 0 : -ENOMEM;
+
+	for (size_t i = 0; i < w->n_gpus && r == 0; i++) {
+		const struct gpu_peak *g = &w->gpus[i];
+		if ((r = table_add_cell(gpus, gpu_cell(id, g->index, g->is_mig, g->gpu_instance_id,
+						       g->compute_instance_id))) == 0)
+			r = table_add_cell(gpus, format_size(g->bytes, false, size));
 	}
-	fputs(shown ? ".\n" : "\n", stderr);
+	for (size_t i = 0; i < w->processes.count && i < 5 && r == 0; i++) {
+		snprintf(pid, sizeof(pid), "%" PRIu32, top[i]->pid);
+		gpu_cell(id, top[i]->device_index, top[i]->is_mig, top[i]->gpu_instance_id,
+			 top[i]->compute_instance_id);
+		const char *cells[] = { pid, id, format_size(top[i]->bytes, false, size), top[i]->name ? top[i]->name : "?" };
+		for (size_t k = 0; k < 4 && r == 0; k++)
+			r = table_add_cell(processes, cells[k]);
+	}
+	if (r == 0) {
+		fprintf(stderr, "%shmn: %" PRIu64 " sample%s over %s.%s\n", isatty(fileno(stderr)) ? "\n" : "",
+			samples, samples == 1 ? "" : "s", format_duration(elapsed_ms, duration),
+			w->n_gpus ? " Peaks:" : "");
+		if (w->n_gpus)
+			table_print(gpus, stderr, false);
+		if (w->processes.count)
+			table_print(processes, stderr, false);
+	}
+	table_free(gpus);
+	table_free(processes);
 	free(top);
+	return r;
 }
 
 int cmd_watch(const struct cli *cli, hmn_context *ctx)
 {
-	struct watch w = { .cli = cli, .ctx = ctx };
+	/* The summary names the top few: the highest few hundred are all it keeps. */
+	struct watch w = { .cli = cli, .ctx = ctx, .processes = { .limit = 256 } };
 	unsigned *indices = NULL;
 	uint64_t samples = 0;
 
@@ -238,10 +353,20 @@ int cmd_watch(const struct cli *cli, hmn_context *ctx)
 	w.filter = (struct hmn_process_filter){
 		.pids = cli->pids, .n_pids = cli->n_pids, .devices = indices, .n_devices = cli->n_devices,
 	};
-	w.terminal = cli->format == FORMAT_TABLE && isatty(fileno(stdout));
+	if (!output_is_stdout(cli->output)) {
+		/* A FILE that cannot be written fails before the first sample, not never. */
+		struct output probe;
+		if (output_open(&probe, cli->output) < 0) {
+			free(indices);
+			return EXIT_RUNTIME;
+		}
+		output_discard(&probe);
+		w.file = cli->output;
+	}
+	w.terminal = !w.file && cli->format == FORMAT_TABLE && isatty(fileno(stdout));
 	signals_catch(false);
 
-	uint64_t start = clock_ms(), elapsed = 0;
+	uint64_t start = clock_ms(), elapsed = 0, next = start;
 	for (;;) {
 		if (take_sample(&w, elapsed) < 0) {
 			fprintf(stderr, "hmn: out of memory\n");
@@ -253,7 +378,15 @@ int cmd_watch(const struct cli *cli, hmn_context *ctx)
 			break;
 		if ((cli->count && samples >= cli->count) || signal_take(NULL))
 			break;
-		uint64_t next = start + samples * cli->interval_ms;
+		next += cli->interval_ms;
+		/*
+		 * More than one interval missed (the machine suspended, hmn
+		 * stopped): the schedule starts again from now, no burst of
+		 * back-to-back samples to catch up.
+		 */
+		uint64_t now = clock_ms();
+		if (now > next + cli->interval_ms)
+			next = now;
 		if (cli->duration_ms && next - start >= cli->duration_ms) {
 			sleep_until(start + cli->duration_ms);
 			break;
@@ -265,8 +398,11 @@ int cmd_watch(const struct cli *cli, hmn_context *ctx)
 	}
 	elapsed = clock_ms() - start;
 	status = finish_output(stdout, status);
-	if (status == EXIT_OK)
-		print_watch_summary(&w, samples, elapsed);
+	if (status == EXIT_OK && w.file_failed)
+		status = EXIT_RUNTIME;
+	if (status == EXIT_OK && !cli->quiet && print_watch_summary(&w, samples, elapsed) < 0)
+		status = EXIT_RUNTIME;
+	status = exit_for_unread_gpus(ctx, status, 0);
 	if (w.frame)
 		fclose(w.frame);
 	free(indices);

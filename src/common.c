@@ -13,11 +13,6 @@
 #include "format.h"
 #include "tool.h"
 
-void print_usage_error(const char *message)
-{
-	fprintf(stderr, "hmn: %s\nTry 'hmn --help'.\n", message);
-}
-
 void tool_log(enum hmn_log_level level, const char *message, void *userdata)
 {
 	fprintf(stderr, "hmn: %s\n", message);
@@ -63,6 +58,12 @@ int finish_output(FILE *out, int status)
 	return EXIT_RUNTIME;
 }
 
+int exit_for_unread_gpus(const hmn_context *ctx, int status, size_t failed_now)
+{
+	/* A GPU that is there but could not be read (lost, not read by any source) is never a success. */
+	return status == EXIT_OK && (hmn_context_unread_gpus(ctx) > 0 || failed_now > 0) ? EXIT_RUNTIME : status;
+}
+
 int exit_for_query_error(hmn_context *ctx, int r)
 {
 	if (r == -ENODEV) {
@@ -73,11 +74,18 @@ int exit_for_query_error(hmn_context *ctx, int r)
 	return EXIT_RUNTIME;
 }
 
-/* Does this --device selector name this GPU? */
+/*
+ * Does this --device selector name this GPU row? An index names a GPU and
+ * its MIG instances; "0/2.0" and a UUID name one row: a GPU, or one MIG
+ * instance.
+ */
 static bool selector_matches(const struct device_selector *d, const struct hmn_gpu *g)
 {
+	if (d->is_mig)
+		return g->is_mig && d->index == g->index && d->gpu_instance_id == g->gpu_instance_id &&
+		       d->compute_instance_id == g->compute_instance_id;
 	if (d->is_index)
-		return d->index == g->index; /* a GPU, and its MIG instances */
+		return d->index == g->index;
 	return g->uuid && strcasecmp(d->text, g->uuid) == 0;
 }
 
@@ -102,7 +110,7 @@ int resolve_devices(const struct cli *cli, const struct hmn_gpu_list *gpus,
 				indices[i] = gpus->gpus[k].index;
 				found = true;
 			}
-		if (!found && d->is_index && d->index < gpus->found) {
+		if (!found && d->is_index && !d->is_mig && d->index < gpus->found) {
 			indices[i] = d->index;
 			found = true;
 		}
@@ -110,7 +118,7 @@ int resolve_devices(const struct cli *cli, const struct hmn_gpu_list *gpus,
 			snprintf(message, sizeof(message), "--device %.60s: no such GPU (%zu found%s)",
 				 d->text, gpus->found,
 				 gpus->found == 0 ? "" : gpus->found == 1 ? ": index 0" : ", indices from 0");
-			print_usage_error(message);
+			print_usage_error(cli, message);
 			free(indices);
 			return -EINVAL;
 		}
@@ -131,13 +139,9 @@ int query_device_filter(const struct cli *cli, hmn_context *ctx, unsigned **ret_
 		return exit_for_query_error(ctx, r);
 	r = resolve_devices(cli, gpus, ret_indices);
 	hmn_gpu_list_free(gpus);
-	return r == 0 ? EXIT_OK : r == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;
+	return r == 0 ? EXIT_OK : r == -EINVAL ? cli_usage_status(cli) : EXIT_RUNTIME;
 }
 
-/*
- * Is this row named by --device? An index names a GPU and its MIG
- * instances; a UUID names one row: a GPU, or one MIG instance.
- */
 bool gpu_row_wanted(const struct cli *cli, const struct hmn_gpu *g)
 {
 	for (size_t i = 0; i < cli->n_devices; i++)
@@ -150,9 +154,12 @@ bool process_row_wanted(const struct cli *cli, const struct hmn_process *p)
 {
 	for (size_t i = 0; i < cli->n_devices; i++) {
 		const struct device_selector *d = &cli->devices[i];
-		if (d->is_index ? d->index == p->device_index
-				: (p->device_uuid && strcasecmp(d->text, p->device_uuid) == 0) ||
-					  (p->mig_uuid && strcasecmp(d->text, p->mig_uuid) == 0))
+		if (d->is_mig ? p->is_mig && d->index == p->device_index &&
+				d->gpu_instance_id == p->gpu_instance_id &&
+				d->compute_instance_id == p->compute_instance_id
+		    : d->is_index ? d->index == p->device_index
+				  : (p->device_uuid && strcasecmp(d->text, p->device_uuid) == 0) ||
+					    (p->mig_uuid && strcasecmp(d->text, p->mig_uuid) == 0))
 			return true;
 	}
 	return cli->n_devices == 0;
@@ -243,7 +250,7 @@ const struct hmn_process **select_process_rows(const struct cli *cli,
 }
 
 /*
- * hmn: 3 GPU processes found (12.0 GiB total; 1 protected — re-run elevated for names).
+ * hmn: 3 GPU processes found (12.0GiB total; 1 protected — re-run elevated for names).
  * Processes are counted once however many GPUs they hold memory on. Processes
  * whose GPU use could not be read at all (unreadable) count as protected:
  * they are not listed, but the line must not let them vanish.

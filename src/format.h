@@ -6,14 +6,32 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hmn.h"
+
 #define SIZE_TEXT_MAX 32
+#define DURATION_TEXT_MAX 32
 
 /*
- * A size as the tables show it: whole MiB below 1 GiB ("512 MiB"), GiB with
- * one decimal above ("8.2 GiB"), or the exact byte count when exact is set.
+ * A size as the tables and messages show it, one word: whole MiB below
+ * 1 GiB ("512MiB"), GiB with one decimal below 1 TiB ("8.2GiB"), else TiB
+ * with one decimal ("1.5TiB"); the exact byte count when exact is set.
  * HMN_UNKNOWN prints "-". Returns buf.
  */
 const char *format_size(uint64_t bytes, bool exact, char buf[SIZE_TEXT_MAX]);
+
+/*
+ * A length of time in the unit that fits, one word: "20ms" below a second,
+ * "12.4s" below a minute, then "4m05s", "2h10m", "3d04h". Returns buf.
+ */
+const char *format_duration(uint64_t ms, char buf[DURATION_TEXT_MAX]);
+
+/*
+ * A GPU's name as a table shows it: the first product a pci.ids name gives
+ * in brackets, after the vendor ("AMD Navi 31 [Radeon RX 7900 XT/7900 XTX]"
+ * is "AMD Radeon RX 7900 XT"), else the name as it is (returned, not
+ * copied). JSON keeps the whole name.
+ */
+const char *gpu_product_name(const char *name, char *buf, size_t size);
 
 /*
  * Length of the valid UTF-8 sequence at s (1 to 4), or 0 when s[0] starts
@@ -23,16 +41,36 @@ const char *format_size(uint64_t bytes, bool exact, char buf[SIZE_TEXT_MAX]);
 size_t utf8_sequence_length(const unsigned char *s, size_t n, uint32_t *ret_codepoint);
 
 /*
+ * Columns a code point takes in a terminal: 0 for combining marks and
+ * zero-width characters, 2 for East Asian Wide and Fullwidth ones, else 1.
+ * From a built-in table, the same in every locale and on every OS.
+ */
+unsigned codepoint_width(uint32_t cp);
+
+/*
  * Copies s into out (out_size bytes, always terminated) for a terminal: every
  * byte of a control character (C0, DEL, C1) or of invalid UTF-8 becomes '?'.
- * Returns the display width in code points.
+ * Returns the display width in terminal columns (codepoint_width()).
  */
 size_t sanitize_for_terminal(const char *s, char *out, size_t out_size);
+
+/*
+ * A command's word as a POSIX shell would need it typed, made safe for a
+ * terminal first: as it is when every byte is one a shell leaves alone
+ * (letters, digits, and %+,-./:=@_), else in single quotes, each ' as '\''.
+ * out (out_size bytes) is always terminated; a word too long is cut.
+ */
+void shell_quote_word(const char *word, char *out, size_t out_size);
 
 /*
  * Copies s into a malloc'd string in which each byte of invalid UTF-8 is
  * replaced by U+FFFD, so a JSON encoder gets valid UTF-8. NULL on ENOMEM.
  */
 char *utf8_repair(const char *s);
+
+/* hmn fit's words: a model's format ("gguf", "safetensors", "config"). */
+const char *model_format_name(enum hmn_model_format format);
+/* A parameter count as people say it: "8.03B", "124.4M". */
+const char *parameters_text(uint64_t parameters, char buf[32]);
 
 #endif

@@ -1,21 +1,38 @@
 /*
- * Where a command's document goes: stdout, or a file replaced atomically
- * (-o/--output): written to a temporary file in the same directory, flushed
- * to disk, then renamed over it. A reader (node_exporter's textfile
- * collector, a CI step) sees the old file or the whole new one, never half.
+ * Where a command's document goes: stdout ("-" too), or a file replaced
+ * atomically (-o/--output): written to a temporary file in the file's own
+ * directory, flushed to disk, then renamed over it. A reader (node_exporter's
+ * textfile collector, a CI step) sees the old file or the whole new one,
+ * never half.
+ *
+ * A symbolic link is followed: the file it names is replaced, the link
+ * stays. A file that exists and is not a regular file (a device such as
+ * /dev/null, a FIFO) is opened and written as it is, never replaced, and so
+ * is hmn's own stdout or stderr (-o /dev/stdout keeps a shell's >>). A new
+ * file gets 0666 less the umask; a replaced one keeps its mode (and, where
+ * hmn may give it, its owner).
  */
 #ifndef HMN_OUTPUT_H
 #define HMN_OUTPUT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 struct output {
 	FILE *file;           /* what to write to */
-	const char *path;     /* NULL: stdout */
-	char *temp_path;      /* the temporary file, until committed or discarded */
+	const char *path;     /* as given; NULL: stdout */
+	char *target;         /* path with its symbolic links followed */
+	char *temp_path;      /* the temporary file beside target, until committed or discarded */
+	bool unnamed;         /* Linux: the temporary file has no name until it is whole (O_TMPFILE) */
 };
 
-/* Opens the document's destination; on failure says why on stderr and returns -errno. */
+/* Is this -o argument stdout ("-", or none)? */
+bool output_is_stdout(const char *path);
+/*
+ * Opens the document's destination: for a file, creates its temporary file
+ * (so that a FILE that cannot be written fails before any work). On
+ * failure says why on stderr and returns -errno.
+ */
 int output_open(struct output *o, const char *path);
 /*
  * Finishes the document: stdout is flushed (a closed pipe ends quietly);

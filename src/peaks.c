@@ -4,21 +4,42 @@
 
 #include "peaks.h"
 
-static size_t hash(uint32_t pid, unsigned device, unsigned instance)
+/*
+ * A row's place: process (its pid and start time: a pid given again is
+ * another process), GPU, and the MIG GPU and compute instance (0/2.0 and
+ * 0/2.1 are two).
+ */
+static size_t hash(const struct peak *k)
 {
-	uint64_t k = ((uint64_t)pid << 20) ^ device ^ ((uint64_t)instance << 44);
-	return (size_t)((k * 0x9e3779b97f4a7c15ULL) >> 32);
+	uint64_t instance = k->is_mig ? ((uint64_t)k->gpu_instance_id << 16 ^ k->compute_instance_id) + 1 : 0;
+	uint64_t h = ((uint64_t)k->pid << 20) ^ k->device_index ^ (instance << 40) ^
+		     k->start_time * 0xff51afd7ed558ccdULL;
+	return (size_t)((h * 0x9e3779b97f4a7c15ULL) >> 32);
 }
 
-static size_t find_slot(const struct peaks *p, uint32_t pid, unsigned device, unsigned instance)
+static bool same_place(const struct peak *a, const struct peak *b)
 {
-	size_t h = hash(pid, device, instance) & (p->n_slots - 1);
-	for (; p->slots[h]; h = (h + 1) & (p->n_slots - 1)) {
-		const struct peak *e = &p->items[p->slots[h] - 1];
-		if (e->pid == pid && e->device_index == device && e->instance == instance)
+	return a->pid == b->pid && a->start_time == b->start_time && a->device_index == b->device_index &&
+	       a->is_mig == b->is_mig &&
+	       (!a->is_mig || (a->gpu_instance_id == b->gpu_instance_id &&
+			       a->compute_instance_id == b->compute_instance_id));
+}
+
+static size_t find_slot(const struct peaks *p, const struct peak *key)
+{
+	size_t h = hash(key) & (p->n_slots - 1);
+	for (; p->slots[h]; h = (h + 1) & (p->n_slots - 1))
+		if (same_place(&p->items[p->slots[h] - 1], key))
 			break;
-	}
 	return h;
+}
+
+/* Puts every item back in the (cleared) slots. */
+static void reindex(struct peaks *p)
+{
+	memset(p->slots, 0, p->n_slots * sizeof(*p->slots));
+	for (size_t i = 0; i < p->count; i++)
+		p->slots[find_slot(p, &p->items[i])] = i + 1;
 }
 
 static int grow(struct peaks *p)
@@ -30,20 +51,55 @@ static int grow(struct peaks *p)
 	free(p->slots);
 	p->slots = slots;
 	p->n_slots = n;
-	for (size_t i = 0; i < p->count; i++)
-		p->slots[find_slot(p, p->items[i].pid, p->items[i].device_index, p->items[i].instance)] = i + 1;
+	reindex(p);
 	return 0;
+}
+
+static int compare_peak_values(const struct peak *x, const struct peak *y)
+{
+	if (x->bytes != y->bytes)
+		return x->bytes > y->bytes ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->start_time != y->start_time)
+		return x->start_time < y->start_time ? -1 : 1;
+	return (x->device_index > y->device_index) - (x->device_index < y->device_index);
+}
+
+static int compare_peaks_items(const void *a, const void *b)
+{
+	return compare_peak_values(a, b);
+}
+
+/* Keeps the limit highest peaks, drops the others: amortised O(1) a row. */
+static void prune(struct peaks *p)
+{
+	qsort(p->items, p->count, sizeof(*p->items), compare_peaks_items);
+	for (size_t i = p->limit; i < p->count; i++)
+		free(p->items[i].name);
+	p->count = p->limit;
+	reindex(p);
 }
 
 int peaks_add(struct peaks *p, const struct hmn_process *row)
 {
-	unsigned instance = row->is_mig ? row->gpu_instance_id + 1 : 0;
+	struct peak key = {
+		.pid = row->pid, .start_time = row->start_time, .device_index = row->device_index,
+		.is_mig = row->is_mig,
+		.gpu_instance_id = row->is_mig ? row->gpu_instance_id : 0,
+		.compute_instance_id = row->is_mig ? row->compute_instance_id : 0,
+		.bytes = row->used_bytes,
+	};
 
 	if (row->used_bytes == HMN_UNKNOWN)
 		return 0;
+	/* Bounded: room is made only for a process not kept already. */
+	if (p->limit && p->count >= 2 * p->limit &&
+	    !p->slots[find_slot(p, &key)])
+		prune(p);
 	if ((p->count + 1) * 2 > p->n_slots && grow(p) < 0)
 		return -ENOMEM;
-	size_t h = find_slot(p, row->pid, row->device_index, instance);
+	size_t h = find_slot(p, &key);
 	if (p->slots[h]) {
 		struct peak *e = &p->items[p->slots[h] - 1];
 		if (row->used_bytes > e->bytes)
@@ -61,22 +117,15 @@ int peaks_add(struct peaks *p, const struct hmn_process *row)
 	char *name = row->name ? strdup(row->name) : NULL;
 	if (row->name && !name)
 		return -ENOMEM;
-	p->items[p->count] = (struct peak){
-		.pid = row->pid, .device_index = row->device_index, .instance = instance,
-		.bytes = row->used_bytes, .name = name,
-	};
+	key.name = name;
+	p->items[p->count] = key;
 	p->slots[h] = ++p->count;
 	return 0;
 }
 
 static int compare_peaks(const void *a, const void *b)
 {
-	const struct peak *x = *(const struct peak *const *)a, *y = *(const struct peak *const *)b;
-	if (x->bytes != y->bytes)
-		return x->bytes > y->bytes ? -1 : 1;
-	if (x->pid != y->pid)
-		return x->pid < y->pid ? -1 : 1;
-	return (x->device_index > y->device_index) - (x->device_index < y->device_index);
+	return compare_peak_values(*(const struct peak *const *)a, *(const struct peak *const *)b);
 }
 
 const struct peak **peaks_sorted(const struct peaks *p)

@@ -1,10 +1,13 @@
 /*
  * The largest figure seen for each (process, GPU) over many samples (hmn
  * watch's summary, hmn run's report): O(1) a row, however many processes.
+ * A process is its pid and its start time: a pid given again later is
+ * another process, with its own peak and name.
  */
 #ifndef HMN_PEAKS_H
 #define HMN_PEAKS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -12,8 +15,10 @@
 
 struct peak {
 	uint32_t pid;
+	uint64_t start_time;  /* with pid, the process (a pid given again is another); 0: unknown */
 	unsigned device_index;
-	unsigned instance;    /* MIG GPU instance + 1; 0: the whole GPU */
+	bool is_mig;          /* a MIG instance: gpu_instance_id/compute_instance_id name it */
+	unsigned gpu_instance_id, compute_instance_id;
 	uint64_t bytes;       /* the largest known figure seen */
 	char *name;           /* the first name seen; NULL: unknown */
 };
@@ -23,12 +28,20 @@ struct peaks {
 	size_t count, capacity;
 	size_t *slots;        /* item + 1 by hash; 0 empty */
 	size_t n_slots;
+	/*
+	 * 0: every process is kept (hmn run's tree). Else the memory is bounded
+	 * however many processes come and go (hmn watch for months): at 2 *
+	 * limit entries only the limit highest are kept. A process dropped and
+	 * seen again starts from its figure then, below the limit-th anyway.
+	 */
+	size_t limit;
 };
 
 /* Records a row's figure (unknown figures are not peaks); -ENOMEM. */
 int peaks_add(struct peaks *p, const struct hmn_process *row);
 /* The peaks, largest first (ties by pid): a malloc'd array of pointers into p. */
 const struct peak **peaks_sorted(const struct peaks *p);
+/* Frees what p holds; its limit stays. */
 void peaks_clear(struct peaks *p);
 
 #endif

@@ -1,8 +1,9 @@
 /*
  * CSV (RFC 4180): a header naming the JSON keys (top-level only: the nested
  * mig object is left out), one record per row, CRLF line ends, null as an
- * empty cell. A cell holding a comma, a quote, CR or LF is quoted, quotes
- * doubled; text is made valid UTF-8 as in the JSON.
+ * empty cell. Text shows each control character and each byte of invalid
+ * UTF-8 as '?', as the table does (JSON escapes them instead); a cell
+ * holding a comma or a quote is quoted, quotes doubled.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,34 +13,39 @@
 #include "outbuf.h"
 #include "render.h"
 
+/* Is s printable ASCII with nothing to quote? Then it goes out as it is. */
+static bool plain_ascii(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p >= 0x7f || *p == ',' || *p == '"')
+			return false;
+	return true;
+}
+
 static int put_text(struct outbuf *o, const char *s)
 {
 	if (!s)
 		return 0;
-	if (!strpbrk(s, ",\"\r\n")) {
-		const unsigned char *p = (const unsigned char *)s;
-		while (*p && *p < 0x80)
-			p++;
-		if (!*p) { /* ASCII with nothing to quote: as it is */
-			outbuf_puts(o, s);
-			return 0;
-		}
+	if (plain_ascii(s)) {
+		outbuf_puts(o, s);
+		return 0;
 	}
-	char *valid = utf8_repair(s);
-	if (!valid)
+	char *shown = text_shown(s);
+	if (!shown)
 		return -ENOMEM;
-	if (!strpbrk(valid, ",\"\r\n")) {
-		outbuf_puts(o, valid);
+	/* No CR or LF is left to quote: only a comma or a quote needs it. */
+	if (!strpbrk(shown, ",\"")) {
+		outbuf_puts(o, shown);
 	} else {
 		outbuf_put(o, "\"", 1);
-		for (const char *p = valid; *p; p++) {
+		for (const char *p = shown; *p; p++) {
 			if (*p == '"')
 				outbuf_put(o, "\"", 1);
 			outbuf_put(o, p, 1);
 		}
 		outbuf_put(o, "\"", 1);
 	}
-	free(valid);
+	free(shown);
 	return 0;
 }
 
@@ -103,6 +109,8 @@ static int write_process(struct outbuf *o, const struct hmn_process *p)
 	SEP(o), put_number(o, p->ns_pid, 0);
 	SEP(o), r |= put_text(o, p->container);
 	SEP(o), put_bool(o, p->is_mps_client);
+	SEP(o), put_number(o, p->ram_bytes, HMN_UNKNOWN);
+	SEP(o), r |= put_text(o, p->pod_uid);
 	END(o);
 	return r;
 }
@@ -149,6 +157,6 @@ int render_processes_csv(FILE *out, const struct hmn_process *const *rows, size_
 {
 	return write_csv(out, options,
 			 "pid,name,used_bytes,shared_used_bytes,device_index,device_name,device_uuid,"
-			 "type,user,uid,path,protected,source,ns_pid,container,mps\r\n",
+			 "type,user,uid,path,protected,source,ns_pid,container,mps,ram_bytes,pod_uid\r\n",
 			 (const void *const *)rows, n, write_process_row);
 }

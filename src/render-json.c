@@ -112,6 +112,20 @@ static void put_mig_ids(struct json_out *o, unsigned gpu_instance_id, unsigned c
 	put_u64(o, compute_instance_id, HMN_UNKNOWN);
 }
 
+/* A GPU row's ,"mig": null, or the instance's ids and its GPU's index. */
+static void put_gpu_mig(struct json_out *o, bool is_mig, unsigned index, unsigned gpu_instance_id,
+			unsigned compute_instance_id)
+{
+	if (!is_mig) {
+		PUT_LITERAL(o, ",\"mig\":null");
+		return;
+	}
+	put_mig_ids(o, gpu_instance_id, compute_instance_id);
+	PUT_LITERAL(o, ",\"parent_index\":");
+	put_u64(o, index, HMN_UNKNOWN);
+	put(o, "}", 1);
+}
+
 static int write_gpu(struct json_out *o, const struct hmn_gpu *g)
 {
 	PUT_LITERAL(o, "{\"index\":");
@@ -128,14 +142,7 @@ static int write_gpu(struct json_out *o, const struct hmn_gpu *g)
 	u64_field(o, KEY("shared_used_bytes"), g->shared_used_bytes, HMN_UNKNOWN);
 	r |= string_field(o, KEY("driver_version"), g->driver_version);
 	r |= string_field(o, KEY("source"), g->source);
-	if (g->is_mig) {
-		put_mig_ids(o, g->gpu_instance_id, g->compute_instance_id);
-		PUT_LITERAL(o, ",\"parent_index\":");
-		put_u64(o, g->index, HMN_UNKNOWN);
-		put(o, "}", 1);
-	} else {
-		PUT_LITERAL(o, ",\"mig\":null");
-	}
+	put_gpu_mig(o, g->is_mig, g->index, g->gpu_instance_id, g->compute_instance_id);
 	put_bool(o, KEY("unified_memory"), g->unified_memory);
 	u64_field(o, KEY("utilization_percent"), g->utilization_percent, HMN_VALUE_UNKNOWN);
 	u64_field(o, KEY("memory_utilization_percent"), g->memory_utilization_percent, HMN_VALUE_UNKNOWN);
@@ -173,6 +180,8 @@ static int write_process(struct json_out *o, const struct hmn_process *p)
 		PUT_LITERAL(o, ",\"mig\":null");
 	}
 	put_bool(o, KEY("mps"), p->is_mps_client);
+	u64_field(o, KEY("ram_bytes"), p->ram_bytes, HMN_UNKNOWN);
+	r |= string_field(o, KEY("pod_uid"), p->pod_uid);
 	put(o, "}", 1);
 	return r;
 }
@@ -277,6 +286,12 @@ int render_run_report_json(FILE *out, const struct run_report *rep)
 	r |= string_field(o, KEY("measure"), rep->measure);
 	u64_field(o, KEY("peak_bytes"), rep->peak_bytes, HMN_UNKNOWN);
 	u64_field(o, KEY("peak_shared_bytes"), rep->peak_shared_bytes, HMN_UNKNOWN);
+	u64_field(o, KEY("peak_ram_bytes"), rep->peak_ram_bytes, HMN_UNKNOWN);
+	r |= string_field(o, KEY("ram_measure"), rep->ram_measure);
+	u64_field(o, KEY("limit_bytes"), rep->limit_bytes, HMN_UNKNOWN);
+	put_bool(o, KEY("limit_exceeded"), rep->limit_exceeded);
+	u64_field(o, KEY("limit_exceeded_ms"), rep->limit_exceeded_ms, HMN_UNKNOWN);
+	u64_field(o, KEY("limit_exceeded_bytes"), rep->limit_exceeded_bytes, HMN_UNKNOWN);
 	PUT_LITERAL(o, ",\"devices\":[");
 	for (size_t i = 0; i < rep->n_devices; i++) {
 		const struct run_device_peak *d = &rep->devices[i];
@@ -287,6 +302,13 @@ int render_run_report_json(FILE *out, const struct run_report *rep)
 		r |= string_field(o, KEY("uuid"), d->uuid);
 		r |= string_field(o, KEY("name"), d->name);
 		u64_field(o, KEY("peak_bytes"), d->peak_bytes, HMN_UNKNOWN);
+		/* A MIG instance watched on its own says which, as hmn free's rows do; else null. */
+		if (d->is_mig) {
+			put_mig_ids(o, d->gpu_instance_id, d->compute_instance_id);
+			put(o, "}", 1);
+		} else {
+			PUT_LITERAL(o, ",\"mig\":null");
+		}
 		put(o, "}", 1);
 	}
 	PUT_LITERAL(o, "],\"processes\":[");
@@ -313,7 +335,76 @@ int render_run_report_json(FILE *out, const struct run_report *rep)
 		PUT_LITERAL(o, ",\"spill\":null");
 	}
 	r |= string_field(o, KEY("process_peaks"), rep->process_peaks);
-	PUT_LITERAL(o, "}\n");
+	PUT_LITERAL(o, ",\"left_running\":[");
+	for (size_t i = 0; i < rep->n_left_running; i++) {
+		if (i > 0)
+			put(o, ",", 1);
+		PUT_LITERAL(o, "{\"pid\":");
+		outbuf_put_u64(o, rep->left_running[i].pid);
+		r |= string_field(o, KEY("name"), rep->left_running[i].name);
+		put(o, "}", 1);
+	}
+	PUT_LITERAL(o, "]}\n");
+	outbuf_close(o);
+	return r ? -ENOMEM : 0;
+}
+
+/* hmn fit's document: the contract's keys, in its order. */
+int render_fit_json(FILE *out, const struct fit_report *rep, const struct render_options *opts)
+{
+	const struct hmn_model *m = rep->model;
+	const struct hmn_fit_parts *p = rep->parts;
+	struct json_out *o = outbuf_new(out);
+	int r = 0;
+	(void)opts;
+	if (!o)
+		return -ENOMEM;
+	PUT_LITERAL(o, "{\"model\":{\"path\":");
+	r |= put_string(o, m->path);
+	r |= string_field(o, KEY("format"), model_format_name(m->format));
+	r |= string_field(o, KEY("architecture"), m->architecture);
+	u64_field(o, KEY("parameters"), m->parameters, HMN_UNKNOWN);
+	r |= string_field(o, KEY("dtype"), hmn_dtype_name(m->dtype));
+	u64_field(o, KEY("layers"), m->n_layer, HMN_UNKNOWN);
+	u64_field(o, KEY("context_length"), m->context_length, 0);
+	r |= string_field(o, KEY("name"), m->name);
+	r |= string_field(o, KEY("warning"), m->warning);
+	put(o, "}", 1);
+	u64_field(o, KEY("context"), rep->context, HMN_UNKNOWN);
+	u64_field(o, KEY("batch"), rep->batch, HMN_UNKNOWN);
+	r |= string_field(o, KEY("kv_dtype"), rep->kv_dtype);
+	r |= string_field(o, KEY("weights_dtype"), rep->weights_dtype);
+	put_bool(o, KEY("train"), rep->train);
+	u64_field(o, KEY("gpus_split"), rep->gpus_split, HMN_UNKNOWN);
+	PUT_LITERAL(o, ",\"parts\":{\"weights_bytes\":");
+	put_u64(o, p->weights, HMN_UNKNOWN);
+	u64_field(o, KEY("kv_cache_bytes"), p->kv_cache, HMN_UNKNOWN);
+	u64_field(o, KEY("activations_bytes"), p->activations, HMN_UNKNOWN);
+	u64_field(o, KEY("optimizer_bytes"), rep->train ? p->optimizer : HMN_UNKNOWN, HMN_UNKNOWN);
+	u64_field(o, KEY("runtime_bytes"), p->runtime, HMN_UNKNOWN);
+	u64_field(o, KEY("margin_bytes"), p->margin, HMN_UNKNOWN);
+	put(o, "}", 1);
+	u64_field(o, KEY("total_bytes"), rep->total_bytes, HMN_UNKNOWN);
+	u64_field(o, KEY("per_gpu_bytes"), p->total, HMN_UNKNOWN);
+	PUT_LITERAL(o, ",\"gpus\":[");
+	for (size_t i = 0; i < rep->n_gpus; i++) {
+		const struct fit_gpu *g = &rep->gpus[i];
+		if (i > 0)
+			put(o, ",", 1);
+		PUT_LITERAL(o, "{\"index\":");
+		put_u64(o, g->planned ? HMN_UNKNOWN : g->index, HMN_UNKNOWN);
+		r |= string_field(o, KEY("name"), g->planned ? NULL : g->name);
+		r |= string_field(o, KEY("uuid"), g->planned ? NULL : g->uuid);
+		put_gpu_mig(o, g->is_mig && !g->planned, g->index, g->gpu_instance_id, g->compute_instance_id);
+		u64_field(o, KEY("free_bytes"), g->free_bytes, HMN_UNKNOWN);
+		put_bool(o, KEY("fits"), g->fits);
+		u64_field(o, KEY("max_context"), g->max_context, HMN_UNKNOWN);
+		u64_field(o, KEY("gpu_layers"), g->gpu_layers == UINT32_MAX ? HMN_UNKNOWN : g->gpu_layers,
+			  HMN_UNKNOWN);
+		put_bool(o, KEY("planned"), g->planned);
+		put(o, "}", 1);
+	}
+	PUT_LITERAL(o, "]}\n");
 	outbuf_close(o);
 	return r ? -ENOMEM : 0;
 }

@@ -2,7 +2,8 @@
  * Prometheus' text exposition format 0.0.4, for node_exporter's textfile
  * collector: # HELP and # TYPE gauge for each family that has a sample,
  * base units (bytes, ratios 0-1, celsius, watts), label values escaped
- * (backslash, quote, newline) and made valid UTF-8. A value nobody measured
+ * (backslash, quote) with each control character and each byte of invalid
+ * UTF-8 shown as '?', as the table shows them. A value nobody measured
  * is left out, never written as 0.
  */
 #include <errno.h>
@@ -16,14 +17,14 @@
 
 static int put_label_value(struct outbuf *o, const char *s)
 {
-	char *valid = NULL;
+	char *shown = NULL;
 	if (!s)
 		s = "";
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p >= 0x80) {
-			if (!(valid = utf8_repair(s)))
+		if (*p < 0x20 || *p >= 0x7f) {
+			if (!(shown = text_shown(s)))
 				return -ENOMEM;
-			s = valid;
+			s = shown;
 			break;
 		}
 	for (const char *p = s; *p; p++) {
@@ -31,12 +32,10 @@ static int put_label_value(struct outbuf *o, const char *s)
 			OUTBUF_LITERAL(o, "\\\\");
 		else if (*p == '"')
 			OUTBUF_LITERAL(o, "\\\"");
-		else if (*p == '\n')
-			OUTBUF_LITERAL(o, "\\n");
 		else
 			outbuf_put(o, p, 1);
 	}
-	free(valid);
+	free(shown);
 	return 0;
 }
 
@@ -168,7 +167,7 @@ int render_gpus_prometheus(FILE *out, const struct hmn_gpu *const *gpus, size_t 
 
 static int put_process_labels(struct outbuf *o, const struct hmn_process *p)
 {
-	static const char *const names[] = { "pid", "name", "user", "gpu", "uuid", "type", "container" };
+	static const char *const names[] = { "pid", "name", "user", "gpu", "uuid", "type", "container", "pod_uid" };
 	char pid[16], gpu[48], uid[16];
 	snprintf(pid, sizeof(pid), "%" PRIu32, p->pid);
 	if (p->is_mig)
@@ -182,9 +181,9 @@ static int put_process_labels(struct outbuf *o, const struct hmn_process *p)
 	}
 	const char *values[] = {
 		pid, p->name, user, gpu, p->is_mig && p->mig_uuid ? p->mig_uuid : p->device_uuid,
-		process_type_name(p->type, false), p->container,
+		process_type_name(p->type, false), p->container, p->pod_uid,
 	};
-	return put_labels(o, names, values, 7);
+	return put_labels(o, names, values, sizeof(names) / sizeof(names[0]));
 }
 
 static int put_process_family(struct outbuf *o, const struct hmn_process *const *rows, size_t n,

@@ -1,10 +1,12 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "format.h"
 #include "render.h"
 #include "table.h"
+#include "terminal.h"
 
 const char *process_type_cell(const struct hmn_process *p)
 {
@@ -22,31 +24,29 @@ const char *process_type_name(unsigned type, bool short_form)
 	return short_form ? "C" : "compute";
 }
 
-/* "0", or "0/2.0" for GPU 0's MIG instance with GPU instance 2 and compute instance 0. */
-static const char *gpu_cell(char buf[48], unsigned index, bool is_mig, unsigned gi, unsigned ci)
+const char *gpu_cell(char buf[GPU_CELL_MAX], unsigned index, bool is_mig, unsigned gi, unsigned ci)
 {
 	if (is_mig)
-		snprintf(buf, 48, "%u/%u.%u", index, gi, ci);
+		snprintf(buf, GPU_CELL_MAX, "%u/%u.%u", index, gi, ci);
 	else
-		snprintf(buf, 48, "%u", index);
+		snprintf(buf, GPU_CELL_MAX, "%u", index);
 	return buf;
 }
 
 /*
- * "nvml", or "nvml (unified)" for a GPU without memory of its own: its
+ * "nvml", or "nvml/unified" for a GPU without memory of its own: its
  * figures are the system's memory, and must not be taken for VRAM.
  */
 const char *source_cell(char *buf, size_t size, const struct hmn_gpu *g)
 {
-	snprintf(buf, size, "%s%s", g->source, g->unified_memory ? " (unified)" : "");
+	snprintf(buf, size, "%s%s", g->source, g->unified_memory ? "/unified" : "");
 	return buf;
 }
 
-/* hmn free's columns; UTIL, TEMP and POWER with -l/--long only. */
-enum { COLUMN_UTIL = 6, COLUMN_POWER = 8, GPU_COLUMNS = 10 };
+/* hmn free's columns, NAME last; UTIL, TEMP and POWER with -l/--long only. */
+enum { COLUMN_UTIL = 5, COLUMN_POWER = 7, GPU_COLUMNS = 10 };
 static const struct table_column gpu_columns[GPU_COLUMNS] = {
 	{ "GPU", ALIGN_RIGHT },
-	{ "NAME", ALIGN_LEFT },
 	{ "USED", ALIGN_RIGHT },
 	{ "FREE", ALIGN_RIGHT },
 	{ "TOTAL", ALIGN_RIGHT },
@@ -55,9 +55,10 @@ static const struct table_column gpu_columns[GPU_COLUMNS] = {
 	{ "TEMP", ALIGN_RIGHT },
 	{ "POWER", ALIGN_RIGHT },
 	{ "SOURCE", ALIGN_LEFT },
+	{ "NAME", ALIGN_LEFT },
 };
 
-/* "37%", "41C", "71 W" (whole watts, rounded); "-" where unknown. */
+/* "37%", "41C", "71W" (whole watts, rounded); "-" where unknown. */
 static const char *telemetry_cell(char buf[24], uint32_t value, const char *unit, unsigned divisor)
 {
 	if (value == HMN_VALUE_UNKNOWN)
@@ -68,8 +69,11 @@ static const char *telemetry_cell(char buf[24], uint32_t value, const char *unit
 
 static int finish(struct table *t, int r, FILE *out, bool no_header)
 {
+	unsigned columns, rows;
+
+	/* On a terminal, a line never wraps: NAME is cut with "…" to the window (the contract's Tables). */
 	if (r == 0)
-		table_print(t, out, no_header);
+		table_print_cut(t, out, no_header, terminal_size(out, &columns, &rows) ? columns : 0);
 	table_free(t);
 	return r;
 }
@@ -83,22 +87,23 @@ int render_gpus_table(FILE *out, const struct hmn_gpu *const *gpus, size_t n,
 		if (o->long_format || k < COLUMN_UTIL || k > COLUMN_POWER)
 			columns[n_columns++] = gpu_columns[k];
 	struct table *t = table_new(columns, n_columns);
-	char index[48], s[4][SIZE_TEXT_MAX], source[64], util[24], temp[24], power[24];
+	char index[GPU_CELL_MAX], s[4][SIZE_TEXT_MAX], source[64], util[24], temp[24], power[24];
+	char name[256];
 	int r = t ? 0 : -ENOMEM;
 
 	for (size_t i = 0; i < n && r == 0; i++) {
 		const struct hmn_gpu *g = gpus[i];
 		const char *cells[] = {
 			gpu_cell(index, g->index, g->is_mig, g->gpu_instance_id, g->compute_instance_id),
-			g->name ? g->name : "?",
 			format_size(g->used_bytes, o->bytes, s[0]),
 			format_size(g->free_bytes, o->bytes, s[1]),
 			format_size(g->total_bytes, o->bytes, s[2]),
 			format_size(g->reserved_bytes, o->bytes, s[3]),
 			telemetry_cell(util, g->utilization_percent, "%", 1),
 			telemetry_cell(temp, g->temperature_celsius, "C", 1),
-			telemetry_cell(power, g->power_milliwatts, " W", 1000),
+			telemetry_cell(power, g->power_milliwatts, "W", 1000),
 			source_cell(source, sizeof(source), g),
+			g->name ? gpu_product_name(g->name, name, sizeof(name)) : "?",
 		};
 		for (size_t k = 0; k < GPU_COLUMNS && r == 0; k++)
 			if (o->long_format || k < COLUMN_UTIL || k > COLUMN_POWER)
@@ -113,6 +118,7 @@ static const struct table_column process_columns[] = {
 	{ "TYPE", ALIGN_LEFT },
 	{ "VRAM", ALIGN_RIGHT },
 	{ "SHARED", ALIGN_RIGHT },
+	{ "RAM", ALIGN_RIGHT },
 	{ "GPU", ALIGN_RIGHT },
 	{ "NAME", ALIGN_LEFT },
 };
@@ -122,7 +128,8 @@ int render_processes_table(FILE *out, const struct hmn_process *const *rows, siz
 {
 	struct table *t = table_new(process_columns,
 				    sizeof(process_columns) / sizeof(process_columns[0]));
-	char pid[16], uid[16], device[48], used[SIZE_TEXT_MAX], shared[SIZE_TEXT_MAX];
+	char pid[16], uid[16], device[GPU_CELL_MAX], used[SIZE_TEXT_MAX], shared[SIZE_TEXT_MAX];
+	char ram[SIZE_TEXT_MAX];
 	int r = t ? 0 : -ENOMEM;
 
 	for (size_t i = 0; i < n && r == 0; i++) {
@@ -137,6 +144,7 @@ int render_processes_table(FILE *out, const struct hmn_process *const *rows, siz
 			process_type_cell(p),
 			format_size(p->used_bytes, o->bytes, used),
 			format_size(p->shared_used_bytes, o->bytes, shared),
+			format_size(p->ram_bytes, o->bytes, ram),
 			gpu_cell(device, p->device_index, p->is_mig, p->gpu_instance_id,
 				 p->compute_instance_id),
 			p->name ? p->name : "?",
@@ -145,4 +153,99 @@ int render_processes_table(FILE *out, const struct hmn_process *const *rows, siz
 			r = table_add_cell(t, cells[k]);
 	}
 	return t ? finish(t, r, out, o->no_header) : r;
+}
+
+/* ---- hmn fit ------------------------------------------------------------------ */
+
+/* "hmn fit: Meta-Llama-3-8B: llama, 8.03B parameters (bf16), 8192 tokens x 1 sequence" */
+static void print_fit_title(FILE *out, const struct fit_report *rep)
+{
+	const struct hmn_model *m = rep->model;
+	char params[32], shown[256];
+	const char *name = m->name ? m->name : m->path;
+	sanitize_for_terminal(name ? name : "model", shown, sizeof(shown));
+	fprintf(out, "hmn fit: %s: %s, %s parameters (%s), %llu tokens x %u sequence%s%s", shown,
+		m->architecture ? m->architecture : "?", parameters_text(m->parameters, params),
+		rep->weights_dtype ? rep->weights_dtype : "?", (unsigned long long)rep->context, rep->batch,
+		rep->batch == 1 ? "" : "s", rep->train ? ", training" : "");
+	if (rep->gpus_split > 1)
+		fprintf(out, ", split over %u GPUs", rep->gpus_split);
+	fputc('\n', out);
+}
+
+static const struct table_column part_columns[] = {
+	{ "PART", ALIGN_LEFT },
+	{ "SIZE", ALIGN_RIGHT },
+};
+
+static int render_fit_parts(FILE *out, const struct fit_report *rep, const struct render_options *o)
+{
+	const struct hmn_fit_parts *p = rep->parts;
+	const struct {
+		const char *name;
+		uint64_t bytes;
+	} rows[] = {
+		{ "weights", p->weights },         { "kv_cache", p->kv_cache },
+		{ "activations", p->activations }, { "optimizer", rep->train ? p->optimizer : HMN_UNKNOWN },
+		{ "runtime", p->runtime },         { "margin", p->margin },
+		{ "total", p->total },
+	};
+	struct table *t = table_new(part_columns, 2);
+	char size[SIZE_TEXT_MAX];
+	int r = t ? 0 : -ENOMEM;
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]) && r == 0; i++) {
+		if (rows[i].bytes == HMN_UNKNOWN && !strcmp(rows[i].name, "optimizer"))
+			continue;
+		r = table_add_cell(t, rows[i].name);
+		if (r == 0)
+			r = table_add_cell(t, format_size(rows[i].bytes, o->bytes, size));
+	}
+	return t ? finish(t, r, out, o->no_header) : r;
+}
+
+/* The GPUs' table; LAYERS (llama.cpp's --gpu-layers) for a GGUF model only. */
+static int render_fit_gpus(FILE *out, const struct fit_report *rep, const struct render_options *o)
+{
+	bool gguf = rep->model->format == HMN_MODEL_GGUF;
+	const struct table_column columns[] = {
+		{ "GPU", ALIGN_RIGHT },     { "FREE", ALIGN_RIGHT }, { "FITS", ALIGN_LEFT },
+		{ "MAX_CONTEXT", ALIGN_RIGHT }, { "LAYERS", ALIGN_RIGHT }, { "NAME", ALIGN_LEFT },
+	};
+	struct table_column shown[6];
+	size_t n_columns = 0;
+	for (size_t k = 0; k < 6; k++)
+		if (gguf || k != 4)
+			shown[n_columns++] = columns[k];
+	struct table *t = table_new(shown, n_columns);
+	char index[GPU_CELL_MAX], free_text[SIZE_TEXT_MAX], context[24], layers[24], name[256];
+	int r = t ? 0 : -ENOMEM;
+
+	for (size_t i = 0; i < rep->n_gpus && r == 0; i++) {
+		const struct fit_gpu *g = &rep->gpus[i];
+		if (g->max_context != HMN_UNKNOWN)
+			snprintf(context, sizeof(context), "%llu", (unsigned long long)g->max_context);
+		if (g->gpu_layers != UINT32_MAX)
+			snprintf(layers, sizeof(layers), "%u", g->gpu_layers);
+		const char *cells[] = {
+			g->planned ? "-" : gpu_cell(index, g->index, g->is_mig, g->gpu_instance_id,
+						    g->compute_instance_id),
+			format_size(g->free_bytes, o->bytes, free_text),
+			g->fits ? "yes" : "no",
+			g->max_context != HMN_UNKNOWN ? context : "-",
+			g->fits ? "all" : g->gpu_layers != UINT32_MAX ? layers : "-",
+			g->planned ? "(--memory)" : g->name ? gpu_product_name(g->name, name, sizeof(name)) : "?",
+		};
+		for (size_t k = 0; k < 6 && r == 0; k++)
+			if (gguf || k != 4)
+				r = table_add_cell(t, cells[k]);
+	}
+	return t ? finish(t, r, out, o->no_header) : r;
+}
+
+int render_fit_table(FILE *out, const struct fit_report *rep, const struct render_options *o)
+{
+	if (!o->no_header)
+		print_fit_title(out, rep);
+	int r = render_fit_parts(out, rep, o);
+	return r < 0 ? r : render_fit_gpus(out, rep, o);
 }

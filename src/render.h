@@ -22,12 +22,46 @@ typedef int (*render_gpus_fn)(FILE *out, const struct hmn_gpu *const *gpus, size
 			      const struct render_options *o);
 typedef int (*render_processes_fn)(FILE *out, const struct hmn_process *const *rows, size_t n,
 				   const struct render_options *o);
+/* What hmn fit found: the model, the estimate for one GPU, and each GPU's room for it. */
+struct fit_gpu {
+	bool planned;             /* --memory: a GPU of that size, not one present */
+	unsigned index;
+	bool is_mig;
+	unsigned gpu_instance_id, compute_instance_id;
+	const char *name, *uuid;  /* NULL: unknown */
+	uint64_t free_bytes;
+	bool fits;
+	uint64_t max_context;     /* HMN_UNKNOWN: null (not even the shortest context fits) */
+	uint32_t gpu_layers;      /* GGUF that does not fit whole: how many layers do; UINT32_MAX: null */
+};
+struct fit_report {
+	const struct hmn_model *model;
+	uint64_t context;         /* as the estimate was made for it (padded as the runtime pads it) */
+	uint32_t batch, gpus_split;
+	const char *kv_dtype;
+	const char *weights_dtype; /* --dtype, or the model's own */
+	bool train;
+	const struct hmn_fit_parts *parts;
+	uint64_t total_bytes;     /* every GPU of the split together */
+	const struct fit_gpu *gpus;
+	size_t n_gpus;
+};
+typedef int (*render_fit_fn)(FILE *out, const struct fit_report *report, const struct render_options *o);
+
 struct renderer {
 	render_gpus_fn gpus;
 	render_processes_fn processes;
+	render_fit_fn fit;        /* NULL: the format has no fit document */
 };
 /* The renderer of a --format. */
 const struct renderer *renderer_for(enum output_format format);
+/*
+ * s as CSV cells and Prometheus label values show it (as the table does):
+ * every byte of a control character or of invalid UTF-8 as '?', so a
+ * process name can never move a cursor or forge a line. Malloc'd; NULL on
+ * ENOMEM.
+ */
+char *text_shown(const char *s);
 
 int render_gpus_table(FILE *out, const struct hmn_gpu *const *gpus, size_t n,
 		      const struct render_options *o);
@@ -45,11 +79,16 @@ int render_gpus_prometheus(FILE *out, const struct hmn_gpu *const *gpus, size_t 
 			   const struct render_options *o);
 int render_processes_prometheus(FILE *out, const struct hmn_process *const *rows, size_t n,
 				const struct render_options *o);
+int render_fit_table(FILE *out, const struct fit_report *report, const struct render_options *o);
+int render_fit_json(FILE *out, const struct fit_report *report, const struct render_options *o);
+
 /* What hmn run saw of its command. */
 struct run_device_peak {
 	unsigned index;
 	const char *uuid, *name;  /* NULL: unknown */
 	uint64_t peak_bytes;
+	bool is_mig;              /* one MIG instance of GPU index */
+	unsigned gpu_instance_id, compute_instance_id;
 };
 struct run_process_peak {
 	uint32_t pid;
@@ -60,6 +99,11 @@ struct run_process_peak {
 struct run_spill {
 	uint64_t episodes, total_ms, longest_ms, peak_shared_bytes;
 };
+/* A process of the tree that was left running (a daemon holding no GPU memory). */
+struct run_left {
+	uint32_t pid;
+	const char *name;         /* NULL: unknown */
+};
 struct run_report {
 	char *const *argv;
 	size_t argc;
@@ -68,12 +112,19 @@ struct run_report {
 	uint64_t duration_ms, samples, interval_ms;
 	const char *measure;      /* "per-process", "device-wide"; NULL: no GPU */
 	uint64_t peak_bytes, peak_shared_bytes; /* HMN_UNKNOWN: null */
+	uint64_t peak_ram_bytes;  /* the tree's host memory at its largest; HMN_UNKNOWN: null */
+	const char *ram_measure;  /* "pss", "rss", "footprint", "commit"; NULL: null */
+	uint64_t limit_bytes;     /* --limit; HMN_UNKNOWN: null (none given) */
+	bool limit_exceeded;
+	uint64_t limit_exceeded_ms, limit_exceeded_bytes; /* when, and the tree's size then; HMN_UNKNOWN: null */
 	const struct run_device_peak *devices;
 	size_t n_devices;
 	const struct run_process_peak *processes;
 	size_t n_processes;
 	const char *process_peaks; /* "sampled", or "accounting" (NVML's exact maxima) */
 	const struct run_spill *spill; /* NULL: null (measured on Windows only) */
+	const struct run_left *left_running;
+	size_t n_left_running;
 };
 /* The report as one JSON object and a newline (the contract's keys). */
 int render_run_report_json(FILE *out, const struct run_report *report);
@@ -96,7 +147,11 @@ int json_write_string(FILE *out, const char *s);
 const char *process_type_name(unsigned type, bool short_form);
 /* The table's TYPE: "C", "G", "C+G", or "M+C" for a client of NVIDIA's MPS server. */
 const char *process_type_cell(const struct hmn_process *p);
-/* The table's SOURCE: "nvml", or "nvml (unified)" where the GPU has no memory of its own. */
+/* The table's SOURCE: "nvml", or "nvml/unified" where the GPU has no memory of its own. */
 const char *source_cell(char *buf, size_t size, const struct hmn_gpu *g);
+/* The table's GPU: "0", or "0/2.0" for GPU 0's MIG instance with GPU instance 2, compute instance 0. */
+#define GPU_CELL_MAX 48
+const char *gpu_cell(char buf[GPU_CELL_MAX], unsigned index, bool is_mig, unsigned gi, unsigned ci);
+
 
 #endif

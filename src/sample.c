@@ -1,11 +1,15 @@
 #include <errno.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #ifdef _WIN32
 #include <windows.h>
 #else
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
 #include <unistd.h>
 #endif
 
@@ -19,6 +23,20 @@ uint64_t clock_ms(void)
 	struct timespec t;
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
+#endif
+}
+
+uint64_t wall_clock_us(void)
+{
+#ifdef _WIN32
+	FILETIME ft;
+	GetSystemTimeAsFileTime(&ft);
+	uint64_t ticks = (uint64_t)ft.dwHighDateTime << 32 | ft.dwLowDateTime; /* 100 ns since 1601 */
+	return ticks / 10 - 11644473600000000ULL;
+#else
+	struct timespec t;
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (uint64_t)t.tv_sec * 1000000 + (uint64_t)t.tv_nsec / 1000;
 #endif
 }
 
@@ -58,6 +76,26 @@ void signals_catch(bool wake_on_child)
 	signal(SIGTERM, on_signal);
 }
 
+void signals_catch_for_command(void)
+{
+	signals_catch(true);
+}
+
+void signals_restore(void)
+{
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+}
+
+void signals_end_by(int sig)
+{
+	(void)sig; /* no signal ends a Windows process as it ended the command */
+}
+
+void signals_ignore_sigpipe(void)
+{
+}
+
 void sleep_until(uint64_t deadline_ms)
 {
 	while (!pending_signal) {
@@ -69,45 +107,141 @@ void sleep_until(uint64_t deadline_ms)
 	}
 }
 #else
+/*
+ * One wake-up mechanism, with no lost wake-up: the handler notes the signal
+ * and writes a byte into a pipe, and the sleep is a poll() on that pipe. A
+ * signal that comes between a look at what is pending and the poll leaves
+ * its byte there, and the poll returns at once (with nanosleep it cost a
+ * whole interval, and --interval allows days).
+ */
+static int wake_pipe[2] = { -1, -1 };
+static const int caught[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD };
+static struct sigaction before[sizeof(caught) / sizeof(caught[0])];
+static bool installed[sizeof(caught) / sizeof(caught[0])];
+
 static void on_signal(int sig, siginfo_t *info, void *context)
 {
+	int saved = errno;
 	(void)context;
-	if (sig == SIGCHLD)
-		return; /* only to wake the sleep */
-	pending_signal = sig;
-	/* SI_USER and SI_QUEUE: kill() or sigqueue(); the terminal's signals come from the kernel. */
-	pending_from_process = info && (info->si_code == SI_USER || info->si_code == SI_QUEUE);
+	if (sig != SIGCHLD) { /* a child's end only wakes the sleep */
+		pending_signal = sig;
+		/*
+		 * Sent by a process: kill(), sigqueue(), tgkill() (SI_USER, SI_QUEUE,
+		 * SI_TKILL: every code of those is 0 or less); the terminal's come
+		 * from the kernel (SI_KERNEL).
+		 */
+		pending_from_process = info && info->si_code <= 0;
+	}
+	if (wake_pipe[1] >= 0)
+		(void)!write(wake_pipe[1], "", 1); /* full: a wake-up is pending already */
+	errno = saved;
 }
 
-void signals_catch(bool wake_on_child)
+static int open_wake_pipe(void)
+{
+	if (wake_pipe[0] >= 0)
+		return 0;
+	if (pipe(wake_pipe) < 0)
+		return -errno;
+	for (int i = 0; i < 2; i++) {
+		fcntl(wake_pipe[i], F_SETFD, FD_CLOEXEC);
+		fcntl(wake_pipe[i], F_SETFL, fcntl(wake_pipe[i], F_GETFL) | O_NONBLOCK);
+	}
+	return 0;
+}
+
+static void catch_signals(bool wake_on_child, bool keep_ignored)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_signal;
-	sa.sa_flags = SA_SIGINFO; /* no SA_RESTART: a signal ends the sleep */
+	/*
+	 * SA_RESTART: a write interrupted by a signal goes on (a child that
+	 * ended mid-report lost the whole report to ERESTARTSYS). The sleep is
+	 * a poll, which a signal ends all the same.
+	 */
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	if (wake_on_child) {
-		sa.sa_flags |= SA_NOCLDSTOP;
-		sigaction(SIGCHLD, &sa, NULL);
+	(void)open_wake_pipe(); /* without it, a signal still ends the sleep by EINTR */
+	for (size_t i = 0; i < sizeof(caught) / sizeof(caught[0]); i++) {
+		int sig = caught[i];
+		if ((sig == SIGCHLD && !wake_on_child) || sigaction(sig, NULL, &before[i]) < 0)
+			continue;
+		/* Ignored when we started (nohup's SIGHUP): left ignored, for us and what we run. */
+		if (keep_ignored && sig != SIGCHLD && before[i].sa_handler == SIG_IGN)
+			continue;
+		sa.sa_flags = SA_SIGINFO | SA_RESTART | (sig == SIGCHLD ? SA_NOCLDSTOP : 0);
+		installed[i] = sigaction(sig, &sa, NULL) == 0;
 	}
+}
+
+void signals_catch(bool wake_on_child)
+{
+	catch_signals(wake_on_child, false);
+}
+
+void signals_catch_for_command(void)
+{
+	catch_signals(true, true);
+}
+
+void signals_restore(void)
+{
+	for (size_t i = 0; i < sizeof(caught) / sizeof(caught[0]); i++)
+		if (installed[i] && sigaction(caught[i], &before[i], NULL) == 0)
+			installed[i] = false;
+}
+
+void signals_end_by(int sig)
+{
+	if (sig != SIGINT && sig != SIGTERM && sig != SIGHUP)
+		return;
+	struct sigaction now;
+	/* Ignored by whoever started us: it cannot end us; the caller exits 128+sig. */
+	if (sigaction(sig, NULL, &now) < 0 || now.sa_handler == SIG_IGN)
+		return;
+	signal(sig, SIG_DFL);
+	sigset_t one;
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+	raise(sig);
+}
+
+void signals_ignore_sigpipe(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+}
+
+static void drain_wake_pipe(void)
+{
+	char buf[64];
+	while (wake_pipe[0] >= 0 && read(wake_pipe[0], buf, sizeof(buf)) > 0)
+		;
 }
 
 void sleep_until(uint64_t deadline_ms)
 {
-	uint64_t now = clock_ms();
-	if (pending_signal || now >= deadline_ms)
-		return;
-	uint64_t left = deadline_ms - now;
-	struct timespec t = { .tv_sec = (time_t)(left / 1000), .tv_nsec = (long)(left % 1000) * 1000000 };
-	nanosleep(&t, NULL); /* EINTR: a signal, or a child ended: the caller looks */
+	for (;;) {
+		uint64_t now = clock_ms();
+		if (pending_signal || now >= deadline_ms)
+			return;
+		uint64_t left = deadline_ms - now;
+		struct pollfd p = { .fd = wake_pipe[0], .events = POLLIN };
+		/* poll's timeout is an int of milliseconds: a longer sleep is taken in parts. */
+		int r = poll(&p, wake_pipe[0] >= 0 ? 1 : 0, left > INT_MAX ? INT_MAX : (int)left);
+		if (r != 0)
+			return; /* a signal, or a child ended: the caller looks */
+	}
 }
 #endif
 
 int signal_take(bool *ret_sent_by_process)
 {
+#ifndef _WIN32
+	/* Emptied before the look: a signal that comes after it leaves a byte for the next sleep. */
+	drain_wake_pipe();
+#endif
 	int sig = pending_signal;
 	if (ret_sent_by_process)
 		*ret_sent_by_process = pending_from_process;

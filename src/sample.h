@@ -7,6 +7,8 @@
 
 /* Milliseconds on a monotonic clock. */
 uint64_t clock_ms(void);
+/* Microseconds since the epoch (the unit of NVML's process start times). */
+uint64_t wall_clock_us(void);
 /* Now in UTC, ISO 8601 with milliseconds: "2026-11-22T18:48:14.123Z". */
 void utc_now(char buf[32]);
 
@@ -16,6 +18,21 @@ void utc_now(char buf[32]);
  * what it saw.
  */
 void signals_catch(bool wake_on_child);
+/*
+ * The same for hmn run, with SIGCHLD, except that a signal ignored when
+ * hmn started stays ignored, for hmn and for the command it runs (nohup).
+ */
+void signals_catch_for_command(void);
+/* Gives back the dispositions signals_catch found (before a report is written). */
+void signals_restore(void);
+/*
+ * Ends hmn by sig, as the command it ran was ended (SIGINT, SIGTERM and
+ * SIGHUP: a calling script then stops as it would without hmn). Returns
+ * where it cannot (another signal, one ignored when hmn started, Windows).
+ */
+void signals_end_by(int sig);
+/* A write to a closed pipe fails with EPIPE instead of ending hmn (no-op on Windows). */
+void signals_ignore_sigpipe(void);
 /*
  * The signal that arrived since the last call (0: none), and whether it was
  * sent by a process with kill() rather than by the terminal (Ctrl-C reaches

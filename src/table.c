@@ -71,11 +71,17 @@ int table_add_cell(struct table *t, const char *text)
 	    grow((void **)&t->text, &t->text_capacity, t->text_len + len + 1, 1) < 0)
 		return -ENOMEM;
 	struct cell *c = &t->cells[t->n_cells];
-	c->offset = t->text_len;
-	c->width = sanitize_for_terminal(text, t->text + t->text_len, len + 1);
-	t->text_len += strlen(t->text + t->text_len) + 1;
-
+	char *cell = t->text + t->text_len;
 	size_t column = t->n_cells % t->n_columns;
+
+	c->offset = t->text_len;
+	c->width = sanitize_for_terminal(text, cell, len + 1);
+	/* Every cell but the last is one word, so that awk finds the columns (a user "John Smith"). */
+	if (column + 1 < t->n_columns)
+		for (char *space = strchr(cell, ' '); space; space = strchr(space + 1, ' '))
+			*space = '_';
+	t->text_len += strlen(cell) + 1;
+
 	if (c->width > t->widths[column])
 		t->widths[column] = c->width;
 	t->n_cells++;
@@ -92,8 +98,33 @@ static void print_padding(FILE *out, size_t n)
 	}
 }
 
+/* text cut to at most width columns, with "…" as the last when it is cut (never within a character). */
+static void print_cut(FILE *out, const char *text, size_t width)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t len = strlen(text), i = 0, keep = 0, used = 0;
+
+	while (i < len) {
+		uint32_t cp = '?';
+		size_t n = utf8_sequence_length(p + i, len - i, &cp);
+		unsigned w = n ? codepoint_width(cp) : 1;
+		if (used + w > width)
+			break;
+		if (used + w < width)
+			keep = i + (n ? n : 1); /* what fits before the "…" */
+		used += w;
+		i += n ? n : 1;
+	}
+	if (i < len) {
+		fwrite(text, 1, keep, out);
+		fputs("\u2026", out);
+	} else {
+		fputs(text, out);
+	}
+}
+
 static void print_cell(const struct table *t, FILE *out, size_t column, const char *text,
-		       size_t width)
+		       size_t width, size_t columns)
 {
 	bool last = column + 1 == t->n_columns;
 	size_t pad = t->widths[column] - width;
@@ -102,18 +133,34 @@ static void print_cell(const struct table *t, FILE *out, size_t column, const ch
 		fputs("  ", out);
 	if (t->columns[column].align == ALIGN_RIGHT)
 		print_padding(out, pad);
-	fputs(text, out);
+	if (last && columns) {
+		/* Where the line has room left for the free text at all: 2 columns, "x…". */
+		size_t before = 0;
+		for (size_t i = 0; i + 1 < t->n_columns; i++)
+			before += t->widths[i] + 2;
+		if (before + width > columns && columns >= before + 2)
+			print_cut(out, text, columns - before);
+		else
+			fputs(text, out);
+	} else {
+		fputs(text, out);
+	}
 	if (t->columns[column].align == ALIGN_LEFT && !last)
 		print_padding(out, pad);
 	if (last)
 		fputc('\n', out);
 }
 
-void table_print(const struct table *t, FILE *out, bool no_header)
+void table_print_cut(const struct table *t, FILE *out, bool no_header, size_t columns)
 {
 	if (!no_header)
 		for (size_t i = 0; i < t->n_columns; i++)
-			print_cell(t, out, i, t->columns[i].header, strlen(t->columns[i].header));
+			print_cell(t, out, i, t->columns[i].header, strlen(t->columns[i].header), columns);
 	for (size_t i = 0; i < t->n_cells; i++)
-		print_cell(t, out, i % t->n_columns, t->text + t->cells[i].offset, t->cells[i].width);
+		print_cell(t, out, i % t->n_columns, t->text + t->cells[i].offset, t->cells[i].width, columns);
+}
+
+void table_print(const struct table *t, FILE *out, bool no_header)
+{
+	table_print_cut(t, out, no_header, 0);
 }

@@ -19,10 +19,17 @@ struct table *table_free(struct table *t);
 /*
  * Appends the next cell of the current row (rows fill left to right). The
  * text is made terminal-safe here, so nothing a process names itself can
- * reach the terminal raw. Returns -ENOMEM on failure.
+ * reach the terminal raw, and every cell but the last one word (a space
+ * becomes '_'). Returns -ENOMEM on failure.
  */
 int table_add_cell(struct table *t, const char *text);
 /* Prints every row, with the header first unless no_header. */
 void table_print(const struct table *t, FILE *out, bool no_header);
+/*
+ * The same, each line cut to columns (0: not cut): the last column's cells,
+ * the free text (NAME), end in "…" where they would pass it. The other
+ * cells are one word and are never cut (a figure cut is a wrong figure).
+ */
+void table_print_cut(const struct table *t, FILE *out, bool no_header, size_t columns);
 
 #endif

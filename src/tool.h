@@ -15,12 +15,13 @@ void tool_log(enum hmn_log_level level, const char *message, void *userdata);
  * warning already said (a GPU lost) is not said again at every sample.
  */
 void tool_log_once(enum hmn_log_level level, const char *message, void *userdata);
-void print_usage_error(const char *message);
 
 /* Flushes out; a write failure becomes the exit status (a closed pipe ends quietly). */
 int finish_output(FILE *out, int status);
 /* The exit status and message for a failed query: 3 for no GPU, else 1. */
 int exit_for_query_error(hmn_context *ctx, int r);
+/* A command that answered still fails (1) when a GPU the system shows could not be read (the log said which). */
+int exit_for_unread_gpus(const hmn_context *ctx, int status, size_t failed_now);
 
 /*
  * Resolves --device to GPU indices. A selector no GPU answers to is a usage
@@ -34,7 +35,10 @@ int resolve_devices(const struct cli *cli, const struct hmn_gpu_list *gpus, unsi
  * exit status, its message said.
  */
 int query_device_filter(const struct cli *cli, hmn_context *ctx, unsigned **ret_indices);
-/* Is this row named by --device (or is there no --device)? */
+/*
+ * Is this row named by --device (or is there no --device)? An index names
+ * a GPU and its MIG instances; "0/2.0" and a UUID name one GPU or instance.
+ */
 bool gpu_row_wanted(const struct cli *cli, const struct hmn_gpu *g);
 bool process_row_wanted(const struct cli *cli, const struct hmn_process *p);
 
@@ -53,5 +57,7 @@ int cmd_free(const struct cli *cli, hmn_context *ctx);
 int cmd_ps(const struct cli *cli, hmn_context *ctx);
 int cmd_watch(const struct cli *cli, hmn_context *ctx);
 int cmd_run(const struct cli *cli, hmn_context *ctx);
+/* ctx is NULL with --memory: no GPU is asked. */
+int cmd_fit(const struct cli *cli, hmn_context *ctx);
 
 #endif

@@ -139,6 +139,7 @@ static int metal_open(hmn_context *ctx, void **ret_state, char *why, size_t why_
 		snprintf(m->name, sizeof(m->name), "Apple GPU");
 	find_gpu_entry(m);
 	metal_device_open(m);
+	hmn_log_found(ctx, "metal", 1, "%s, %llu bytes of unified memory", m->name, (unsigned long long)m->total);
 	if (m->gpu_entry < 0)
 		hmn_log(ctx, HMN_LOG_INFO, "metal: this kernel's ledger has no graphics_footprint: no per-process figures");
 	*ret_state = m;

@@ -1,7 +1,8 @@
 /*
  * What macOS says about a process: proc_pidpath for its executable,
- * proc_pidinfo(PROC_PIDTBSDINFO) for its owner; task_info for our own
- * footprint. EPERM means another user's process (protected), ESRCH a
+ * proc_pidinfo(PROC_PIDTBSDINFO) for its owner, proc_pid_rusage for its
+ * physical footprint (what Activity Monitor calls Memory); task_info for
+ * our own footprint. EPERM means another user's process (protected), ESRCH a
  * process that has exited.
  */
 #include <errno.h>
@@ -39,16 +40,40 @@ struct os_proc_root *os_proc_root_close(struct os_proc_root *root)
 	return NULL;
 }
 
+const char os_process_memory_measure[] = "footprint";
+
+/*
+ * The physical footprint: what the kernel's ledger charges the process for
+ * (its dirty and compressed pages; Activity Monitor's Memory), not the clean
+ * pages of the files it maps, which a resident set would count in each
+ * process that maps them.
+ */
+int os_process_memory(struct os_proc_root *root, uint32_t pid, uint64_t *ret_bytes, bool *ret_is_rss)
+{
+	struct rusage_info_v2 usage;
+	(void)root;
+	if (proc_pid_rusage((int)pid, RUSAGE_INFO_V2, (rusage_info_t *)&usage) != 0)
+		return -errno; /* ESRCH: gone; EPERM: another user's, unless we are root */
+	*ret_bytes = usage.ri_phys_footprint;
+	*ret_is_rss = false;
+	return 0;
+}
+
 static int read_process(uint32_t pid, struct os_process_details *d, struct hmn_arena *arena)
 {
 	char path[PROC_PIDPATHINFO_MAXSIZE];
 	struct proc_bsdinfo info;
 
-	*d = (struct os_process_details){ .uid = HMN_UID_UNKNOWN, .exists = true };
+	*d = (struct os_process_details){ .uid = HMN_UID_UNKNOWN, .ram_bytes = HMN_UNKNOWN, .exists = true };
 	if (proc_pidinfo((int)pid, PROC_PIDTBSDINFO, 0, &info, sizeof(info)) == (int)sizeof(info))
 		d->uid = info.pbi_uid;
 	else if (errno == ESRCH)
 		d->exists = false;
+	uint64_t footprint;
+	bool is_rss;
+	/* Another user's process answers EPERM unless we are root: unknown, then. */
+	if (os_process_memory(NULL, pid, &footprint, &is_rss) == 0)
+		d->ram_bytes = footprint;
 	int n = proc_pidpath((int)pid, path, sizeof(path));
 	if (n > 0) {
 		path[n < (int)sizeof(path) ? n : (int)sizeof(path) - 1] = '\0';

@@ -1,11 +1,14 @@
 /*
  * A process's descendants on macOS: proc_listchildpids, breadth first.
  * macOS has no subreaper: a descendant that detaches (double fork) is
- * re-parented to launchd, and from then on is not found here.
+ * re-parented to launchd, and from then on is not found here. The tree of
+ * a command is walked down from it again at each sample (trees are small
+ * here), and nothing tells a group's signals from ours.
  */
 #include <errno.h>
 #include <libproc.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../internal.h"
 
@@ -14,19 +17,21 @@ int os_become_subreaper(void)
 	return -ENOTSUP;
 }
 
+#define MAX_CHILDREN 4096
+
 int os_add_descendants(const char *procfs, uint32_t root, uint32_t **pids, size_t *count,
 		       size_t *capacity)
 {
-	int children[4096];
+	static int children[MAX_CHILDREN];
 	size_t next = *count;
 	(void)procfs;
 
 	for (uint32_t parent = root;; parent = (*pids)[next++]) {
+		/* Zeroed: what the call leaves unwritten is never read as a pid. */
+		memset(children, 0, sizeof(children));
 		int n = proc_listchildpids((pid_t)parent, children, (int)sizeof(children));
-		/* It answers a count of pids on success (bytes on some releases: bounded either way). */
-		if (n > (int)(sizeof(children) / sizeof(children[0])))
-			n = (int)(sizeof(children) / sizeof(children[0]));
-		for (int i = 0; i < n; i++) {
+		size_t listed = darwin_child_count(n, MAX_CHILDREN);
+		for (size_t i = 0; i < listed; i++) {
 			if (children[i] <= 0)
 				continue;
 			if (array_reserve((void **)pids, capacity, *count, sizeof(**pids)) < 0)
@@ -36,4 +41,90 @@ int os_add_descendants(const char *procfs, uint32_t root, uint32_t **pids, size_
 		if (next >= *count)
 			return 0;
 	}
+}
+
+struct os_tree {
+	uint32_t command;
+	uint32_t *pids;       /* the tree at the last sample, sorted */
+	size_t count;
+};
+
+int os_tree_new(const char *procfs, struct os_tree **ret)
+{
+	(void)procfs;
+	*ret = calloc(1, sizeof(**ret));
+	return *ret ? 0 : -ENOMEM;
+}
+
+void os_tree_set_command(struct os_tree *t, int pid)
+{
+	t->command = (uint32_t)pid;
+}
+
+static int compare_pids(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+int os_tree_living(struct os_tree *t, uint32_t **ret_pids, size_t *ret_count)
+{
+	uint32_t *pids = NULL;
+	size_t count = 0, capacity = 0;
+	if (array_reserve((void **)&pids, &capacity, 0, sizeof(*pids)) < 0)
+		return -ENOMEM;
+	pids[count++] = t->command;
+	int r = os_add_descendants(NULL, t->command, &pids, &count, &capacity);
+	if (r < 0) {
+		free(pids);
+		return r;
+	}
+	*ret_pids = pids;
+	*ret_count = count;
+	return 0;
+}
+
+void os_tree_sample(struct os_tree *t)
+{
+	uint32_t *pids = NULL;
+	size_t count = 0;
+	if (os_tree_living(t, &pids, &count) < 0)
+		return; /* the last sample's tree stands */
+	qsort(pids, count, sizeof(*pids), compare_pids);
+	free(t->pids);
+	t->pids = pids;
+	t->count = count;
+}
+
+int os_tree_owns(struct os_tree *t, uint32_t pid, bool host_numbered)
+{
+	(void)host_numbered; /* no PID namespaces here */
+	return bsearch(&pid, t->pids, t->count, sizeof(*t->pids), compare_pids) != NULL;
+}
+
+struct os_tree *os_tree_free(struct os_tree *t)
+{
+	if (t) {
+		free(t->pids);
+		free(t);
+	}
+	return NULL;
+}
+
+int os_group_watch_start(struct os_group_watch *w)
+{
+	w->pid = -1;
+	w->sock = -1;
+	return -ENOTSUP;
+}
+
+int os_group_watch_got(struct os_group_watch *w, int sig)
+{
+	(void)w, (void)sig;
+	return -ENOTSUP;
+}
+
+void os_group_watch_stop(struct os_group_watch *w)
+{
+	(void)w;
 }

@@ -207,7 +207,7 @@ static int scan_process(int procfs, uint32_t pid, const struct drm_gpu_map *map,
 }
 
 /* The numeric entries of procfs the filter wants, malloc'd into *ret_pids; -ENOMEM. */
-static int list_pids(int procfs, const struct process_sink *sink, uint32_t **ret_pids, size_t *ret_n)
+static int list_pids(int procfs, struct process_sink *sink, uint32_t **ret_pids, size_t *ret_n)
 {
 	char dents[16384];
 	uint32_t *pids = NULL;
@@ -267,7 +267,7 @@ static void *scan_range(void *data)
  */
 #define THREAD_THRESHOLD 256
 
-int drm_scan_processes(int procfs, const struct drm_gpu_map *map, const struct process_sink *sink,
+int drm_scan_processes(int procfs, const struct drm_gpu_map *map, struct process_sink *sink,
 		       struct drm_scan *scan)
 {
 	uint32_t *pids;

@@ -42,7 +42,7 @@ struct drm_scan {
  * fdinfo of those that point into /dev/dri. Processes the sink's filter
  * drops are not read. Returns 0 or -ENOMEM; scan->clients is malloc'd.
  */
-int drm_scan_processes(int procfs, const struct drm_gpu_map *map, const struct process_sink *sink,
+int drm_scan_processes(int procfs, const struct drm_gpu_map *map, struct process_sink *sink,
 		       struct drm_scan *scan);
 
 #endif

@@ -44,11 +44,13 @@ struct drm {
 	unsigned n_gpus;
 	struct drm_node nodes[NODES_MAX];
 	size_t n_nodes;
+	unsigned n_nvidia;            /* NVIDIA cards seen, left to nvml and nvidia-smi */
+	char nvidia_slots[128];       /* their PCI addresses, for the message when nothing reads them */
 };
 
 static const char *sysfs_root(bool *ret_fake)
 {
-	const char *root = getenv("HMN_SYSFS");
+	const char *root = os_trusted_getenv("HMN_SYSFS");
 	*ret_fake = root && *root;
 	return *ret_fake ? root : "/sys";
 }
@@ -165,7 +167,7 @@ static const char *vendor_name(unsigned vendor_id)
 static void *map_pci_database(size_t *ret_len)
 {
 	static const char *const places[] = { "/usr/share/misc/pci.ids", "/usr/share/hwdata/pci.ids" };
-	const char *env = getenv("HMN_PCI_IDS");
+	const char *env = os_trusted_getenv("HMN_PCI_IDS");
 	size_t n_places = env && *env ? 1 : sizeof(places) / sizeof(places[0]);
 
 	for (size_t i = 0; i < n_places; i++) {
@@ -263,6 +265,9 @@ static void add_card(struct drm *d, int class_dir, const char *name, unsigned nu
 	if (u.has_ids && u.vendor_id == VENDOR_NVIDIA) {
 		hmn_log(d->ctx, HMN_LOG_INFO, "drm: %s (%s): NVIDIA: left to nvml and nvidia-smi",
 			name, u.slot);
+		size_t used = strlen(d->nvidia_slots);
+		snprintf(d->nvidia_slots + used, sizeof(d->nvidia_slots) - used, "%s%s", used ? ", " : "", u.slot);
+		d->n_nvidia++;
 		return;
 	}
 	if (!u.has_ids || (u.vendor_id != VENDOR_AMD && u.vendor_id != VENDOR_INTEL) ||
@@ -369,6 +374,12 @@ static int drm_open(hmn_context *ctx, void **ret_state, char *why, size_t why_si
 		drm_close(d);
 		return -ENODEV;
 	}
+	/* "card0 amdgpu, card1 xe": what a reader needs to match the GPU column to the kernel's cards */
+	char cards[160] = "";
+	for (unsigned i = 0; i < d->n_gpus && strlen(cards) + 40 < sizeof(cards); i++)
+		snprintf(cards + strlen(cards), sizeof(cards) - strlen(cards), "%scard%u %s", i ? ", " : "",
+			 d->gpus[i].card, d->gpus[i].driver);
+	hmn_log_found(ctx, "drm", d->n_gpus, "%s/class/drm (%s)", root, cards);
 	*ret_state = d;
 	return 0;
 }
@@ -647,6 +658,13 @@ static int drm_processes(void *state, struct process_sink *sink, size_t *ret_fai
 	return r;
 }
 
+static unsigned drm_nvidia_seen(void *state, char *where, size_t size)
+{
+	const struct drm *d = state;
+	snprintf(where, size, "%s", d->nvidia_slots);
+	return d->n_nvidia;
+}
+
 const struct hmn_source hmn_source_drm = {
 	.name = "drm",
 	.family = "drm",
@@ -655,4 +673,5 @@ const struct hmn_source hmn_source_drm = {
 	.device_count = drm_device_count,
 	.gpus = drm_gpus,
 	.processes = drm_processes,
+	.nvidia_seen = drm_nvidia_seen,
 };

@@ -1,6 +1,7 @@
 /* Small files of /proc and /sys, and the decimal names of their entries. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "files.h"
@@ -20,6 +21,40 @@ ssize_t linux_read_head(int dir, const char *path, char *buf, size_t size)
 		return r;
 	buf[n] = '\0';
 	return n;
+}
+
+ssize_t linux_read_all(int dir, const char *path, char **buf, size_t *size)
+{
+	int fd = openat(dir, path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	size_t len = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		if (len + 1 >= *size) {
+			size_t capacity = *size ? *size * 2 : 4096;
+			char *p = realloc(*buf, capacity);
+			if (!p) {
+				close(fd);
+				return -ENOMEM;
+			}
+			*buf = p;
+			*size = capacity;
+		}
+		n = read(fd, *buf + len, *size - len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	int r = n < 0 ? -errno : 0;
+	close(fd);
+	if (r < 0)
+		return r;
+	(*buf)[len] = '\0';
+	return (ssize_t)len;
 }
 
 size_t linux_put_uint(char *buf, size_t len, unsigned long n)

@@ -7,10 +7,19 @@
 
 /*
  * Reads the start of a small /proc or /sys file (relative to the directory
- * fd dir) with one read(): a short read of such a file is its whole text.
- * NUL-terminates it; returns the length or -errno.
+ * fd dir) with one read(): for a file the kernel makes whole at once (a
+ * sysfs attribute; a /proc file of one record: status, stat, fdinfo) a
+ * short read is its whole text. NUL-terminates it; returns the length or
+ * -errno. Not for a /proc file of many records (task/TID/children): the
+ * kernel serves those a page at a time; see linux_read_all.
  */
 ssize_t linux_read_head(int dir, const char *path, char *buf, size_t size);
+/*
+ * Reads a whole file, to its end, into *buf (malloc'd and grown as needed,
+ * *size its capacity; both may start NULL and 0), NUL-terminated. Returns
+ * the length or -errno.
+ */
+ssize_t linux_read_all(int dir, const char *path, char **buf, size_t *size);
 
 /*
  * Writes the decimal n at buf + len, NUL-terminated; returns the new length.

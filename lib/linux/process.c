@@ -1,6 +1,8 @@
 /*
  * What Linux says about a process: /proc/PID/exe for its name and path,
- * /proc/PID/status for its owner, /proc/PID/comm when exe is unreadable.
+ * /proc/PID/status for its owner and resident set (VmRSS), smaps_rollup for
+ * its proportional set (Pss, hmn run's tree), /proc/PID/comm when exe is unreadable,
+ * /proc/PID/cgroup for its container and Kubernetes pod.
  * $HMN_PROCFS replaces /proc, for a host's /proc mounted in a container and
  * for test trees.
  */
@@ -17,7 +19,7 @@
 
 const char *os_procfs_root(void)
 {
-	const char *root = getenv("HMN_PROCFS");
+	const char *root = os_trusted_getenv("HMN_PROCFS");
 	return root && *root ? root : "/proc";
 }
 
@@ -28,13 +30,21 @@ uint32_t os_self_pid(void)
 
 struct os_proc_root {
 	int fd;               /* -1: could not open; paths then fail as ENOENT */
+	bool start_times;     /* read each process's stat for its start time */
 };
+
+void os_proc_root_read_start_times(struct os_proc_root *root)
+{
+	root->start_times = true;
+}
 
 struct os_proc_root *os_proc_root_open(const char *path)
 {
 	struct os_proc_root *root = malloc(sizeof(*root));
-	if (root)
+	if (root) {
 		root->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		root->start_times = false;
+	}
 	return root;
 }
 
@@ -66,21 +76,28 @@ struct process_read {
 	char name[256];       /* "": unknown */
 	char path[4096];      /* "": unknown */
 	char container[96];   /* "": none */
+	char pod_uid[HMN_POD_UID_SIZE]; /* "": none */
 	uint32_t uid, ns_pid;
+	uint64_t start_time;
+	uint64_t ram_bytes;   /* VmRSS; HMN_UNKNOWN: none (a kernel thread) or unreadable */
 	bool exists, is_protected;
 };
 
 static void read_process(struct os_proc_root *root, uint32_t pid, struct process_read *info)
 {
-	char path[32], buf[4096];
+	/* VmRSS sits below Groups, which can be long: room for a few hundred groups. */
+	char path[32], buf[16384];
 	uint32_t uid = HMN_UID_UNKNOWN;
+	uint64_t rss = HMN_UNKNOWN;
 	char *file = pid_dir(path, pid);
 	int dir = root->fd;
 	ssize_t n;
 
-	info->name[0] = info->path[0] = info->container[0] = '\0';
+	info->name[0] = info->path[0] = info->container[0] = info->pod_uid[0] = '\0';
 	info->uid = HMN_UID_UNKNOWN;
 	info->ns_pid = 0;
+	info->start_time = 0;
+	info->ram_bytes = HMN_UNKNOWN;
 	info->exists = info->is_protected = false;
 
 	/* status first: if it is gone, so is the process. */
@@ -91,8 +108,8 @@ static void read_process(struct os_proc_root *root, uint32_t pid, struct process
 	info->exists = true;
 	if (n < 0)
 		info->is_protected = is_permission_error((int)n);
-	else if (parse_proc_status(buf, (size_t)n, NULL, 0, &uid, NULL) == 0)
-		info->uid = uid;
+	else if (parse_proc_status(buf, (size_t)n, NULL, 0, &uid, &rss) == 0)
+		info->uid = uid, info->ram_bytes = rss;
 	unsigned depth = 0;
 	if (n > 0 && parse_proc_nspid(buf, (size_t)n, &info->ns_pid, &depth) == 0 && depth > 1) {
 		/* In a nested PID namespace: a container, most likely. Only then read cgroup. */
@@ -100,9 +117,17 @@ static void read_process(struct os_proc_root *root, uint32_t pid, struct process
 		ssize_t m = linux_read_head(dir, path, buf, sizeof(buf));
 		if (m > 0 && !parse_container(buf, (size_t)m, info->container, sizeof(info->container)))
 			info->container[0] = '\0';
+		if (m > 0 && parse_pod_uid(buf, (size_t)m, info->pod_uid, sizeof(info->pod_uid)) <= 0)
+			info->pod_uid[0] = '\0';
 	} else {
 		info->ns_pid = 0;
 	}
+	/* When it started: with the pid, which process this is (a pid is given again later). */
+	struct proc_stat st;
+	strcpy(file, "stat");
+	n = root->start_times ? linux_read_head(dir, path, buf, sizeof(buf)) : -ENOENT;
+	if (n > 0 && parse_stat(buf, (size_t)n, &st) == 0)
+		info->start_time = st.start_time;
 
 	strcpy(file, "exe");
 	n = readlinkat(dir, path, info->path, sizeof(info->path) - 1);
@@ -124,12 +149,41 @@ static void read_process(struct os_proc_root *root, uint32_t pid, struct process
 	} else if (n == -ENOENT || n == -ESRCH) {
 		info->exists = false; /* exited between the two reads */
 		info->uid = HMN_UID_UNKNOWN;
+		info->ram_bytes = HMN_UNKNOWN;
 		info->is_protected = false;
 	} else {
 		info->name[0] = '\0';
 		if (is_permission_error((int)n))
 			info->is_protected = true;
 	}
+}
+
+int os_process_ram(struct os_proc_root *root, uint32_t pid, uint64_t *ret_bytes)
+{
+	char path[32], buf[256];
+	char *file = pid_dir(path, pid);
+	uint64_t pages, rss = HMN_UNKNOWN;
+
+	if (root->fd < 0)
+		return -ENOENT;
+	/* statm: a line the kernel makes far more cheaply than status. */
+	strcpy(file, "statm");
+	ssize_t n = linux_read_head(root->fd, path, buf, sizeof(buf));
+	if (n > 0 && parse_statm_resident(buf, (size_t)n, &pages) == 0) {
+		long page = sysconf(_SC_PAGESIZE);
+		*ret_bytes = pages * (uint64_t)(page > 0 ? page : 4096);
+		return 0;
+	}
+	/* No statm (a test tree): status's VmRSS, as read_process reads it. */
+	char status[4096];
+	strcpy(file, "status");
+	n = linux_read_head(root->fd, path, status, sizeof(status));
+	if (n < 0)
+		return (int)n;
+	if (parse_proc_status(status, (size_t)n, NULL, 0, NULL, &rss) < 0 || rss == HMN_UNKNOWN)
+		return -ENODATA;
+	*ret_bytes = rss;
+	return 0;
 }
 
 /* Reads pids[begin, end) into out, strings into arena; -ENOMEM. */
@@ -147,13 +201,16 @@ static int read_range(struct os_proc_root *root, const uint32_t *pids, size_t be
 			.name = info->name[0] ? arena_strdup(arena, info->name) : NULL,
 			.path = info->path[0] ? arena_strdup(arena, info->path) : NULL,
 			.container = info->container[0] ? arena_strdup(arena, info->container) : NULL,
+			.pod_uid = info->pod_uid[0] ? arena_strdup(arena, info->pod_uid) : NULL,
 			.uid = info->uid,
 			.ns_pid = info->ns_pid,
+			.start_time = info->start_time,
+			.ram_bytes = info->ram_bytes,
 			.exists = info->exists,
 			.is_protected = info->is_protected,
 		};
 		if ((info->name[0] && !out[i].name) || (info->path[0] && !out[i].path) ||
-		    (info->container[0] && !out[i].container))
+		    (info->container[0] && !out[i].container) || (info->pod_uid[0] && !out[i].pod_uid))
 			r = -ENOMEM;
 	}
 	free(info);
@@ -199,6 +256,49 @@ int os_process_details(struct os_proc_root *root, const uint32_t *pids, size_t n
 	pthread_join(thread, NULL);
 	arena_adopt(arena, w.arena);
 	return r < 0 ? r : w.r;
+}
+
+const char os_process_memory_measure[] = "pss";
+
+/*
+ * Pss, not the resident set: a page shared by k processes counts 1/k in
+ * each, so that a parent's memory its forked workers only read counts once
+ * in the tree, not once per worker. Where smaps_rollup cannot be read (a
+ * kernel before 4.14; a process we may not ptrace-read) VmRSS stands in.
+ */
+int os_process_memory(struct os_proc_root *root, uint32_t pid, uint64_t *ret_bytes, bool *ret_is_rss)
+{
+	char path[48], buf[4096];
+	char *file = pid_dir(path, pid);
+	uint64_t bytes;
+
+	if (root->fd < 0)
+		return -ENOENT;
+	strcpy(file, "smaps_rollup");
+	ssize_t n = linux_read_head(root->fd, path, buf, sizeof(buf));
+	int r = n >= 0 ? parse_smaps_pss(buf, (size_t)n, &bytes) : (int)n;
+	if (r == -ENODATA)
+		return -ESRCH; /* empty: a zombie, its memory freed: gone as far as memory goes */
+	if (r == 0) {
+		*ret_bytes = bytes;
+		*ret_is_rss = false;
+		return 0;
+	}
+	char status[16384]; /* VmRSS sits below Groups, which can be long */
+	strcpy(file, "status");
+	n = linux_read_head(root->fd, path, status, sizeof(status));
+	if (n == -ENOENT || n == -ESRCH)
+		return -ESRCH;
+	if (n < 0)
+		return (int)n;
+	if (parse_proc_status(status, (size_t)n, NULL, 0, NULL, &bytes) < 0)
+		return -EINVAL;
+	/* No VmRSS: a zombie's status (or a kernel thread's): nothing held, gone. */
+	if (bytes == HMN_UNKNOWN)
+		return -ESRCH;
+	*ret_bytes = bytes;
+	*ret_is_rss = true;
+	return 0;
 }
 
 int os_system_memory(const char *procfs, uint64_t *ret_total, uint64_t *ret_available)

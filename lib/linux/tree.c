@@ -1,19 +1,34 @@
 /*
- * A process's descendants on Linux: each thread's children file
- * (/proc/PID/task/TID/children, CONFIG_PROC_CHILDREN), walked breadth
- * first; where the kernel has no such file, one pass over every
- * /proc/PID/stat for its parent. $HMN_PROCFS replaces /proc.
+ * A command's tree on Linux: COMMAND, everything it starts, and what of it
+ * detaches and is adopted by us (a child subreaper); never a child we had
+ * before COMMAND (a shell that exec'd us left them), never our own helper.
+ *
+ * Membership is a property a process has from birth to death, so it is
+ * looked up once per process: a process the GPU lists is walked up through
+ * its parents (/proc/PID/stat) to COMMAND or to us, and the answer kept for
+ * as long as the process is listed, sample after sample. A tree of 10,000
+ * processes then costs a hash lookup a process a sample, not 10,000 reads.
+ *
+ * Pids are as $HMN_PROCFS numbers them. In a container (a PID namespace)
+ * with the host's /proc there, that is the host's numbering, which the
+ * drivers use too; with the container's own /proc, a driver's pids cannot
+ * be told (-EXDEV), and the caller measures device-wide.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
 #include "../internal.h"
 #include "files.h"
+
+/* The initial PID namespace's inode (PROC_PID_INIT_INO): the one a driver numbers pids in. */
+#define INIT_PID_NAMESPACE "pid:[4026531836]"
+#define MAX_DEPTH 1024 /* a parent chain longer than this is not one we follow */
 
 int os_become_subreaper(void)
 {
@@ -38,11 +53,13 @@ static void push_pid(uint32_t pid, void *data)
 
 /*
  * Appends pid's children, thread by thread. -ENOENT when the kernel has no
- * children files; a pid that has gone meanwhile has no children.
+ * children files; a pid that has gone meanwhile has no children. Each file
+ * is read to its end: the kernel serves it a page at a time (one read()
+ * stopped at 819 children of 1,500).
  */
-static int add_children(int procfs, uint32_t pid, struct pid_array *a)
+static int add_children(int procfs, uint32_t pid, struct pid_array *a, char **buf, size_t *size)
 {
-	char path[300], buf[16384];
+	char path[300];
 	size_t len = linux_put_uint(path, 0, pid);
 	snprintf(path + len, sizeof(path) - len, "/task");
 	int dirfd = openat(procfs, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -59,14 +76,18 @@ static int add_children(int procfs, uint32_t pid, struct pid_array *a)
 		if (e->d_name[0] < '0' || e->d_name[0] > '9')
 			continue;
 		snprintf(path, sizeof(path), "%s/children", e->d_name);
-		ssize_t n = linux_read_head(dirfd, path, buf, sizeof(buf));
+		ssize_t n = linux_read_all(dirfd, path, buf, size);
 		/* No file in a thread that is still there: a kernel without CONFIG_PROC_CHILDREN. */
 		if (n == -ENOENT && faccessat(dirfd, e->d_name, F_OK, 0) == 0) {
 			r = -ENOENT;
 			break;
 		}
+		if (n == -ENOMEM) {
+			r = -ENOMEM;
+			break;
+		}
 		if (n > 0)
-			parse_pid_list(buf, (size_t)n, push_pid, a);
+			parse_pid_list(*buf, (size_t)n, push_pid, a);
 	}
 	closedir(dir);
 	return r;
@@ -118,22 +139,333 @@ static int add_by_parents(int procfs, uint32_t root, struct pid_array *a)
 	return a->failed ? -ENOMEM : 0;
 }
 
-int os_add_descendants(const char *procfs_path, uint32_t root, uint32_t **pids, size_t *count,
-		       size_t *capacity)
+static int add_descendants(int procfs, uint32_t root, uint32_t **pids, size_t *count, size_t *capacity,
+			   char **buf, size_t *size)
 {
 	struct pid_array a = { .pids = pids, .count = count, .capacity = capacity };
-	int procfs = open(procfs_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (procfs < 0)
-		return -errno;
 	size_t start = *count;
-	int r = add_children(procfs, root, &a);
+	int r = add_children(procfs, root, &a, buf, size);
 	/* Each pid added is visited in turn: its children join the end of the list. */
 	for (size_t i = start; r == 0 && i < *count && !a.failed; i++)
-		r = add_children(procfs, (*pids)[i], &a);
+		r = add_children(procfs, (*pids)[i], &a, buf, size);
 	if (r == -ENOENT) {
 		*count = start;
 		r = add_by_parents(procfs, root, &a);
 	}
-	close(procfs);
 	return a.failed ? -ENOMEM : r;
+}
+
+int os_add_descendants(const char *procfs_path, uint32_t root, uint32_t **pids, size_t *count,
+		       size_t *capacity)
+{
+	char *buf = NULL;
+	size_t size = 0;
+	int procfs = open(procfs_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (procfs < 0)
+		return -errno;
+	int r = add_descendants(procfs, root, pids, count, capacity, &buf, &size);
+	free(buf);
+	close(procfs);
+	return r;
+}
+
+/* ---- the tree of one command ------------------------------------------------ */
+
+struct member {
+	uint32_t pid;         /* 0: an empty slot */
+	bool in_tree;
+	uint64_t start_time;
+	unsigned generation;  /* the last sample that asked */
+};
+
+struct own_child {
+	uint32_t pid;
+	uint64_t start_time;
+};
+
+struct os_tree {
+	int procfs;
+	uint32_t self;              /* we, as $HMN_PROCFS numbers us */
+	bool same_numbering;        /* $HMN_PROCFS numbers as getpid() does */
+	bool host_numbering;        /* ...as the drivers do (the kernel's initial namespace) */
+	uint32_t command;           /* as $HMN_PROCFS numbers it; 0: not known */
+	uint64_t command_start;
+	struct own_child *excluded; /* our children that are not the tree's */
+	size_t n_excluded, excluded_capacity;
+	struct member *slots;       /* open addressing, a power of two */
+	size_t n_slots, count;
+	unsigned generation;
+	size_t asked;               /* distinct pids asked about in the last sample */
+	char *buf;                  /* children files */
+	size_t buf_size;
+};
+
+static int read_stat(struct os_tree *t, uint32_t pid, struct proc_stat *ret)
+{
+	char path[32], buf[1024];
+	size_t len = linux_put_uint(path, 0, pid);
+	memcpy(path + len, "/stat", 6);
+	ssize_t n = linux_read_head(t->procfs, path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	return parse_stat(buf, (size_t)n, ret);
+}
+
+/* Our children now, as $HMN_PROCFS numbers them (every thread's: an orphan goes to any of them). */
+static int own_children(struct os_tree *t, uint32_t **ret, size_t *ret_count)
+{
+	struct pid_array a = { .pids = ret, .count = ret_count };
+	size_t capacity = 0;
+	a.capacity = &capacity;
+	*ret = NULL;
+	*ret_count = 0;
+	int r = add_children(t->procfs, t->self, &a, &t->buf, &t->buf_size);
+	return a.failed ? -ENOMEM : r;
+}
+
+/* A child of ours that is not the tree's (one we had before COMMAND), by pid and start. */
+static void exclude(struct os_tree *t, uint32_t pid, uint64_t start_time)
+{
+	if (array_reserve((void **)&t->excluded, &t->excluded_capacity, t->n_excluded,
+			  sizeof(*t->excluded)) == 0)
+		t->excluded[t->n_excluded++] = (struct own_child){ pid, start_time };
+}
+
+static bool in_initial_namespace(void)
+{
+	char link[64];
+	ssize_t n = readlink("/proc/self/ns/pid", link, sizeof(link) - 1);
+	if (n < 0)
+		return true; /* no /proc to ask: nothing says otherwise */
+	link[n] = '\0';
+	return strcmp(link, INIT_PID_NAMESPACE) == 0;
+}
+
+int os_tree_new(const char *procfs, struct os_tree **ret)
+{
+	struct os_tree *t = calloc(1, sizeof(*t));
+	char link[32], status[16384];
+
+	if (!t)
+		return -ENOMEM;
+	t->procfs = open(procfs, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (t->procfs < 0) {
+		int r = -errno;
+		free(t);
+		return r;
+	}
+	/* Which process $HMN_PROCFS calls ours: in a container with the host's /proc, our host pid. */
+	ssize_t n = readlinkat(t->procfs, "self", link, sizeof(link) - 1);
+	unsigned long self = 0;
+	if (n > 0) {
+		link[n] = '\0';
+		char *end;
+		self = strtoul(link, &end, 10);
+		if (*end || self > UINT32_MAX)
+			self = 0;
+	}
+	t->same_numbering = self == 0 || self == (unsigned long)getpid();
+	t->self = self ? (uint32_t)self : (uint32_t)getpid();
+	if (t->same_numbering) {
+		t->host_numbering = in_initial_namespace();
+	} else {
+		/* We are nested below the namespace $HMN_PROCFS numbers in: the host's, as advised. */
+		uint32_t inner;
+		unsigned depth = 0;
+		ssize_t m = linux_read_head(t->procfs, "self/status", status, sizeof(status));
+		t->host_numbering = m > 0 && parse_proc_nspid(status, (size_t)m, &inner, &depth) == 0 && depth > 1;
+	}
+	/* The children we have before COMMAND are never its own. */
+	uint32_t *children = NULL;
+	size_t n_children = 0;
+	if (own_children(t, &children, &n_children) == 0) {
+		for (size_t i = 0; i < n_children; i++) {
+			struct proc_stat st;
+			if (read_stat(t, children[i], &st) == 0)
+				exclude(t, children[i], st.start_time);
+		}
+	}
+	free(children);
+	*ret = t;
+	return 0;
+}
+
+/* Our child pid (as fork() answered) as $HMN_PROCFS numbers it; 0 when not found. */
+static uint32_t procfs_pid_of_child(struct os_tree *t, int pid)
+{
+	if (t->same_numbering)
+		return (uint32_t)pid;
+	uint32_t *children = NULL, found = 0;
+	size_t n = 0;
+	char path[32], status[16384];
+	if (own_children(t, &children, &n) == 0) {
+		for (size_t i = 0; i < n && !found; i++) {
+			uint32_t inner;
+			unsigned depth;
+			size_t len = linux_put_uint(path, 0, children[i]);
+			memcpy(path + len, "/status", 8);
+			ssize_t m = linux_read_head(t->procfs, path, status, sizeof(status));
+			if (m > 0 && parse_proc_nspid(status, (size_t)m, &inner, &depth) == 0 &&
+			    inner == (uint32_t)pid)
+				found = children[i];
+		}
+	}
+	free(children);
+	return found;
+}
+
+void os_tree_set_command(struct os_tree *t, int pid)
+{
+	struct proc_stat st;
+	t->command = procfs_pid_of_child(t, pid);
+	if (t->command && read_stat(t, t->command, &st) == 0)
+		t->command_start = st.start_time;
+}
+
+static bool is_excluded(const struct os_tree *t, uint32_t pid, uint64_t start_time)
+{
+	for (size_t i = 0; i < t->n_excluded; i++)
+		if (t->excluded[i].pid == pid && t->excluded[i].start_time == start_time)
+			return true;
+	return false;
+}
+
+/* Walks pid's parents up to COMMAND (in the tree) or to us (in it when adopted from it). */
+static bool classify(struct os_tree *t, uint32_t pid, uint64_t *ret_start)
+{
+	uint32_t p = pid, child = 0;
+	uint64_t child_start = 0;
+
+	*ret_start = 0;
+	for (int depth = 0; depth < MAX_DEPTH; depth++) {
+		struct proc_stat st;
+		if (read_stat(t, p, &st) < 0)
+			return false; /* gone */
+		if (depth == 0)
+			*ret_start = st.start_time;
+		if (p == t->command && st.start_time == t->command_start)
+			return true;
+		if (p == t->self)
+			/* Our child: adopted from the tree, or one we had (or made) ourselves. */
+			return depth > 0 && !is_excluded(t, child, child_start) && child_start >= t->command_start;
+		if (st.ppid == 0)
+			return false; /* init, or a kernel thread */
+		child = p;
+		child_start = st.start_time;
+		p = st.ppid;
+	}
+	return false;
+}
+
+static size_t slot_of(const struct os_tree *t, uint32_t pid)
+{
+	size_t h = (size_t)((pid * 0x9e3779b97f4a7c15ULL) >> 32) & (t->n_slots - 1);
+	while (t->slots[h].pid && t->slots[h].pid != pid)
+		h = (h + 1) & (t->n_slots - 1);
+	return h;
+}
+
+/* A table of n_slots holding the entries asked about since generation keep_from. */
+static int rebuild(struct os_tree *t, size_t n_slots, unsigned keep_from)
+{
+	struct member *old = t->slots;
+	size_t old_n = t->n_slots;
+	struct member *slots = calloc(n_slots, sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	t->slots = slots;
+	t->n_slots = n_slots;
+	t->count = 0;
+	for (size_t i = 0; i < old_n; i++)
+		if (old[i].pid && old[i].generation >= keep_from) {
+			t->slots[slot_of(t, old[i].pid)] = old[i];
+			t->count++;
+		}
+	free(old);
+	return 0;
+}
+
+void os_tree_sample(struct os_tree *t)
+{
+	size_t asked = 0;
+	for (size_t i = 0; i < t->n_slots; i++)
+		asked += t->slots[i].pid && t->slots[i].generation == t->generation;
+	t->asked = asked;
+	t->generation++;
+	/* What the last sample did not ask about has ended: forget it once it is most of the table. */
+	if (t->count > 64 && t->count > 2 * asked)
+		(void)rebuild(t, t->n_slots, t->generation - 1);
+}
+
+int os_tree_owns(struct os_tree *t, uint32_t pid, bool host_numbered)
+{
+	if (host_numbered && !t->host_numbering)
+		return -EXDEV;
+	if (!t->command || pid == 0)
+		return 0;
+	if ((t->count + 1) * 2 > t->n_slots && rebuild(t, t->n_slots ? t->n_slots * 2 : 256, 0) < 0)
+		return -ENOMEM;
+	size_t h = slot_of(t, pid);
+	if (!t->slots[h].pid) {
+		uint64_t start;
+		bool in_tree = classify(t, pid, &start);
+		t->slots[h] = (struct member){ pid, in_tree, start, t->generation };
+		t->count++;
+	}
+	t->slots[h].generation = t->generation;
+	return t->slots[h].in_tree;
+}
+
+/* Living (no zombie) and, for our own children, adopted from the tree. */
+static bool alive(struct os_tree *t, uint32_t pid, struct proc_stat *st)
+{
+	return read_stat(t, pid, st) == 0 && st->state != 'Z' && st->state != 'X';
+}
+
+int os_tree_living(struct os_tree *t, uint32_t **ret_pids, size_t *ret_count)
+{
+	uint32_t *children = NULL, *pids = NULL;
+	size_t n_children = 0, count = 0, capacity = 0;
+	struct proc_stat st;
+	int r = own_children(t, &children, &n_children);
+
+	for (size_t i = 0; r == 0 && i < n_children; i++) {
+		uint32_t c = children[i];
+		if (!alive(t, c, &st))
+			continue;
+		bool command = c == t->command && st.start_time == t->command_start;
+		if (!command && (is_excluded(t, c, st.start_time) || st.start_time < t->command_start))
+			continue;
+		size_t first = count;
+		struct pid_array a = { .pids = &pids, .count = &count, .capacity = &capacity };
+		push_pid(c, &a);
+		r = a.failed ? -ENOMEM : add_descendants(t->procfs, c, &pids, &count, &capacity, &t->buf, &t->buf_size);
+		/* Zombies among the descendants (their parents' to reap) are not running. */
+		size_t kept = first;
+		for (size_t k = first; r == 0 && k < count; k++)
+			if (k == first || alive(t, pids[k], &st))
+				pids[kept++] = pids[k];
+		if (r == 0)
+			count = kept;
+	}
+	free(children);
+	if (r < 0) {
+		free(pids);
+		return r;
+	}
+	*ret_pids = pids;
+	*ret_count = count;
+	return 0;
+}
+
+struct os_tree *os_tree_free(struct os_tree *t)
+{
+	if (!t)
+		return NULL;
+	close(t->procfs);
+	free(t->excluded);
+	free(t->slots);
+	free(t->buf);
+	free(t);
+	return NULL;
 }

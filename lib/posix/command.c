@@ -1,14 +1,16 @@
 /*
  * hmn run's command on Linux and macOS: fork and execvp, with a pipe closed
  * on exec that carries exec's errno back (so "not found" and "cannot run"
- * are told apart before anything is sampled), and waitpid(-1) to reap the
- * command and every orphan the subreaper adopts.
+ * are told apart before anything is sampled), waitpid(-1) to reap the
+ * command and every orphan the subreaper adopts, and the tree (os_tree)
+ * and the group's signals (os_group_watch) told by the OS layer.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +20,9 @@ struct hmn_command {
 	pid_t pid;
 	bool exited;
 	int exit_code, signal;
+	uint64_t peak_rss_bytes; /* the largest resident set of what we reaped of the tree (0: none yet) */
+	struct os_tree *tree;
+	struct os_group_watch group;
 };
 
 static int cloexec_pipe(int fds[2])
@@ -33,35 +38,29 @@ static int cloexec_pipe(int fds[2])
 #endif
 }
 
-int hmn_command_start(char *const argv[], struct hmn_command **ret_command, bool *ret_exec_failed)
+/* Forks and execs argv: 0 with *c's pid, or -errno (*ret_exec_failed: exec's own). */
+static int spawn(struct hmn_command *c, char *const argv[], bool *ret_exec_failed)
 {
-	*ret_exec_failed = false;
-	struct hmn_command *c = calloc(1, sizeof(*c));
 	int fds[2], e = 0;
-
-	if (!c)
-		return -ENOMEM;
-	/* Where the kernel has no subreapers (macOS), detached descendants are lost to init. */
-	(void)os_become_subreaper();
 	int r = cloexec_pipe(fds);
-	if (r < 0) {
-		free(c);
+	if (r < 0)
 		return r;
-	}
 	c->pid = fork();
 	if (c->pid < 0) {
 		r = -errno;
 		close(fds[0]);
 		close(fds[1]);
-		free(c);
 		return r;
 	}
 	if (c->pid == 0) {
-		/* The command gets the signal mask and dispositions a shell would give it. */
+		/*
+		 * The command gets an empty signal mask; what we catch is the
+		 * default again after exec, what we ignore (nohup's SIGHUP)
+		 * stays ignored, as it was when we started.
+		 */
 		sigset_t none;
 		sigemptyset(&none);
 		sigprocmask(SIG_SETMASK, &none, NULL);
-		signal(SIGPIPE, SIG_DFL);
 		close(fds[0]);
 		execvp(argv[0], argv);
 		e = errno;
@@ -78,10 +77,35 @@ int hmn_command_start(char *const argv[], struct hmn_command **ret_command, bool
 	if (n == (ssize_t)sizeof(e)) {
 		while (waitpid(c->pid, NULL, 0) < 0 && errno == EINTR)
 			;
-		free(c);
 		*ret_exec_failed = true;
 		return e ? -e : -EIO;
 	}
+	return 0;
+}
+
+int hmn_command_start(hmn_context *ctx, char *const argv[], struct hmn_command **ret_command,
+		      bool *ret_exec_failed)
+{
+	*ret_exec_failed = false;
+	struct hmn_command *c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	/* Where the kernel has no subreapers (macOS), detached descendants are lost to init. */
+	(void)os_become_subreaper();
+	/*
+	 * The sentinel first, then the tree's note of the children we have
+	 * (the sentinel among them): neither is ever the command's.
+	 */
+	if (os_group_watch_start(&c->group) < 0)
+		c->group.pid = -1; /* group signals then told as well as the OS can */
+	int r = os_tree_new(ctx->procfs, &c->tree);
+	if (r == 0)
+		r = spawn(c, argv, ret_exec_failed);
+	if (r < 0) {
+		hmn_command_free(c);
+		return r;
+	}
+	os_tree_set_command(c->tree, c->pid);
 	*ret_command = c;
 	return 0;
 }
@@ -91,56 +115,73 @@ uint32_t hmn_command_pid(const struct hmn_command *command)
 	return (uint32_t)command->pid;
 }
 
-static int compare_pids(const void *a, const void *b)
+int hmn_command_sample(hmn_context *ctx, struct hmn_command *command)
 {
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x > y) - (x < y);
+	(void)ctx;
+	os_tree_sample(command->tree);
+	return 0;
+}
+
+int command_owns(struct hmn_command *command, uint32_t pid, bool host_numbered)
+{
+	return os_tree_owns(command->tree, pid, host_numbered);
 }
 
 int hmn_command_pids(hmn_context *ctx, struct hmn_command *command, uint32_t **ret_pids,
 		     size_t *ret_count)
 {
-	uint32_t *pids = NULL;
-	size_t count = 0, capacity = 0;
-
-	/*
-	 * Our children are the command and, on Linux, every orphan of its tree
-	 * the subreaper adopted: the walk starts from us. The programs the
-	 * sources run (nvidia-smi) are waited for inside a query, never between.
-	 */
-	int r = os_add_descendants(ctx->procfs, os_self_pid(), &pids, &count, &capacity);
-	if (r < 0 && r != -ENOENT) {
-		free(pids);
-		return r;
-	}
-	qsort(pids, count, sizeof(*pids), compare_pids);
-	size_t n = 0;
-	for (size_t i = 0; i < count; i++)
-		if (n == 0 || pids[i] != pids[n - 1])
-			pids[n++] = pids[i];
-	*ret_pids = pids;
-	*ret_count = n;
-	return 0;
+	(void)ctx;
+	return os_tree_living(command->tree, ret_pids, ret_count);
 }
 
-bool hmn_command_done(struct hmn_command *command)
+/* Reaps every child that has ended (the command's status is kept; the sentinel's end noted). */
+static void reap(struct hmn_command *command)
 {
 	for (;;) {
 		int status;
-		pid_t p = waitpid(-1, &status, WNOHANG);
-		if (p > 0) {
-			if (p == command->pid) {
-				command->exited = true;
-				command->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-				command->signal = WIFSIGNALED(status) ? WTERMSIG(status) : -1;
-			}
-			continue;
-		}
+		struct rusage usage;
+		pid_t p = wait4(-1, &status, WNOHANG, &usage);
 		if (p < 0 && errno == EINTR)
 			continue;
-		/* 0: children remain; ECHILD: none left, the command's included. */
-		return p < 0 && errno == ECHILD && command->exited;
+		if (p <= 0)
+			return;
+		if (p != command->group.pid) {
+			/*
+			 * The command or an orphan we adopted: its largest resident
+			 * set, or that of a descendant it reaped itself (Linux says
+			 * kilobytes, macOS bytes).
+			 */
+#ifdef __APPLE__
+			uint64_t rss = (uint64_t)usage.ru_maxrss;
+#else
+			uint64_t rss = (uint64_t)usage.ru_maxrss * 1024u;
+#endif
+			if (rss > command->peak_rss_bytes)
+				command->peak_rss_bytes = rss;
+		}
+		if (p == command->pid) {
+			command->exited = true;
+			command->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+			command->signal = WIFSIGNALED(status) ? WTERMSIG(status) : -1;
+		} else if (p == command->group.pid) {
+			command->group.pid = -1;
+		}
 	}
+}
+
+bool hmn_command_done(hmn_context *ctx, struct hmn_command *command)
+{
+	uint32_t *pids = NULL;
+	size_t n = 0;
+
+	reap(command);
+	if (!command->exited)
+		return false;
+	/* What cannot be listed is not waited for: the command itself has ended. */
+	if (hmn_command_pids(ctx, command, &pids, &n) < 0)
+		return true;
+	free(pids);
+	return n == 0;
 }
 
 int hmn_command_status(const struct hmn_command *command, int *ret_exit_code, int *ret_signal)
@@ -152,6 +193,16 @@ int hmn_command_status(const struct hmn_command *command, int *ret_exit_code, in
 	return 0;
 }
 
+int hmn_command_peak_rss(const struct hmn_command *command, uint64_t *ret_bytes)
+{
+	if (!command->exited)
+		return -EBUSY;
+	if (command->peak_rss_bytes == 0)
+		return -ENODATA;
+	*ret_bytes = command->peak_rss_bytes;
+	return 0;
+}
+
 int hmn_command_signal(struct hmn_command *command, int sig)
 {
 	if (command->exited)
@@ -159,8 +210,26 @@ int hmn_command_signal(struct hmn_command *command, int sig)
 	return kill(command->pid, sig) == 0 ? 0 : -errno;
 }
 
+int hmn_command_pass_on(struct hmn_command *command, int sig, bool from_kernel)
+{
+	if (command->exited)
+		return 0;
+	int got = os_group_watch_got(&command->group, sig);
+	/* Where the group cannot be watched, what the terminal sent went to the group. */
+	bool to_group = got == 1 || (got < 0 && from_kernel);
+	/* A command that left our group (setsid) did not get a group's signal. */
+	if (to_group && getpgid(command->pid) == getpgrp())
+		return 0;
+	int r = hmn_command_signal(command, sig);
+	return r < 0 ? r : 1;
+}
+
 struct hmn_command *hmn_command_free(struct hmn_command *command)
 {
-	free(command);
+	if (command) {
+		os_group_watch_stop(&command->group);
+		os_tree_free(command->tree);
+		free(command);
+	}
 	return NULL;
 }

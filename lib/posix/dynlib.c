@@ -48,7 +48,7 @@ static void *open_in(const char *dir, size_t dir_len, const char *name)
 
 static void *open_by_search(const char *name)
 {
-	const char *list = getenv("LD_LIBRARY_PATH");
+	const char *list = os_trusted_getenv("LD_LIBRARY_PATH");
 	void *lib;
 
 	for (const char *p = list; p && *p;) {
@@ -77,7 +77,7 @@ void *os_library_open(const char *name_or_path, char *why_buf, size_t why_size)
 			return NULL;
 		}
 		lib = dlopen(name_or_path, RTLD_NOW | RTLD_LOCAL);
-	} else if (search_path_is_safe(getenv("LD_LIBRARY_PATH"))) {
+	} else if (search_path_is_safe(os_trusted_getenv("LD_LIBRARY_PATH"))) {
 		lib = dlopen(name_or_path, RTLD_NOW | RTLD_LOCAL);
 	} else {
 		lib = open_by_search(name_or_path);

@@ -11,10 +11,21 @@
 
 #include "../internal.h"
 
+const char *os_trusted_getenv(const char *name)
+{
+#ifdef __APPLE__
+	/* macOS has no secure_getenv: issetugid says the same (set-user-ID or set-group-ID). */
+	return issetugid() ? NULL : getenv(name);
+#else
+	/* AT_SECURE: set-user-ID, set-group-ID, file capabilities, an LSM's transition. */
+	return secure_getenv(name);
+#endif
+}
+
 int os_find_program(const char *name, const char *override_variable, char *out, size_t size,
 		    char *why, size_t why_size)
 {
-	const char *override = getenv(override_variable);
+	const char *override = os_trusted_getenv(override_variable);
 
 	if (override && *override) {
 		if (override[0] != '/') {
@@ -29,8 +40,9 @@ int os_find_program(const char *name, const char *override_variable, char *out, 
 		snprintf(out, size, "%s", override);
 		return 0;
 	}
-	const char *path = getenv("PATH");
-	for (const char *p = path ? path : "/usr/bin:/bin"; p && *p;) {
+	/* A privileged copy does not search the caller's PATH either: the system's directories only. */
+	const char *path = os_trusted_getenv("PATH");
+	for (const char *p = path ? path : "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"; p && *p;) {
 		const char *colon = strchr(p, ':');
 		size_t n = colon ? (size_t)(colon - p) : strlen(p);
 		if (n > 0 && p[0] == '/') {

@@ -2,11 +2,15 @@
  * hmn run's command on Windows: CreateProcessW (no shell) inside a job
  * object, which every process it starts inherits, so the job's process list
  * is the tree, detached descendants included. The program is argv[0] when
- * it names a path, else found in PATH's absolute entries (NAME, NAME.exe):
- * never in the current directory, where CreateProcess would look first.
+ * it names a path, else found in PATH's absolute entries as cmd.exe finds
+ * it (PATHEXT): never in the current directory, where CreateProcess would
+ * look first. A batch file runs through cmd.exe /c, its arguments quoted
+ * for cmd.exe. The exit code is the process's whole 32-bit code, which
+ * hmn_command_status maps to 0-255 (a crash's NTSTATUS is never 0 or 5).
  */
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
+#include <psapi.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -24,6 +28,9 @@ struct hmn_command {
 	DWORD pid;
 	bool exited;
 	int exit_code;
+	bool in_job;          /* the job took the command: its list is the tree */
+	uint32_t *tree;       /* the job's pids at the last sample, sorted */
+	size_t tree_count;
 };
 
 static bool has_separator(const wchar_t *s)
@@ -37,10 +44,19 @@ static bool is_file(const wchar_t *path)
 	return a != INVALID_FILE_ATTRIBUTES && !(a & FILE_ATTRIBUTE_DIRECTORY);
 }
 
-/* NAME or NAME.exe in PATH's absolute entries; false when none has it. */
+/*
+ * NAME in PATH's absolute entries, as cmd.exe looks for it: in each folder,
+ * NAME itself when it already ends with one of PATHEXT's extensions, then
+ * NAME with each extension of PATHEXT in turn (.COM;.EXE;.BAT;.CMD when it
+ * is unset). NAME without an extension is never run: Node's "npm" beside
+ * "npm.cmd" is a shell script, which Windows cannot start. False when none
+ * has it.
+ */
 static bool find_in_path(const wchar_t *name, wchar_t *out, size_t size)
 {
-	static const wchar_t *const suffixes[] = { L"", L".exe" };
+	struct pathext_entry exts[32];
+	size_t n_exts = pathext_split((const uint16_t *)_wgetenv(L"PATHEXT"), exts, 32);
+	bool has_ext = pathext_has((const uint16_t *)name, exts, n_exts);
 	wchar_t *path = _wgetenv(L"PATH");
 	if (!path)
 		return false;
@@ -48,10 +64,11 @@ static bool find_in_path(const wchar_t *name, wchar_t *out, size_t size)
 		wchar_t *end = wcschr(p, L';');
 		size_t n = end ? (size_t)(end - p) : wcslen(p);
 		bool absolute = n >= 3 && p[1] == L':' && (p[2] == L'\\' || p[2] == L'/');
-		for (size_t k = 0; absolute && k < 2; k++) {
-			if (_snwprintf(out, size, L"%.*ls\\%ls%ls", (int)n, p, name, suffixes[k]) < 0)
+		for (size_t k = has_ext ? 0 : 1; absolute && k <= n_exts; k++) {
+			const wchar_t *ext = k == 0 ? L"" : (const wchar_t *)exts[k - 1].ext;
+			int w = _snwprintf(out, size, L"%.*ls\\%ls%ls", (int)n, p, name, ext);
+			if (w < 0 || (size_t)w >= size)
 				continue;
-			out[size - 1] = 0;
 			if (is_file(out))
 				return true;
 		}
@@ -88,32 +105,83 @@ static wchar_t *to_utf16(const char *s)
 	return w;
 }
 
-int hmn_command_start(char *const argv[], struct hmn_command **ret_command, bool *ret_exec_failed)
+/* program: argv[0] when it names a path, else found in PATH; -ENOENT when not found. */
+static int find_program(const char *name, wchar_t *program, size_t size)
 {
-	*ret_exec_failed = false;
-	static wchar_t line[LINE_MAX_CHARS];
-	wchar_t program[MAX_PATH];
-	size_t len = 0;
+	wchar_t *w = to_utf16(name);
 	int r = 0;
+	if (!w)
+		return -ENOMEM;
+	if (has_separator(w)) {
+		int n = _snwprintf(program, size, L"%ls", w);
+		r = n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+	} else if (!find_in_path(w, program, size)) {
+		r = -ENOENT;
+	}
+	free(w);
+	return r;
+}
 
+/*
+ * The command line for program and argv: the C runtime's quoting; for a
+ * batch file, cmd.exe's: "cmd.exe /e:on /v:off /d /c ""SCRIPT" ARG..."",
+ * cmd.exe itself from the system folder (never PATH or ComSpec), which then
+ * becomes the program. -E2BIG past CreateProcess's 32,767 characters (never
+ * cut short), -EINVAL for an argument cmd.exe cannot be given safely.
+ */
+static int build_command_line(char *const argv[], wchar_t *program, size_t program_size,
+			      wchar_t *line, size_t size)
+{
+	uint16_t *l = (uint16_t *)line;
+	size_t len = 0;
+	bool batch = windows_is_batch((const uint16_t *)program);
+	int r = 0;
 	line[0] = 0;
-	for (size_t i = 0; argv[i] && r == 0; i++) {
+	if (batch) {
+		wchar_t script[MAX_PATH];
+		UINT n = GetSystemDirectoryW(script, MAX_PATH);
+		if (wcschr(program, L'"'))
+			return -EINVAL; /* no file name holds one; nothing could quote it */
+		if (n == 0 || n + 9 > MAX_PATH)
+			return -ENOENT;
+		_snwprintf(line, size, L"\"%ls\\cmd.exe\" /e:on /v:off /d /c \"\"%ls\"", script, program);
+		len = wcslen(line);
+		_snwprintf(script + n, MAX_PATH - n, L"\\cmd.exe");
+		_snwprintf(program, program_size, L"%ls", script);
+	}
+	/* argv[0] as given (the command sees it), unless cmd.exe runs the script. */
+	for (size_t i = batch ? 1 : 0; argv[i] && r == 0; i++) {
 		wchar_t *w = to_utf16(argv[i]);
 		if (!w)
 			r = -ENOMEM;
+		else if (batch)
+			r = cmdline_append_batch(l, size - 1, &len, (const uint16_t *)w); /* and the last quote */
 		else
-			os_append_argument(line, LINE_MAX_CHARS, &len, w);
-		if (i == 0 && w) {
-			if (has_separator(w))
-				_snwprintf(program, MAX_PATH, L"%ls", w);
-			else if (!find_in_path(w, program, MAX_PATH))
-				r = -ENOENT, *ret_exec_failed = true;
-			program[MAX_PATH - 1] = 0;
-		}
+			r = cmdline_append(l, size, &len, (const uint16_t *)w);
 		free(w);
 	}
-	if (r < 0)
+	if (r == 0 && batch) {
+		line[len++] = L'"';
+		line[len] = 0;
+	}
+	return r;
+}
+
+int hmn_command_start(hmn_context *ctx, char *const argv[], struct hmn_command **ret_command,
+		      bool *ret_exec_failed)
+{
+	(void)ctx;
+	*ret_exec_failed = false;
+	static wchar_t line[LINE_MAX_CHARS];
+	wchar_t program[MAX_PATH];
+
+	int r = find_program(argv[0], program, MAX_PATH);
+	if (r == 0)
+		r = build_command_line(argv, program, MAX_PATH, line, LINE_MAX_CHARS);
+	if (r < 0) {
+		*ret_exec_failed = r != -ENOMEM;
 		return r;
+	}
 	struct hmn_command *c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
@@ -129,7 +197,12 @@ int hmn_command_start(char *const argv[], struct hmn_command **ret_command, bool
 		free(c);
 		return r;
 	}
-	AssignProcessToJobObject(c->job, pi.hProcess);
+	/*
+	 * Refused (a job the caller's own job forbids nesting in, before
+	 * Windows 8): the tree cannot be told, and the caller measures
+	 * device-wide (hmn_command_sample says so).
+	 */
+	c->in_job = AssignProcessToJobObject(c->job, pi.hProcess) != 0;
 	ResumeThread(pi.hThread);
 	CloseHandle(pi.hThread);
 	c->process = pi.hProcess;
@@ -167,16 +240,45 @@ int hmn_command_pids(hmn_context *ctx, struct hmn_command *command, uint32_t **r
 	return 0;
 }
 
-bool hmn_command_done(struct hmn_command *command)
+static int compare_pids(const void *a, const void *b)
 {
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
+}
+
+int hmn_command_sample(hmn_context *ctx, struct hmn_command *command)
+{
+	uint32_t *pids = NULL;
+	size_t n = 0;
+	if (!command->in_job)
+		return -EXDEV;
+	int r = hmn_command_pids(ctx, command, &pids, &n);
+	if (r < 0)
+		return r; /* the last sample's tree stands */
+	qsort(pids, n, sizeof(*pids), compare_pids);
+	free(command->tree);
+	command->tree = pids;
+	command->tree_count = n;
+	return 0;
+}
+
+int command_owns(struct hmn_command *command, uint32_t pid, bool host_numbered)
+{
+	(void)host_numbered; /* one numbering */
+	return command->tree && bsearch(&pid, command->tree, command->tree_count, sizeof(pid), compare_pids);
+}
+
+bool hmn_command_done(hmn_context *ctx, struct hmn_command *command)
+{
+	(void)ctx;
 	if (!command->exited && WaitForSingleObject(command->process, 0) == WAIT_OBJECT_0) {
 		DWORD code = 0;
 		GetExitCodeProcess(command->process, &code);
 		command->exited = true;
-		command->exit_code = (int)(code & 0xff);
+		command->exit_code = (int)code;
 	}
 	JOBOBJECT_BASIC_ACCOUNTING_INFORMATION info;
-	if (!QueryInformationJobObject(command->job, JobObjectBasicAccountingInformation, &info,
+	if (!command->in_job || !QueryInformationJobObject(command->job, JobObjectBasicAccountingInformation, &info,
 				       sizeof(info), NULL))
 		return command->exited;
 	return command->exited && info.ActiveProcesses == 0;
@@ -186,9 +288,25 @@ int hmn_command_status(const struct hmn_command *command, int *ret_exit_code, in
 {
 	if (!command->exited)
 		return -EBUSY;
-	*ret_exit_code = command->exit_code;
+	windows_exit_status((uint32_t)command->exit_code, ret_exit_code);
 	*ret_signal = -1;
 	return 0;
+}
+
+const char *hmn_command_exit_note(const struct hmn_command *command, uint32_t *ret_code)
+{
+	int status;
+	if (!command->exited)
+		return NULL;
+	*ret_code = (uint32_t)command->exit_code;
+	return windows_exit_status((uint32_t)command->exit_code, &status);
+}
+
+int hmn_command_peak_rss(const struct hmn_command *command, uint64_t *ret_bytes)
+{
+	(void)command;
+	(void)ret_bytes;
+	return -EOPNOTSUPP; /* the job's own peak is read at the end instead */
 }
 
 int hmn_command_signal(struct hmn_command *command, int sig)
@@ -197,12 +315,84 @@ int hmn_command_signal(struct hmn_command *command, int sig)
 	return TerminateJobObject(command->job, (UINT)(128 + sig)) ? 0 : -EIO;
 }
 
+int hmn_command_pass_on(struct hmn_command *command, int sig, bool from_kernel)
+{
+	/* A console's Ctrl-C reaches every process attached to it, the command included. */
+	if (from_kernel || command->exited)
+		return 0;
+	int r = hmn_command_signal(command, sig);
+	return r < 0 ? r : 1;
+}
+
 struct hmn_command *hmn_command_free(struct hmn_command *command)
 {
 	if (command) {
 		CloseHandle(command->process);
 		CloseHandle(command->job);
+		free(command->tree);
 		free(command);
 	}
 	return NULL;
+}
+
+/* The working sets of the job's processes, summed: where the job keeps no memory figures (Wine). */
+static int job_working_sets(hmn_context *ctx, struct hmn_command *command, uint64_t *ret_bytes)
+{
+	uint32_t *pids = NULL;
+	size_t n = 0;
+	uint64_t total = 0;
+	int r = hmn_command_pids(ctx, command, &pids, &n);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < n; i++) {
+		HANDLE h = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, (DWORD)pids[i]);
+		PROCESS_MEMORY_COUNTERS counters = { .cb = sizeof(counters) };
+		if (h && K32GetProcessMemoryInfo(h, &counters, sizeof(counters)))
+			total += counters.WorkingSetSize;
+		if (h)
+			CloseHandle(h);
+	}
+	free(pids);
+	*ret_bytes = total;
+	return 0;
+}
+
+int hmn_tree_meter_read(hmn_context *ctx, struct hmn_tree_meter *meter, struct hmn_command *command,
+			uint64_t budget_ms, struct hmn_tree_memory *ret)
+{
+	(void)meter;
+	(void)budget_ms; /* one query of the job, however large it is */
+	/*
+	 * The job counts each process's committed memory once, however its
+	 * pages are shared, and keeps its peak itself: nothing between two
+	 * samples is missed.
+	 */
+	JOBOBJECT_EXTENDED_LIMIT_INFORMATION info;
+	memset(&info, 0, sizeof(info));
+	if (QueryInformationJobObject(command->job, JobObjectExtendedLimitInformation, &info, sizeof(info),
+				      NULL) && info.PeakJobMemoryUsed > 0) {
+		*ret = (struct hmn_tree_memory){
+			.bytes = info.PeakJobMemoryUsed, .measure = "commit", .is_peak = true, .complete = true, .settled = true,
+		};
+		return 0;
+	}
+	uint64_t bytes;
+	int r = job_working_sets(ctx, command, &bytes);
+	if (r < 0)
+		return r;
+	*ret = (struct hmn_tree_memory){ .bytes = bytes, .measure = "rss", .complete = true, .settled = true };
+	return 0;
+}
+
+int hmn_command_signal_tree(hmn_context *ctx, struct hmn_command *command, int sig)
+{
+	JOBOBJECT_BASIC_ACCOUNTING_INFORMATION info;
+	(void)ctx;
+	if (!QueryInformationJobObject(command->job, JobObjectBasicAccountingInformation, &info, sizeof(info),
+				       NULL))
+		return -EIO;
+	if (info.ActiveProcesses == 0)
+		return 0;
+	/* Windows has no SIGTERM to send: the job ends at once, with the code a signal's death reads as. */
+	return TerminateJobObject(command->job, (UINT)(128 + sig)) ? (int)info.ActiveProcesses : -EIO;
 }

@@ -109,6 +109,7 @@ static int dxgi_open(hmn_context *ctx, void **ret_state, char *why, size_t why_s
 		free(d);
 		return -ENODEV;
 	}
+	hmn_log_found(ctx, "dxgi", (unsigned)d->n, "DXGI adapters, PDH memory counters");
 	*ret_state = d;
 	return 0;
 }

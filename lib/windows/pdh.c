@@ -289,6 +289,7 @@ static int pdh_open(hmn_context *ctx, void **ret_state, char *why, size_t why_si
 		pdh_close(p);
 		return r;
 	}
+	hmn_log_found(ctx, "pdh", (unsigned)p->n, "the GPU Adapter Memory counters, no DXGI");
 	*ret_state = p;
 	return 0;
 }

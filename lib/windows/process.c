@@ -1,7 +1,8 @@
 /*
  * What Windows says about a process: OpenProcess with the least access that
  * names it (PROCESS_QUERY_LIMITED_INFORMATION), QueryFullProcessImageNameW
- * for its path, its token for its owner. PID 4 is the kernel ("System").
+ * for its path, its token for its owner, K32GetProcessMemoryInfo for its
+ * working set (that access suffices since Windows 8.1). PID 4 is the kernel ("System").
  */
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
@@ -95,7 +96,7 @@ static const char *token_user(HANDLE process, struct owners *owners, struct hmn_
 static int read_process(uint32_t pid, struct os_process_details *d, struct owners *owners,
 			struct hmn_arena *arena)
 {
-	*d = (struct os_process_details){ .uid = HMN_UID_UNKNOWN };
+	*d = (struct os_process_details){ .uid = HMN_UID_UNKNOWN, .ram_bytes = HMN_UNKNOWN };
 	if (pid == KERNEL_PID) {
 		d->name = "[kernel]";
 		d->exists = true;
@@ -122,6 +123,9 @@ static int read_process(uint32_t pid, struct os_process_details *d, struct owner
 		d->is_protected = true;
 	}
 	d->user = token_user(h, owners, arena);
+	PROCESS_MEMORY_COUNTERS counters = { .cb = sizeof(counters) };
+	if (d->exists && K32GetProcessMemoryInfo(h, &counters, sizeof(counters)))
+		d->ram_bytes = counters.WorkingSetSize;
 	CloseHandle(h);
 	return d->path && !d->name ? -ENOMEM : 0;
 }

@@ -17,10 +17,21 @@
 
 #include "paths.h"
 
+/*
+ * Windows has no set-user-ID program nor file capabilities: a process runs
+ * with its creator's token, or, elevated, with a new environment from the
+ * user's own profile, so its environment never comes from a less privileged
+ * caller. Nothing to ignore.
+ */
+const char *os_trusted_getenv(const char *name)
+{
+	return getenv(name);
+}
+
 int os_find_program(const char *name, const char *override_variable, char *out, size_t size,
 		    char *why, size_t why_size)
 {
-	const char *override = getenv(override_variable);
+	const char *override = os_trusted_getenv(override_variable);
 
 	if (override && *override) {
 		if (!os_path_is_absolute(override)) {

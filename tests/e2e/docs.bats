@@ -5,6 +5,7 @@ load helpers
 
 completions="$TESTS_DIR/../completions"
 man_source="$TESTS_DIR/../man/hmn.1.scd"
+readme="$TESTS_DIR/../README.md"
 
 words() { tr -s ' \n' '\n' | sed '/^$/d' | sort -u | tr '\n' ' '; }
 
@@ -20,91 +21,119 @@ bash_complete() {
 		printf "%s\n" "${COMPREPLY[@]}"' _ "$completions/bash/hmn" "$1"
 }
 
-@test "bash completes the commands and ps's options" {
+# The long options hmn [COMMAND] --help lists: made from the tables the parser itself uses.
+help_options() {
+	"$HMN" ${1:-} --help | grep -oE '^  (-[a-zA-Z], |    )--[a-z-]+' | grep -oE -- '--[a-z-]+' | words
+}
+
+@test "the help is made from the parser's tables: every option it lists is taken, every line fits 80 columns" {
+	for command in "" free ps watch run fit; do
+		"$HMN" $command --help >"$BATS_TEST_TMPDIR/help"
+		! awk 'length($0) > 80' "$BATS_TEST_TMPDIR/help" | grep . || false
+		for opt in $(help_options "$command"); do
+			# Taken: not "unknown option" nor "not valid for" (a missing value, or none, is fine).
+			run_split "$HMN" $command "$opt"
+			[[ "$stderr" != *"unknown option"* && "$stderr" != *"not valid for"* ]]
+		done
+	done
+	# What was missing from hmn watch --help once: --sort, --no-header, --bytes.
+	[[ " $(help_options watch)" == *" --bytes "*" --no-header "*" --sort "* ]]
+	[ "$(help_options run)" = "--backend --device --format --help --interval --json --kill-after --limit --output --quiet --verbose --version " ]
+}
+
+@test "bash completes the commands and every option the parser takes" {
 	[ -f /usr/share/bash-completion/bash_completion ] || skip "bash-completion is not installed"
-	[ "$(bash_complete 'hmn ' | words)" = "free ps run watch " ]
-	[ "$(bash_complete 'hmn ps --' | words)" = "--backend --bytes --device --format --help --json --no-header --output --pid --sort --verbose --version " ]
-	[ "$(bash_complete 'hmn free --' | words)" = "--backend --bytes --device --format --help --json --long --need --no-header --output --verbose --version " ]
+	[ "$(bash_complete 'hmn ' | words)" = "fit free ps run watch " ]
+	for command in free ps watch fit; do
+		[ "$(bash_complete "hmn $command --" | words)" = "$(help_options $command)" ]
+	done
+	[ "$(bash_complete 'hmn run --' | words)" = "-- $(help_options run)" ]
+	[ "$(bash_complete 'hmn --' | words)" = "$(help_options free)" ]
 	[ "$(bash_complete 'hmn ps --sort ' | words)" = "device name pid vram " ]
-	[ "$(bash_complete 'hmn watch --' | words)" = "--backend --bytes --count --device --duration --format --help --interval --json --long --no-header --output --pid --sort --verbose --version " ]
-	[ "$(bash_complete 'hmn run --' | words)" = "-- --backend --device --format --help --interval --json --output --verbose --version " ]
 	[ "$(bash_complete 'hmn free --format ' | words)" = "csv json prometheus table " ]
-	[ "$(bash_complete 'hmn watch --format ' | words)" = "json table " ]
+	[ "$(bash_complete 'hmn watch --format ' | words)" = "json prometheus table " ]
+	[ "$(bash_complete 'hmn run --format ' | words)" = "json table " ]
+	[ "$(bash_complete 'hmn fit --format ' | words)" = "json table " ]
+	[ "$(bash_complete 'hmn fit --attention ' | words)" = "eager fused " ]
 	# After "run --", the command's own words: commands first.
 	[[ " $(bash_complete 'hmn run -- ech' | words)" == *" echo "* ]]
 }
 
-@test "zsh completes the commands and ps's options" {
+@test "zsh completes the commands and every option the parser takes" {
 	command -v zsh >/dev/null || skip "zsh is not installed"
 	run timeout 30 zsh "$TESTS_DIR/e2e/zsh-complete.zsh" "$completions/zsh" "hmn "
 	[ "$status" -eq 0 ]
-	[ "$(words <<<"$output")" = "free ps run watch " ]
-	run timeout 30 zsh "$TESTS_DIR/e2e/zsh-complete.zsh" "$completions/zsh" "hmn ps --"
-	[ "$status" -eq 0 ]
-	[ "$(words <<<"$output")" = "--backend --bytes --device --format --help --json --no-header --output --pid --sort --verbose --version " ]
-	run timeout 30 zsh "$TESTS_DIR/e2e/zsh-complete.zsh" "$completions/zsh" "hmn watch --"
-	[ "$status" -eq 0 ]
-	[ "$(words <<<"$output")" = "--backend --bytes --count --device --duration --format --help --interval --json --long --no-header --output --pid --sort --verbose --version " ]
+	[ "$(words <<<"$output")" = "fit free ps run watch " ]
+	for command in free ps watch run fit; do
+		run timeout 30 zsh "$TESTS_DIR/e2e/zsh-complete.zsh" "$completions/zsh" "hmn $command --"
+		[ "$status" -eq 0 ]
+		[ "$(grep -x -- '--[a-z-]*' <<<"$output" | words)" = "$(help_options $command)" ]
+	done
 }
 
-@test "fish completes the commands and ps's options" {
+@test "fish completes the commands and every option the parser takes" {
 	command -v fish >/dev/null || skip "fish is not installed"
 	run fish --no-config -c "source '$completions/fish/hmn.fish'; complete -C 'hmn '"
-	[ "$(cut -f1 <<<"$output" | words)" = "free ps run watch " ]
-	run fish --no-config -c "source '$completions/fish/hmn.fish'; complete -C 'hmn ps --'"
-	[ "$(cut -f1 <<<"$output" | words)" = "--backend --bytes --device --format --help --json --no-header --output --pid --sort --verbose --version " ]
-	run fish --no-config -c "source '$completions/fish/hmn.fish'; complete -C 'hmn free --'"
-	[[ "$output" != *"--pid"* ]]
-	[ "$(cut -f1 <<<"$output" | words)" = "--backend --bytes --device --format --help --json --long --need --no-header --output --verbose --version " ]
-	run fish --no-config -c "source '$completions/fish/hmn.fish'; complete -C 'hmn watch --'"
-	[ "$(cut -f1 <<<"$output" | words)" = "--backend --bytes --count --device --duration --format --help --interval --json --long --no-header --output --pid --sort --verbose --version " ]
+	[ "$(cut -f1 <<<"$output" | words)" = "fit free ps run watch " ]
+	for command in free ps watch run fit; do
+		run fish --no-config -c "source '$completions/fish/hmn.fish'; complete -C 'hmn $command --'"
+		[ "$(cut -f1 <<<"$output" | words)" = "$(help_options $command)" ]
+	done
 	run fish --no-config -c "source '$completions/fish/hmn.fish'; complete -C 'hmn free --format '"
 	[ "$(cut -f1 <<<"$output" | words)" = "csv json prometheus table " ]
+	run fish --no-config -c "source '$completions/fish/hmn.fish'; complete -C 'hmn watch --format '"
+	[ "$(cut -f1 <<<"$output" | words)" = "json prometheus table " ]
 }
 
 @test "the man page documents every command, option, column, JSON key, exit code and variable" {
 	missing=()
-	for word in free ps watch run --format --output --need --long --interval --count --duration \
+	for word in free ps watch run fit $(help_options) $(help_options free) $(help_options ps) $(help_options watch) \
+		$(help_options run) $(help_options fit) -q -l -o -v -h -V \
+		PART FITS MAX_CONTEXT LAYERS weights kv_cache activations optimizer runtime margin model format \
+		architecture parameters dtype layers context_length context batch kv_dtype weights_dtype train \
+		gpus_split parts weights_bytes kv_cache_bytes activations_bytes optimizer_bytes runtime_bytes \
+		margin_bytes per_gpu_bytes gpus fits max_context gpu_layers planned warning \
 		UTIL TEMP POWER command exit_code signal duration_ms samples interval_ms measure \
-		peak_bytes peak_shared_bytes devices processes spill process_peaks mps unified_memory \
+		peak_bytes peak_shared_bytes devices processes spill process_peaks left_running peak_ram_bytes ram_measure limit_bytes limit_exceeded limit_exceeded_ms limit_exceeded_bytes mps unified_memory \
 		hmn_gpu_memory_free_bytes hmn_process_gpu_memory_bytes \
-		free ps --json --backend --verbose --help --version --device --no-header \
-		--bytes --pid --sort GPU NAME USED FREE TOTAL RESERVED SOURCE PID USER TYPE VRAM \
+		GPU NAME USED FREE TOTAL RESERVED SOURCE PID USER TYPE VRAM \
 		SHARED index name uuid vendor pci_bus_id total_bytes free_bytes used_bytes \
 		reserved_bytes driver_version source pid shared_used_bytes device_index device_name \
-		device_uuid type user uid path protected ns_pid container mig gpu_instance_id compute_instance_id parent_index HMN_NVML_LIBRARY HMN_NVIDIA_SMI HMN_PROCFS \
+		device_uuid type user uid path protected ns_pid container mig RAM ram_bytes gpu_instance_id compute_instance_id parent_index HMN_NVML_LIBRARY HMN_NVIDIA_SMI HMN_PROCFS \
 		HMN_SYSFS HMN_BACKENDS HMN_TIMEOUT HMN_PCI_IDS NO_COLOR nvml nvidia-smi drm dxgi pdh metal \
-		shared_total_bytes; do
+		nvml/unified shared_total_bytes; do
 		grep -q -- "\*$word\*" "$man_source" || missing+=("$word")
 	done
-	for code in 0 1 2 3 4 125 126 127; do
+	for code in 0 1 2 3 4 124 125 126 127; do
 		grep -q "^\*$code\*$" "$man_source" || missing+=("exit $code")
 	done
 	echo "missing: ${missing[*]}"
 	[ "${#missing[@]}" -eq 0 ]
 }
 
-@test "the help names every option the parser accepts" {
-	run "$HMN" --help
-	for opt in --json --backend --verbose --help --version; do
-		[[ "$output" == *"$opt"* ]]
-	done
-	run "$HMN" ps --help
-	for opt in --pid --device --sort --no-header --bytes --json --format --output; do
-		[[ "$output" == *"$opt"* ]]
-	done
-	run "$HMN" free --help
-	for opt in --device --need --long --no-header --bytes --json --format --output; do
-		[[ "$output" == *"$opt"* ]]
-	done
-	run "$HMN" watch --help
-	for opt in --interval --count --duration --pid --device --long --json; do
-		[[ "$output" == *"$opt"* ]]
-	done
-	run "$HMN" run --help
-	for opt in --interval --device --json --output; do
-		[[ "$output" == *"$opt"* ]]
-	done
+@test "the man page's sections come in the order a reader meets them" {
+	[ "$(grep '^# ' "$man_source" | tr '\n' '|')" = "# NAME|# SYNOPSIS|# TYPICAL USE|# DESCRIPTION|# COMMANDS|# GLOBAL OPTIONS|# OPTIONS FOR FREE|# OPTIONS FOR PS|# OPTIONS FOR WATCH|# OPTIONS FOR RUN|# OPTIONS FOR FIT|# SIZE AND DURATION|# TABLES|# SUMMARY LINE|# JSON OUTPUT|# PROMETHEUS|# EXIT STATUS|# ENVIRONMENT|# EXAMPLES|# SOURCES|# BUGS|# SEE ALSO|" ]
+}
+
+@test "the rendered man page keeps each example, and each sample, on lines of its own" {
+	command -v scdoc >/dev/null || skip "scdoc is not installed"
+	command -v man >/dev/null || skip "man (man-db) is not installed"
+	scdoc <"$man_source" >"$BATS_TEST_TMPDIR/hmn.1"
+	MANWIDTH=80 LC_ALL=C.UTF-8 man -l "$BATS_TEST_TMPDIR/hmn.1" 2>/dev/null | col -bx | sed 's/^[[:space:]]*//' >"$BATS_TEST_TMPDIR/page"
+	# Every line of every code block of the source: a line of the page as it is, never run together.
+	blocks=$(awk '/^[\t ]*```/ { inside = !inside; next } inside { sub(/^[\t ]+/, ""); gsub(/\\\\/, "\\"); print }' "$man_source") # scdoc's \\ is one \
+	[ "$(wc -l <<<"$blocks")" -gt 20 ]
+	while IFS= read -r line; do
+		grep -qxF -- "$line" "$BATS_TEST_TMPDIR/page" || { echo "not a line of its own: $line"; false; }
+	done <<<"$blocks"
+	# Each example a block of its own: one command a block in EXAMPLES.
+	[ "$(sed -n '/^# EXAMPLES/,/^# SOURCES/p' "$man_source" | awk '/^```/ { inside = !inside; if (inside) n = 0; else if (n != 1) bad = 1; next } inside { n++ } END { exit bad }'; echo $?)" = 0 ]
+	grep -qxF "hmn run -- python3 train.py" "$BATS_TEST_TMPDIR/page"
+}
+
+@test "the help says where hmn run's report goes, --json too" {
+	[[ "$("$HMN" --help)" == *"run    runs COMMAND; its peak GPU memory on stderr (--json too) or -o FILE"* ]]
+	[[ "$("$HMN" run --help)" == *"--json                 the report in JSON, on stderr (or in FILE)"* ]]
 }
 
 @test "every key hmn really prints is in the man page" {
@@ -117,4 +146,63 @@ bash_complete() {
 	done
 	echo "missing: ${missing[*]}"
 	[ "${#missing[@]}" -eq 0 ]
+}
+
+# What the README's examples run against: the stand-in's two GPUs, a training
+# job and Xorg; and an hmn on PATH, a kill that only says what it was asked
+# to kill, a train.py and a Makefile, in a directory of their own.
+readme_setup() {
+	common_setup
+	two_gpus 'proc gpu=0 pid=4242 used=20266876928 list=compute' 'proc gpu=1 pid=777 used=268435456 list=graphics'
+	fake_process 4242 0 /usr/bin/python3.11 "" 3250586
+	fake_process 777 0 /usr/lib/xorg/Xorg "" 217088
+	work="$BATS_TEST_TMPDIR/work"
+	mkdir -p "$work/bin"
+	# hmn watch runs until told to stop: here, two samples.
+	printf '#!/bin/bash\n[ "$1" = watch ] && set -- "$@" --count 2 --interval 10ms\nexec "%s" "$@"\n' "$HMN" >"$work/bin/hmn"
+	printf '#!/bin/sh\necho "$@" >>"%s/killed"\n' "$work" >"$work/bin/kill"
+	chmod +x "$work/bin/hmn" "$work/bin/kill"
+	printf 'import time\ntime.sleep(0.2)\n' >"$work/train.py"
+	printf 'test:\n\ttrue\n' >"$work/Makefile"
+}
+
+@test "the README's first block is hmn's real output against the stand-in" {
+	readme_setup
+	want=$(awk '/^```/ { n++; next } n == 1' "$readme")
+	got=$(awk '/^```/ { n++; next } n == 1 && /^\$ / { print substr($0, 3) }' "$readme" | while IFS= read -r command; do
+		printf '$ %s\n' "$command"
+		(cd "$work" && PATH="$work/bin:$PATH" bash -c "$command" 2>&1)
+		echo
+	done)
+	diff <(printf '%s\n' "$want") <(printf '%s\n' "${got%$'\n'}") | sed 's/^/# /' >&3 || true
+	[ "$got" = "$want"$'\n' ] || [ "${got%$'\n'}" = "$want" ]
+}
+
+@test "the README's recipes run, and do what they say" {
+	command -v make >/dev/null || skip "make is not installed"
+	readme_setup
+	recipes=$(awk '/^## Recipes/ { on = 1 } on && /^```sh/ { inside = 1; next } inside && /^```/ { exit } inside && !/^#/ && NF' "$readme")
+	[ "$(wc -l <<<"$recipes")" -ge 9 ]
+	while IFS= read -r recipe; do
+		run_split bash -c "cd '$work' && PATH='$work/bin':\$PATH && set -o pipefail && $recipe"
+		sed 's/^/# /' <<<"$recipe: $status: $output" >&3
+		[ "$status" -eq 0 ]
+		case "$recipe" in
+		*xargs\ -r\ kill*) [ "$(cat "$work/killed")" = "4242" ] ;;
+		*"group_by(.user)"* | *"sum[\$2]"*) [[ "$output" == *"root 20535312384"* ]] ;;
+		*"awk '\$3 >= 40"*) [ "$output" = $'0\n1' ] ;;
+		"hmn watch"*) [ "${#lines[@]}" -eq 2 ] ;;
+		*"--limit 8GiB"*) [[ "$stderr" == *": peak 0MiB of GPU memory"* && "$stderr" != *"stopped by --limit"* ]] ;;
+		esac
+	done <<<"$recipes"
+}
+
+@test "one naming convention for files: lowercase with hyphens, but where a tool names them" {
+	cd "$TESTS_DIR/.."
+	# zsh's completion functions are _NAME; Meson's options file and the cross files' target triplets are theirs.
+	bad=$(find lib src man completions cross tests -path tests/fixtures -prune -o -type f -print |
+		grep -Ev '/[a-z0-9.-]+$' | grep -vxE 'completions/zsh/_hmn|cross/x86_64-w64-mingw32\.txt' || true)
+	echo "$bad"
+	[ -z "$bad" ]
+	[ -z "$(ls | grep -vxE '[a-z0-9.-]+|README\.md|LICENSE|meson_options\.txt|build[a-z0-9-]*' || true)" ]
 }

@@ -28,13 +28,26 @@ setup() {
 @test "free table: unknown figures are -, and -v says why each is unknown" {
 	run_split "$HMN" -v free
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "GPU  NAME                                                        USED      FREE     TOTAL  RESERVED  SOURCE" ]
-	[ "${lines[3]}" = "  2  Intel Battlemage G21 [Arc B580]                                -         -  12.0 GiB         -  drm" ]
-	[ "${lines[4]}" = "  3  Intel DG2 [Arc A310]                                           -         -         -         -  drm" ]
+	[ "${lines[0]}" = "GPU    USED     FREE    TOTAL  RESERVED  SOURCE  NAME" ]
+	[ "${lines[3]}" = "  2       -        -  12.0GiB         -  drm     Intel Arc B580" ]
+	[ "${lines[4]}" = "  3       -        -        -         -  drm     Intel Arc A310" ]
+	[[ "$stderr" == *"drm: $HMN_SYSFS/class/drm (card0 amdgpu, card1 amdgpu, card2 xe, card3 i915), 4 GPUs"* ]]
 	[[ "$stderr" == *"drm: card2: xe prints no used VRAM figure in sysfs: used unknown"* ]]
 	[[ "$stderr" == *"drm: card3: i915: HMN_SYSFS is set, so no device node is queried: memory unknown"* ]]
 	[[ "$stderr" == *"drm: card4 (0000:01:00.0): NVIDIA: left to nvml and nvidia-smi"* ]]
 	[[ "$stderr" == *"drm: card5 (0000:0a:00.0): driver ast: not a GPU hmn measures"* ]]
+}
+
+@test "the table names a GPU by the product pci.ids gives in brackets; JSON keeps the whole name" {
+	run_split "$HMN" free
+	[ "$(awk 'NR > 1 { $1 = $2 = $3 = $4 = $5 = $6 = ""; sub(/^ +/, ""); print }' <<<"$output")" = "AMD Radeon RX 7900 XT
+AMD GPU [1002:150e]
+Intel Arc B580
+Intel Arc A310" ]
+	run_split "$HMN" free --json
+	[ "$(jq -r '.[0].name' <<<"$output")" = "AMD Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]" ]
+	# As wide as the rest: no longer the 124 columns of the whole name.
+	[ "$("$HMN" free | awk '{ n = length($0) > n ? length($0) : n } END { print n }')" -le 80 ]
 }
 
 @test "names: product_name first, then pci.ids, then vendor and ids" {
@@ -47,16 +60,16 @@ setup() {
 @test "ps --json: every DRM row, exactly" {
 	run_split "$HMN" ps --json --sort pid
 	[ "$status" -eq 0 ]
-	[ "$output" = '[{"pid":1000,"name":"blender","used_bytes":2117632,"shared_used_bytes":8388608,"device_index":0,"device_name":"AMD Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]","device_uuid":null,"type":"graphics","user":null,"uid":4201,"path":"/usr/bin/blender","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null,"mps":false},{"pid":1100,"name":"llama-server","used_bytes":5476352,"shared_used_bytes":25864192000,"device_index":1,"device_name":"AMD GPU [1002:150e]","device_uuid":null,"type":"compute","user":null,"uid":4201,"path":"/opt/llama.cpp/bin/llama-server","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null,"mps":false},{"pid":1200,"name":"gnome-shell","used_bytes":24567808,"shared_used_bytes":196608,"device_index":2,"device_name":"Intel Battlemage G21 [Arc B580]","device_uuid":null,"type":"graphics","user":null,"uid":4201,"path":"/usr/bin/gnome-shell","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null,"mps":false},{"pid":1300,"name":"ffmpeg","used_bytes":2762895360,"shared_used_bytes":null,"device_index":3,"device_name":"Intel DG2 [Arc A310]","device_uuid":null,"type":"graphics","user":null,"uid":4202,"path":"/usr/bin/ffmpeg","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null,"mps":false},{"pid":1400,"name":"python3.11","used_bytes":1073741824,"shared_used_bytes":67108864,"device_index":0,"device_name":"AMD Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]","device_uuid":null,"type":"compute","user":null,"uid":4201,"path":"/usr/bin/python3.11","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null,"mps":false},{"pid":1500,"name":"python3.11","used_bytes":536870912,"shared_used_bytes":2097152,"device_index":0,"device_name":"AMD Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]","device_uuid":null,"type":"compute","user":null,"uid":4201,"path":"/usr/bin/python3.11","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null,"mps":false},{"pid":1501,"name":"python3.11","used_bytes":0,"shared_used_bytes":0,"device_index":0,"device_name":"AMD Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]","device_uuid":null,"type":"compute","user":null,"uid":4201,"path":"/usr/bin/python3.11","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null,"mps":false},{"pid":1600,"name":"vkcube","used_bytes":67108864,"shared_used_bytes":null,"device_index":0,"device_name":"AMD Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]","device_uuid":null,"type":"graphics","user":null,"uid":4203,"path":"/usr/bin/vkcube","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null,"mps":false}]' ]
-	[ "$stderr" = "hmn: 8 GPU processes found (4.2 GiB total)." ]
+	[ "$output" = '[{"pid":1000,"name":"blender","used_bytes":2117632,"shared_used_bytes":8388608,"device_index":0,"device_name":"AMD Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]","device_uuid":null,"type":"graphics","user":null,"uid":4201,"path":"/usr/bin/blender","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null,"mps":false,"ram_bytes":1610612736,"pod_uid":null},{"pid":1100,"name":"llama-server","used_bytes":5476352,"shared_used_bytes":25864192000,"device_index":1,"device_name":"AMD GPU [1002:150e]","device_uuid":null,"type":"compute","user":null,"uid":4201,"path":"/opt/llama.cpp/bin/llama-server","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null,"mps":false,"ram_bytes":432013312,"pod_uid":null},{"pid":1200,"name":"gnome-shell","used_bytes":24567808,"shared_used_bytes":196608,"device_index":2,"device_name":"Intel Battlemage G21 [Arc B580]","device_uuid":null,"type":"graphics","user":null,"uid":4201,"path":"/usr/bin/gnome-shell","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null,"mps":false,"ram_bytes":268435456,"pod_uid":null},{"pid":1300,"name":"ffmpeg","used_bytes":2762895360,"shared_used_bytes":null,"device_index":3,"device_name":"Intel DG2 [Arc A310]","device_uuid":null,"type":"graphics","user":null,"uid":4202,"path":"/usr/bin/ffmpeg","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null,"mps":false,"ram_bytes":100663296,"pod_uid":null},{"pid":1400,"name":"python3.11","used_bytes":1073741824,"shared_used_bytes":67108864,"device_index":0,"device_name":"AMD Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]","device_uuid":null,"type":"compute","user":null,"uid":4201,"path":"/usr/bin/python3.11","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null,"mps":false,"ram_bytes":2147483648,"pod_uid":null},{"pid":1500,"name":"python3.11","used_bytes":536870912,"shared_used_bytes":2097152,"device_index":0,"device_name":"AMD Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]","device_uuid":null,"type":"compute","user":null,"uid":4201,"path":"/usr/bin/python3.11","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null,"mps":false,"ram_bytes":1073741824,"pod_uid":null},{"pid":1501,"name":"python3.11","used_bytes":0,"shared_used_bytes":0,"device_index":0,"device_name":"AMD Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]","device_uuid":null,"type":"compute","user":null,"uid":4201,"path":"/usr/bin/python3.11","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null,"mps":false,"ram_bytes":1073741824,"pod_uid":null},{"pid":1600,"name":"vkcube","used_bytes":67108864,"shared_used_bytes":null,"device_index":0,"device_name":"AMD Navi 31 [Radeon RX 7900 XT/7900 XTX/7900 GRE/7900M]","device_uuid":null,"type":"graphics","user":null,"uid":4203,"path":"/usr/bin/vkcube","protected":false,"source":"drm","ns_pid":null,"container":null,"mig":null,"mps":false,"ram_bytes":50331648,"pod_uid":null}]' ]
+	[ "$stderr" = "hmn: 8 GPU processes found (4.2GiB total)." ]
 }
 
 @test "the APU: 5 MiB of VRAM, the model's 24 GiB in SHARED" {
 	run_split "$HMN" ps --pid 1100
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = " PID  USER  TYPE   VRAM    SHARED  GPU  NAME" ]
-	[ "${lines[1]}" = "1100  4201  C     5 MiB  24.1 GiB    1  llama-server" ]
-	[ "$stderr" = "hmn: 1 GPU process found matching pid=1100 (5 MiB total)." ]
+	[ "${lines[0]}" = " PID  USER  TYPE  VRAM   SHARED     RAM  GPU  NAME" ]
+	[ "${lines[1]}" = "1100  4201  C     5MiB  24.1GiB  412MiB    1  llama-server" ]
+	[ "$stderr" = "hmn: 1 GPU process found matching pid=1100 (5MiB total)." ]
 }
 
 @test "xe: KiB beside MiB on one client, resident only" {
@@ -68,7 +81,7 @@ setup() {
 	run_split "$HMN" ps --json --pid 1400,1500,1501
 	[ "$status" -eq 0 ]
 	[ "$(jq -c '[.[] | [.pid, .used_bytes]]' <<<"$output")" = '[[1400,1073741824],[1500,536870912],[1501,0]]' ]
-	[ "$stderr" = "hmn: 3 GPU processes found matching pid=1400,1500,1501 (1.5 GiB total)." ]
+	[ "$stderr" = "hmn: 3 GPU processes found matching pid=1400,1500,1501 (1.5GiB total)." ]
 }
 
 @test "units change between samples: the same client read in MiB, then KiB" {
@@ -95,9 +108,30 @@ setup() {
 	scenario 'gpu name="NVIDIA H100 80GB HBM3" uuid=GPU-aaaaaaaa-1111-2222-3333-444444444444 pci=00000000:01:00.0 total=85520809984 reserved=502267904 used=1048576'
 	run_split "$HMN" free
 	[ "$status" -eq 0 ]
-	[ "$(awk '{print $1, $NF}' <<<"$output" | tr '\n' ' ')" = "GPU SOURCE 0 nvml 1 drm 2 drm 3 drm 4 drm " ]
+	[ "$(awk '{print $1, $6}' <<<"$output" | tr '\n' ' ')" = "GPU SOURCE 0 nvml 1 drm 2 drm 3 drm 4 drm " ]
 	run_split "$HMN" ps --json --device 4
 	[ "$(jq -c '[.[] | [.pid, .device_index]]' <<<"$output")" = '[[1300,4]]' ]
+}
+
+@test "an NVIDIA card that neither NVML nor nvidia-smi can read: said, exit 1, the other GPUs keep their indices" {
+	unset HMN_BACKENDS
+	export HMN_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1 HMN_NVIDIA_SMI=/nonexistent/nvidia-smi
+	run_split "$HMN" free
+	echo "# $status: $stderr"
+	[ "$status" -eq 1 ]
+	# The indices the DRM GPUs have when NVML answers (the test above): 1 to 4, not 0 to 3.
+	[ "$(awk '{print $1, $6}' <<<"$output" | tr '\n' ' ')" = "GPU SOURCE 1 drm 2 drm 3 drm 4 drm " ]
+	[[ "$stderr" == "hmn: 1 NVIDIA GPU (0000:"*") that no source could read (nvml: "*"; nvidia-smi: "*"): GPU 0 left out" ]]
+	run_split "$HMN" ps --json --device 4
+	[ "$status" -eq 1 ]
+	[ "$(jq -c '[.[] | [.pid, .device_index]]' <<<"$output")" = '[[1300,4]]' ]
+	run_split "$HMN" watch --json --count 1
+	[ "$status" -eq 1 ]
+	[ "$(jq -c '[.gpus[].index]' <<<"$output")" = '[1,2,3,4]' ]
+	# --backend drm leaves NVIDIA out by choice: nothing to say.
+	run_split "$HMN" free --backend drm
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
 }
 
 @test "another user's process: counted as protected, never silently lost" {
@@ -120,7 +154,7 @@ setup() {
 	[ "$status" -eq 0 ]
 	[ "$(jq -c '[.[].pid] | sort' <<<"$output")" = '[1000,1100,1200,1300,1400,1500,1501]' ]
 	[[ "$stderr" == *"drm: 1 processes' descriptors are unreadable without privilege: their GPU memory is not counted"* ]]
-	[[ "$stderr" == *"hmn: 7 GPU processes found (4.1 GiB total; 1 protected — re-run elevated for names)." ]]
+	[[ "$stderr" == *"hmn: 7 GPU processes found (4.1GiB total; 1 protected — re-run elevated for names)." ]]
 }
 
 @test "an unreadable fdinfo behind a readable descriptor list: protected too" {
@@ -133,16 +167,16 @@ setup() {
 	HMN_SYSFS="$dir/sys" HMN_PROCFS="$dir/proc" run_split "${as_user[@]}" "$HMN" ps --pid 1600
 	rm -rf "$dir"
 	[ "$status" -eq 0 ]
-	[ "$output" = "PID  USER  TYPE  VRAM  SHARED  GPU  NAME" ]
+	[ "$output" = "PID  USER  TYPE  VRAM  SHARED  RAM  GPU  NAME" ]
 	[ "$stderr" = "hmn: 0 GPU processes found matching pid=1600 (1 protected — re-run elevated for names)." ]
 }
 
-@test "a GPU that fell off the bus: the others still answer" {
+@test "a GPU that fell off the bus: the others still answer, and the status says it (1)" {
 	amd="$HMN_SYSFS/devices/pci0000:00/0000:00:01.1/0000:08:00.0"
 	rm "$amd/mem_info_vram_total"
 	mkdir "$amd/mem_info_vram_total" # read() now fails with EISDIR, as a dead device's fails with EIO
 	run_split "$HMN" free --json
-	[ "$status" -eq 0 ]
+	[ "$status" -eq 1 ]
 	[ "$(jq -c '[.[].index]' <<<"$output")" = '[1,2,3]' ]
 	[[ "$stderr" == *"drm: GPU 0 (0000:08:00.0): Is a directory"* ]]
 }
@@ -164,10 +198,10 @@ setup() {
 @test "free -l: amdgpu's busy percent, hwmon temperature and power; - where the kernel says nothing" {
 	run_split "$HMN" free -l
 	[ "$status" -eq 0 ]
-	[[ "${lines[0]}" == *"RESERVED  UTIL  TEMP  POWER  SOURCE" ]]
-	[[ "${lines[1]}" == *"   37%   41C   71 W  drm" ]]
-	[[ "${lines[2]}" == *"    5%   52C   15 W  drm" ]]
-	[[ "${lines[3]}" == *"     -     -      -  drm" ]]
+	[[ "${lines[0]}" == *"RESERVED  UTIL  TEMP  POWER  SOURCE  NAME" ]]
+	[[ "${lines[1]}" == *"   37%   41C    71W  drm     AMD Radeon RX 7900 XT" ]]
+	[[ "${lines[2]}" == *"    5%   52C    15W  drm     AMD GPU [1002:150e]" ]]
+	[[ "${lines[3]}" == *"     -     -      -  drm     Intel Arc B580" ]]
 }
 
 @test "Prometheus on AMD and Intel: GTT as the shared families, promtool passes" {
@@ -189,5 +223,12 @@ setup() {
 	[ "$(jq -c '[.processes[] | select(.pid == 1100) | [.device_index, .shared_used_bytes]]' <<<"${lines[1]}")" = "$(HMN_BACKENDS=drm "$HMN" ps --json 2>/dev/null | jq -c '[.[] | select(.pid == 1100) | [.device_index, .shared_used_bytes]]')" ]
 	[ "$(jq -c '[.processes[] | select(.pid == 1100) | .shared_used_bytes > 20000000000] | any' <<<"${lines[1]}")" = true ]
 	# xe and i915 say no used figure: their peak is unknown, not 0.
-	[[ "$stderr" == "hmn: 2 samples over 0.0 s. Peak used: GPU 0 2.0 GiB, GPU 1 5 MiB, GPU 2 -, GPU 3 -. Highest process peaks: "* ]]
+	[[ "$stderr" == "hmn: 2 samples over "*"ms. Peaks:
+GPU    PEAK
+  0  2.0GiB
+  1    5MiB
+  2       -
+  3       -
+ PID  GPU    PEAK  NAME
+1300    3  2.6GiB  ffmpeg"* ]]
 }

@@ -15,7 +15,7 @@ setup() {
 		'proc gpu=0 pid=4242 used=2147483648 list=graphics' \
 		'proc gpu=1 pid=777 used=1073741824 list=compute' \
 		'proc gpu=1 pid=1500 used=na list=graphics'
-	fake_process 4242 0 /usr/bin/python3.11
+	fake_process 4242 0 /usr/bin/python3.11 "" 3670016
 	fake_process 777 65534 "/opt/we\"ird\\na"$'\n'"me"$'\xff' 'weird'
 }
 
@@ -23,17 +23,28 @@ setup() {
 	run_split "$HMN" free --need 40GiB
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
-	[ "${lines[0]}" = "GPU  NAME                       USED      FREE     TOTAL  RESERVED  SOURCE" ]
+	[ "${lines[0]}" = "GPU     USED     FREE    TOTAL  RESERVED  SOURCE  NAME" ]
 	run_split "$HMN" free --need 60GiB
 	[ "$status" -eq 4 ]
-	[ "$stderr" = "hmn: no GPU has 60.0 GiB free (most: GPU 0, 59.8 GiB)" ]
+	[ "$stderr" = "hmn: no GPU has 60.0GiB free (most: GPU 0, 59.8GiB)" ]
 	[ "${#lines[@]}" -eq 3 ] # the table is printed as usual
 	run_split "$HMN" free --need 40GiB --device 1
 	[ "$status" -eq 4 ]
-	[ "$stderr" = "hmn: no GPU has 40.0 GiB free (most: GPU 1, 13.7 GiB)" ]
+	[ "$stderr" = "hmn: no GPU has 40.0GiB free (most: GPU 1, 13.7GiB)" ]
 	run_split "$HMN" free --json --need 1b
 	[ "$status" -eq 0 ]
 	jq -e 'length == 2' <<<"$output"
+	# The message's sizes are one word, TiB past 1024 GiB (it said "16384.0 GiB").
+	run_split "$HMN" free --need 15.99999T
+	[ "$status" -eq 4 ]
+	[ "$stderr" = "hmn: no GPU has 16.0TiB (17592175049300 bytes) free (most: GPU 0, 59.8GiB)" ]
+	# Where the one-word form rounds, the exact figure follows: never "59.8GiB" needed, "59.8GiB" had.
+	run_split "$HMN" free --need 59.84GiB
+	[ "$stderr" = "hmn: no GPU has 59.8GiB (64252710748 bytes) free (most: GPU 0, 59.8GiB)" ]
+	# 2^64-1 is "unknown" inside hmn: out of range, never "no GPU has - free".
+	run_split "$HMN" free --need 18446744073709551615
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "hmn: invalid SIZE '18446744073709551615' for --need"* ]]
 }
 
 @test "free --need N%: a share of each GPU's own total" {
@@ -41,29 +52,78 @@ setup() {
 	[ "$status" -eq 0 ]
 	run_split "$HMN" free --need 76%
 	[ "$status" -eq 4 ]
-	[ "$stderr" = "hmn: no GPU has 76% of its memory free (most: GPU 0, 59.8 GiB)" ]
+	[ "$stderr" = "hmn: no GPU has 76% of its memory free (most: GPU 0, 59.8GiB)" ]
 	run_split "$HMN" free --need 28% --device 1
 	[ "$status" -eq 0 ]
+	# The percent as given, never rounded up to "100%".
+	run_split "$HMN" free --need 99.99999999% --device 1
+	[ "$status" -eq 4 ]
+	[ "$stderr" = "hmn: no GPU has 99.99999999% of its memory free (most: GPU 1, 13.7GiB)" ]
 }
 
-@test "SIZE: units, decimals, case; hostile values are usage errors, never a wrap-around" {
-	for ok in 1 1b 512M 512m 512MiB 0.5G 1.5GiB 59GB 1T 1tb 100% 0.5%; do
+@test "SIZE: units, decimals, any case, 0 and 0%; hostile values are usage errors, never a wrap-around" {
+	for ok in 1 1b 512M 512m 512MiB 512MIB 0.5G 1.5GiB 1.5gIb 59GB 59gb 1T 1tb 100% 0.5% 0 0% 0.0%; do
 		run_split "$HMN" free --need "$ok"
 		[ "$status" -eq 0 ] || [ "$status" -eq 4 ]
 	done
-	for bad in 99999999TiB 1e999 1e9 -1 abc 10x '' 101% 0% % G 1..5G '1 G' 18446744073709551616 nan inf; do
+	run_split "$HMN" free --need 0%
+	[ "$status" -eq 0 ]
+	for bad in 99999999TiB 1e999 1e9 -1 abc 10x '' 101% % G 1..5G '1 G' 18446744073709551616 nan inf -0%; do
 		run_split "$HMN" free --need "$bad"
 		[ "$status" -eq 2 ]
-		[ "$(sed -n 2p <<<"$stderr")" = "Try 'hmn --help'." ]
+		[ "$(sed -n 2p <<<"$stderr")" = "Try 'hmn free --help'." ]
 	done
 }
 
 @test "free -l: UTIL TEMP POWER before SOURCE, - where unknown" {
 	run_split "$HMN" free -l
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "GPU  NAME                       USED      FREE     TOTAL  RESERVED  UTIL  TEMP  POWER  SOURCE" ]
-	[ "${lines[1]}" = "  0  NVIDIA H100 80GB HBM3  19.4 GiB  59.8 GiB  79.6 GiB   479 MiB   37%   41C   71 W  nvml" ]
-	[ "${lines[2]}" = "  1  NVIDIA L40S            31.3 GiB  13.7 GiB  45.0 GiB     0 MiB     -   30C      -  nvml" ]
+	[ "${lines[0]}" = "GPU     USED     FREE    TOTAL  RESERVED  UTIL  TEMP  POWER  SOURCE  NAME" ]
+	[ "${lines[1]}" = "  0  19.4GiB  59.8GiB  79.6GiB    479MiB   37%   41C    71W  nvml    NVIDIA H100 80GB HBM3" ]
+	[ "${lines[2]}" = "  1  31.3GiB  13.7GiB  45.0GiB      0MiB     -   30C      -  nvml    NVIDIA L40S" ]
+}
+
+@test "awk reads every table: the same fields before NAME on every row, hostile names included" {
+	# Names with spaces, a tab, a newline, ESC, invalid UTF-8, only spaces; a GPU's name the same; a user with no name.
+	scenario \
+		'driver 580.159.04' \
+		'gpu name="NVIDIA H100 80GB HBM3" uuid=GPU-aaaaaaaa-1111-2222-3333-444444444444 pci=00000000:1B:00.0 total=85520809984 reserved=502267904 used=20780679168 util=37 temp=41 power=71234' \
+		"gpu name=\"  spaced  $(printf '\t')out GPU$(printf '\033')[2J \" uuid=GPU-bbbbbbbb-1111-2222-3333-444444444444 pci=00000000:3B:00.0 total=48305799168 used=1048576" \
+		'proc gpu=0 pid=4242 used=2147483648 list=compute' 'proc gpu=0 pid=4242 used=2147483648 list=graphics' \
+		'proc gpu=1 pid=777 used=1073741824 list=compute' 'proc gpu=1 pid=1500 used=na list=graphics' \
+		'proc gpu=0 pid=1600 used=1048576' 'proc gpu=1 pid=1700 used=1048576' 'proc gpu=0 pid=1800 used=1048576'
+	fake_process 1500 4000 "/usr/bin/my  X  server" "my  X  server" 524288
+	fake_process 1600 0 "/opt/two words" "two words"
+	fake_process 1700 0 "/opt/   " "   "
+	fake_process 1800 0 "/opt/tab$(printf '\t')and$(printf '\r')cr" "tab"
+	size='^([0-9]+(\.[0-9])?[MGT]iB|[0-9]+|-)$'
+	gpu='^[0-9]+(/[0-9]+\.[0-9]+)?$'
+	for args in "free" "free --bytes" "free -l" "free -l --bytes --no-header"; do
+		"$HMN" $args >"$BATS_TEST_TMPDIR/t"
+		header=$(head -1 "$BATS_TEST_TMPDIR/t")
+		[[ "$args" == *--no-header* ]] || [ "${header##* }" = "NAME" ]
+		long=0
+		[[ "$args" == *-l* ]] && long=3
+		awk -v long=$long -v size="$size" -v gpu="$gpu" '
+			NR == 1 && $1 == "GPU" { next }
+			{ if ($1 !~ gpu || $2 !~ size || $3 !~ size || $4 !~ size || $5 !~ size) exit 1 }
+			long && ($6 !~ /^([0-9]+%|-)$/ || $7 !~ /^([0-9]+C|-)$/ || $8 !~ /^([0-9]+W|-)$/) { exit 1 }
+			{ if ($(6 + long) !~ /^[a-z-]+(\/unified)?$/ || NF < 7 + long) exit 1 }
+			END { if (NR < 2) exit 1 }' "$BATS_TEST_TMPDIR/t"
+	done
+	[ "$(awk 'NR == 3 { $1 = $2 = $3 = $4 = $5 = $6 = ""; print }' <("$HMN" free) | sed 's/^ *//')" = "spaced ?out GPU?[2J" ]
+	for args in "ps" "ps --bytes" "ps --no-header --sort name"; do
+		"$HMN" $args >"$BATS_TEST_TMPDIR/t" 2>/dev/null
+		awk -v size="$size" -v gpu="$gpu" '
+			NR == 1 && $1 == "PID" { next }
+			$1 !~ /^[0-9]+$/ || $3 !~ /^(C|G|C\+G|M\+C)$/ || $4 !~ size || $5 !~ size || $6 !~ size || $7 !~ gpu || NF < 7 { exit 1 }
+			END { if (NR < 6) exit 1 }' "$BATS_TEST_TMPDIR/t"
+	done
+	# The user with no name shows its uid; the names stay whole after the seventh field.
+	grep -q '^1500  4000    G  .*  my  X  server$' <("$HMN" ps 2>/dev/null)
+	# watch's appended tables, the same.
+	"$HMN" watch --count 1 --interval 1ms 2>/dev/null | awk -v size="$size" '
+		$1 ~ /^[0-9]+$/ && NF >= 6 && $2 ~ size { gpus++ } END { if (gpus < 2) exit 1 }'
 }
 
 @test "free --json: the telemetry keys, null where unknown" {
@@ -86,15 +146,30 @@ table = list(csv.reader(io.StringIO(raw, newline="")))
 header, records = table[0], table[1:]
 assert header == [k for k in rows[0] if not isinstance(rows[0][k], dict) and k != "mig"], header
 assert len(records) == len(rows), (len(records), len(rows))
+def shown(text):
+    # What CSV shows of a text: each control character, and each invalid byte (U+FFFD in JSON), as ?.
+    return "".join("?" if ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0 or c == "\ufffd" else c for c in text)
 for row, record in zip(rows, records):
     for key, cell in zip(header, record):
         value = row[key]
-        want = "" if value is None else ("true" if value is True else "false" if value is False else str(value))
+        want = "" if value is None else ("true" if value is True else "false" if value is False else shown(str(value)))
         assert cell == want, (key, cell, want)
 PY
 	done
-	# The hostile name: quoted, its quote doubled, its newline inside the quotes, invalid UTF-8 made U+FFFD.
-	grep -q $'^777,"we""ird\\\\na\nme\xef\xbf\xbd",' "$BATS_TEST_TMPDIR/ps.csv"
+	# The hostile name: quoted, its quote doubled, its newline and its invalid byte shown as ?.
+	grep -q '^777,"we""ird\\na?me?",' "$BATS_TEST_TMPDIR/ps.csv"
+}
+
+@test "CSV and Prometheus: a name's control characters never reach the terminal" {
+	scenario 'gpu name="A" uuid=GPU-a pci=00000000:01:00.0 total=1073741824 used=1048576' \
+		'proc gpu=0 pid=4343 used=1048576 list=compute'
+	fake_process 4343 0 $'/opt/x\033[2J\033]0;PWNED\ay' 'x'
+	for format in csv prometheus; do
+		run_split "$HMN" ps --format "$format"
+		[ "$status" -eq 0 ]
+		! grep -q $'[\x01-\x08\x0b\x0c\x0e-\x1f\x7f]' <<<"$output" || false
+		[[ "$output" == *'x?[2J?]0;PWNED?y'* ]]
+	done
 }
 
 @test "Prometheus: promtool check metrics passes, hostile labels escaped, unknowns left out" {
@@ -109,7 +184,8 @@ PY
 	# The L40S has no utilisation: no sample of it, never a 0.
 	! grep -q 'hmn_gpu_utilization_ratio{gpu="1"' "$BATS_TEST_TMPDIR/free.prom" || false
 	grep -q 'hmn_gpu_temperature_celsius{gpu="1",.*} 30$' "$BATS_TEST_TMPDIR/free.prom"
-	grep -qF 'hmn_process_gpu_memory_bytes{pid="777",name="we\"ird\\na\nme'$'\xef\xbf\xbd''",user="nobody",gpu="1",uuid="GPU-bbbbbbbb-1111-2222-3333-444444444444",type="compute",container=""} 1073741824' "$BATS_TEST_TMPDIR/ps.prom"
+	# The quote and backslash escaped; the newline and the invalid byte shown as ?.
+	grep -qF 'hmn_process_gpu_memory_bytes{pid="777",name="we\"ird\\na?me?",user="nobody",gpu="1",uuid="GPU-bbbbbbbb-1111-2222-3333-444444444444",type="compute",container="",pod_uid=""} 1073741824' "$BATS_TEST_TMPDIR/ps.prom"
 	# Unknown VRAM (pid 1500): left out.
 	! grep -q 'pid="1500"' "$BATS_TEST_TMPDIR/ps.prom" || false
 	# total, used, free, reserved, utilisation, memory utilisation, temperature, power, limit; no GTT on NVIDIA
@@ -120,13 +196,13 @@ PY
 	for format in table json csv prometheus; do
 		run_split "$HMN" ps --format "$format"
 		[ "$status" -eq 0 ]
-		[ "$stderr" = "hmn: 3 GPU processes found (3.0 GiB total)." ]
+		[ "$stderr" = "hmn: 3 GPU processes found (3.0GiB total)." ]
 		run_split "$HMN" free --format "$format" --need 70GiB
 		[ "$status" -eq 4 ]
 	done
 	run_split "$HMN" free --format yaml
 	[ "$status" -eq 2 ]
-	[ "${stderr%%$'\n'*}" = "hmn: invalid --format 'yaml' (expected table, json, csv or prometheus)" ]
+	[ "${stderr%%$'\n'*}" = "hmn: invalid --format 'yaml' (expected table (default), json, csv or prometheus)" ]
 }
 
 @test "--output FILE: written whole, readable by others, nothing left beside it" {
@@ -140,7 +216,7 @@ PY
 	[ "$(ls -A "$BATS_TEST_TMPDIR" | grep -c 'hmn-')" -eq 0 ]
 	run_split "$HMN" ps --output="$BATS_TEST_TMPDIR/ps.json" --json
 	[ "$status" -eq 0 ]
-	[ "$stderr" = "hmn: 3 GPU processes found (3.0 GiB total)." ]
+	[ "$stderr" = "hmn: 3 GPU processes found (3.0GiB total)." ]
 	jq -e 'length == 3' "$BATS_TEST_TMPDIR/ps.json"
 }
 
@@ -159,10 +235,98 @@ PY
 	[[ "$stderr" == "hmn: cannot write /proc/hmn-cannot-be-here: "* ]]
 }
 
-@test "--output: hmn killed mid-write leaves FILE as it was" {
-	echo old >"$BATS_TEST_TMPDIR/hmn.prom"
+@test "--output: hmn killed mid-write leaves FILE as it was, and no temporary file" {
+	mkdir "$BATS_TEST_TMPDIR/textfile"
+	echo old >"$BATS_TEST_TMPDIR/textfile/hmn.prom"
 	# SIGXFSZ by default kills hmn in the middle of its write, before any rename.
-	run bash -c "ulimit -f 1; exec \"$HMN\" free --format prometheus -o '$BATS_TEST_TMPDIR/hmn.prom'"
+	run bash -c "ulimit -f 1; exec \"$HMN\" free --format prometheus -o '$BATS_TEST_TMPDIR/textfile/hmn.prom'"
 	[ "$status" -eq $((128 + 25)) ]
-	[ "$(cat "$BATS_TEST_TMPDIR/hmn.prom")" = "old" ]
+	[ "$(cat "$BATS_TEST_TMPDIR/textfile/hmn.prom")" = "old" ]
+	# On Linux the temporary file has no name until it is whole (O_TMPFILE).
+	[ "$(ls -A "$BATS_TEST_TMPDIR/textfile")" = "hmn.prom" ]
+}
+
+@test "--output: /dev/stdout and /dev/stderr are written through, a shell's >> kept" {
+	echo old >"$BATS_TEST_TMPDIR/log"
+	run_split "$HMN" free -o /dev/stdout
+	[ "$status" -eq 0 ]
+	[ "$(sed -n 1p <<<"$output" | cut -c1-3)" = "GPU" ]
+	"$HMN" free --json -o /dev/stdout >>"$BATS_TEST_TMPDIR/log"
+	[ "$(sed -n 1p "$BATS_TEST_TMPDIR/log")" = "old" ]
+	jq -e 'length == 2' <(sed -n 2p "$BATS_TEST_TMPDIR/log")
+	run_split "$HMN" free --json -o /dev/stderr
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	jq -e 'length == 2' <<<"$stderr"
+	# Through a pipe (its /proc/self/fd link names pipe:[N], no file).
+	"$HMN" free --json -o /dev/stdout | jq -e 'length == 2'
+}
+
+@test "--output: an existing device or FIFO is written as it is, never replaced" {
+	if [ "$(id -u)" -eq 0 ]; then
+		# A null device of our own (never the system's /dev/null, should this fail).
+		mknod "$BATS_TEST_TMPDIR/nulldev" c 1 3
+		run_split "$HMN" free -o "$BATS_TEST_TMPDIR/nulldev"
+		[ "$status" -eq 0 ]
+		[ -c "$BATS_TEST_TMPDIR/nulldev" ]
+	fi
+	mkfifo "$BATS_TEST_TMPDIR/fifo"
+	timeout 20 cat "$BATS_TEST_TMPDIR/fifo" >"$BATS_TEST_TMPDIR/from-fifo" &
+	run_split "$HMN" free --json -o "$BATS_TEST_TMPDIR/fifo"
+	wait
+	[ "$status" -eq 0 ]
+	[ -p "$BATS_TEST_TMPDIR/fifo" ]
+	jq -e 'length == 2' "$BATS_TEST_TMPDIR/from-fifo"
+	[ "$(ls -A "$BATS_TEST_TMPDIR" | grep -c 'hmn-')" -eq 0 ]
+}
+
+@test "--output -: stdout" {
+	run_split "$HMN" free --json -o -
+	[ "$status" -eq 0 ]
+	jq -e 'length == 2' <<<"$output"
+	[ ! -e ./- ] && [ ! -e "$BATS_TEST_TMPDIR/-" ]
+	cd "$BATS_TEST_TMPDIR"
+	run_split "$HMN" ps --json --output=-
+	[ "$status" -eq 0 ]
+	jq -e 'length == 3' <<<"$output"
+	[ ! -e ./- ]
+}
+
+@test "--output through a symbolic link: the file it names is replaced, the link stays" {
+	mkdir "$BATS_TEST_TMPDIR/data" "$BATS_TEST_TMPDIR/links"
+	echo old >"$BATS_TEST_TMPDIR/data/hmn.prom"
+	ln -s ../data/hmn.prom "$BATS_TEST_TMPDIR/links/hmn.prom"
+	run_split "$HMN" free --format prometheus -o "$BATS_TEST_TMPDIR/links/hmn.prom"
+	[ "$status" -eq 0 ]
+	[ -L "$BATS_TEST_TMPDIR/links/hmn.prom" ]
+	[ "$(readlink "$BATS_TEST_TMPDIR/links/hmn.prom")" = "../data/hmn.prom" ]
+	grep -q '^hmn_gpu_memory_total_bytes' "$BATS_TEST_TMPDIR/data/hmn.prom"
+	# A link to a file not there yet: the file is created where the link points.
+	ln -s ../data/new.json "$BATS_TEST_TMPDIR/links/new.json"
+	run_split "$HMN" free --json -o "$BATS_TEST_TMPDIR/links/new.json"
+	[ "$status" -eq 0 ]
+	[ -L "$BATS_TEST_TMPDIR/links/new.json" ]
+	jq -e 'length == 2' "$BATS_TEST_TMPDIR/data/new.json"
+	[ "$(ls -A "$BATS_TEST_TMPDIR/data" "$BATS_TEST_TMPDIR/links" | grep -c 'hmn-')" -eq 0 ]
+}
+
+@test "--output: a new file is 0666 less the umask; a replaced file keeps its mode" {
+	(umask 077 && "$HMN" free -o "$BATS_TEST_TMPDIR/private" 2>/dev/null)
+	[ "$(stat -c %a "$BATS_TEST_TMPDIR/private")" = "600" ]
+	(umask 002 && "$HMN" free -o "$BATS_TEST_TMPDIR/group" 2>/dev/null)
+	[ "$(stat -c %a "$BATS_TEST_TMPDIR/group")" = "664" ]
+	echo old >"$BATS_TEST_TMPDIR/kept"
+	chmod 640 "$BATS_TEST_TMPDIR/kept"
+	(umask 022 && "$HMN" free -o "$BATS_TEST_TMPDIR/kept" 2>/dev/null)
+	[ "$(stat -c %a "$BATS_TEST_TMPDIR/kept")" = "640" ]
+	grep -q '^GPU' "$BATS_TEST_TMPDIR/kept"
+}
+
+@test "--output: FILE that cannot be written fails before the work, the output untouched" {
+	export HMN_STUB_TRACE="$BATS_TEST_TMPDIR/trace"
+	run_split "$HMN" free -o "$BATS_TEST_TMPDIR/no/such/dir/hmn.prom"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: cannot write $BATS_TEST_TMPDIR/no/such/dir/hmn.prom: No such file or directory" ]
+	# Nothing was asked of the GPUs.
+	[ ! -e "$HMN_STUB_TRACE" ] || ! grep -q '^calls nvmlDeviceGetMemoryInfo' "$HMN_STUB_TRACE"
 }

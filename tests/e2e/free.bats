@@ -30,13 +30,13 @@ setup() {
 	[ "$output" = "$free_output" ]
 }
 
-@test "free table: aligned, sizes right-aligned, no trailing spaces" {
+@test "free table: aligned, sizes right-aligned and one word, NAME last, no trailing spaces" {
 	two_gpus
 	run "$HMN" free
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "GPU  NAME                       USED      FREE     TOTAL  RESERVED  SOURCE" ]
-	[ "${lines[1]}" = "  0  NVIDIA H100 80GB HBM3  19.4 GiB  59.8 GiB  79.6 GiB   479 MiB  nvml" ]
-	[ "${lines[2]}" = "  1  NVIDIA L40S               1 MiB  45.0 GiB  45.0 GiB     0 MiB  nvml" ]
+	[ "${lines[0]}" = "GPU     USED     FREE    TOTAL  RESERVED  SOURCE  NAME" ]
+	[ "${lines[1]}" = "  0  19.4GiB  59.8GiB  79.6GiB    479MiB  nvml    NVIDIA H100 80GB HBM3" ]
+	[ "${lines[2]}" = "  1     1MiB  45.0GiB  45.0GiB      0MiB  nvml    NVIDIA L40S" ]
 	! grep -q ' $' <<<"$output" || false
 }
 
@@ -45,7 +45,7 @@ setup() {
 	run "$HMN" free --bytes --no-header
 	[ "$status" -eq 0 ]
 	[ "${#lines[@]}" -eq 2 ]
-	[ "${lines[0]}" = "  0  NVIDIA H100 80GB HBM3  20780679168  64237862912  85520809984  502267904  nvml" ]
+	[ "${lines[0]}" = "  0  20780679168  64237862912  85520809984  502267904  nvml    NVIDIA H100 80GB HBM3" ]
 }
 
 @test "free --device by index and by UUID, repeated and comma-separated" {
@@ -66,7 +66,7 @@ setup() {
 	[ "$status" -eq 2 ]
 	[ -z "$output" ]
 	[ "$stderr" = "hmn: --device 9: no such GPU (2 found, indices from 0)
-Try 'hmn --help'." ]
+Try 'hmn free --help'." ]
 	run "$HMN" free --device GPU-nope
 	[ "$status" -eq 2 ]
 }
@@ -78,16 +78,17 @@ Try 'hmn --help'." ]
 	[ "$status" -eq 0 ]
 	[ "$(jq -c '.[0] | [.reserved_bytes, .used_bytes, .free_bytes, .total_bytes]' <<<"$output")" = "[null,21282947072,64237862912,85520809984]" ]
 	run "$HMN" free
-	[[ "${lines[1]}" == *"79.6 GiB         -  nvml" ]]
+	[ "${lines[1]}" = "  0  19.8GiB  59.8GiB  79.6GiB         -  nvml    NVIDIA H100 80GB HBM3" ]
 }
 
-@test "a lost GPU: the others are reported, the failure said, exit 0" {
+@test "a lost GPU: the others are reported, the failure said, exit 1 (never a success)" {
 	scenario \
 		'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=1073741824 used=1048576' \
 		'gpu name=B uuid=GPU-b pci=00000000:02:00.0 total=1073741824 used=1048576 error=15' \
 		'gpu name=C uuid=GPU-c pci=00000000:03:00.0 total=1073741824 used=1048576'
 	run_split "$HMN" free --json
-	[ "$status" -eq 0 ]
+	# The contract: a GPU the system shows that no source could read makes the status 1.
+	[ "$status" -eq 1 ]
 	[ "$(jq -c '[.[].index]' <<<"$output")" = "[0,2]" ]
 	[ "$stderr" = "hmn: GPU 1: GPU is lost (nvml)" ]
 }
@@ -144,10 +145,46 @@ Try 'hmn --help'." ]
 	[[ "$output" == "hmn: cannot write output: No space left on device" ]]
 }
 
-@test "-v lists the NVML entry points and driver" {
+@test "-v says what each source found, and why each other one was skipped" {
 	two_gpus
 	run_split "$HMN" free -v
 	[ "$status" -eq 0 ]
-	[[ "$stderr" == *"nvml: loaded $STUB_MODERN: driver 550.54.15, 2 GPUs; using nvmlInit_v2, nvmlDeviceGetMemoryInfo_v2, process lists compute v3, graphics v3, MPS v3"* ]]
-	[[ "$stderr" == *"hmn: nvml: used"* ]]
+	[ "$stderr" = "hmn: nvml: $STUB_MODERN (driver 550.54.15), 2 GPUs
+hmn: nvml: using nvmlInit_v2, nvmlDeviceGetMemoryInfo_v2, process lists compute v3, graphics v3, MPS v3
+hmn: nvidia-smi: skipped: nvml answered for the nvidia GPUs
+hmn: drm: skipped: no DRM devices ($HMN_SYSFS/class/drm: No such file or directory)" ]
+	# A source that found nothing says so once, however many queries a run makes.
+	scenario 'gpu name=A total=1073741824 used=1'
+	run_split "$HMN" watch --count 3 --interval 1ms --json -v
+	[ "$(grep -c 'nvidia-smi: skipped' <<<"$stderr")" -eq 1 ]
+}
+
+@test "a copy with file capabilities ignores HMN_NVML_LIBRARY, HMN_NVIDIA_SMI, HMN_PROCFS, HMN_SYSFS and says so" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to give a copy file capabilities and run it as another user"
+	command -v setcap >/dev/null || skip "no setcap (Debian's libcap2-bin)"
+	two_gpus
+	dir=$(mktemp -d /tmp/hmn-caps.XXXXXX)
+	chmod 755 "$dir"
+	cp "$HMN" "$dir/hmn"
+	cp "$HMN_NVML_LIBRARY" "$dir/libnvidia-ml.so.1"
+	cp "$HMN_STUB_SCENARIO" "$dir/scenario"
+	chmod 755 "$dir/hmn" "$dir/libnvidia-ml.so.1"
+	chmod 644 "$dir/scenario"
+	as_nobody=(env HMN_NVML_LIBRARY="$dir/libnvidia-ml.so.1" HMN_STUB_SCENARIO="$dir/scenario"
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$dir/hmn" free --json --backend nvml)
+	# Without privileges of its own, the caller's library is the caller's business: used.
+	run_split "${as_nobody[@]}"
+	echo "# plain: $status $stderr"
+	[ "$status" -eq 0 ]
+	[[ "$output" == *GPU-aaaaaaaa-1111-2222-3333-444444444444* ]]
+	# With cap_sys_ptrace (to "see everyone's names"): not loaded, and said.
+	setcap cap_sys_ptrace+ep "$dir/hmn" || { rm -rf "$dir"; skip "setcap refused here (no xattr support?)"; }
+	run_split "${as_nobody[@]}"
+	rm -rf "$dir"
+	echo "# capabilities: $status $stderr"
+	[[ "$output" != *GPU-aaaaaaaa* ]]
+	for v in HMN_NVML_LIBRARY HMN_NVIDIA_SMI HMN_PROCFS HMN_SYSFS; do
+		grep -qx "hmn: $v ignored: hmn runs with privileges its caller lacks (set-user-ID or file capabilities)" <<<"$stderr"
+	done
 }

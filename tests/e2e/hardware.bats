@@ -36,12 +36,13 @@ gb10() {
 		'["NVIDIA GB10",true,130596564992,120836280320,9760284672,null]' ]
 }
 
-@test "GB10 table: SOURCE says unified, so nobody takes 121.8 GiB for VRAM" {
+@test "GB10 table: SOURCE says nvml/unified (one word), so nobody takes 121.6GiB for VRAM" {
 	gb10
 	run_split "$HMN" free
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = "GPU  NAME            USED       FREE      TOTAL  RESERVED  SOURCE" ]
-	[ "${lines[1]}" = "  0  NVIDIA GB10  9.1 GiB  112.5 GiB  121.6 GiB         -  nvml (unified)" ]
+	[ "${lines[0]}" = "GPU    USED      FREE     TOTAL  RESERVED  SOURCE        NAME" ]
+	[ "${lines[1]}" = "  0  9.1GiB  112.5GiB  121.6GiB         -  nvml/unified  NVIDIA GB10" ]
+	[ "$(awk 'NR > 1 { print $6 }' <<<"$output")" = "nvml/unified" ]
 }
 
 @test "GB10: processes as usual" {
@@ -49,7 +50,7 @@ gb10() {
 	run_split "$HMN" ps --json
 	[ "$status" -eq 0 ]
 	[ "$(jq -c '[.[] | [.pid, .name, .used_bytes]]' <<<"$output")" = '[[700,"python3.12",8589934592],[701,"llama-server",2147483648]]' ]
-	[ "$stderr" = "hmn: 2 GPU processes found (10.0 GiB total)." ]
+	[ "$stderr" = "hmn: 2 GPU processes found (10.0GiB total)." ]
 }
 
 @test "GB10 through nvidia-smi: [N/A] memory is unified memory too" {
@@ -63,7 +64,7 @@ gb10() {
 	[ "$(jq -c '.[0] | [.unified_memory, .total_bytes, .free_bytes, .source]' <<<"$output")" = \
 		'[true,130596564992,120836280320,"nvidia-smi"]' ]
 	run_split "$HMN" free
-	[[ "${lines[1]}" == *"  nvidia-smi (unified)" ]]
+	[[ "${lines[1]}" == *"  nvidia-smi/unified  NVIDIA GB10" ]]
 }
 
 @test "every other GPU: unified_memory false" {
@@ -104,7 +105,7 @@ gb10() {
 		"procname pid=483 path=/tmp/b/evil$(printf '\033')[31mRED"
 	run_split "$HMN" ps
 	[ "$status" -eq 0 ]
-	[ "${lines[1]}" = "483  ?     C     1.2 GiB       -    0  evil?[31mRED" ]
+	[ "${lines[1]}" = "483  ?     C     1.2GiB       -    -    0  evil?[31mRED" ]
 	run "$HMN" ps --json
 	[ "$(jq -r '.[0].path' <<<"$output")" = "/tmp/b/evil"$'\033'"[31mRED" ]
 }
@@ -113,14 +114,14 @@ gb10() {
 	two_gpus 'proc gpu=0 pid=470 used=69206016 list=compute' \
 		'proc gpu=0 pid=461 used=1275068416 list=mps' \
 		'proc gpu=0 pid=463 used=855638016 list=mps'
-	fake_process 470 0 /usr/bin/nvidia-cuda-mps-server
-	fake_process 461 0 /tmp/hold
-	fake_process 463 0 /tmp/hold
+	fake_process 470 0 /usr/bin/nvidia-cuda-mps-server "" 30720
+	fake_process 461 0 /tmp/hold "" 1153434
+	fake_process 463 0 /tmp/hold "" 1153434
 	run_split "$HMN" ps
 	[ "$status" -eq 0 ]
-	[ "${lines[1]}" = "461  root  M+C   1.2 GiB       -    0  hold" ]
-	[ "${lines[2]}" = "463  root  M+C   816 MiB       -    0  hold" ]
-	[ "${lines[3]}" = "470  root  C      66 MiB       -    0  nvidia-cuda-mps-server" ]
+	[ "${lines[1]}" = "461  root  M+C   1.2GiB       -  1.1GiB    0  hold" ]
+	[ "${lines[2]}" = "463  root  M+C   816MiB       -  1.1GiB    0  hold" ]
+	[ "${lines[3]}" = "470  root  C      66MiB       -   30MiB    0  nvidia-cuda-mps-server" ]
 	run "$HMN" ps --json
 	[ "$(jq -c '[.[] | [.pid, .type, .mps]]' <<<"$output")" = '[[461,"compute",true],[463,"compute",true],[470,"compute",false]]' ]
 }

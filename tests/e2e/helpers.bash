@@ -33,12 +33,18 @@ two_gpus() {
 		"$@"
 }
 
-# fake_process PID UID EXE [NAME-IN-STATUS]: a /proc/PID entry in the fake tree.
+# fake_process PID UID EXE [NAME-IN-STATUS [VMRSS-KB]]: a /proc/PID entry in the fake
+# tree ("" for NAME: the EXE's); with VMRSS-KB its status has a VmRSS line, as a process's
+# (not a kernel thread's) has, below Groups and the VmPeak lines, as the kernel orders them.
 fake_process() {
 	local dir="$HMN_PROCFS/$1"
 	mkdir -p "$dir"
 	printf 'Name:\t%s\nUmask:\t0022\nState:\tS (sleeping)\nPid:\t%s\nUid:\t%s\t%s\t%s\t%s\n' \
 		"${4:-$(basename "$3")}" "$1" "$2" "$2" "$2" "$2" >"$dir/status"
+	if [ -n "${5:-}" ]; then
+		printf 'Groups:\t4 24 27 30\nVmPeak:\t%s kB\nVmSize:\t%s kB\nVmHWM:\t%s kB\nVmRSS:\t%8s kB\nRssAnon:\t%s kB\n' \
+			"$5" "$5" "$5" "$5" "$5" >>"$dir/status"
+	fi
 	printf '%s\n' "${4:-$(basename "$3" | cut -c1-15)}" >"$dir/comm"
 	ln -s "$3" "$dir/exe"
 }

@@ -28,12 +28,20 @@ h100() {
 	jq -e '.[0].total_bytes == .[0].reserved_bytes + .[0].used_bytes + .[0].free_bytes' <<<"$output"
 }
 
+@test "-v: the nvidia-smi that ran, its driver and what it found; why NVML was skipped" {
+	h100
+	run_split "$HMN" -v free
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *"hmn: nvml: skipped: /nonexistent/libnvidia-ml.so.1: cannot open shared object file"* ]]
+	[[ "$stderr" == *"hmn: nvidia-smi: $HMN_NVIDIA_SMI (driver 590.48.01), 1 GPU"* ]]
+}
+
 @test "nvidia-smi processes: compute rows, names from nvidia-smi where the OS has none" {
 	h100
 	run_split "$HMN" ps --json
 	[ "$status" -eq 0 ]
 	[ "$(jq -c '[.[] | [.pid, .used_bytes, .name, .path, .type, .device_index, .source]]' <<<"$output")" = '[[11345,16452157440,"gpu_burn","./gpu_burn","compute",0,"nvidia-smi"],[11327,2690646016,"memhog","/root/tools/memhog","compute",0,"nvidia-smi"],[11328,1616904192,"memhog","/root/tools/memhog","compute",0,"nvidia-smi"]]' ]
-	[ "$stderr" = "hmn: 3 GPU processes found (19.3 GiB total)." ]
+	[ "$stderr" = "hmn: 3 GPU processes found (19.3GiB total)." ]
 }
 
 @test "nvidia-smi processes: the OS names a process it can see" {
@@ -53,8 +61,8 @@ h100() {
 	[ "$status" -eq 0 ]
 	[ "$(jq -c '[.[] | [.pid, .used_bytes, .name]]' <<<"$output")" = '[[2140,null,"dwm.exe"],[17648,null,"NVIDIA Overlay.exe"]]' ]
 	run_split "$HMN" ps --no-header --sort pid
-	[ "${lines[0]}" = " 2140  ?     C        -       -    0  dwm.exe" ]
-	[ "$stderr" = "hmn: 2 GPU processes found (0 MiB total)." ]
+	[ "${lines[0]}" = " 2140  ?     C        -       -    -    0  dwm.exe" ]
+	[ "$stderr" = "hmn: 2 GPU processes found (0MiB total)." ]
 }
 
 @test "a driver without memory.reserved: asked again without it, reserved null" {
@@ -90,16 +98,21 @@ h100() {
 	[[ "$stderr" == *"nvidia-smi: this driver has no compute_cap: asking without it"* ]]
 }
 
-@test "a hung nvidia-smi costs HMN_TIMEOUT, then a message, never a hang" {
+@test "a hung nvidia-smi costs HMN_TIMEOUT, then a message, never a hang; a failure (1), not 'no GPU' (3)" {
 	h100 hang
 	export HMN_TIMEOUT=1
 	start=$(date +%s%N)
 	run_split "$HMN" free
 	elapsed_ms=$((($(date +%s%N) - start) / 1000000))
-	[ "$status" -eq 3 ]
+	[ "$status" -eq 1 ]
 	[[ "$stderr" == *"nvidia-smi: $HMN_NVIDIA_SMI did not answer within 1 s (HMN_TIMEOUT): killed"* ]]
+	[[ "$stderr" != *"no GPU found"* ]]
 	[ "$elapsed_ms" -lt 5000 ]
-	! pgrep -f "sleep 600" >/dev/null || false
+	! pgrep -f "hung-nvidia-smi $HMN_FAKE_SMI_DIR" >/dev/null || false
+	run_split "$HMN" ps --json
+	[ "$status" -eq 1 ]
+	run_split "$HMN" watch --count 1 --json
+	[ "$status" -eq 1 ]
 }
 
 @test "no driver: exit 3 with nvidia-smi's own words" {
@@ -111,7 +124,7 @@ h100() {
 @test "nvidia-smi that prints without end is killed at the bound" {
 	h100 flood
 	run_split "$HMN" free
-	[ "$status" -eq 3 ]
+	[ "$status" -eq 1 ]
 	[[ "$stderr" == *"printed more than 4 MiB: killed"* ]]
 }
 

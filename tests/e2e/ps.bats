@@ -11,10 +11,12 @@ teardown() {
 	for pid in ${started_pids:-}; do
 		kill "$pid" 2>/dev/null || true
 	done
+	[ -z "${tmux_socket:-}" ] || tmux -L "$tmux_socket" kill-server 2>/dev/null || true
 }
 
-# Three processes on two GPUs: python3.11 (C+G on GPU 0, 2 GiB), a
-# long-named trainer (compute on GPU 0 and 1), Xorg (graphics, unknown size).
+# Three processes on two GPUs: python3.11 (C+G on GPU 0, 2 GiB; 3.5 GiB of RAM), a
+# long-named trainer (compute on GPU 0 and 1; 812 MiB of RAM), Xorg (graphics, unknown
+# size; its status has no VmRSS line, as a kernel thread's has none: RAM unknown).
 three_processes() {
 	two_gpus \
 		'proc gpu=0 pid=4242 used=2147483648 list=compute' \
@@ -22,8 +24,8 @@ three_processes() {
 		'proc gpu=0 pid=777 used=536870912 list=compute' \
 		'proc gpu=1 pid=777 used=1073741824 list=compute' \
 		'proc gpu=1 pid=1500 used=na list=graphics'
-	fake_process 4242 0 /usr/bin/python3.11
-	fake_process 777 65534 "/opt/train/a-trainer-with-a-very-long-name" a-trainer-with-
+	fake_process 4242 0 /usr/bin/python3.11 "" 3670016
+	fake_process 777 65534 "/opt/train/a-trainer-with-a-very-long-name" a-trainer-with- 831488
 	fake_process 1500 0 /usr/lib/xorg/Xorg
 }
 
@@ -31,19 +33,19 @@ three_processes() {
 	three_processes
 	run_split "$HMN" ps --json
 	[ "$status" -eq 0 ]
-	[ "$output" = '[{"pid":4242,"name":"python3.11","used_bytes":2147483648,"shared_used_bytes":null,"device_index":0,"device_name":"NVIDIA H100 80GB HBM3","device_uuid":"GPU-aaaaaaaa-1111-2222-3333-444444444444","type":"compute+graphics","user":"root","uid":0,"path":"/usr/bin/python3.11","protected":false,"source":"nvml","ns_pid":null,"container":null,"mig":null,"mps":false},{"pid":777,"name":"a-trainer-with-a-very-long-name","used_bytes":1073741824,"shared_used_bytes":null,"device_index":1,"device_name":"NVIDIA L40S","device_uuid":"GPU-bbbbbbbb-1111-2222-3333-444444444444","type":"compute","user":"nobody","uid":65534,"path":"/opt/train/a-trainer-with-a-very-long-name","protected":false,"source":"nvml","ns_pid":null,"container":null,"mig":null,"mps":false},{"pid":777,"name":"a-trainer-with-a-very-long-name","used_bytes":536870912,"shared_used_bytes":null,"device_index":0,"device_name":"NVIDIA H100 80GB HBM3","device_uuid":"GPU-aaaaaaaa-1111-2222-3333-444444444444","type":"compute","user":"nobody","uid":65534,"path":"/opt/train/a-trainer-with-a-very-long-name","protected":false,"source":"nvml","ns_pid":null,"container":null,"mig":null,"mps":false},{"pid":1500,"name":"Xorg","used_bytes":null,"shared_used_bytes":null,"device_index":1,"device_name":"NVIDIA L40S","device_uuid":"GPU-bbbbbbbb-1111-2222-3333-444444444444","type":"graphics","user":"root","uid":0,"path":"/usr/lib/xorg/Xorg","protected":false,"source":"nvml","ns_pid":null,"container":null,"mig":null,"mps":false}]' ]
-	[ "$stderr" = "hmn: 3 GPU processes found (3.5 GiB total)." ]
+	[ "$output" = '[{"pid":4242,"name":"python3.11","used_bytes":2147483648,"shared_used_bytes":null,"device_index":0,"device_name":"NVIDIA H100 80GB HBM3","device_uuid":"GPU-aaaaaaaa-1111-2222-3333-444444444444","type":"compute+graphics","user":"root","uid":0,"path":"/usr/bin/python3.11","protected":false,"source":"nvml","ns_pid":null,"container":null,"mig":null,"mps":false,"ram_bytes":3758096384,"pod_uid":null},{"pid":777,"name":"a-trainer-with-a-very-long-name","used_bytes":1073741824,"shared_used_bytes":null,"device_index":1,"device_name":"NVIDIA L40S","device_uuid":"GPU-bbbbbbbb-1111-2222-3333-444444444444","type":"compute","user":"nobody","uid":65534,"path":"/opt/train/a-trainer-with-a-very-long-name","protected":false,"source":"nvml","ns_pid":null,"container":null,"mig":null,"mps":false,"ram_bytes":851443712,"pod_uid":null},{"pid":777,"name":"a-trainer-with-a-very-long-name","used_bytes":536870912,"shared_used_bytes":null,"device_index":0,"device_name":"NVIDIA H100 80GB HBM3","device_uuid":"GPU-aaaaaaaa-1111-2222-3333-444444444444","type":"compute","user":"nobody","uid":65534,"path":"/opt/train/a-trainer-with-a-very-long-name","protected":false,"source":"nvml","ns_pid":null,"container":null,"mig":null,"mps":false,"ram_bytes":851443712,"pod_uid":null},{"pid":1500,"name":"Xorg","used_bytes":null,"shared_used_bytes":null,"device_index":1,"device_name":"NVIDIA L40S","device_uuid":"GPU-bbbbbbbb-1111-2222-3333-444444444444","type":"graphics","user":"root","uid":0,"path":"/usr/lib/xorg/Xorg","protected":false,"source":"nvml","ns_pid":null,"container":null,"mig":null,"mps":false,"ram_bytes":null,"pod_uid":null}]' ]
+	[ "$stderr" = "hmn: 3 GPU processes found (3.5GiB total)." ]
 }
 
-@test "ps table: columns, name last, unknown VRAM and SHARED as -" {
+@test "ps table: columns, RAM between SHARED and GPU, name last, unknown VRAM, SHARED and RAM as -" {
 	three_processes
 	run_split "$HMN" ps
 	[ "$status" -eq 0 ]
-	[ "${lines[0]}" = " PID  USER    TYPE     VRAM  SHARED  GPU  NAME" ]
-	[ "${lines[1]}" = "4242  root    C+G   2.0 GiB       -    0  python3.11" ]
-	[ "${lines[2]}" = " 777  nobody  C     1.0 GiB       -    1  a-trainer-with-a-very-long-name" ]
-	[ "${lines[3]}" = " 777  nobody  C     512 MiB       -    0  a-trainer-with-a-very-long-name" ]
-	[ "${lines[4]}" = "1500  root    G           -       -    1  Xorg" ]
+	[ "${lines[0]}" = " PID  USER    TYPE    VRAM  SHARED     RAM  GPU  NAME" ]
+	[ "${lines[1]}" = "4242  root    C+G   2.0GiB       -  3.5GiB    0  python3.11" ]
+	[ "${lines[2]}" = " 777  nobody  C     1.0GiB       -  812MiB    1  a-trainer-with-a-very-long-name" ]
+	[ "${lines[3]}" = " 777  nobody  C     512MiB       -  812MiB    0  a-trainer-with-a-very-long-name" ]
+	[ "${lines[4]}" = "1500  root    G          -       -       -    1  Xorg" ]
 	[ "${#lines[@]}" -eq 5 ]
 	! grep -q ' $' <<<"$output" || false
 }
@@ -51,7 +53,7 @@ three_processes() {
 @test "ps --bytes --no-header" {
 	three_processes
 	run_split "$HMN" ps --bytes --no-header
-	[ "${lines[0]}" = "4242  root    C+G   2147483648       -    0  python3.11" ]
+	[ "${lines[0]}" = "4242  root    C+G   2147483648       -  3758096384    0  python3.11" ]
 	[ "${#lines[@]}" -eq 4 ]
 }
 
@@ -69,15 +71,48 @@ three_processes() {
 	three_processes
 	run_split "$HMN" ps --pid 777 --device 0
 	[ "$status" -eq 0 ]
-	[ "$stderr" = "hmn: 1 GPU process found matching pid=777 device=0 (512 MiB total)." ]
+	[ "$stderr" = "hmn: 1 GPU process found matching pid=777 device=0 (512MiB total)." ]
 	run_split "$HMN" ps --json --pid 1,2 --pid 3
 	[ "$output" = "[]" ]
 	[ "$stderr" = "hmn: 0 GPU processes found matching pid=1,2,3." ]
 	scenario 'gpu name=A total=1073741824 used=1'
 	run_split "$HMN" ps
 	[ "$status" -eq 0 ]
-	[ "$output" = "PID  USER  TYPE  VRAM  SHARED  GPU  NAME" ]
+	[ "$output" = "PID  USER  TYPE  VRAM  SHARED  RAM  GPU  NAME" ]
 	[ "$stderr" = "hmn: 0 GPU processes found." ]
+}
+
+@test "RAM: VmRSS of the status file ps reads anyway, no other file, and only for the rows the filter keeps" {
+	strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	three_processes
+	# (LeakSanitizer cannot run under ptrace: the sanitizer build's leak check is off for this one run.)
+	ASAN_OPTIONS=detect_leaks=0 run_split strace -f -qq -e trace=open,openat,openat2 -o "$BATS_TEST_TMPDIR/trace" "$HMN" ps --json --pid 4242
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.[] | [.pid, .ram_bytes]]' <<<"$output")" = '[[4242,3758096384]]' ]
+	# Each process's files are opened relative to the process table's directory: "PID/FILE".
+	[ "$(grep -o '"[0-9][0-9]*/[^"]*"' "$BATS_TEST_TMPDIR/trace" | sort | tr '\n' ' ')" = '"4242/status" ' ]
+}
+
+@test "RAM of a real process: its resident set, as its /proc status says" {
+	unset HMN_PROCFS
+	python3 -c 'import sys, time
+block = b"x" * (64 << 20)  # 64 MiB, every page written
+print("ready", flush=True)
+time.sleep(300)' >"$BATS_TEST_TMPDIR/ready" &
+	holder=$!
+	started_pids=$holder
+	for _ in $(seq 200); do grep -q ready "$BATS_TEST_TMPDIR/ready" && break; sleep 0.05; done
+	two_gpus "proc gpu=0 pid=$holder used=1048576 list=compute"
+	run_split "$HMN" ps --json
+	[ "$status" -eq 0 ]
+	ram=$(jq '.[0].ram_bytes' <<<"$output")
+	vmrss=$(awk '/^VmRSS:/ { print $2 * 1024 }' "/proc/$holder/status")
+	[ "$ram" -ge $((64 << 20)) ]
+	# A sleeping process's resident set does not move: the same figure within 1 MiB.
+	diff=$((ram - vmrss))
+	[ "${diff#-}" -le $((1 << 20)) ]
+	run_split "$HMN" ps --bytes --no-header
+	[ "$(awk '{ print $6 }' <<<"$output")" = "$ram" ]
 }
 
 @test "usage errors: --pid abc, --sort bogus, --device 9" {
@@ -85,10 +120,10 @@ three_processes() {
 	run_split "$HMN" ps --pid abc
 	[ "$status" -eq 2 ]
 	[ "$stderr" = "hmn: invalid PID 'abc' in --pid
-Try 'hmn --help'." ]
+Try 'hmn ps --help'." ]
 	run_split "$HMN" ps --sort bogus
 	[ "$status" -eq 2 ]
-	[ "${stderr%%$'\n'*}" = "hmn: invalid --sort 'bogus' (expected vram, pid, name or device)" ]
+	[ "${stderr%%$'\n'*}" = "hmn: invalid --sort 'bogus' (expected vram (default), pid, name or device)" ]
 	run_split "$HMN" ps --device 9
 	[ "$status" -eq 2 ]
 	[ "${stderr%%$'\n'*}" = "hmn: --device 9: no such GPU (2 found, indices from 0)" ]
@@ -127,9 +162,9 @@ Try 'hmn --help'." ]
 	run_split "$HMN" ps --json
 	[ "$status" -eq 0 ]
 	[ "$(jq -c '.[0] | [.pid, .name, .user, .uid, .path, .protected]' <<<"$output")" = '[31337,null,null,null,null,false]' ]
-	[ "$stderr" = "hmn: 1 GPU process found (1 MiB total)." ]
+	[ "$stderr" = "hmn: 1 GPU process found (1MiB total)." ]
 	run_split "$HMN" ps --no-header
-	[ "$output" = "31337  ?     C     1 MiB       -    0  ?" ]
+	[ "$output" = "31337  ?     C     1MiB       -    -    0  ?" ]
 }
 
 @test "hundreds of processes across GPUs, through INSUFFICIENT_SIZE" {
@@ -141,7 +176,7 @@ Try 'hmn --help'." ]
 	[ "$status" -eq 0 ]
 	[ "$(jq length <<<"$output")" -eq 950 ]
 	[ "$(jq '[.[].pid] | unique | length' <<<"$output")" -eq 950 ]
-	[ "$stderr" = "hmn: 950 GPU processes found (1.2 GiB total)." ]
+	[ "$stderr" = "hmn: 950 GPU processes found (1.2GiB total)." ]
 }
 
 @test "pre-R510 and legacy drivers list the same processes" {
@@ -207,8 +242,8 @@ Try 'hmn --help'." ]
 	mkdir -p "$HMN_PROCFS"
 	two_gpus 'proc gpu=0 pid=4242 used=1048576' 'proc gpu=0 pid=555 used=1048576'
 	chmod 644 "$HMN_STUB_SCENARIO"
-	fake_process 4242 0 /usr/bin/secret
-	fake_process 555 65534 /usr/bin/open
+	fake_process 4242 0 /usr/bin/secret "" 1024
+	fake_process 555 65534 /usr/bin/open "" 2048
 	chmod 600 "$HMN_PROCFS/4242/status" "$HMN_PROCFS/4242/comm"
 	rm "$HMN_PROCFS/4242/exe"
 	if [ "$(id -u)" -eq 0 ]; then
@@ -220,9 +255,9 @@ Try 'hmn --help'." ]
 	run_split "${as_user[@]}" "$HMN" ps --json
 	rm -rf "$dir"
 	[ "$status" -eq 0 ]
-	[ "$(jq -c '.[] | select(.pid == 4242) | [.name, .uid, .protected]' <<<"$output")" = '[null,null,true]' ]
-	[ "$(jq -c '.[] | select(.pid == 555) | [.name, .uid, .protected]' <<<"$output")" = '["open",65534,false]' ]
-	[ "$stderr" = "hmn: 2 GPU processes found (2 MiB total; 1 protected — re-run elevated for names)." ]
+	[ "$(jq -c '.[] | select(.pid == 4242) | [.name, .uid, .protected, .ram_bytes]' <<<"$output")" = '[null,null,true,null]' ]
+	[ "$(jq -c '.[] | select(.pid == 555) | [.name, .uid, .protected, .ram_bytes]' <<<"$output")" = '["open",65534,false,2097152]' ]
+	[ "$stderr" = "hmn: 2 GPU processes found (2MiB total; 1 protected — re-run elevated for names)." ]
 }
 
 @test "a closed pipe ends quietly" {
@@ -237,4 +272,28 @@ Try 'hmn --help'." ]
 	run bash -c '"$HMN" ps --json >/dev/full'
 	[ "$status" -eq 1 ]
 	[[ "$output" == "hmn: cannot write output: No space left on device" ]]
+}
+
+@test "ps and free on a narrow terminal: NAME cut with … to the window, never wrapped; a pipe gets it whole" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	three_processes
+	printf '%s\n' "$("$HMN" ps 2>/dev/null)" >"$BATS_TEST_TMPDIR/whole"
+	grep -q 'a-trainer-with-a-very-long-name$' "$BATS_TEST_TMPDIR/whole"
+	tmux_socket="hmn-ps-$$-$BATS_TEST_NUMBER"
+	printf 'set -g remain-on-exit on\nset -g default-shell /bin/sh\n' >"$BATS_TEST_TMPDIR/tmux.conf"
+	tmux -L "$tmux_socket" -f "$BATS_TEST_TMPDIR/tmux.conf" new-session -d -x 56 -y 20 -s w \
+		"'$HMN' ps 2>/dev/null; '$HMN' free 2>/dev/null; echo DONE; sleep 30"
+	for _ in $(seq 100); do
+		view=$(tmux -L "$tmux_socket" capture-pane -p -t w)
+		grep -q '^DONE$' <<<"$view" && break
+		sleep 0.1
+	done
+	sed 's/^/# /' <<<"$view" >&3
+	# One screen line a row: as many lines as the whole tables have, none over 56 columns.
+	[ "$(grep -c '' <<<"$view")" -ge 9 ]
+	while IFS= read -r line; do [ "${#line}" -le 56 ]; done <<<"$view"
+	grep -qx ' 777  nobody  C     512MiB       -  812MiB    0  a-trai…' <<<"$view"
+	grep -qx '  0  19.4GiB  59.8GiB  79.6GiB    479MiB  nvml    NVIDI…' <<<"$view"
+	grep -qx '1500  root    G          -       -       -    1  Xorg' <<<"$view"
+	grep -q '^ PID  USER    TYPE    VRAM  SHARED     RAM  GPU  NAME$' <<<"$view"
 }

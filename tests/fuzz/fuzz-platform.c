@@ -1,4 +1,7 @@
-/* libFuzzer harness: what Windows and macOS hand hmn — UTF-16 names, PDH instance names, ledger templates. */
+/*
+ * libFuzzer harness: what Windows and macOS hand hmn — UTF-16 names, PDH
+ * instance names, PATHEXT and command-line arguments, ledger templates.
+ */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +24,38 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (n >= sizeof(out) || strlen(out) != n)
 		abort();
 	free(wide);
+
+	/* The bytes as a NUL-terminated PATHEXT and as one argument of a command line, both quotings. */
+	uint16_t *text = malloc((units + 1) * sizeof(*text));
+	if (!text)
+		return 0;
+	memcpy(text, data, units * 2);
+	text[units] = 0;
+	struct pathext_entry exts[8];
+	size_t n_exts = pathext_split(text, exts, 8);
+	if (n_exts > 8)
+		abort();
+	for (size_t i = 0; i < n_exts; i++)
+		if (exts[i].ext[0] != '.' || !exts[i].ext[1])
+			abort();
+	(void)pathext_has(text, exts, n_exts);
+	(void)windows_is_batch(text);
+	static uint16_t line[256];
+	for (int batch = 0; batch < 2; batch++) {
+		const uint16_t prefix[] = { 'x', 0 };
+		size_t len = 0;
+		line[0] = 0;
+		if (cmdline_append(line, 256, &len, prefix) < 0)
+			abort();
+		size_t before = len;
+		int r = batch ? cmdline_append_batch(line, 256, &len, text) : cmdline_append(line, 256, &len, text);
+		size_t real = 0;
+		while (real < 256 && line[real])
+			real++;
+		if (real != len || (r < 0 && len != before) || (r == 0 && len <= before) || len >= 256)
+			abort();
+	}
+	free(text);
 
 	/* The bytes as a PDH instance name. */
 	char *name = malloc(size + 1);

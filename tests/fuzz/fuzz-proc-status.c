@@ -1,4 +1,6 @@
-/* libFuzzer harness: /proc/PID/status and /proc/meminfo parsing, and the name helpers. */
+/* libFuzzer harness: /proc/PID/status, cgroup, /proc/meminfo and smaps_rollup parsing, and the name helpers. */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,30 @@ static void count_pid(uint32_t pid, void *data)
 	if (pid == 0)
 		abort();
 	(void)data;
+}
+
+/* A pod UID taken is well formed and was in the text (dashed, or as systemd spells it); none leaves out alone. */
+static void check_pod_uid(const char *text, size_t size)
+{
+	char uid[HMN_POD_UID_SIZE] = "kept", systemd[HMN_POD_UID_SIZE];
+	int r = parse_pod_uid(text, size, uid, sizeof(uid));
+
+	if (r != 1) {
+		if ((r != 0 && r != -EINVAL) || strcmp(uid, "kept") != 0)
+			abort();
+		return;
+	}
+	if (strlen(uid) != HMN_POD_UID_SIZE - 1)
+		abort();
+	for (size_t i = 0; i < HMN_POD_UID_SIZE - 1; i++) {
+		bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+		if (dash ? uid[i] != '-' : !strchr("0123456789abcdef", uid[i]))
+			abort();
+		systemd[i] = dash ? '_' : uid[i];
+	}
+	systemd[HMN_POD_UID_SIZE - 1] = '\0';
+	if (!memmem(text, size, uid, HMN_POD_UID_SIZE - 1) && !memmem(text, size, systemd, HMN_POD_UID_SIZE - 1))
+		abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -38,12 +64,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char container[96];
 	if (parse_container(copy, size, container, sizeof(container)) && strlen(container) >= sizeof(container))
 		abort();
-	uint32_t ppid;
+	check_pod_uid(copy, size);
+	uint32_t ppid, outer;
 	(void)parse_stat_ppid(copy, size, &ppid);
+	struct proc_stat st;
+	if (parse_stat(copy, size, &st) == 0 && st.state == '\0' && size > 0 && memchr(copy, '\0', size) == NULL)
+		abort();
+	uint64_t mask;
+	(void)parse_signal_mask(copy, size, "ShdPnd", &mask);
+	if (parse_proc_nspids(copy, size, &outer, &ns_pid, &depth) == 0 && (outer == 0 || ns_pid == 0))
+		abort();
 	(void)parse_pid_list(copy, size, count_pid, &ppid);
 	uint64_t total = 0, available = 0;
 	if (parse_meminfo(copy, size, &total, &available) == 0 &&
 	    (total == 0 || available > total || total % 1024 != 0))
+		abort();
+	uint64_t pss = 7;
+	int r = parse_smaps_pss(copy, size, &pss);
+	if ((r == 0 && pss % 1024 != 0) || (r < 0 && pss != 7) || (r == -ENODATA && size != 0))
 		abort();
 	free(copy);
 

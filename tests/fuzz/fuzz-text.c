@@ -1,8 +1,9 @@
 /*
  * libFuzzer harness: UTF-8 repair and the terminal sanitizer, checking what
  * they promise: repaired text is valid UTF-8, sanitized text holds no
- * control character and no invalid UTF-8; and the SIZE and DURATION
- * arguments: what parses is in range, and parses to the same again.
+ * control character and no invalid UTF-8; the SIZE and DURATION
+ * arguments and --device's GPU ids: what parses is in range; sizes and
+ * durations print as one word; a GPU's table name fits its buffer.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -50,11 +51,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(out);
 	}
 	struct size_arg size_arg;
-	if (parse_size(s, &size_arg) && size_arg.is_percent &&
-	    !(size_arg.percent > 0 && size_arg.percent <= 100))
+	char word[SIZE_TEXT_MAX > DURATION_TEXT_MAX ? SIZE_TEXT_MAX : DURATION_TEXT_MAX];
+	if (parse_size(s, &size_arg) && size_arg.is_percent && !(size_arg.percent >= 0 && size_arg.percent <= 100))
+		abort();
+	if (parse_size(s, &size_arg) && !size_arg.is_percent && strchr(format_size(size_arg.bytes, false, word), ' '))
 		abort();
 	uint64_t ms;
-	if (parse_duration(s, &ms) && (ms == 0 || ms > 366ULL * 24 * 3600 * 1000))
+	if (parse_duration(s, &ms) && (ms == 0 || ms > DURATION_MAX_MS))
+		abort();
+	if (parse_duration(s, &ms) && strchr(format_duration(ms, word), ' '))
+		abort();
+	unsigned index, gi, ci;
+	if (parse_gpu_index(s, size, &index, &gi, &ci) != 0 && (size == 0 || s[0] < '0' || s[0] > '9'))
+		abort();
+	char name[64];
+	const char *shown = gpu_product_name(s, name, sizeof(name));
+	if (shown != s && strlen(shown) >= sizeof(name))
 		abort();
 	free(s);
 	return 0;

@@ -20,7 +20,9 @@
  *   gpu name="..." uuid=... pci=... total=N reserved=N used=N [error=CODE]
  *       [memory-v2-error=CODE]           error: every call on this GPU fails
  *   proc gpu=I pid=P|self used=N|na list=compute|graphics|mps [gi=G ci=C]
- *   procs gpu=I list=L first=P count=N used=N    N processes P, P+1, ...
+ *   procs gpu=I list=L first=P count=N used=N [churn=1]
+ *                                        N processes P, P+1, ...; churn: each
+ *                                        answer of the list lists the next N pids
  *   list-error gpu=I list=L code=CODE
  *   grow gpu=I list=L by=N times=K       the list gains N entries after each
  *                                        of the first K size queries
@@ -35,7 +37,10 @@
  *   gpu ... util=N memutil=N temp=N power=MW powerlimit=MW cc=MAJOR.MINOR
  *                                        telemetry (absent: NOT_SUPPORTED)
  *   gpu ... accounting=1                 accounting mode on; then
- *   accounting gpu=I pid=P max=N         what nvmlDeviceGetAccountingStats says
+ *   accounting gpu=I pid=P max=N [start=USEC]
+ *                                        what nvmlDeviceGetAccountingStats says
+ *                                        (start: the process's start, in us since
+ *                                        the epoch; absent: 0)
  *   gpu ... memory-error=CODE            both memory calls fail with CODE
  *                                        (NOT_SUPPORTED: a GB10's unified memory)
  *
@@ -71,6 +76,7 @@ struct proc_list {
 	nvmlReturn_t error;
 	unsigned grow_by, grow_times;
 	unsigned next_pid;      /* for grown entries */
+	int churn;              /* each answer moves every pid on by count */
 };
 
 struct gpu {
@@ -80,7 +86,7 @@ struct gpu {
 	long long util, memutil, temp, power, powerlimit; /* -1: not supported */
 	int cc_major, cc_minor;                           /* -1: not supported */
 	int accounting;
-	struct { unsigned pid; unsigned long long max; } stats[16];
+	struct { unsigned pid; unsigned long long max, start; } stats[16];
 	unsigned n_stats;
 	struct proc_list lists[KINDS];
 	/* MIG: a parent counts its devices; a MIG device knows its ids. */
@@ -305,6 +311,7 @@ static void load_scenario(void)
 			unsigned long long used = number(line, "used", 0);
 			for (unsigned i = 0, n = (unsigned)number(line, "count", 0); i < n; i++)
 				push(l, first + i, used);
+			l->churn = (int)number(line, "churn", 0);
 		} else if (strcmp(word, "procname") == 0 && S.n_names < 64) {
 			S.names[S.n_names].pid = (unsigned)number(line, "pid", 0);
 			field(line, "path", S.names[S.n_names].path, sizeof(S.names[S.n_names].path));
@@ -313,6 +320,7 @@ static void load_scenario(void)
 			unsigned g = (unsigned)number(line, "gpu", 0);
 			if (g < S.n_gpus && S.gpus[g].n_stats < 16) {
 				S.gpus[g].stats[S.gpus[g].n_stats].pid = (unsigned)number(line, "pid", 0);
+				S.gpus[g].stats[S.gpus[g].n_stats].start = number(line, "start", 0);
 				S.gpus[g].stats[S.gpus[g].n_stats++].max = number(line, "max", 0);
 			}
 		} else if (strcmp(word, "list-error") == 0) {
@@ -449,6 +457,9 @@ static nvmlReturn_t processes(nvmlDevice_t device, unsigned *count, void *infos,
 		}
 	}
 	*count = (unsigned)l->count;
+	/* A churning list: processes come and go, the next answer names new ones. */
+	for (size_t i = 0; l->churn && i < l->count; i++)
+		l->items[i].pid += (unsigned)l->count;
 	return NVML_SUCCESS;
 }
 
@@ -586,6 +597,7 @@ EXPORT nvmlReturn_t nvmlDeviceGetAccountingStats(nvmlDevice_t device, unsigned p
 		if (g->stats[i].pid == pid) {
 			memset(stats, 0, sizeof(*stats));
 			stats->maxMemoryUsage = g->stats[i].max;
+			stats->startTime = g->stats[i].start;
 			return NVML_SUCCESS;
 		}
 	return NVML_ERROR_NOT_FOUND;

@@ -21,10 +21,18 @@ static inline TAP_PRINTF void
 tap_ok(int pass, const char *file, int line, const char *fmt, ...)
 {
 	va_list ap;
+	char name[512];
 	printf("%sok %d - ", pass ? "" : "not ", ++tap_count);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(name, sizeof(name), fmt, ap);
 	va_end(ap);
+	/* A name holding a newline (a hostile input in it) would end the TAP line early. */
+	for (const char *p = name; *p; p++) {
+		if (*p == '\n')
+			fputs("\\n", stdout);
+		else
+			putchar((unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p);
+	}
 	printf("\n");
 	if (!pass) {
 		printf("#   failed at %s:%d\n", file, line);

@@ -57,9 +57,18 @@ static void test_uma(void)
 	ok(used + free_bytes == 8 * GIB, "used + free = total");
 }
 
+static void test_child_count(void)
+{
+	ok(darwin_child_count(3, 4096) == 3, "3 children: 3 entries read");
+	ok(darwin_child_count(12, 4096) == 12, "a count of bytes (3 pids): 12 entries of a zeroed buffer, 9 of them 0");
+	ok(darwin_child_count(100000, 4096) == 4096, "never past the buffer");
+	ok(darwin_child_count(0, 4096) == 0 && darwin_child_count(-1, 4096) == 0, "none, or a failure: nothing read");
+}
+
 int main(void)
 {
 	test_ledger();
 	test_uma();
+	test_child_count();
 	return tap_done();
 }

@@ -125,6 +125,9 @@ static void test_process_recordings(void)
 	ok(all_unknown, "Windows WDDM: [N/A] memory is unknown, never a number");
 	ok(spaces_kept, "Windows: a name with spaces is kept whole");
 	is_str(path_basename_any("C:\\Windows\\System32\\dwm.exe"), "dwm.exe", "Windows basename");
+	is_str(path_basename_any("/usr/bin/what ever\\033x"), "what ever\\033x",
+	       "a POSIX path: a backslash is part of the name, not a separator");
+	is_str(path_basename_any("/opt/a\\b/c\\d"), "c\\d", "only / separates a POSIX path");
 	free(rows);
 	free(text);
 }

@@ -128,6 +128,8 @@ static void test_namespaces(void)
 		{ "11:cpu:/kubepods/besteffort/pod12/0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef\n", "kubernetes:0123456789ab" },
 		{ "0::/machine.slice/crio-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef.scope\n", "cri-o:0123456789ab" },
 		{ "0::/lxc.payload.web01/init.scope\n", "lxc:web01" },
+		{ "0::/../../pod1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d/0123456789abcdef0123456789abcdef\n",
+		  "kubernetes:0123456789ab" }, /* from a pod's cgroup namespace: no "kubepods" left */
 		{ "0::/user.slice/user-0.slice/session-3.scope\n", NULL },
 		{ "0::/system.slice/docker-xyz.scope\n", NULL },
 		{ "garbage without colons\n::\n", NULL },
@@ -139,6 +141,145 @@ static void test_namespaces(void)
 		ok(cases[i].want ? found && !strcmp(out, cases[i].want) : !found,
 		   "cgroup %zu: %s", i, cases[i].want ? cases[i].want : "no container");
 	}
+}
+
+/*
+ * Pod UIDs, from the cgroup paths the kubelet and the runtimes really make
+ * (kubelet pkg/kubelet/cm: CgroupName.ToCgroupfs/ToSystemd and ExpandSlice;
+ * containerd "cri-containerd-<id>.scope" or "<id>", CRI-O "crio-<id>.scope"
+ * or "crio-<id>", Docker through cri-dockerd "docker-<id>.scope" or "<id>").
+ */
+#define UID "1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d"
+#define UID_ "1b2c3d4e_5f60_4a7b_8c9d_0e1f2a3b4c5d" /* the systemd driver's spelling */
+#define OTHER "99aa88bb-7766-4c55-9d44-33ee22ff1100"
+#define OTHER_ "99aa88bb_7766_4c55_9d44_33ee22ff1100"
+#define CID "9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0"
+
+/* Every hierarchy of a cgroup v1 node, as the kubelet's cgroupfs driver places a container. */
+#define V1_LINES(path)                                                                             \
+	"12:pids:" path "\n11:hugetlb:" path "\n10:net_cls,net_prio:" path "\n9:memory:" path      \
+	"\n8:cpu,cpuacct:" path "\n7:devices:" path "\n6:freezer:" path "\n5:blkio:" path          \
+	"\n4:cpuset:" path "\n3:perf_event:" path "\n2:rdma:/\n1:name=systemd:" path "\n0::/\n"
+
+static void test_pod_uid(void)
+{
+	/* r: 1 (UID taken), 0 (no pod) or -EINVAL (refused); out is left alone unless 1. */
+	static const struct {
+		const char *cgroup;
+		int r;
+		const char *what;
+	} cases[] = {
+		{ "0::/kubepods/burstable/pod" UID "/" CID "\n", 1, "cgroupfs, v2, burstable, containerd" },
+		{ "0::/kubepods/besteffort/pod" UID "/crio-" CID "\n", 1, "cgroupfs, v2, best effort, CRI-O" },
+		{ "0::/kubepods/pod" UID "/" CID "\n", 1, "cgroupfs, guaranteed: no QoS level" },
+		{ V1_LINES("/kubepods/burstable/pod" UID "/" CID), 1, "cgroupfs, v1: every hierarchy's line" },
+		{ V1_LINES("/kubepods/pod" UID "/" CID), 1, "cgroupfs, v1, guaranteed (Docker)" },
+		{ "0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" UID_ ".slice/cri-containerd-" CID ".scope\n",
+		  1, "systemd, v2, burstable, containerd: underscores back to dashes" },
+		{ "0::/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod" UID_ ".slice/crio-" CID ".scope\n",
+		  1, "systemd, v2, best effort, CRI-O" },
+		{ "0::/kubepods.slice/kubepods-pod" UID_ ".slice/cri-containerd-" CID ".scope\n", 1, "systemd, guaranteed" },
+		{ V1_LINES("/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod" UID_ ".slice/docker-" CID ".scope"),
+		  1, "systemd, v1, Docker (cri-dockerd)" },
+		{ "0::/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-besteffort.slice/kubelet-kubepods-besteffort-pod" UID_
+		  ".slice/cri-containerd-" CID ".scope\n", 1, "systemd under --cgroup-root=/kubelet (kind's node)" },
+		{ "0::/system.slice/docker-" CID ".scope/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-pod" UID_
+		  ".slice/cri-containerd-" CID ".scope\n", 1, "a kind node's pod seen from the host" },
+		{ "0::/../../../kubepods-besteffort.slice/kubepods-besteffort-pod" UID_ ".slice/cri-containerd-" CID ".scope\n",
+		  1, "from a pod's cgroup namespace (a DaemonSet), another QoS class" },
+		{ "0::/../../kubepods-burstable-pod" UID_ ".slice/cri-containerd-" CID ".scope\n", 1,
+		  "from a pod's cgroup namespace, the same QoS class: the pod slice first" },
+		{ "0::/../../../kubepods-pod" UID_ ".slice/crio-" CID ".scope\n", 1,
+		  "from a pod's cgroup namespace, a guaranteed pod" },
+		{ "0::/../../pod" UID "/" CID "\n", 1, "cgroupfs from a cgroup namespace: no kubepods left in the path" },
+		{ "0::/../../../burstable/pod" UID "/" CID "\n", 1, "cgroupfs from a cgroup namespace, another QoS class" },
+		{ "0::/../../../../kubepods/pod" UID "/" CID "\n", 1, "from a namespace, up to the root and down" },
+		{ "0::/kubepods/burstable/pod" UID "/\n", 1, "a trailing slash" },
+
+		{ "0::/user.slice/user-1000.slice/session-3.scope\n", 0, "no pod: a login session" },
+		{ "0::/system.slice/docker-" CID ".scope\n", 0, "no pod: a Docker container outside Kubernetes" },
+		{ "0::/../../../../system.slice/containerd.service\n", 0, "no pod: outside Kubernetes, from a cgroup namespace" },
+		{ "0::/\n", 0, "no pod: a namespace's root" },
+		{ "0::/kubepods/burstable\n", 0, "no pod: a QoS class's own cgroup" },
+		{ "0::/pod" UID "/x\n", 0, "no pod: a pod name at the top of a path with no namespace above it" },
+		{ "0::/burstable/pod" UID "/x\n", 0, "no pod: a QoS name at the top of a path with no namespace above it" },
+		{ "0::/user.slice/pod" UID "/x\n", 0, "no pod: a pod name outside the layout" },
+		{ "0::/user.slice/kubepods-pod" UID_ ".slice/x\n", 0, "no pod: a pod slice without its parents" },
+		{ "0::/kubepods/burstable/pod" UID, 0, "no pod: a line the reader's bound cut (no newline)" },
+		{ "", 0, "no pod: empty" },
+		{ "garbage\n::\n:\n", 0, "no pod: no paths" },
+
+		/* A process can name cgroups below its own where that subtree is delegated to it. */
+		{ "0::/kubepods/burstable/pod" UID "/" CID "/kubepods/besteffort/pod" OTHER "/x\n", 1,
+		  "hostile, resolved: a fake kubepods below a real pod: the outermost layout decides" },
+		{ "0::/kubepods.slice/kubepods-pod" UID_ ".slice/cri-containerd-" CID ".scope/kubepods.slice/kubepods-pod" OTHER_
+		  ".slice\n", 1, "hostile, resolved: the same with the systemd driver" },
+		{ "0::/kubepods/burstable/pod" UID "/pod" OTHER "/x\n", 1, "hostile, resolved: two pod names: the kubelet's" },
+		{ "0::/../../pod" UID "/" CID "/kubepods/pod" OTHER "\n", 1,
+		  "hostile, resolved: from a namespace, with a fake below" },
+		{ "0::/user.slice/user-1000.slice/user@1000.service/kubepods/pod" UID "/x\n", 0,
+		  "hostile: a whole layout below a user's delegated subtree names no pod" },
+		{ "0::/user.slice/user-1000.slice/user@1000.service/app.slice/kubepods/besteffort/pod" UID "/x\n", 0,
+		  "hostile: the same, deeper in the user's systemd" },
+		{ "0::/user.slice/user-1000.slice/user@1000.service/user.slice/libpod-" CID ".scope/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-pod" UID_
+		  ".slice/x\n", 0, "hostile: a node's layout below a user's systemd (rootless kind) is not taken" },
+		{ "0::/app.slice/kubepods.slice/kubepods-pod" UID_ ".slice/x\n", 0, "no pod: a layout below a name no node has" },
+		{ "0::/user.slice/user-1000.slice/user@1000.service/app.slice/app-kubepods.slice/app-kubepods-pod" UID_
+		  ".slice/x\n", 0, "hostile: slices that extend each other below user@.service" },
+		{ "0::/system.slice/foo.service/kubepods/pod" UID "/x\n", 0, "hostile: below a delegated service" },
+		{ "0::/system.slice/docker-" CID ".scope/x/kubepods/pod" UID "/x\n", 0,
+		  "hostile: inside a node's container, below a name of its own" },
+		{ "0::/docker/" CID "x/kubepods/pod" UID "/x\n", 0, "hostile: a node's id that is not an id" },
+		{ "0::/system.slice/docker-" CID ".service/kubepods/pod" UID "/x\n", 0, "hostile: a node that is not a scope" },
+		{ "0::/a/kubepods/pod" UID "/x\n", 0, "hostile: kubepods one step below the root" },
+		{ "0::/../../a/kubepods/pod" UID "/x\n", 0, "hostile: kubepods below a name after the .. steps" },
+		{ "0::/system.slice/docker-" CID ".scope/kubepods/besteffort/pod" UID "/" CID "\n", 1,
+		  "a k3d or minikube (docker driver) node's pod seen from the host, cgroupfs inside" },
+		{ "0::/docker/" CID "/kubepods/burstable/pod" UID "/" CID "\n", 1,
+		  "a node container under Docker's cgroupfs driver" },
+		{ "0::/machine.slice/libpod-" CID ".scope/kubelet.slice/kubelet-kubepods.slice/kubelet-kubepods-pod" UID_
+		  ".slice/cri-containerd-" CID ".scope\n", 1, "a kind node under rootful podman, seen from the host" },
+		{ "0::/actions_job/" CID "/kubepods/pod" UID "/" CID "\n", 1, "a node in a CI job's container" },
+		{ "0::/../../system.slice/docker-" CID ".scope/kubepods/pod" UID "/" CID "\n", 1,
+		  "a node container seen from a cgroup namespace" },
+		{ "0::/kubepods/burstable/pod1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5/x\n", -EINVAL,
+		  "hostile, refused: a UID one digit short" },
+		{ "0::/kubepods/burstable/pod" UID "0/x\n", -EINVAL, "hostile, refused: a UID one digit long" },
+		{ "0::/kubepods/pod1B2C3D4E-5F60-4A7B-8C9D-0E1F2A3B4C5D/x\n", -EINVAL,
+		  "hostile, refused: upper case (the API server writes lower)" },
+		{ "0::/kubepods/pod1b2c3d4g-5f60-4a7b-8c9d-0e1f2a3b4c5d/x\n", -EINVAL, "hostile, refused: a letter beyond f" },
+		{ "0::/kubepods/pod1b2c3d4e5-f60-4a7b-8c9d-0e1f2a3b4c5d/x\n", -EINVAL, "hostile, refused: a dash out of place" },
+		{ "0::/kubepods/pod" UID_ "/x\n", -EINVAL, "hostile, refused: underscores under the cgroupfs driver" },
+		{ "0::/kubepods.slice/kubepods-pod" UID ".slice/x\n", -EINVAL, "hostile, refused: dashes under the systemd driver" },
+		{ "0::/kubepods/burstable/pod6b1c1e0ad4a23a4bd0e4d3a7c3a9c2f1/x\n", -EINVAL,
+		  "hostile, refused: a static pod's config hash (its mirror pod has another UID)" },
+		{ "0::/kubepods/burstable/x/pod" UID "\n", -EINVAL,
+		  "hostile, refused: a layout broken before the pod is not searched deeper" },
+		{ "0::/kubepods/../pod" UID "\n", -EINVAL, "hostile, refused: a '..' inside the layout" },
+		{ "0::/kubepods.slice/kubepods-burstable.slice/kubepods-besteffort-pod" UID_ ".slice/x\n", -EINVAL,
+		  "hostile, refused: a slice that is not its parent's next step" },
+		{ "0::/kubepods.slice/other-pod" UID_ ".slice/x\n", -EINVAL, "hostile, refused: a pod slice under another stem" },
+		{ "0::/kubepods.slice/kubepods-pod" UID_ ".scope/x\n", -EINVAL,
+		  "hostile, refused: a scope where the pod's slice goes" },
+		{ "12:memory:/kubepods/pod" UID "/x\n1:name=systemd:/kubepods/pod" OTHER "/x\n", -EINVAL,
+		  "hostile, refused: v1 hierarchies naming two pods" },
+		{ "12:memory:/kubepods/pod" UID "/x\n1:name=systemd:/kubepods/podx/x\n", -EINVAL,
+		  "hostile, refused: v1, one good line and one broken" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char out[HMN_POD_UID_SIZE] = "kept";
+		int r = parse_pod_uid(cases[i].cgroup, strlen(cases[i].cgroup), out, sizeof(out));
+		ok(r == cases[i].r && !strcmp(out, r == 1 ? UID : "kept"), "pod: %s", cases[i].what);
+		if (r != cases[i].r)
+			printf("#   got %d '%s'\n", r, out);
+	}
+
+	char small[HMN_POD_UID_SIZE - 1] = "kept";
+	static const char fine[] = "0::/kubepods/pod" UID "/x\n";
+	ok(parse_pod_uid(fine, strlen(fine), small, sizeof(small)) == -ENOBUFS && !strcmp(small, "kept"),
+	   "a buffer too small for a UID");
+	char out[HMN_POD_UID_SIZE] = "";
+	ok(parse_pod_uid(fine, strlen(fine) - 1, out, sizeof(out)) == 0, "reads no byte past its length");
 }
 
 static void test_meminfo(void)
@@ -177,6 +318,46 @@ static void test_meminfo(void)
 	   "no newline at the end");
 }
 
+static void test_smaps_pss(void)
+{
+	uint64_t pss = 1;
+	/* A 6.1 kernel's smaps_rollup, as hmn run reads it for each process of the tree. */
+	static const char real[] =
+		"55d7a2e8c000-7ffc6a7f5000 ---p 00000000 00:00 0                          [rollup]\n"
+		"Rss:             1053348 kB\nPss:              215012 kB\nPss_Dirty:        210300 kB\n"
+		"Pss_Anon:         210012 kB\nPss_File:           5000 kB\nPss_Shmem:             0 kB\n"
+		"Shared_Clean:       6188 kB\nShared_Dirty:    1047040 kB\nPrivate_Clean:        16 kB\n"
+		"Private_Dirty:       104 kB\nReferenced:      1053348 kB\nAnonymous:       1047252 kB\n"
+		"LazyFree:              0 kB\nAnonHugePages:         0 kB\nShmemPmdMapped:        0 kB\n"
+		"FilePmdMapped:         0 kB\nShared_Hugetlb:        0 kB\nPrivate_Hugetlb:       0 kB\n"
+		"Swap:                  0 kB\nSwapPss:               0 kB\nLocked:                0 kB\n";
+	ok(parse_smaps_pss(real, strlen(real), &pss) == 0, "smaps_rollup parses");
+	is_u64(pss, 215012ULL * 1024, "Pss in bytes (not Rss, not Pss_Dirty)");
+	static const char anon_first[] = "Pss_Anon: 5 kB\nPss_File: 6 kB\nPss: 7 kB\n";
+	ok(parse_smaps_pss(anon_first, strlen(anon_first), &pss) == 0 && pss == 7168, "Pss_Anon is not Pss");
+	pss = 9;
+	ok(parse_smaps_pss("", 0, &pss) == -ENODATA && pss == 9, "empty (a zombie): no data, output untouched");
+	static const struct { const char *text; const char *why; } bad[] = {
+		{ "Rss: 10 kB\n", "no Pss line" },
+		{ "Pss: 10\n", "no unit" },
+		{ "Pss: 10 MB\n", "another unit" },
+		{ "Pss: -1 kB\n", "a sign" },
+		{ "Pss: 18014398509481984 kB\n", "2^54 KiB overflows in bytes" },
+		{ "Pss: 99999999999999999999999 kB\n", "beyond 2^64" },
+		{ "Pss:\n", "no value" },
+		{ "\n\n\n", "blank lines" },
+		{ "Pss: 10 kB", "no newline, but fine" },
+	};
+	for (size_t i = 0; i + 1 < sizeof(bad) / sizeof(bad[0]); i++) {
+		pss = 9;
+		ok(parse_smaps_pss(bad[i].text, strlen(bad[i].text), &pss) == -EINVAL && pss == 9,
+		   "smaps_rollup refused, output untouched: %s", bad[i].why);
+	}
+	ok(parse_smaps_pss(bad[8].text, strlen(bad[8].text), &pss) == 0 && pss == 10240, "%s", bad[8].why);
+	static const char cut[] = "Pss: 1234 kB\n";
+	ok(parse_smaps_pss(cut, 7, &pss) == -EINVAL, "reads no byte past its length ('Pss: 12')");
+}
+
 static void add_pid(uint32_t pid, void *data)
 {
 	char *out = data;
@@ -210,13 +391,54 @@ static void test_process_tree_files(void)
 	static const char *const bad[] = { "", "4242 (x)", "4242 (x) S", "4242 (x) S x", "4242 x S 1", "(x) S 99999999999" };
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		ok(parse_stat_ppid(bad[i], strlen(bad[i]), &ppid) == -EINVAL && ppid == 5, "stat refused: '%s'", bad[i]);
+
+	uint64_t pages = 7;
+	static const char statm[] = "123456 5120 1024 12 0 40000 0\n";
+	ok(parse_statm_resident(statm, strlen(statm), &pages) == 0 && pages == 5120, "statm: resident pages");
+	static const char *const bad_statm[] = { "", "123456", "123456 ", "x 5", "1 x", "1 99999999999999999999", "1 2x" };
+	pages = 7;
+	for (size_t i = 0; i < sizeof(bad_statm) / sizeof(bad_statm[0]); i++)
+		ok(parse_statm_resident(bad_statm[i], strlen(bad_statm[i]), &pages) == -EINVAL && pages == 7,
+		   "statm refused: '%s'", bad_statm[i]);
+
+	/* A real stat line (kernel 6.x), negative priority and nice included. */
+	static const char full[] = "4242 (py) thon) S 1000 4242 1000 0 -1 4194560 1234 0 0 0 10 3 0 0 -2 -5 "
+				   "8 0 987654 123456789 2048 18446744073709551615 1 1 0 0 0 0 0 0 0 0 0 0 17 1 0 0\n";
+	struct proc_stat st;
+	ok(parse_stat(full, strlen(full), &st) == 0 && st.ppid == 1000 && st.state == 'S' && st.start_time == 987654,
+	   "stat: ppid, state and start time (field 22), a ')' in the name");
+	static const char zombie[] = "77 (x) Z 1 77 77 0 -1 4 0 0 0 0 0 0 0 0 20 0 1 0 55";
+	ok(parse_stat(zombie, strlen(zombie), &st) == 0 && st.state == 'Z' && st.start_time == 55, "stat: a zombie");
+	static const char short_line[] = "77 (x) S 1 77";
+	ok(parse_stat(short_line, strlen(short_line), &st) == 0 && st.ppid == 1 && st.start_time == 0,
+	   "stat cut before field 22: start time unknown (0)");
+	ok(parse_stat(full, 60, &st) == 0 && st.start_time == 0, "stat: reads no byte past its length");
+
+	uint64_t mask = 7;
+	static const char status[] = "Name:\tx\nSigQ:\t0/1\nSigPnd:\t0000000000000000\nShdPnd:\t0000000000004002\nSigBlk:\tffffffff\n";
+	ok(parse_signal_mask(status, strlen(status), "ShdPnd", &mask) == 0 && mask == 0x4002,
+	   "ShdPnd: SIGINT (bit 1) and SIGTERM (bit 14)");
+	ok(parse_signal_mask(status, strlen(status), "SigPnd", &mask) == 0 && mask == 0, "SigPnd: none");
+	ok(parse_signal_mask(status, strlen(status), "SigBlk", &mask) == 0 && mask == 0xffffffff, "SigBlk");
+	mask = 7;
+	ok(parse_signal_mask(status, strlen(status), "SigCgt", &mask) == -ENOENT && mask == 7, "absent: untouched");
+	static const char *const bad_masks[] = { "ShdPnd:\t\n", "ShdPnd:\txyz\n", "ShdPnd:\t00000000000000000\n", "ShdPnd:" };
+	for (size_t i = 0; i < sizeof(bad_masks) / sizeof(bad_masks[0]); i++)
+		ok(parse_signal_mask(bad_masks[i], strlen(bad_masks[i]), "ShdPnd", &mask) < 0 && mask == 7,
+		   "signal mask refused: '%s'", bad_masks[i]);
+	uint32_t outer = 0, inner = 0;
+	unsigned depth = 0;
+	ok(parse_proc_nspids("NSpid:\t4242\t17\t7\n", 17, &outer, &inner, &depth) == 0 && outer == 4242 &&
+	   inner == 7 && depth == 3, "NSpid: outermost and innermost");
 }
 
 int main(void)
 {
 	test_process_tree_files();
 	test_meminfo();
+	test_smaps_pss();
 	test_namespaces();
+	test_pod_uid();
 	test_driver_quirks();
 	test_status();
 	test_names();

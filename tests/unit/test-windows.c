@@ -3,7 +3,9 @@
  * counter instance names, path basenames with either separator. Runs on
  * Linux and, cross-built, under Wine.
  */
+#include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 #include "tap.h"
@@ -95,8 +97,142 @@ static void test_utilization(void)
 	is_u64(pdh_adapter_utilization(idle, 1, 0, 0xD1A3), 0, "an idle adapter: 0, known");
 }
 
+/* ASCII text as UTF-16, for the command-line tests. */
+static const uint16_t *u16(const char *s)
+{
+	static uint16_t bufs[4][256];
+	static int next;
+	uint16_t *b = bufs[next++ % 4];
+	size_t i = 0;
+	for (; s[i] && i < 255; i++)
+		b[i] = (uint8_t)s[i];
+	b[i] = 0;
+	return b;
+}
+
+/* A UTF-16 line back as ASCII ('?' for anything else). */
+static const char *ascii(const uint16_t *w)
+{
+	static char out[1024];
+	size_t i = 0;
+	for (; w[i] && i < sizeof(out) - 1; i++)
+		out[i] = w[i] < 0x80 ? (char)w[i] : '?';
+	out[i] = 0;
+	return out;
+}
+
+static void test_exit_status(void)
+{
+	int status = -1;
+	ok(windows_exit_status(0, &status) == NULL && status == 0, "0 is 0");
+	ok(windows_exit_status(255, &status) == NULL && status == 255, "255 is 255");
+	const char *why = windows_exit_status(256, &status);
+	ok(why && status == 1, "exit(256) is a failure (1), not 0: %s", why ? why : "(null)");
+	why = windows_exit_status(512, &status);
+	ok(why && status == 1, "exit(512) is 1, not 0");
+	why = windows_exit_status(0xC0000005, &status);
+	ok(why && strstr(why, "access violation") && status == 139,
+	   "an access violation is 139 (as SIGSEGV), not 5: %s", why ? why : "(null)");
+	why = windows_exit_status(0xC00000FD, &status);
+	ok(why && strstr(why, "stack overflow") && status == 139, "a stack overflow");
+	why = windows_exit_status(0xC0000094, &status);
+	ok(why && strstr(why, "division by zero") && status == 136, "an integer division by zero (as SIGFPE)");
+	why = windows_exit_status(0xC000001D, &status);
+	ok(why && strstr(why, "illegal instruction") && status == 132, "an illegal instruction (as SIGILL)");
+	why = windows_exit_status(0xC0000409, &status);
+	ok(why && strstr(why, "fail fast") && status == 134, "abort()'s fail fast (as SIGABRT)");
+	why = windows_exit_status(0xC000013A, &status);
+	ok(why && status == 130, "Ctrl-C's exit is 130");
+	why = windows_exit_status(0xC0000135, &status);
+	ok(why && strstr(why, "DLL") && status == 126, "a DLL not found: found, could not run (126)");
+	why = windows_exit_status(0xC0DEC0DE, &status);
+	ok(why && strstr(why, "NTSTATUS") && status == 134, "an unnamed NTSTATUS error is a crash");
+	why = windows_exit_status(0xFFFFFFFF, &status);
+	ok(why && status != 0, "exit(-1) is not success");
+	for (uint32_t code = 256; code < 0x20000; code += 256) {
+		windows_exit_status(code, &status);
+		if (status == 0) {
+			ok(0, "%u maps to 0", (unsigned)code);
+			return;
+		}
+	}
+	ok(1, "no multiple of 256 maps to 0");
+}
+
+static void test_pathext(void)
+{
+	struct pathext_entry e[8];
+	size_t n = pathext_split(NULL, e, 8);
+	ok(n == 4 && strcmp(ascii(e[0].ext), ".COM") == 0 && strcmp(ascii(e[3].ext), ".CMD") == 0,
+	   "unset: .COM;.EXE;.BAT;.CMD, in cmd.exe's order");
+	n = pathext_split(u16(".exe;;.Cmd;cmd;.EXE;.ps1;"), e, 8);
+	ok(n == 3 && strcmp(ascii(e[0].ext), ".exe") == 0 && strcmp(ascii(e[1].ext), ".Cmd") == 0 &&
+		   strcmp(ascii(e[2].ext), ".ps1") == 0,
+	   "empty entries, entries without a dot and repeats are skipped");
+	ok(pathext_split(u16(";;;"), e, 8) == 0, "nothing valid: none");
+	ok(pathext_split(u16(".A;.B;.C"), e, 2) == 2, "at most max");
+	ok(pathext_split(u16(".THISISFARTOOLONGFORANEXTENSION;.EXE"), e, 8) == 1, "an overlong entry is skipped");
+	n = pathext_split(NULL, e, 8);
+	ok(pathext_has(u16("npm.CMD"), e, n) && pathext_has(u16("node.exe"), e, n), "known extensions, any case");
+	ok(!pathext_has(u16("npm"), e, n) && !pathext_has(u16("x.ps1"), e, n) && !pathext_has(u16(".exe"), e, n),
+	   "no extension, another one, an extension alone");
+	ok(windows_is_batch(u16("C:\\x\\npm.cmd")) && windows_is_batch(u16("run.BAT")) &&
+		   !windows_is_batch(u16("run.exe")) && !windows_is_batch(u16("bat")),
+	   "batch files are .bat and .cmd");
+}
+
+static void test_cmdline(void)
+{
+	uint16_t line[64];
+	size_t len = 0;
+	line[0] = 0;
+	ok(cmdline_append(line, 64, &len, u16("C:\\a b\\x.exe")) == 0 &&
+		   cmdline_append(line, 64, &len, u16("say \"hi\"")) == 0 &&
+		   cmdline_append(line, 64, &len, u16("dir\\")) == 0 && cmdline_append(line, 64, &len, u16("")) == 0,
+	   "arguments appended");
+	is_str(ascii(line), "\"C:\\a b\\x.exe\" \"say \\\"hi\\\"\" \"dir\\\\\" \"\"", "quoted as the C runtime reads them");
+	size_t before = len;
+	ok(cmdline_append(line, 64, &len, u16("0123456789012345678901234567890123456789")) == -E2BIG &&
+		   len == before && strlen(ascii(line)) == before,
+	   "an argument that does not fit: -E2BIG, the line as it was (never cut)");
+	static uint16_t big[32768];
+	len = 0;
+	big[0] = 0;
+	static uint16_t word[16384];
+	for (size_t i = 0; i < 16383; i++)
+		word[i] = 'a';
+	word[16383] = 0;
+	ok(cmdline_append(big, 32768, &len, word) == 0 && len == 16385, "16,385 characters fit");
+	ok(cmdline_append(big, 32768, &len, word) == -E2BIG && len == 16385, "32,771 do not: -E2BIG");
+	word[16379] = 0;
+	ok(cmdline_append(big, 32768, &len, word) == 0 && len == 32767, "32,767 fit exactly");
+
+	len = 0;
+	line[0] = 0;
+	ok(cmdline_append_batch(line, 64, &len, u16("plain-arg_1.txt")) == 0, "a plain batch argument");
+	is_str(ascii(line), "plain-arg_1.txt", "left unquoted");
+	static uint16_t bl[256];
+	len = 0;
+	bl[0] = 0;
+	ok(cmdline_append_batch(bl, 256, &len, u16("a&b|c")) == 0 && cmdline_append_batch(bl, 256, &len, u16("%PATH%")) == 0 &&
+		   cmdline_append_batch(bl, 256, &len, u16("\"&calc.exe")) == 0 &&
+		   cmdline_append_batch(bl, 256, &len, u16("dir\\")) == 0 && cmdline_append_batch(bl, 256, &len, u16("")) == 0,
+	   "hostile batch arguments appended");
+	is_str(ascii(bl), "\"a&b|c\" \"%%cd:~,%PATH%%cd:~,%\" \"\"\"&calc.exe\" \"dir\\\\\" \"\"",
+	       "quoted, quotes doubled, each % made inert");
+	len = 0;
+	bl[0] = 0;
+	ok(cmdline_append_batch(bl, 256, &len, u16("a\nb")) == -EINVAL && cmdline_append_batch(bl, 256, &len, u16("a\rb")) == -EINVAL &&
+		   len == 0,
+	   "a line break cannot be passed to a batch file safely: refused");
+	ok(cmdline_append_batch(line, 20, &(size_t){ 0 }, u16("01234567890123456789")) == -E2BIG, "-E2BIG there too");
+}
+
 int main(void)
 {
+	test_exit_status();
+	test_pathext();
+	test_cmdline();
 	test_utilization();
 	test_utf16();
 	test_pdh_instances();

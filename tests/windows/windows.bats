@@ -43,12 +43,47 @@ setup() {
 	[ "$(tr -d '\r' <<<"$stderr")" = $'hmn: unknown option \'--bogus\'\nTry \'hmn --help\'.' ]
 }
 
+@test "options as getopt_long takes them, before and after the command: mingw-w64's getopt, started afresh each pass" {
+	export HMN_NVML_LIBRARY="$stub"
+	cd "$BATS_TEST_TMPDIR"
+	run --separate-stderr "${wine[@]}" "$HMN" ps --backend=nvml -q --js
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "$(tr -d '\r' <<<"$output" | jq -c '[.[].pid]')" = '[4,999999]' ]
+	run --separate-stderr "${wine[@]}" "$HMN" --backend nvml -q free -lofree.json --dev 0 --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.[].index]' free.json)" = '[0]' ]
+	run --separate-stderr "${wine[@]}" "$HMN" --backend nvml ps -l
+	[ "$status" -eq 2 ]
+	[ "$(tr -d '\r' <<<"$stderr")" = $'hmn: option \'-l\' is not valid for \'hmn ps\'\nTry \'hmn ps --help\'.' ]
+	run --separate-stderr "${wine[@]}" "$HMN" watch --d 1
+	[ "$status" -eq 2 ]
+	[ "$(tr -d '\r' <<<"$stderr" | head -1)" = "hmn: option '--d' is ambiguous (--duration, --device)" ]
+	run --separate-stderr "${wine[@]}" "$HMN" --backend nvml run --interval 0.5ms -- cmd
+	[ "$status" -eq 125 ]
+	[ "$(tr -d '\r' <<<"$stderr" | tail -1)" = "Try 'hmn run --help'." ]
+}
+
 @test "ps --json through NVML on Windows: valid JSON, PID 4 is [kernel], a gone pid keeps name null" {
 	HMN_NVML_LIBRARY="$stub" run --separate-stderr "${wine[@]}" "$HMN" --backend nvml ps --json
 	[ "$status" -eq 0 ]
 	jq -e . <<<"$output" >/dev/null
 	[ "$(jq -c '[.[] | [.pid, .name, .used_bytes, .type, .source]]' <<<"$output")" = '[[4,"[kernel]",null,"graphics","nvml"],[999999,null,null,"compute","nvml"]]' ]
-	[ "$(tr -d '\r' <<<"$stderr")" = "hmn: 2 GPU processes found (0 MiB total)." ]
+	[ "$(tr -d '\r' <<<"$stderr")" = "hmn: 2 GPU processes found (0MiB total)." ]
+}
+
+@test "ps --json on Windows: ram_bytes is the working set (K32GetProcessMemoryInfo), null where the process is gone" {
+	printf '%s\n' \
+		'gpu name="NVIDIA GeForce RTX 4090" uuid=GPU-aaaaaaaa-1111-2222-3333-444444444444 pci=00000000:01:00.0 total=25757220864 reserved=346030080 used=1048576' \
+		'proc gpu=0 pid=self used=1048576 list=compute' \
+		'proc gpu=0 pid=999999 used=na list=compute' >"$HMN_STUB_SCENARIO"
+	HMN_NVML_LIBRARY="$stub" run --separate-stderr "${wine[@]}" "$HMN" --backend nvml ps --json --sort pid
+	[ "$status" -eq 0 ]
+	# hmn.exe itself (the stand-in reports its caller): a working set of at least 1 MiB and under 1 GiB.
+	[ "$(jq -c '[.[] | [.name, (.ram_bytes | if . == null then null else (. >= 1048576 and . < 1073741824) end)]]' <<<"$output")" = '[["hmn.exe",true],[null,null]]' ]
+	HMN_NVML_LIBRARY="$stub" run --separate-stderr "${wine[@]}" "$HMN" --backend nvml ps --no-header --sort pid
+	[ "$status" -eq 0 ]
+	[[ "$(tr -d '\r' <<<"${lines[0]}")" =~ ^\ *[0-9]+\ +[^\ ]+\ +C\ +1MiB\ +-\ +[0-9]+MiB\ +0\ +hmn\.exe$ ]]
 }
 
 @test "free --json through NVML on Windows: the same keys as on Linux" {
@@ -85,7 +120,7 @@ setup() {
 	# read (its lines are counted), and it is a runtime failure, not a hang or a crash.
 	HMN_NVIDIA_SMI='C:\windows\system32\cmd.exe' HMN_TIMEOUT=5 run --separate-stderr "${wine[@]}" "$HMN" --backend nvidia-smi -v free
 	[ "$status" -eq 1 ]
-	[[ "$(tr -d '\r' <<<"$stderr")" == *"nvidia-smi: ran C:\windows\system32\cmd.exe: 0 GPUs"* ]]
+	[[ "$(tr -d '\r' <<<"$stderr")" == *"nvidia-smi: C:\windows\system32\cmd.exe (driver unknown), 0 GPUs"* ]]
 	[[ "$(tr -d '\r' <<<"$stderr")" == *"GPU lines could not be read"* ]]
 }
 
@@ -94,7 +129,12 @@ setup() {
 	[ "$status" -eq 0 ]
 	[ "$(tr -d '\r' <<<"$output" | wc -l)" -eq 2 ]
 	tr -d '\r' <<<"$output" | jq -e -s 'length == 2 and .[0].gpus[0].name == "NVIDIA GeForce RTX 4090" and .[1].elapsed_ms >= 90'
-	[[ "$(tr -d '\r' <<<"$stderr")" == "hmn: 2 samples over "* ]]
+	[[ "$(tr -d '\r' <<<"$stderr")" == "hmn: 2 samples over "*"ms. Peaks:"* ]]
+	# Appended tables: each sample's time in local time with its offset.
+	HMN_NVML_LIBRARY="$stub" run --separate-stderr "${wine[@]}" "$HMN" --backend nvml watch --count 1
+	[ "$status" -eq 0 ]
+	[[ "$(tr -d '\r' <<<"${lines[0]}")" =~ ^#\ [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}[+-][0-9]{2}:[0-9]{2}$ ]]
+	[ "$(tr -d '\r' <<<"${lines[1]}")" = "GPU  USED     FREE    TOTAL  RESERVED  SOURCE  NAME" ]
 }
 
 @test "hmn.exe run: COMMAND in a job object, its exit code, its output through, the report with spill" {
@@ -111,10 +151,115 @@ setup() {
 	[[ "$(tr -d '\r' <<<"$stderr")" == "hmn: unknown option '--bogus'"* ]]
 }
 
+@test "hmn.exe run: peak_ram_bytes of a job holding 64 MiB (Wine keeps no job memory figures: the working sets stand in)" {
+	hold="Z:$(tr / '\\' <<<"$MEM_HOLD")"
+	run --separate-stderr "${wine[@]}" "$HMN" run --json -- "$hold" 64 1500
+	[ "$status" -eq 0 ]
+	report=$(tr -d '\r' <<<"$stderr" | tail -1)
+	echo "$report"
+	# Windows' own job object answers PeakJobMemoryUsed ("commit"); Wine 8 answers it with zeros,
+	# and the sum of the job's working sets ("rss") is taken instead.
+	[ "$(jq -r '.ram_measure' <<<"$report")" = rss ]
+	[ "$(jq '.peak_ram_bytes >= 67108864 and .peak_ram_bytes < 268435456' <<<"$report")" = true ]
+	run --separate-stderr "${wine[@]}" "$HMN" run -- "$hold" 64 300
+	[ "$status" -eq 0 ]
+	[[ "$(tr -d '\r' <<<"$stderr" | tail -1)" =~ :\ no\ GPU\ found,\ no\ GPU\ memory\ measured\;\ peak\ [0-9]+MiB\ of\ RAM\ over\ [0-9.]+m?s\.$ ]]
+}
+
+@test "hmn.exe run --limit with no GPU (Wine has none): COMMAND never starts, 125 and one line why" {
+	hold="Z:$(tr / '\\' <<<"$MEM_HOLD")"
+	run --separate-stderr "${wine[@]}" "$HMN" run --limit 1GiB -- "$hold" 64 100
+	[ "$status" -eq 125 ]
+	[[ "$(tr -d '\r' <<<"$stderr")" == "hmn: --limit cannot be enforced: no GPU found (tried dxgi: "*"; not running the command" ]]
+	[ "$(tr -d '\r' <<<"$stderr" | wc -l)" -eq 1 ]
+}
+
 @test "hmn.exe run: a command not found is 127, never looked for in the current directory" {
 	cp "$HMN" "$BATS_TEST_TMPDIR/planted.exe"
 	cd "$BATS_TEST_TMPDIR"
 	run --separate-stderr "${wine[@]}" "$HMN" run -- planted.exe --version
 	[ "$status" -eq 127 ]
 	[ "$(tr -d '\r' <<<"$stderr" | tail -1)" = "hmn: planted.exe: command not found" ]
+}
+
+@test "hmn.exe run: an exit code no exit status holds is never 0 or a small number, and is said (NTSTATUS crashes named)" {
+	dump="Z:$(tr / '\\' <<<"$ARGV_DUMP")"
+	run --separate-stderr "${wine[@]}" "$HMN" run -- "$dump" exit 7
+	[ "$status" -eq 7 ]
+	[[ "$(tr -d '\r' <<<"$stderr")" != *"ended with"* ]]
+	run --separate-stderr "${wine[@]}" "$HMN" run -- "$dump" exit 256
+	[ "$status" -eq 1 ]
+	[[ "$(tr -d '\r' <<<"$stderr")" == *"ended with an exit code above 255 (exit code 0x00000100): exit status 1"* ]]
+	run --separate-stderr "${wine[@]}" "$HMN" run --json -- "$dump" exit 0xC0000005
+	[ "$status" -eq 139 ]
+	[[ "$(tr -d '\r' <<<"$stderr")" == *"ended with an access violation (exit code 0xC0000005): exit status 139"* ]]
+	[ "$(tr -d '\r' <<<"$stderr" | tail -1 | jq -c '[.exit_code, .signal]')" = '[139,null]' ]
+	run --separate-stderr "${wine[@]}" "$HMN" run -- "$dump" exit 0xC00000FD
+	[ "$status" -eq 139 ]
+	[[ "$(tr -d '\r' <<<"$stderr")" == *"ended with a stack overflow (exit code 0xC00000FD)"* ]]
+	run --separate-stderr "${wine[@]}" "$HMN" run -- "$dump" exit 0xC0000409
+	[ "$status" -eq 134 ]
+	# A real one (Wine's debugger writes its dump on stderr first).
+	run --separate-stderr "${wine[@]}" "$HMN" run -- "$dump" crash
+	[ "$status" -eq 139 ]
+	[[ "$(tr -d '\r' <<<"$stderr")" == *"ended with an access violation (exit code 0xC0000005): exit status 139"* ]]
+}
+
+@test "hmn.exe run: non-ASCII arguments reach COMMAND intact (wmain, UTF-16 through)" {
+	export LC_ALL=C.UTF-8
+	dump="Z:$(tr / '\\' <<<"$ARGV_DUMP")"
+	run --separate-stderr "${wine[@]}" "$HMN" run -- "$dump" 'Jérôme' '計算 ü' 'naïve "quoted"' '🚀'
+	[ "$status" -eq 0 ]
+	[ "$(tr -d '\r' <<<"$output")" = $'Jérôme\n計算 ü\nnaïve "quoted"\n🚀' ]
+}
+
+# A folder on PATH (WINEPATH) as Node's installer leaves one: npm (a shell
+# script, which Windows cannot run) beside npm.cmd.
+npm_folder() {
+	mkdir -p "$BATS_TEST_TMPDIR/node"
+	printf '#!/bin/sh\nexec node npm-cli.js "$@"\n' >"$BATS_TEST_TMPDIR/node/npm"
+	printf '@echo off\r\necho npm.cmd [%%1] [%%2] [%%3]\r\nexit /b 5\r\n' >"$BATS_TEST_TMPDIR/node/npm.cmd"
+	printf '@echo off\r\necho tool.bat [%%1]\r\n' >"$BATS_TEST_TMPDIR/node/tool.bat"
+	export WINEPATH="Z:$(tr / '\\' <<<"$BATS_TEST_TMPDIR/node")"
+}
+
+@test "hmn.exe run: PATH is searched as cmd.exe does (PATHEXT), and a .cmd or .bat runs through cmd.exe" {
+	npm_folder
+	run --separate-stderr "${wine[@]}" "$HMN" run -- npm install left-pad
+	[ "$status" -eq 5 ]
+	[ "$(tr -d '\r' <<<"$output")" = "npm.cmd [install] [left-pad] []" ]
+	run --separate-stderr "${wine[@]}" "$HMN" run -- tool
+	[ "$status" -eq 0 ]
+	[ "$(tr -d '\r' <<<"$output")" = "tool.bat []" ]
+	run --separate-stderr "${wine[@]}" "$HMN" run -- NPM.CMD x
+	[ "$status" -eq 5 ]
+	# PATHEXT followed: without .CMD in it, npm.cmd is not a command name (Wine sets
+	# PATHEXT from its registry, so cmd.exe sets it for hmn).
+	self="Z:$(tr / '\\' <<<"$HMN")"
+	run --separate-stderr "${wine[@]}" cmd /c "set PATHEXT=.COM;.EXE&& $self run -- npm"
+	[ "$status" -eq 127 ]
+	[ "$(tr -d '\r' <<<"$stderr" | tail -1)" = "hmn: npm: command not found" ]
+	run --separate-stderr "${wine[@]}" cmd /c "set PATHEXT=.EXE;.CMD&& $self run -- npm"
+	[ "$status" -eq 5 ]
+}
+
+@test "hmn.exe run: a batch file's arguments are quoted for cmd.exe: nothing in them is run or expanded" {
+	npm_folder
+	# (A %VAR% is made inert as Windows' cmd.exe reads it, which Wine's cmd.exe does
+	# not do: the unit test checks that quoting.)
+	run --separate-stderr "${wine[@]}" "$HMN" run -- npm 'a b' '&echo INJECTED' '"&echo INJECTED2'
+	[ "$status" -eq 5 ]
+	[ "$(tr -d '\r' <<<"$output")" = 'npm.cmd ["a b"] ["&echo INJECTED"] ["""&echo INJECTED2"]' ]
+	run --separate-stderr "${wine[@]}" "$HMN" run -- npm $'two\nlines'
+	[ "$status" -eq 126 ]
+	[ -z "$output" ]
+}
+
+@test "hmn.exe run: a command line past 32,767 characters is refused (125), never cut short" {
+	npm_folder
+	# 4,200 % signs: hmn's own command line is short, the batch file's (each % made inert) is 33,600.
+	run --separate-stderr "${wine[@]}" "$HMN" run -- npm "$(printf '%%%.0s' $(seq 4200))"
+	[ "$status" -eq 125 ]
+	[ -z "$output" ]
+	[ "$(tr -d '\r' <<<"$stderr" | tail -1)" = "hmn: npm: the command line is longer than Windows' 32,767 characters" ]
 }

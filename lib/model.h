@@ -1,0 +1,185 @@
+/*
+ * Private to libhmn: the model readers (GGUF, safetensors, config.json) over
+ * a read-at-offset interface, so that the parsing is pure (memory buffers in
+ * the tests and fuzzers) and only opening a file is the OS's business.
+ */
+#ifndef HMN_MODEL_H
+#define HMN_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hmn.h"
+
+/* Bounds no real model comes near; anything past them is hostile or broken. */
+#define MODEL_MAX_LAYERS 4096u           /* llama.cpp's own bound is 512 */
+#define MODEL_MAX_TENSORS 4194304u       /* DeepSeek-V3: 91,991 in 163 files */
+#define MODEL_MAX_FILES 4096u
+#define GGUF_MAX_HEADER (512u << 20)     /* metadata and tensor infos; the largest seen are ~10 MiB */
+#define GGUF_MAX_KV 1048576u
+#define GGUF_MAX_NAME 256u               /* a tensor's name (ggml: 64) */
+#define GGUF_MAX_DEPTH 4u                /* arrays inside arrays */
+#define SAFETENSORS_MAX_HEADER 100000000u /* the reference reader's bound */
+/*
+ * JSON's structural characters ({ [ , :) in one safetensors header: each
+ * costs cJSON about 80 bytes, so this bounds the parse near 80 MiB however
+ * the 100 MB are spent. A tensor takes about 11 ({"dtype":..,"shape":[..],
+ * "data_offsets":[..]}): room for some 95,000 tensors in one file, where the
+ * largest shards seen hold a few thousand.
+ */
+#define SAFETENSORS_MAX_STRUCTURE (1u << 20)
+#define MODEL_MAX_TEXT (64u << 20)       /* config.json, model.safetensors.index.json */
+
+static inline bool mul_overflows(uint64_t a, uint64_t b, uint64_t *ret)
+{
+	return __builtin_mul_overflow(a, b, ret);
+}
+
+static inline bool add_overflows(uint64_t a, uint64_t b, uint64_t *ret)
+{
+	return __builtin_add_overflow(a, b, ret);
+}
+
+/* Saturating arithmetic for the estimate: HMN_UNKNOWN stays unknown. */
+static inline uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+	return a == HMN_UNKNOWN || b == HMN_UNKNOWN || add_overflows(a, b, &r) ? HMN_UNKNOWN : r;
+}
+
+static inline uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+	return a == HMN_UNKNOWN || b == HMN_UNKNOWN || mul_overflows(a, b, &r) ? HMN_UNKNOWN : r;
+}
+
+/* A file, or anything that answers like one. */
+struct model_reader {
+	/* Exactly len bytes at offset into buf (offset + len <= size): 0 or a negative errno. */
+	int (*read_at)(void *userdata, uint64_t offset, void *buf, size_t len);
+	uint64_t size;
+	void *userdata;
+	const char *name;   /* for messages: the path, or what the bytes are */
+};
+
+/* A reader over bytes in memory; past len, up to size, it reads zeros (a hole). */
+struct memory_file {
+	const uint8_t *data;
+	size_t len;
+};
+void memory_reader(struct model_reader *r, struct memory_file *file, uint64_t size, const char *name);
+
+/* ---- dtype.c ---- */
+bool dtype_is_ggml(uint32_t id);
+bool dtype_is_float(enum hmn_dtype dtype);
+/* elements in dtype, blocks rounded up; HMN_UNKNOWN for no such type or overflow. */
+uint64_t dtype_price(enum hmn_dtype dtype, uint64_t elements);
+
+/* ---- model.c: what the readers build ---- */
+
+/* One explanation, formatted once, kept for the caller. */
+struct model_error {
+	char *buf;
+	size_t size;
+};
+int model_fail(struct model_error *e, int r, const char *fmt, ...)
+#ifdef __MINGW_PRINTF_FORMAT
+	__attribute__((format(__MINGW_PRINTF_FORMAT, 3, 4)));
+#else
+	__attribute__((format(printf, 3, 4)));
+#endif
+
+/* s for a message: cut to fit size, each control byte a '?'. */
+void printable_name(const char *s, char *out, size_t size);
+
+/* Per-layer sums while tensors stream past, before the layer count is final. */
+struct model_build {
+	struct hmn_model *m;
+	struct hmn_model_layer *layers;
+	size_t n_layers_seen, layers_capacity;
+	uint64_t bytes_by_dtype[128];   /* which type holds most of the weights */
+	uint64_t parameters;
+	bool saw_output_head;           /* an output matrix of its own: not tied to the embeddings */
+	/* Every tensor's name, NUL-terminated one after another: a name met twice is refused. */
+	char *names;
+	size_t names_len, names_capacity;
+};
+int model_build_start(struct model_build *b, struct hmn_model **ret_model);
+/*
+ * One tensor: name (its layer, or the embeddings, the output), type, shape
+ * and its bytes as stored (padded, where the file pads).
+ */
+int model_build_tensor(struct model_build *b, const char *name, size_t name_len,
+		       enum hmn_dtype dtype, const uint64_t *dims, size_t n_dims, uint64_t bytes);
+/* A tensor named twice (in one file or across a model's files): -EINVAL, said for where. */
+int model_build_check_names(struct model_build *b, const char *where, struct model_error *e);
+/* Settles the layer count and each layer's kind; the model is b->m's, or freed on failure. */
+int model_build_finish(struct model_build *b, struct model_error *e);
+void model_build_abort(struct model_build *b);
+const char *model_strndup(struct hmn_model *m, const char *s, size_t n);
+
+/* Known architectures: how GGUF names their keys and which of their layers slide. */
+struct arch_info {
+	const char *name;            /* GGUF's general.architecture */
+	uint32_t swa_pattern;        /* every Nth layer is full, the rest slide (0: none) */
+	bool recurrent;              /* Mamba-style state, no KV cache */
+	bool mla;                    /* DeepSeek's latent attention */
+};
+const struct arch_info *arch_find(const char *name);
+/* Sets layers' kinds from the model's window and pattern; warns for an unknown architecture. */
+void model_set_layer_kinds(struct hmn_model *m, const struct arch_info *arch, uint32_t swa_pattern,
+			   const bool *swa_layers, size_t n_swa_layers);
+
+/* ---- gguf.c ---- */
+/* Reads n parts of one GGUF model (one for an unsplit file), in order. */
+int gguf_read(const struct model_reader *parts, size_t n, struct hmn_model **ret_model,
+	      struct model_error *e);
+/*
+ * The split count a file's name says, for names ending ext ("x-00001-of-00003.gguf":
+ * 3, the prefix's length, part 1); 0 when none.
+ */
+unsigned model_split_name(const char *path, const char *ext, size_t *ret_prefix_len, unsigned *ret_no);
+
+/* ---- safetensors.c ---- */
+/* Adds one safetensors file's tensors to b. */
+int safetensors_read(const struct model_reader *r, struct model_build *b, struct model_error *e);
+/*
+ * The shard files a model.safetensors.index.json names, each once, in the
+ * order first met: calls add for each (name NUL-terminated, checked to be a
+ * plain file name). Returns how many, or a negative errno; path names the
+ * index in messages.
+ */
+int safetensors_index(const char *path, const char *text, size_t len,
+		      int (*add)(const char *name, void *data), void *data, struct model_error *e);
+
+/* ---- model-config.c ---- */
+/*
+ * Reads a Hugging Face config.json into b's model: the architecture, its
+ * shape, trained context and sliding windows; with implies_tensors (a
+ * config.json alone), the tensors its shape implies. Then finishes b (the
+ * tensors of a folder's shards must be in it before).
+ */
+int config_read(const char *text, size_t len, struct model_build *b, bool implies_tensors,
+		struct model_error *e);
+
+/* ---- model-open.c and the OS layer (lib/posix/file.c, lib/windows/file.c) ---- */
+enum os_path_kind { OS_PATH_MISSING, OS_PATH_FILE, OS_PATH_DIRECTORY };
+/* What path is: -errno when it cannot be told. */
+int os_path_kind(const char *path);
+/* Opens path for reading at offsets (64-bit on every OS): a reader named path. */
+int os_file_open(const char *path, struct model_reader *ret_reader);
+void os_file_close(struct model_reader *reader);
+/* File names, malloc'd, owned by the list. */
+struct name_list {
+	char **names;
+	size_t count, capacity;
+};
+/* Adds name when it ends with suffix (and does not start with a dot); -E2BIG past max names. */
+int name_list_add(struct name_list *l, const char *name, const char *suffix, size_t max);
+void name_list_sort(struct name_list *l);
+void name_list_clear(struct name_list *l);
+/* The files in dir whose names end with suffix, sorted, into *ret (empty on entry). */
+int os_list_dir(const char *dir, const char *suffix, size_t max, struct name_list *ret);
+
+#endif

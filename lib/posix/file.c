@@ -1,0 +1,80 @@
+/* Model files on Linux and macOS: read at 64-bit offsets with pread, folders listed. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../model.h"
+
+int os_path_kind(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return errno == ENOENT || errno == ENOTDIR ? OS_PATH_MISSING : -errno;
+	return S_ISDIR(st.st_mode) ? OS_PATH_DIRECTORY : OS_PATH_FILE;
+}
+
+static int pread_at(void *userdata, uint64_t offset, void *buf, size_t len)
+{
+	int fd = (int)(intptr_t)userdata;
+	while (len) {
+		ssize_t n = pread(fd, buf, len, (off_t)offset);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO; /* shorter than its size said: it shrank under us */
+		buf = (char *)buf + n;
+		len -= (size_t)n;
+		offset += (uint64_t)n;
+	}
+	return 0;
+}
+
+int os_file_open(const char *path, struct model_reader *ret_reader)
+{
+	/* O_NONBLOCK: a FIFO named as a model must not hang the open (pread on a regular file ignores it). */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		int r = fstat(fd, &st) < 0 ? -errno : S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+		close(fd);
+		return r;
+	}
+	*ret_reader = (struct model_reader){
+		.read_at = pread_at,
+		.size = (uint64_t)st.st_size,
+		.userdata = (void *)(intptr_t)fd,
+		.name = path,
+	};
+	return 0;
+}
+
+void os_file_close(struct model_reader *reader)
+{
+	if (reader && reader->read_at == pread_at)
+		close((int)(intptr_t)reader->userdata);
+}
+
+int os_list_dir(const char *dir, const char *suffix, size_t max, struct name_list *ret)
+{
+	DIR *d = opendir(dir);
+	int r = 0;
+	if (!d)
+		return -errno;
+	for (struct dirent *de; r >= 0 && (de = readdir(d));)
+		r = name_list_add(ret, de->d_name, suffix, max);
+	closedir(d);
+	if (r < 0) {
+		name_list_clear(ret);
+		return r;
+	}
+	name_list_sort(ret);
+	return 0;
+}

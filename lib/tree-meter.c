@@ -1,0 +1,151 @@
+/*
+ * hmn_tree_meter: a tree's host memory read again and again, each
+ * process's last reading kept, so that a tree too costly to read whole in
+ * one sample (Linux's smaps_rollup walks every page table) is read in turns
+ * over a few samples instead of stalling one. Pure: the reading and the
+ * clock come from the caller (lib/posix/command-tree.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "internal.h"
+
+struct hmn_tree_meter *hmn_tree_meter_new(void)
+{
+	return calloc(1, sizeof(struct hmn_tree_meter));
+}
+
+struct hmn_tree_meter *hmn_tree_meter_free(struct hmn_tree_meter *meter)
+{
+	if (meter) {
+		free(meter->entries);
+		free(meter);
+	}
+	return NULL;
+}
+
+/* The last reading of pid, or NULL: entries are sorted by pid. */
+static const struct tree_meter_entry *last_reading(const struct hmn_tree_meter *m, uint32_t pid)
+{
+	size_t lo = 0, hi = m->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (m->entries[mid].pid < pid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->n && m->entries[lo].pid == pid ? &m->entries[lo] : NULL;
+}
+
+enum { UNREAD, READ, GONE };
+
+/* Reads a process (again), and says in *state what became of it. */
+static void read_again(struct tree_meter_entry *e, unsigned char *state,
+		       int (*read)(void *, uint32_t, uint64_t *, bool *), void *data)
+{
+	uint64_t bytes;
+	bool is_rss = false;
+	int r = read(data, e->pid, &bytes, &is_rss);
+	if (r == -ESRCH) {
+		*state = GONE;
+		return;
+	}
+	if (r == 0) {
+		e->bytes = bytes;
+		e->is_rss = is_rss;
+	} else {
+		e->bytes = 0; /* not ours to read (another user's, setuid): left out */
+		e->is_rss = false;
+	}
+	e->has_reading = true;
+	*state = READ;
+}
+
+/* Was this reading taken before the tree last grew (a share the newcomer may have split since)? */
+static bool unsettled(const struct hmn_tree_meter *m, const struct tree_meter_entry *e)
+{
+	return e->read_call < m->grew_call;
+}
+
+int tree_meter_update(struct hmn_tree_meter *m, const uint32_t *pids, size_t n, const char *exact_measure,
+		      int (*read)(void *data, uint32_t pid, uint64_t *ret_bytes, bool *ret_is_rss),
+		      bool (*time_left)(void *data), void *data, struct hmn_tree_memory *ret)
+{
+	struct tree_meter_entry *entries = malloc((n ? n : 1) * sizeof(*entries));
+	unsigned char *state = calloc(n ? n : 1, 1);
+	size_t reads = 0;
+
+	if (!entries || !state) {
+		free(entries);
+		free(state);
+		return -ENOMEM;
+	}
+	m->calls++;
+	for (size_t i = 0; i < n; i++) {
+		const struct tree_meter_entry *last = last_reading(m, pids[i]);
+		entries[i] = last ? *last : (struct tree_meter_entry){ .pid = pids[i] };
+		if (!last)
+			m->grew_call = m->calls;
+	}
+	/* New processes first: a process nobody has read counts nothing until it is. */
+	for (size_t i = 0; i < n; i++)
+		if (!entries[i].has_reading && (reads == 0 || time_left(data))) {
+			read_again(&entries[i], &state[i], read, data);
+			entries[i].read_call = m->calls;
+			reads++;
+		}
+	/*
+	 * Then the others in turn, from where the last call stopped: first
+	 * those read before the tree last grew, then the rest.
+	 */
+	size_t start = 0;
+	bool out_of_time = false;
+	while (start < n && pids[start] < m->next)
+		start++;
+	for (int pass = 0; pass < 2 && !out_of_time; pass++)
+		for (size_t k = 0; k < n && !out_of_time; k++) {
+			size_t i = (start + k) % n;
+			if (state[i] != UNREAD || !entries[i].has_reading || unsettled(m, &entries[i]) != (pass == 0))
+				continue;
+			if (reads > 0 && !time_left(data)) {
+				m->next = pids[i];
+				out_of_time = true;
+				continue;
+			}
+			read_again(&entries[i], &state[i], read, data);
+			entries[i].read_call = m->calls;
+			reads++;
+			m->next = pids[i] + 1;
+		}
+	/* What is known now: the processes still there, each with its last reading. */
+	uint64_t total = 0;
+	bool rss = false, complete = true, settled = true;
+	size_t kept = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (state[i] == GONE)
+			continue;
+		complete &= state[i] == READ;
+		settled &= entries[i].has_reading && !unsettled(m, &entries[i]);
+		total += entries[i].bytes;
+		rss |= entries[i].is_rss;
+		entries[kept++] = entries[i];
+	}
+	free(m->entries);
+	m->entries = entries;
+	m->n = kept;
+	free(state);
+	/* No process of the tree left to read (it ended before this call): nothing measured, not 0 bytes. */
+	*ret = (struct hmn_tree_memory){
+		.bytes = kept ? total : HMN_UNKNOWN, .measure = rss ? "rss" : exact_measure, .complete = complete, .settled = settled,
+	};
+	return 0;
+}
+
+bool tree_meter_has_newcomer(const struct hmn_tree_meter *m, const uint32_t *pids, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!last_reading(m, pids[i]))
+			return true;
+	return false;
+}

@@ -1,0 +1,131 @@
+/* Model files on Windows: UTF-8 paths as UTF-16, 64-bit offsets through OVERLAPPED, folders listed. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <windows.h>
+
+#include "../model.h"
+
+#define WIDE_PATH_MAX 32768
+
+static wchar_t *wide(const char *s)
+{
+	int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, NULL, 0);
+	wchar_t *w = n > 0 && n <= WIDE_PATH_MAX ? malloc((size_t)n * sizeof(*w)) : NULL;
+	if (w && MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, w, n) <= 0) {
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+static int errno_of(DWORD error)
+{
+	switch (error) {
+	case ERROR_FILE_NOT_FOUND:
+	case ERROR_PATH_NOT_FOUND:
+		return -ENOENT;
+	case ERROR_ACCESS_DENIED:
+		return -EACCES;
+	case ERROR_NOT_ENOUGH_MEMORY:
+	case ERROR_OUTOFMEMORY:
+		return -ENOMEM;
+	default:
+		return -EIO;
+	}
+}
+
+int os_path_kind(const char *path)
+{
+	wchar_t *w = wide(path);
+	if (!w)
+		return -EINVAL;
+	DWORD attributes = GetFileAttributesW(w);
+	DWORD error = GetLastError();
+	free(w);
+	if (attributes == INVALID_FILE_ATTRIBUTES)
+		return error == ERROR_FILE_NOT_FOUND || error == ERROR_PATH_NOT_FOUND ? OS_PATH_MISSING
+										      : errno_of(error);
+	return attributes & FILE_ATTRIBUTE_DIRECTORY ? OS_PATH_DIRECTORY : OS_PATH_FILE;
+}
+
+static int read_at(void *userdata, uint64_t offset, void *buf, size_t len)
+{
+	HANDLE h = userdata;
+	while (len) {
+		OVERLAPPED at = { .Offset = (DWORD)offset, .OffsetHigh = (DWORD)(offset >> 32) };
+		DWORD chunk = len > (1u << 30) ? (1u << 30) : (DWORD)len, got = 0;
+		if (!ReadFile(h, buf, chunk, &got, &at))
+			return errno_of(GetLastError());
+		if (got == 0)
+			return -EIO;
+		buf = (char *)buf + got;
+		len -= got;
+		offset += got;
+	}
+	return 0;
+}
+
+int os_file_open(const char *path, struct model_reader *ret_reader)
+{
+	wchar_t *w = wide(path);
+	if (!w)
+		return -EINVAL;
+	HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
+			       OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
+	free(w);
+	if (h == INVALID_HANDLE_VALUE)
+		return errno_of(GetLastError());
+	LARGE_INTEGER size;
+	if (GetFileType(h) != FILE_TYPE_DISK || !GetFileSizeEx(h, &size) || size.QuadPart < 0) {
+		CloseHandle(h);
+		return -EINVAL;
+	}
+	*ret_reader = (struct model_reader){
+		.read_at = read_at,
+		.size = (uint64_t)size.QuadPart,
+		.userdata = h,
+		.name = path,
+	};
+	return 0;
+}
+
+void os_file_close(struct model_reader *reader)
+{
+	if (reader && reader->read_at == read_at)
+		CloseHandle(reader->userdata);
+}
+
+int os_list_dir(const char *dir, const char *suffix, size_t max, struct name_list *ret)
+{
+	size_t dlen = strlen(dir);
+	char *pattern = malloc(dlen + 3);
+	if (!pattern)
+		return -ENOMEM;
+	memcpy(pattern, dir, dlen);
+	memcpy(pattern + dlen, "\\*", 3);
+	wchar_t *w = wide(pattern);
+	free(pattern);
+	if (!w)
+		return -EINVAL;
+	WIN32_FIND_DATAW fd;
+	HANDLE find = FindFirstFileW(w, &fd);
+	free(w);
+	if (find == INVALID_HANDLE_VALUE)
+		return errno_of(GetLastError());
+	int r = 0;
+	do {
+		char name[MAX_PATH * 4];
+		if (!(fd.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) &&
+		    WideCharToMultiByte(CP_UTF8, 0, fd.cFileName, -1, name, sizeof(name), NULL, NULL))
+			r = name_list_add(ret, name, suffix, max);
+	} while (r >= 0 && FindNextFileW(find, &fd));
+	FindClose(find);
+	if (r < 0) {
+		name_list_clear(ret);
+		return r;
+	}
+	name_list_sort(ret);
+	return 0;
+}

@@ -1,0 +1,342 @@
+#!/usr/bin/env bats
+# hmn fit MODEL on the test models (tests/make-models: real shapes, sparse data)
+# against the stand-in NVML's free memory, and with --memory on no GPU at all.
+
+load helpers
+
+setup() {
+	common_setup
+	[ -f "$MODELS/MANIFEST" ] || skip "no test models (tests/make-models)"
+}
+
+# The parts of the JSON document, one line: weights kv activations runtime margin per_gpu.
+parts() {
+	jq -r '[.parts.weights_bytes, .parts.kv_cache_bytes, .parts.activations_bytes,
+		.parts.runtime_bytes, .parts.margin_bytes, .per_gpu_bytes] | map(tostring) | join(" ")'
+}
+
+MIB=1048576
+
+@test "fit table: the title, the parts and the GPUs, aligned, one word a cell" {
+	two_gpus
+	run_split "$HMN" fit "$MODELS/llama-2-7b.Q4_0.gguf" --context 4096
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "hmn fit: LLaMA v2: llama, 6.74B parameters (q4_0), 4096 tokens x 1 sequence" ]
+	[ "${lines[1]}" = "PART           SIZE" ]
+	[ "${lines[2]}" = "weights      3.5GiB" ]
+	[ "${lines[3]}" = "kv_cache     2.0GiB" ]
+	[ "${lines[4]}" = "activations  101MiB" ]
+	[ "${lines[5]}" = "runtime      512MiB" ]
+	[ "${lines[6]}" = "margin       624MiB" ]
+	[ "${lines[7]}" = "total        6.7GiB" ]
+	[ "${lines[8]}" = "GPU     FREE  FITS  MAX_CONTEXT  LAYERS  NAME" ]
+	[ "${lines[9]}" = "  0  59.8GiB  yes          4096     all  NVIDIA H100 80GB HBM3" ]
+	[ "${lines[10]}" = "  1  45.0GiB  yes          4096     all  NVIDIA L40S" ]
+	[ "${#lines[@]}" -eq 11 ]
+	! grep -q ' $' <<<"$output" || false
+	[ -z "$stderr" ]
+}
+
+@test "fit --json: the contract's keys; total is the parts; the KV cache as llama.cpp allocates it" {
+	two_gpus
+	run_split "$HMN" fit "$MODELS/llama-2-7b.Q4_0.gguf" --context 4096 --json
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	echo "$output" | jq -e '.model.format == "gguf" and .model.architecture == "llama"
+		and .model.parameters == 6738415616 and .model.dtype == "q4_0" and .model.layers == 32
+		and .model.context_length == 4096 and .context == 4096 and .batch == 1 and .kv_dtype == "f16"
+		and .train == false and .gpus_split == 1 and .parts.optimizer_bytes == null
+		and .parts.kv_cache_bytes == 2048 * 1048576 and .parts.runtime_bytes == 512 * 1048576
+		and .per_gpu_bytes == .total_bytes
+		and .total_bytes == .parts.weights_bytes + .parts.kv_cache_bytes + .parts.activations_bytes
+			+ .parts.runtime_bytes + .parts.margin_bytes
+		and (.gpus | length) == 2 and .gpus[0].index == 0 and .gpus[0].name == "NVIDIA H100 80GB HBM3"
+		and .gpus[0].uuid == "GPU-aaaaaaaa-1111-2222-3333-444444444444"
+		and .gpus[0].free_bytes == 64237862912 and .gpus[0].fits and .gpus[0].max_context == 4096
+		and .gpus[0].gpu_layers == null'
+	# llama.cpp's own model buffer for this file, loaded on the CPU: 3647.87 MiB (tests/fixtures/fit/llama-cpp.tsv).
+	# On a GPU llama.cpp keeps token_embd (Q4_0 4096 x 32000: 73,728,000 bytes) on the host: the GPU holds the rest.
+	[ "$(echo "$output" | jq '(.parts.weights_bytes + 73728000) / 1048576 * 100 | round')" -eq 364787 ]
+	# A tied model's token_embd is its output head too: llama.cpp copies it to the GPU, once.
+	run "$HMN" fit "$MODELS/llama-3.2-1b.Q8_0.gguf" --context 4096 --memory 80GiB --json
+	[ "$(echo "$output" | jq '.parts.weights_bytes / 1048576 * 100 | round')" -eq 125241 ]
+}
+
+@test "fit: Llama-3-8B's GQA cache is a quarter of Llama-2's a token; the context pads to 256 cells" {
+	two_gpus
+	run "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --context 8192 --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq .parts.kv_cache_bytes)" -eq $((1024 * MIB)) ]
+	run "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --context 35000 --json
+	[ "$(echo "$output" | jq .context)" -eq 35072 ]
+	[ "$(echo "$output" | jq .parts.kv_cache_bytes)" -eq $((35072 * 128 * 1024)) ]
+	# The split file reads its other parts and tells the same model.
+	run "$HMN" fit "$MODELS/llama-3-8b-split-00001-of-00003.gguf" --context 8192 --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq .parts.kv_cache_bytes)" -eq $((1024 * MIB)) ]
+	[ "$(echo "$output" | jq .model.parameters)" -eq 8030261248 ]
+}
+
+@test "fit: a Gemma's sliding-window layers stop growing past their window" {
+	run "$HMN" fit "$MODELS/gemma-3-1b.Q8_0.gguf" --memory 80GiB --context 32768 --json
+	[ "$status" -eq 0 ]
+	small=$(echo "$output" | jq .parts.kv_cache_bytes)
+	# 22 sliding layers of pad(512 window + 512 ubatch, 256) cells, 4 full ones of 32768, each
+	# cell 1 KV head x 256 x 2 (K and V) x 2 bytes.
+	[ "$small" -eq $((22 * 1024 * 1024 + 4 * 32768 * 1024)) ]
+	# At node-llama-cpp's ubatch of 513 the window pads to 1280 cells: llama.cpp logged 155.50 MiB.
+	run "$HMN" fit "$MODELS/gemma-3-1b.Q8_0.gguf" --memory 80GiB --context 32768 --ubatch 513 --json
+	[ "$(echo "$output" | jq .parts.kv_cache_bytes)" -eq $((15550 * MIB / 100)) ]
+	run "$HMN" fit "$MODELS/gemma-3-1b.Q8_0.gguf" --memory 80GiB --context 131072 --json
+	big=$(echo "$output" | jq .parts.kv_cache_bytes)
+	# Only the 4 full-attention layers of 26 grow: 4 x 1 KV head x 256 x 2 (K and V) x 2 bytes a token.
+	[ $((big - small)) -eq $(((131072 - 32768) * 4 * 1024)) ]
+	# Gemma 2 as well: every other layer slides, at pad(4096 window + 512 ubatch, 256) cells;
+	# a cell is 4 KV heads x 256 x 2 x 2 bytes.
+	run "$HMN" fit "$MODELS/gemma-2-2b.Q8_0.gguf" --memory 80GiB --context 8192 --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq .parts.kv_cache_bytes)" -eq $((13 * 8192 * 4096 + 13 * 4608 * 4096)) ]
+}
+
+@test "fit: a Mixtral-like MoE counts every expert's weights; too big a GGUF says how many layers fit" {
+	run_split "$HMN" fit "$MODELS/mixtral-8x7b.Q4_0.gguf" --memory 16GiB --json
+	[ "$status" -eq 4 ]
+	echo "$output" | jq -e '.model.parameters == 46702792704 and .gpus[0].fits == false
+		and .gpus[0].gpu_layers > 0 and .gpus[0].gpu_layers < 32 and .gpus[0].max_context == null'
+	[[ "$stderr" == "hmn: $MODELS/mixtral-8x7b.Q4_0.gguf needs 32.1GiB; --memory gives 16.0GiB" ]]
+	layers=$(echo "$output" | jq .gpus[0].gpu_layers)
+	# The table says it too, in LAYERS.
+	run_split "$HMN" fit "$MODELS/mixtral-8x7b.Q4_0.gguf" --memory 16GiB
+	[ "$status" -eq 4 ]
+	[ "${lines[8]}" = "GPU     FREE  FITS  MAX_CONTEXT  LAYERS  NAME" ]
+	[ "${lines[9]}" = "$(printf '  -  16.0GiB  no              -  %6s  (--memory)' "$layers")" ]
+	# More memory, more layers.
+	run "$HMN" fit "$MODELS/mixtral-8x7b.Q4_0.gguf" --memory 24GiB --json
+	[ "$(echo "$output" | jq .gpus[0].gpu_layers)" -gt "$layers" ]
+}
+
+@test "fit: a small model with tied embeddings counts them once" {
+	run "$HMN" fit "$MODELS/llama-3.2-1b.Q8_0.gguf" --memory 8GiB --context 16384 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.parameters == 1235814400 and .parts.kv_cache_bytes == 512 * 1048576'
+	run "$HMN" fit "$MODELS/Qwen2.5-0.5B-Instruct" --memory 8GiB --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.parameters == 494032768 and .model.format == "safetensors"'
+}
+
+@test "fit on safetensors folders: vLLM's KV a token, the weights from the headers, config.json alone" {
+	two_gpus
+	run "$HMN" fit "$MODELS/Meta-Llama-3-8B" --context 1024 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.format == "safetensors" and .model.dtype == "bf16" and .kv_dtype == "bf16"
+		and .parts.kv_cache_bytes == 1024 * 131072 and .model.parameters == 8030261248
+		and .parts.weights_bytes == 2 * .model.parameters'
+	run "$HMN" fit "$MODELS/Llama-2-7b-hf" --context 1024 --json
+	[ "$(echo "$output" | jq .parts.kv_cache_bytes)" -eq $((1024 * 512 * 1024)) ]
+	# DeepSeek-V3: latent attention, 61 x 576 x 2 bytes a token; 163 shards through the index.
+	run "$HMN" fit "$MODELS/DeepSeek-V3" --context 1024 --memory 1TiB --json
+	[ "$status" -eq 0 ]
+	[ "$(echo "$output" | jq .parts.kv_cache_bytes)" -eq $((1024 * 70272)) ]
+	# config.json alone: the parameters its shape implies.
+	run "$HMN" fit "$MODELS/DeepSeek-V2-Lite/config.json" --memory 80GiB --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.format == "config" and .model.parameters == 15706484224'
+	# Mamba: a fixed state, no cache that grows.
+	run "$HMN" fit "$MODELS/mamba-130m-hf" --context 2048 --memory 8GiB --json
+	[ "$status" -eq 0 ]
+	a=$(echo "$output" | jq .parts.kv_cache_bytes)
+	run "$HMN" fit "$MODELS/mamba-130m-hf" --context 65536 --memory 8GiB --json
+	[ "$(echo "$output" | jq .parts.kv_cache_bytes)" -eq "$a" ]
+}
+
+@test "fit --gpus N: weights and cache divided, a runtime on each, N GPUs must have room" {
+	two_gpus
+	run_split "$HMN" fit "$MODELS/Mixtral-8x7B-v0.1" --context 8192 --json
+	[ "$status" -eq 4 ]
+	one=$(echo "$output" | jq .parts.weights_bytes)
+	run_split "$HMN" fit "$MODELS/Mixtral-8x7B-v0.1" --context 8192 --gpus 2 --json
+	echo "$output" | jq -e --argjson one "$one" '.gpus_split == 2 and .parts.weights_bytes == $one / 2
+		and .parts.runtime_bytes == 512 * 1048576 and .total_bytes == 2 * .per_gpu_bytes'
+	# 49.1GiB a GPU: the H100 has room, the L40S not: one of two is not enough.
+	[ "$status" -eq 4 ]
+	[ "$stderr" = "hmn: $MODELS/Mixtral-8x7B-v0.1 needs 49.1GiB on each of 2 GPUs; 1 has room" ]
+	# In fp8 both have room.
+	run "$HMN" fit "$MODELS/Mixtral-8x7B-v0.1" --context 8192 --gpus 2 --dtype fp8 -q
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+}
+
+@test "fit: MAX_CONTEXT is the longest context that fits, a multiple of 256 for a GGUF" {
+	run_split "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --memory 6GiB --json
+	[ "$status" -eq 4 ]
+	max=$(echo "$output" | jq .gpus[0].max_context)
+	[ "$max" -gt 0 ] && [ "$max" -lt 8192 ] && [ $((max % 256)) -eq 0 ]
+	run "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --memory 6GiB --context "$max" -q
+	[ "$status" -eq 0 ]
+	run "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --memory 6GiB --context $((max + 256)) -q
+	[ "$status" -eq 4 ]
+}
+
+@test "fit --train: optimizer and kept activations, no KV cache" {
+	run "$HMN" fit "$MODELS/Meta-Llama-3-8B" --train --context 2048 --memory 200GiB --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.train and .parts.kv_cache_bytes == 0
+		and .parts.optimizer_bytes == 14 * .model.parameters
+		and .parts.optimizer_bytes + .parts.weights_bytes == 16 * .model.parameters'
+	run "$HMN" fit "$MODELS/Meta-Llama-3-8B" --train --context 2048 --memory 200GiB --attention eager --json
+	eager=$(echo "$output" | jq .parts.activations_bytes)
+	run "$HMN" fit "$MODELS/Meta-Llama-3-8B" --train --context 2048 --memory 200GiB --json
+	[ "$eager" -gt "$(echo "$output" | jq .parts.activations_bytes)" ]
+}
+
+@test "fit --kv-dtype: a quantised cache at its block size; llama.cpp's flash attention rule said" {
+	run_split "$HMN" fit "$MODELS/llama-2-7b.Q4_0.gguf" --context 4096 --kv-dtype q8_0 --memory 24GiB --json
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	# 34 bytes a block of 32: 1088 MiB where f16 takes 2048.
+	[ "$(jq .parts.kv_cache_bytes <<<"$output")" -eq $((1088 * MIB)) ]
+	[ "$(jq -r .kv_dtype <<<"$output")" = q8_0 ]
+	run_split "$HMN" fit "$MODELS/llama-2-7b.Q4_0.gguf" --context 4096 --kv-dtype q8_0 --attention eager --memory 24GiB
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "hmn: $MODELS/llama-2-7b.Q4_0.gguf: llama.cpp needs flash attention (--attention fused) for a q8_0 V cache" ]
+}
+
+@test "fit --memory plans without a GPU: no driver is loaded" {
+	export HMN_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1
+	export HMN_STUB_TRACE="$BATS_TEST_TMPDIR/trace"
+	run_split "$HMN" fit "$MODELS/gpt2" --memory 4GiB
+	[ "$status" -eq 0 ]
+	[ "${lines[-1]}" = "  -  4.0GiB  yes          1024  (--memory)" ]
+	[ ! -e "$HMN_STUB_TRACE" ]
+	# Without --memory and with no GPU: 3, saying what was tried.
+	run_split "$HMN" fit "$MODELS/gpt2"
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == "hmn: no GPU found"* ]]
+}
+
+@test "fit -q is a CI gate: the status alone; -o FILE still gets the document" {
+	two_gpus
+	run_split "$HMN" fit "$MODELS/llama-2-7b.Q4_0.gguf" -q
+	[ "$status" -eq 0 ]
+	[ -z "$output" ] && [ -z "$stderr" ]
+	run_split "$HMN" fit "$MODELS/DeepSeek-V3" -q
+	[ "$status" -eq 4 ]
+	[ -z "$output" ] && [ -z "$stderr" ]
+	run_split "$HMN" fit "$MODELS/llama-2-7b.Q4_0.gguf" --json -o "$BATS_TEST_TMPDIR/fit.json"
+	[ "$status" -eq 0 ]
+	jq -e '.model.layers == 32' "$BATS_TEST_TMPDIR/fit.json"
+}
+
+@test "fit --device: only the GPUs named" {
+	two_gpus
+	run "$HMN" fit "$MODELS/llama-2-7b.Q4_0.gguf" --device 1 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '(.gpus | length) == 1 and .gpus[0].index == 1'
+	run_split "$HMN" fit "$MODELS/llama-2-7b.Q4_0.gguf" --device 7
+	[ "$status" -eq 2 ]
+}
+
+@test "fit on MIG: each instance is a GPU of its own, its parent GPU is not" {
+	scenario 'driver 590.48.01' \
+		'gpu name="NVIDIA H100 80GB HBM3" uuid=GPU-00000000-0000-0000-0000-000000000000 pci=00000000:00:09.0 total=85520809984 reserved=502267904 used=11665408000' \
+		'mig gpu=0 gi=2 ci=0 name="NVIDIA H100 80GB HBM3 MIG 3g.40gb" uuid=MIG-00000000-0000-0000-0000-000000000000 total=42412802048 used=11629756416' \
+		'mig gpu=0 gi=9 ci=0 name="NVIDIA H100 80GB HBM3 MIG 1g.10gb" uuid=MIG-00000002-0000-0000-0000-000000000002 total=10468982784 used=9437184'
+	# 10.2GiB at 32768 tokens: the 3g.40gb instance has room, the 1g.10gb one not; the GPU's own row is no place.
+	run_split "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --context 32768 --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.gpus[] | [.index, .mig.gpu_instance_id, .mig.parent_index, .fits]]' <<<"$output")" = '[[0,2,0,true],[0,9,0,false]]' ]
+	run "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --context 32768
+	[[ "${lines[9]}" == "0/2.0  28.7GiB  yes "* ]]
+	[[ "${lines[10]}" == "0/9.0   9.7GiB  no "* ]]
+}
+
+@test "fit: an unknown architecture is read as a generic transformer, and said so" {
+	run_split "$HMN" fit "$MODELS/bert-base-cased" --memory 4GiB --json
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "hmn: $MODELS/bert-base-cased: unknown architecture 'bert': read as a generic transformer" ]
+	echo "$output" | jq -e '.model.warning | contains("unknown architecture")'
+}
+
+@test "fit: what is not a model, truncated or hostile gives one line and exit 1" {
+	for bad in hostile/not-a-model.txt hostile/truncated.gguf hostile/header-2-63.safetensors hostile/no-config \
+		hostile/block-count-huge.gguf hostile/nested-arrays.gguf hostile/kv-count-huge.gguf \
+		hostile/offsets-past-end.safetensors hostile/missing-shard nothing-here.gguf hostile/overlap \
+		hostile/overlap.gguf hostile/twice-shards hostile/no-tensors hostile/no-tensors.gguf \
+		hostile/shard-gone hostile/shape-wraps; do
+		run_split "$HMN" fit "$MODELS/$bad" --memory 80GiB
+		[ "$status" -eq 1 ]
+		[ -z "$output" ]
+		[ "${#stderr}" -gt 0 ] && [ "$(printf '%s\n' "$stderr" | wc -l)" -eq 1 ]
+		[[ "$stderr" == "hmn: $MODELS/$bad"* ]]
+	done
+	run_split "$HMN" fit "$MODELS/hostile/header-2-63.safetensors" --memory 80GiB
+	[[ "$stderr" == *"a safetensors header of 9223372036854775808 bytes"* ]]
+	run_split "$HMN" fit "$MODELS/hostile/no-config" --memory 80GiB
+	[[ "$stderr" == *"no config.json"* ]]
+	run_split "$HMN" fit "$MODELS/hostile/truncated.gguf" --memory 80GiB
+	[[ "$stderr" == *"truncated GGUF"* ]]
+	# A FIFO named as a model is refused at once, not waited on for a writer.
+	mkfifo "$BATS_TEST_TMPDIR/pipe.gguf"
+	run_split timeout 10 "$HMN" fit "$BATS_TEST_TMPDIR/pipe.gguf" --memory 80GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/pipe.gguf: not a regular file" ]
+}
+
+@test "fit usage errors: exit 2 and the command's help named" {
+	for args in "" "a.gguf b.gguf" "--memory 50% x.gguf" "--dtype q9_z x.gguf" "--format csv x.gguf" \
+		"--margin 0.5 x.gguf" "--context 0 x.gguf" "--attention slow x.gguf"; do
+		run_split "$HMN" fit $args
+		[ "$status" -eq 2 ]
+		[[ "$stderr" == *"Try 'hmn fit --help'." ]]
+	done
+}
+
+@test "fit --kv-dtype for a GGUF: a type llama.cpp's cache takes, else a usage error" {
+	run_split "$HMN" fit "$MODELS/llama-2-7b.Q4_0.gguf" --memory 80GiB --kv-dtype q4_k
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "hmn: --kv-dtype q4_k: llama.cpp's cache takes f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0 or q5_1
+Try 'hmn fit --help'." ]
+	for t in f32 f16 bf16 q8_0 q4_0 q4_1 iq4_nl q5_0 q5_1; do
+		run "$HMN" fit "$MODELS/llama-2-7b.Q4_0.gguf" --memory 80GiB --kv-dtype "$t" --json
+		[ "$status" -eq 0 ]
+		[ "$(jq -r .kv_dtype <<<"$output")" = "$t" ]
+	done
+	# vLLM's fp8 cache, for safetensors.
+	run "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 80GiB --kv-dtype fp8 --json
+	[ "$status" -eq 0 ]
+}
+
+@test "fit: a model without a trained context is a MODEL error: exit 1, one line saying to give --context" {
+	for model in mamba-130m-hf hostile/no-context.gguf; do
+		run_split "$HMN" fit "$MODELS/$model" --memory 8GiB
+		[ "$status" -eq 1 ]
+		[ -z "$output" ]
+		[ "$stderr" = "hmn: $MODELS/$model: its trained context is not in the file: give --context N" ]
+	done
+	run_split "$HMN" fit "$MODELS/hostile/no-context.gguf" --memory 8GiB --context 4096 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.context == 4096 and .gpus[0].max_context == 4096'
+}
+
+@test "fit: MAX_CONTEXT is capped at the trained context, whatever --context asks" {
+	# llama-2-7b was trained on 4096 tokens: 80 GiB has room for more, MAX_CONTEXT says 4096.
+	run_split "$HMN" fit "$MODELS/llama-2-7b.Q4_0.gguf" --memory 80GiB --context 8192 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.context == 8192 and .gpus[0].max_context == 4096'
+}
+
+@test "the README's 'Will it fit?' block is hmn's real output against the stand-in" {
+	two_gpus 'proc gpu=0 pid=4242 used=20266876928 list=compute' 'proc gpu=1 pid=777 used=268435456 list=graphics'
+	readme="$TESTS_DIR/../README.md"
+	want=$(awk '/^## Will it fit\?/ { on = 1 } on && /^```/ { n++; next } on && n == 1' "$readme")
+	[ -n "$want" ]
+	got=$(awk '/^## Will it fit\?/ { on = 1 } on && /^```/ { n++; next } on && n == 1 && /^\$ / { print substr($0, 3) }' \
+		"$readme" | while IFS= read -r command; do
+		printf '$ %s\n' "$command"
+		(cd "$MODELS" && PATH="$(dirname "$HMN"):$PATH" bash -c "$command" 2>&1)
+		echo
+	done)
+	diff <(printf '%s\n' "$want") <(printf '%s\n' "${got%$'\n'}") | sed 's/^/# /' >&3 || true
+	[ "${got%$'\n'}" = "$want" ]
+}

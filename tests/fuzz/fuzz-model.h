@@ -1,0 +1,45 @@
+/* What the model harnesses share: every question hmn fit asks of a model that was read. */
+#ifndef HMN_FUZZ_MODEL_H
+#define HMN_FUZZ_MODEL_H
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "hmn.h"
+
+/*
+ * The estimate, the longest context and the GGUF layers, on whatever the
+ * reader accepted: bounded work, no overflow that is not reported, and a
+ * total that is the sum of its parts.
+ */
+static inline void ask_everything(const struct hmn_model *m)
+{
+	struct hmn_fit_request req;
+	struct hmn_fit_parts p;
+	hmn_fit_request_init(&req);
+	if (!m->context_length)
+		req.context = 4096;
+	for (int train = 0; train < 2; train++) {
+		req.train = train;
+		req.eager_attention = train;
+		if (hmn_fit_estimate(m, &req, &p) == 0) {
+			uint64_t sum = p.weights + p.kv_cache + p.activations + p.runtime + p.margin +
+				       (train ? p.optimizer : 0);
+			if (p.total != sum)
+				abort();
+		}
+	}
+	req.train = false;
+	uint64_t context;
+	int r = hmn_fit_max_context(m, &req, 8ull << 30, &context);
+	if (r == 0 && (context == 0 || (m->context_length && !req.context && context > m->context_length)))
+		abort();
+	uint32_t layers;
+	r = hmn_fit_gpu_layers(m, &req, 8ull << 30, &layers);
+	if (r == 0 && layers > m->n_layer + 1)
+		abort();
+	if (r < 0 && r != -ENOTSUP && r != -EINVAL && r != -EOVERFLOW)
+		abort();
+}
+
+#endif

@@ -1,0 +1,189 @@
+/*
+ * The host memory of hmn run's tree: each process's reading (lib/linux/
+ * process.c) against a fake /proc — Pss where smaps_rollup says it, VmRSS
+ * where it cannot be read, -ESRCH for a zombie (its memory freed) and for
+ * one that has gone — and the tree meter's turns (lib/tree-meter.c) when the time given
+ * runs out before every process is read.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "tap.h"
+
+#define KIB 1024ULL
+
+static char root[64];
+
+static void put(uint32_t pid, const char *file, const char *text)
+{
+	char path[256];
+	snprintf(path, sizeof(path), "%s/%u", root, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%u/%s", root, pid, file);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+static const char rollup[] =
+	"55d7a2e8c000-7ffc6a7f5000 ---p 00000000 00:00 0                          [rollup]\n"
+	"Rss:             1053348 kB\nPss:              %s kB\nPss_Anon:         210012 kB\n";
+
+static void process(uint32_t pid, const char *pss_kib, const char *vmrss_kib)
+{
+	char text[512];
+	if (pss_kib) {
+		snprintf(text, sizeof(text), rollup, pss_kib);
+		put(pid, "smaps_rollup", text);
+	}
+	snprintf(text, sizeof(text), "Name:\tpython3\nPid:\t%u\nUid:\t0\t0\t0\t0\n%s%s%s", pid,
+		 vmrss_kib ? "VmRSS:\t" : "", vmrss_kib ? vmrss_kib : "", vmrss_kib ? " kB\n" : "");
+	put(pid, "status", text);
+}
+
+static void test_readings(struct os_proc_root *proc)
+{
+	uint64_t bytes = 1;
+	bool is_rss = true;
+
+	ok(os_process_memory(proc, 100, &bytes, &is_rss) == 0 && bytes == 262144 * KIB && !is_rss,
+	   "Pss from smaps_rollup");
+	ok(os_process_memory(proc, 102, &bytes, &is_rss) == 0 && bytes == 4096 * KIB && is_rss,
+	   "no smaps_rollup (a kernel before 4.14): VmRSS, and it says so");
+	bytes = 7;
+	ok(os_process_memory(proc, 103, &bytes, &is_rss) == -ESRCH && bytes == 7,
+	   "a zombie (an empty smaps_rollup): its memory freed, gone");
+	ok(os_process_memory(proc, 104, &bytes, &is_rss) == 0 && bytes == 8 * KIB && is_rss,
+	   "a bad Pss figure: VmRSS stands in");
+	bytes = 7;
+	ok(os_process_memory(proc, 106, &bytes, &is_rss) == -ESRCH && bytes == 7,
+	   "no smaps_rollup and a status without VmRSS (a zombie on an old kernel): gone");
+	bytes = 7;
+	ok(os_process_memory(proc, 105, &bytes, &is_rss) == -ESRCH && bytes == 7, "gone: -ESRCH, output untouched");
+}
+
+/* The meter's reader and clock, for the turns: each process read is counted; time runs out after `allowed` reads. */
+struct fake {
+	struct os_proc_root *proc;
+	unsigned reads, allowed;
+	uint32_t order[16];
+};
+
+static int fake_read(void *data, uint32_t pid, uint64_t *ret_bytes, bool *ret_is_rss)
+{
+	struct fake *f = data;
+	if (f->reads < 16)
+		f->order[f->reads] = pid;
+	f->reads++;
+	return os_process_memory(f->proc, pid, ret_bytes, ret_is_rss);
+}
+
+static bool fake_time_left(void *data)
+{
+	struct fake *f = data;
+	return f->reads < f->allowed;
+}
+
+static const char *order(const struct fake *f, char *buf, size_t size)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (unsigned i = 0; i < f->reads && i < 16; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%u", i ? "," : "", f->order[i]);
+	return buf;
+}
+
+static void test_turns(struct os_proc_root *proc)
+{
+	struct hmn_tree_meter *m = hmn_tree_meter_new();
+	struct hmn_tree_memory r;
+	char buf[128];
+	const uint32_t tree[] = { 100, 101, 107, 108 };
+	struct fake f = { .proc = proc, .allowed = 100 };
+
+	ok(m != NULL, "a meter");
+	ok(tree_meter_update(m, tree, 4, "pss", fake_read, fake_time_left, &f, &r) == 0, "time enough: read whole");
+	is_u64(r.bytes, (2 * 262144 + 1024 + 2048) * KIB, "the sum of the four Pss figures");
+	ok(r.complete && r.settled && strcmp(r.measure, "pss") == 0, "complete, settled, measured as Pss");
+	const uint32_t forked[] = { 100, 101, 102, 107, 108 };
+	ok(!tree_meter_has_newcomer(m, tree, 4), "listed again, the same tree: no newcomer");
+	ok(tree_meter_has_newcomer(m, forked, 5), "a fork while it read: a newcomer (the sum is not settled)");
+	ok(!tree_meter_has_newcomer(m, tree + 1, 2), "one that ended since: no newcomer");
+
+	/* Now two reads a call: the four in turns, the others counting their last reading. */
+	process(100, "300000", "1048576"); /* grew */
+	f = (struct fake){ .proc = proc, .allowed = 2 };
+	ok(tree_meter_update(m, tree, 4, "pss", fake_read, fake_time_left, &f, &r) == 0 && !r.complete,
+	   "two reads only: not complete");
+	ok(strcmp(order(&f, buf, sizeof(buf)), "100,101") == 0, "read in turn from the first: %s", buf);
+	is_u64(r.bytes, (300000 + 262144 + 1024 + 2048) * KIB, "100's new figure, 107 and 108's last ones");
+	f = (struct fake){ .proc = proc, .allowed = 2 };
+	ok(tree_meter_update(m, tree, 4, "pss", fake_read, fake_time_left, &f, &r) == 0, "the next call");
+	ok(strcmp(order(&f, buf, sizeof(buf)), "107,108") == 0, "goes on where the last stopped: %s", buf);
+	ok(r.settled, "no process came since: settled, though read in turns");
+
+	/* A new process is read before the turn goes on; one that has gone drops out. */
+	const uint32_t grown[] = { 100, 101, 102, 108 }; /* 102 new (VmRSS only), 107 gone */
+	f = (struct fake){ .proc = proc, .allowed = 2 };
+	ok(tree_meter_update(m, grown, 4, "pss", fake_read, fake_time_left, &f, &r) == 0, "a new process, one gone");
+	ok(strcmp(order(&f, buf, sizeof(buf)), "102,100") == 0, "the new one first, then the turn (wrapped): %s", buf);
+	is_u64(r.bytes, (300000 + 262144 + 4096 + 2048) * KIB, "107 no longer counts; 102 does");
+	ok(strcmp(r.measure, "rss") == 0, "102's figure is VmRSS: the sum says rss");
+	ok(!r.settled, "101 and 108 were read before 102 came: not settled (a fork may have split their pages)");
+	f = (struct fake){ .proc = proc, .allowed = 100 };
+	ok(tree_meter_update(m, grown, 4, "pss", fake_read, fake_time_left, &f, &r) == 0 && r.settled && r.complete,
+	   "all read again since: settled");
+	ok(strcmp(order(&f, buf, sizeof(buf)), "101,108,102,100") == 0,
+	   "those read before the tree grew first, in turn, then the rest: %s", buf);
+
+	/* However short the time, one process a call is read: a turn always moves on. */
+	f = (struct fake){ .proc = proc, .allowed = 0 };
+	ok(tree_meter_update(m, grown, 4, "pss", fake_read, fake_time_left, &f, &r) == 0 && f.reads == 1,
+	   "no time at all: one read still");
+	const uint32_t gone[] = { 105 };
+	f = (struct fake){ .proc = proc, .allowed = 100 };
+	ok(tree_meter_update(m, gone, 1, "pss", fake_read, fake_time_left, &f, &r) == 0 && r.bytes == HMN_UNKNOWN &&
+	   r.complete, "the tree has gone: nothing measured, not 0 bytes");
+	ok(tree_meter_update(m, NULL, 0, "pss", fake_read, fake_time_left, &f, &r) == 0 && r.bytes == HMN_UNKNOWN,
+	   "no process: nothing measured");
+	hmn_tree_meter_free(m);
+	ok(hmn_tree_meter_free(NULL) == NULL, "free accepts NULL");
+}
+
+int main(void)
+{
+	snprintf(root, sizeof(root), "/tmp/hmn-test-memory.XXXXXX");
+	if (!mkdtemp(root)) {
+		printf("1..0 # SKIP no temporary directory\n");
+		return 0;
+	}
+	process(100, "262144", "1048576"); /* a parent: 256 MiB its share of 1 GiB resident */
+	process(101, "262144", "1048576"); /* a forked worker, the same */
+	process(102, NULL, "4096");        /* no smaps_rollup (a kernel before 4.14): VmRSS */
+	put(103, "smaps_rollup", "");      /* a zombie: nothing mapped, no VmRSS */
+	process(103, NULL, NULL);
+	put(104, "smaps_rollup", "Pss: lots\n"); /* a bad figure: VmRSS stands in */
+	process(104, NULL, "8");
+	/* 105 has gone: no directory at all. */
+	process(106, NULL, NULL);
+	process(107, "1024", "2048");
+	process(108, "2048", "4096");
+
+	struct os_proc_root *proc = os_proc_root_open(root);
+	test_readings(proc);
+	test_turns(proc);
+	os_proc_root_close(proc);
+
+	char command[128];
+	snprintf(command, sizeof(command), "rm -rf '%s'", root);
+	if (system(command) != 0)
+		printf("# could not remove %s\n", root);
+	return tap_done();
+}

@@ -1,0 +1,748 @@
+/*
+ * hmn fit's library half: dtypes, the budget, the readers (on the models of
+ * tests/make-models, in $MODELS, and on hostile bytes), and the estimate
+ * against llama.cpp's own figures (tests/fixtures/fit/llama-cpp.tsv) and
+ * the published ones (vLLM's per-token KV, accelerate's totals, the models'
+ * parameter counts).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fixture.h"
+#include "internal.h"
+#include "model.h"
+#include "tap.h"
+
+#define MIB (1024.0 * 1024.0)
+
+static char models[1024];
+static char why[512];
+
+static struct hmn_model *open_model(const char *name)
+{
+	char path[1200];
+	struct hmn_model *m = NULL;
+	snprintf(path, sizeof(path), "%s/%s", models, name);
+	int r = hmn_model_open(path, &m, why, sizeof(why));
+	if (r < 0)
+		printf("# %s: %s\n", name, why);
+	return m;
+}
+
+/* MiB with two decimals, as llama.cpp prints them. */
+static void mib(char *out, size_t size, uint64_t bytes)
+{
+	snprintf(out, size, "%.2f", bytes / MIB);
+}
+
+static void test_dtypes(void)
+{
+	uint64_t b, dims[4] = { 4096, 4096, 1, 1 };
+	ok(hmn_tensor_bytes(HMN_DTYPE_F16, dims, 2, &b) == 0 && b == 32ull << 20, "f16 4096x4096: 32 MiB");
+	ok(hmn_tensor_bytes(HMN_DTYPE_Q4_0, dims, 2, &b) == 0 && b == 4096ull * 128 * 18, "q4_0: 18 bytes a block of 32");
+	ok(hmn_tensor_bytes(HMN_DTYPE_Q4_K, dims, 2, &b) == 0 && b == 4096ull * 16 * 144, "q4_k: 144 bytes a block of 256");
+	ok(hmn_tensor_bytes(HMN_DTYPE_Q6_K, dims, 2, &b) == 0 && b == 4096ull * 16 * 210, "q6_k: 210 bytes a block of 256");
+	ok(hmn_tensor_bytes(HMN_DTYPE_MXFP4, dims, 2, &b) == 0 && b == 4096ull * 128 * 17, "mxfp4: 17 bytes a block of 32");
+	ok(hmn_tensor_bytes(HMN_DTYPE_TQ1_0, dims, 2, &b) == 0 && b == 4096ull * 16 * 54, "tq1_0: 54 bytes a block of 256");
+	ok(hmn_tensor_bytes(HMN_DTYPE_IQ4_XS, dims, 2, &b) == 0 && b == 4096ull * 16 * 136, "iq4_xs");
+	ok(hmn_tensor_bytes(HMN_DTYPE_F4, dims, 2, &b) == 0 && b == 8ull << 20, "f4: half a byte");
+	uint64_t odd[1] = { 3 };
+	ok(hmn_tensor_bytes(HMN_DTYPE_F4, odd, 1, &b) == 0 && b == 2, "f4: 3 elements take 2 whole bytes");
+	ok(hmn_tensor_bytes(HMN_DTYPE_F6_E2M3, odd, 1, &b) == 0 && b == 3, "f6: 3 elements take 3 bytes");
+	ok(hmn_tensor_bytes(HMN_DTYPE_F8_E4M3, dims, 2, &b) == 0 && b == 16ull << 20, "f8_e4m3: a byte");
+	uint64_t bad[2] = { 33, 2 };
+	ok(hmn_tensor_bytes(HMN_DTYPE_Q4_0, bad, 2, &b) == -EINVAL, "q4_0 rows of 33: not whole blocks");
+	ok(hmn_tensor_bytes((enum hmn_dtype)41, dims, 2, &b) == -EINVAL, "an unknown ggml id is an error");
+	ok(hmn_tensor_bytes((enum hmn_dtype)4, dims, 2, &b) == -EINVAL, "a retired ggml id (4) is an error");
+	uint64_t huge[3] = { 1ull << 32, 1ull << 32, 1ull << 32 };
+	ok(hmn_tensor_bytes(HMN_DTYPE_F32, huge, 3, &b) == -EOVERFLOW, "2^96 elements overflow");
+	ok(hmn_tensor_bytes(HMN_DTYPE_F32, NULL, 0, &b) == 0 && b == 4, "a scalar");
+	enum hmn_dtype d;
+	ok(hmn_dtype_from_name("Q4_K", &d) == 0 && d == HMN_DTYPE_Q4_K, "Q4_K by name");
+	ok(hmn_dtype_from_name("fp8", &d) == 0 && d == HMN_DTYPE_F8_E4M3, "fp8 is f8_e4m3");
+	ok(hmn_dtype_from_name("int4", &d) == 0 && d == HMN_DTYPE_INT4, "int4");
+	ok(hmn_dtype_from_name("bfloat16", &d) == 0 && d == HMN_DTYPE_BF16, "torch's bfloat16");
+	ok(hmn_dtype_from_name("q4_k_m", &d) == -EINVAL, "q4_k_m is a file type, not a tensor type");
+	is_str(hmn_dtype_name(HMN_DTYPE_IQ2_XXS), "iq2_xxs", "a name");
+	ok(hmn_dtype_name((enum hmn_dtype)5) == NULL, "a retired id has no name");
+	/* Every ggml id either prices a block or is refused: never a guess. */
+	unsigned known = 0;
+	for (unsigned id = 0; id < 64; id++) {
+		uint32_t el, by;
+		if (hmn_dtype_block((enum hmn_dtype)id, &el, &by) == 0)
+			known++;
+	}
+	is_u64(known, 32, "32 ggml ids known (0-39 less the 8 retired)");
+}
+
+static void test_attention(void)
+{
+	/* Llama-2-7B's layer, 4096 tokens, f16: Q, K, V and the output 32 MiB each; scores 1 GiB twice. */
+	uint64_t fused = hmn_attention_bytes(1, 4096, 4096, 32, 32, 128, 2, false);
+	uint64_t eager = hmn_attention_bytes(1, 4096, 4096, 32, 32, 128, 2, true);
+	is_u64(fused, 4 * (32ull << 20), "fused: Q, K, V, output");
+	is_u64(eager - fused, 2 * (1ull << 30), "eager adds the 32 x 4096 x 4096 scores and their softmax");
+	ok(hmn_attention_bytes(1, 1ull << 40, 1ull << 40, 128, 8, 128, 4, true) == HMN_UNKNOWN,
+	   "overflow is unknown, not a wrapped number");
+	ok(hmn_attention_bytes(8, 512, 4096, 32, 8, 128, 2, false) <
+	   hmn_attention_bytes(8, 512, 4096, 32, 32, 128, 2, false), "GQA holds less than MHA");
+}
+
+/* ---- the readers on real shapes ------------------------------------------------ */
+
+static void test_gguf_models(void)
+{
+	struct hmn_model *m = open_model("llama-2-7b.Q4_0.gguf");
+	ok(m != NULL, "Llama-2-7B Q4_0 reads");
+	if (m) {
+		is_str(m->architecture, "llama", "architecture");
+		is_str(m->name, "LLaMA v2", "general.name");
+		is_u64(m->n_tensors, 291, "291 tensors");
+		is_u64(m->n_layer, 32, "32 layers");
+		is_u64(m->n_head_kv, 32, "no GQA");
+		is_u64(m->context_length, 4096, "trained context");
+		is_u64(m->n_vocab, 32000, "vocabulary from tokenizer.ggml.tokens");
+		is_u64(m->parameters, 6738415616ull, "6,738,415,616 parameters (Meta's count)");
+		is_str(hmn_dtype_name(m->dtype), "q4_0", "mostly q4_0");
+		ok(!m->tied_embeddings && m->warning == NULL, "an output head; a known architecture");
+		ok(m->layers[0].kind == HMN_LAYER_ATTENTION, "full attention");
+		hmn_model_free(m);
+	}
+	/* GGUF version 2 has version 3's layout: the same model, the same figures. */
+	m = open_model("moe-tiny.Q8_0.gguf");
+	struct hmn_model *v2 = open_model("moe-tiny-v2.Q8_0.gguf");
+	ok(m && v2, "the MoE as GGUF 3 and as GGUF 2 reads");
+	if (m && v2) {
+		is_u64(v2->parameters, m->parameters, "version 2: the same parameters");
+		is_u64(v2->weights_bytes, m->weights_bytes, "and the same weights");
+		is_u64(v2->n_expert, 8, "8 experts");
+	}
+	hmn_model_free(m);
+	hmn_model_free(v2);
+	m = open_model("llama-3-8b.Q4_K_M.gguf");
+	struct hmn_model *split = open_model("llama-3-8b-split-00001-of-00003.gguf");
+	struct hmn_model *second = open_model("llama-3-8b-split-00002-of-00003.gguf");
+	ok(m && split && second, "Llama-3-8B whole and split read");
+	if (m && split && second) {
+		is_u64(m->parameters, 8030261248ull, "8,030,261,248 parameters");
+		is_u64(m->n_head_kv, 8, "GQA 8");
+		is_u64(split->weights_bytes, m->weights_bytes, "the split model weighs what the whole does");
+		is_u64(split->n_tensors, 291, "its parts' tensors together");
+		is_u64(split->n_files, 3, "three files");
+		is_u64(second->weights_bytes, m->weights_bytes, "naming the second part reads them all");
+		is_u64(split->n_layer, 32, "metadata from the first part");
+	}
+	hmn_model_free(m);
+	hmn_model_free(split);
+	hmn_model_free(second);
+
+	m = open_model("gemma-3-1b.Q8_0.gguf");
+	ok(m != NULL, "Gemma-3-1B reads");
+	if (m) {
+		unsigned sliding = 0;
+		for (uint32_t i = 0; i < m->n_layer; i++)
+			sliding += m->layers[i].kind == HMN_LAYER_SLIDING;
+		is_u64(sliding, 22, "22 of 26 layers slide (five of six)");
+		ok(m->layers[5].kind == HMN_LAYER_ATTENTION && m->layers[4].kind == HMN_LAYER_SLIDING,
+		   "the sixth layer is the full one");
+		is_u64(m->sliding_window, 512, "window 512");
+		is_u64(m->key_length, 256, "head 256");
+		ok(m->tied_embeddings, "tied embeddings");
+		hmn_model_free(m);
+	}
+	m = open_model("gemma-2-2b.Q8_0.gguf");
+	if (ok(m != NULL, "Gemma-2-2B reads"), m) {
+		ok(m->layers[0].kind == HMN_LAYER_SLIDING && m->layers[1].kind == HMN_LAYER_ATTENTION,
+		   "every other layer slides");
+		hmn_model_free(m);
+	}
+	m = open_model("mixtral-8x7b.Q4_0.gguf");
+	if (ok(m != NULL, "Mixtral-8x7B reads"), m) {
+		is_u64(m->parameters, 46702792704ull, "46,702,792,704 parameters");
+		is_u64(m->n_expert, 8, "8 experts");
+		is_u64(m->n_expert_used, 2, "2 used");
+		hmn_model_free(m);
+	}
+	m = open_model("llama-3.2-1b.Q8_0.gguf");
+	if (ok(m != NULL, "Llama-3.2-1B reads"), m) {
+		ok(m->tied_embeddings, "no output.weight: tied");
+		is_u64(m->parameters, 1235814400ull, "1,235,814,400 parameters");
+		is_u64(m->output.matrix_elements, 0, "no output matrix of its own");
+		hmn_model_free(m);
+	}
+	m = open_model("qwen2.5-0.5b.F16.gguf");
+	if (ok(m != NULL, "Qwen2.5-0.5B reads"), m) {
+		is_u64(m->parameters, 494032768ull, "494,032,768 parameters");
+		hmn_model_free(m);
+	}
+	m = open_model("mamba-130m.F32.gguf");
+	if (ok(m != NULL, "mamba-130m reads"), m) {
+		ok(m->layers[0].kind == HMN_LAYER_RECURRENT, "recurrent layers");
+		is_u64(m->ssm_inner, 1536, "d_inner");
+		is_u64(m->parameters, 129135360ull, "129,135,360 parameters");
+		hmn_model_free(m);
+	}
+}
+
+static void test_safetensors_models(void)
+{
+	static const struct {
+		const char *folder;
+		uint64_t parameters;
+		const char *dtype;
+	} published[] = {
+		{ "Llama-2-7b-hf", 6738415616ull, "f16" },
+		{ "Meta-Llama-3-8B", 8030261248ull, "bf16" },
+		{ "Meta-Llama-3-70B", 70553706496ull, "bf16" },
+		{ "Mixtral-8x7B-v0.1", 46702792704ull, "bf16" },
+		{ "Mistral-7B-v0.1", 7241732096ull, "bf16" },
+		{ "Qwen3-8B", 8190735360ull, "bf16" },
+		{ "Qwen3-30B-A3B", 30532122624ull, "bf16" },
+		{ "Qwen2.5-0.5B-Instruct", 494032768ull, "bf16" },
+		{ "gemma-2-2b-it", 2614341888ull, "f32" },
+		{ "gemma-3-1b-it", 999885952ull, "bf16" },
+		{ "Phi-3-mini-4k-instruct", 3821079552ull, "bf16" },
+		{ "gpt2", 124439808ull, "f32" },
+		{ "pythia-2.8b", 2775208960ull, "f16" },
+		{ "mamba-130m-hf", 129135360ull, "f32" },
+		{ "bert-base-cased", 108310272ull, "f32" },
+	};
+	for (size_t i = 0; i < sizeof(published) / sizeof(published[0]); i++) {
+		struct hmn_model *m = open_model(published[i].folder);
+		char name[160];
+		snprintf(name, sizeof(name), "%s: %s parameters, as published, from its headers",
+			 published[i].folder, published[i].dtype);
+		ok(m != NULL, "%s reads", published[i].folder);
+		if (!m)
+			continue;
+		is_u64(m->parameters, published[i].parameters, name);
+		is_str(hmn_dtype_name(m->dtype), published[i].dtype, "its dtype");
+		is_str(m->name, published[i].folder, "named after its folder");
+		/* The same folder's config.json alone implies the same parameters. */
+		char path[1200];
+		struct hmn_model *c = NULL;
+		snprintf(path, sizeof(path), "%s/%s/config.json", models, published[i].folder);
+		if (hmn_model_open(path, &c, why, sizeof(why)) < 0)
+			printf("# %s\n", why);
+		if (strcmp(published[i].folder, "bert-base-cased")) {
+			ok(c && c->parameters == m->parameters && c->format == HMN_MODEL_CONFIG,
+			   "%s: config.json alone implies them too", published[i].folder);
+			if (c && c->parameters != m->parameters)
+				printf("#   config says %llu\n", (unsigned long long)c->parameters);
+		} else {
+			ok(c && c->warning && strstr(c->warning, "unknown architecture 'bert'"),
+			   "bert: an unknown architecture, said so");
+		}
+		hmn_model_free(c);
+		hmn_model_free(m);
+	}
+	struct hmn_model *m = open_model("DeepSeek-V3");
+	if (ok(m != NULL, "DeepSeek-V3's 163 shards read"), m) {
+		is_u64(m->n_files, 163, "163 files");
+		is_u64(m->n_layer, 61, "61 layers");
+		is_u64(m->kv_lora_rank, 512, "latent attention");
+		is_str(hmn_dtype_name(m->dtype), "f8_e4m3", "fp8 weights");
+		ok(m->parameters > 671000000000ull && m->parameters < 672000000000ull,
+		   "671B parameters (and their scales)");
+		hmn_model_free(m);
+	}
+	m = open_model("DeepSeek-V2-Lite/config.json");
+	if (ok(m != NULL, "DeepSeek-V2-Lite's config.json alone reads"), m) {
+		is_u64(m->parameters, 15706484224ull, "15,706,484,224 parameters implied (as published)");
+		hmn_model_free(m);
+	}
+	m = open_model("Meta-Llama-3-8B/model-00002-of-00004.safetensors");
+	if (ok(m != NULL, "one shard with the config.json beside it"), m) {
+		ok(m->parameters < 8030261248ull / 2 && m->n_layer == 32, "its own tensors, the folder's shape");
+		hmn_model_free(m);
+	}
+}
+
+/* ---- the estimate against llama.cpp and the published figures ---------------------------- */
+
+static void test_llama_cpp(void)
+{
+	size_t len;
+	char *text = slurp_fixture("fit", "llama-cpp.tsv", &len);
+	char *save = NULL;
+	unsigned rows = 0;
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char file[128], flash[8], want_model[32], want_kv[32];
+		unsigned long long context, ubatch, sequences;
+		double model_mib, kv_mib, compute_mib;
+		if (line[0] == '#' || sscanf(line, "%127s %llu %llu %llu %7s %lf %lf %lf", file, &context, &ubatch,
+					     &sequences, flash, &model_mib, &kv_mib, &compute_mib) != 8)
+			continue;
+		rows++;
+		struct hmn_model *m = open_model(file);
+		ok(m != NULL, "%s reads", file);
+		if (!m)
+			continue;
+		struct hmn_fit_request req;
+		hmn_fit_request_init(&req);
+		req.context = context;
+		req.batch = (uint32_t)sequences;
+		req.ubatch = (uint32_t)ubatch;
+		req.eager_attention = !strcmp(flash, "off");
+		char got_model[32], got_kv[32], label[256];
+		snprintf(want_model, sizeof(want_model), "%.2f", model_mib);
+		snprintf(want_kv, sizeof(want_kv), "%.2f", kv_mib);
+		/*
+		 * These CPU-only loads put every tensor in one buffer; on a GPU
+		 * llama.cpp keeps token_embd on the host, and so does hmn's
+		 * weights part: with it added back they are the same bytes.
+		 */
+		uint64_t host = m->tied_embeddings ? 0 : m->input.weights_bytes;
+		mib(got_model, sizeof(got_model), hmn_fit_weights(m, &req) + host);
+		mib(got_kv, sizeof(got_kv), hmn_fit_kv_cache(m, &req));
+		snprintf(label, sizeof(label), "%s, %llu tokens x %llu, ubatch %llu, flash %s:", file, context,
+			 sequences, ubatch, flash);
+		/* A split model's buffers leave out tensors llama.cpp repacks at a part's edge. */
+		if (!strstr(file, "-split-")) {
+			char l[400];
+			snprintf(l, sizeof(l), "%s weights %s MiB as llama.cpp's", label, want_model);
+			is_str(got_model, want_model, l);
+		}
+		char l[400];
+		snprintf(l, sizeof(l), "%s KV cache %s MiB as llama.cpp's", label, want_kv);
+		is_str(got_kv, want_kv, l);
+		double compute = hmn_fit_activations(m, &req) / MIB;
+		double off = compute / compute_mib - 1;
+		ok(off > -0.15 && off < 0.15, "%s compute buffer %.2f MiB, llama.cpp's %.2f (%+.1f%%)", label,
+		   compute, compute_mib, off * 100);
+		hmn_model_free(m);
+	}
+	ok(rows >= 18, "%u rows of llama.cpp's figures", rows);
+	free(text);
+}
+
+static uint64_t per_token(const char *folder)
+{
+	struct hmn_model *m = open_model(folder);
+	if (!m)
+		return 0;
+	struct hmn_fit_request req;
+	hmn_fit_request_init(&req);
+	req.context = 1024; /* 64 of vLLM's blocks */
+	uint64_t kv = hmn_fit_kv_cache(m, &req) / 1024;
+	hmn_model_free(m);
+	return kv;
+}
+
+static void test_published(void)
+{
+	is_u64(per_token("Llama-2-7b-hf"), 512 * 1024, "vLLM: Llama-2-7B 512 KiB a token");
+	is_u64(per_token("Meta-Llama-3-8B"), 128 * 1024, "vLLM: Llama-3-8B 128 KiB a token");
+	is_u64(per_token("Mixtral-8x7B-v0.1"), 128 * 1024, "vLLM: Mixtral-8x7B 128 KiB a token");
+	is_u64(per_token("Qwen3-30B-A3B"), 96 * 1024, "vLLM: Qwen3-30B-A3B (MoE) 96 KiB a token: 48 x 2 x 4 x 128 x 2");
+	is_u64(per_token("DeepSeek-V3"), 70272, "vLLM: DeepSeek-V3 70,272 bytes a token (MLA, 61 x 576 x 2)");
+
+	struct hmn_model *m = open_model("llama-2-7b.Q4_0.gguf");
+	if (m) {
+		struct hmn_fit_request req;
+		hmn_fit_request_init(&req);
+		req.context = 4096;
+		is_u64(hmn_fit_kv_cache(m, &req), 2048ull << 20, "Llama-2-7B, f16 cache, 4096 tokens: 2048.00 MiB");
+		req.kv_dtype = HMN_DTYPE_Q8_0;
+		is_u64(hmn_fit_kv_cache(m, &req), 1088ull << 20, "q8_0 cache: 34/32 bytes an element, 1088 MiB");
+		req.kv_dtype = HMN_DTYPE_NONE;
+		req.context = 35000;
+		is_u64(hmn_fit_kv_cache(m, &req), 35072ull * 32 * 2 * 4096 * 2, "35000 cells pad to 35072");
+		hmn_model_free(m);
+	}
+	m = open_model("llama-3-8b.Q4_K_M.gguf");
+	if (m) {
+		/* llama-cpp-python issue 1815: a Llama-3-8B on the CPU at n_ctx 1024: KV 128 MiB. */
+		struct hmn_fit_request req;
+		hmn_fit_request_init(&req);
+		req.context = 1024;
+		is_u64(hmn_fit_kv_cache(m, &req), 128ull << 20, "Llama-3-8B at 1024: KV 128 MiB (llama-cpp-python #1815)");
+		hmn_model_free(m);
+	}
+	/* accelerate's estimate-memory: bert-base-cased 413.18 MB in fp32. */
+	m = open_model("bert-base-cased");
+	if (m) {
+		double got = m->weights_bytes / MIB;
+		ok(got > 413.16 && got < 413.19, "bert-base-cased fp32 %.2f MiB, accelerate's 413.18", got);
+		hmn_model_free(m);
+	}
+	/* accelerate's zephyr-7b-alpha (Mistral-7B's shape): fp16 13.74 GB; hmn counts 13.49 GiB. */
+	m = open_model("Mistral-7B-v0.1");
+	if (m) {
+		struct hmn_fit_request req;
+		hmn_fit_request_init(&req);
+		req.dtype = HMN_DTYPE_F16;
+		double got = hmn_fit_weights(m, &req) / (MIB * 1024);
+		ok(got > 13.74 * 0.97 && got < 13.74 * 1.03, "Mistral-7B f16 %.2f GiB, accelerate's 13.74 within 3%%", got);
+		req.dtype = HMN_DTYPE_F32;
+		got = hmn_fit_weights(m, &req) / (MIB * 1024);
+		ok(got > 27.49 * 0.97 && got < 27.49 * 1.03, "Mistral-7B f32 %.2f GiB, accelerate's 27.49 within 3%%", got);
+		req.dtype = HMN_DTYPE_INT4;
+		uint64_t int4 = hmn_fit_weights(m, &req);
+		req.dtype = HMN_DTYPE_NONE;
+		ok(int4 < m->weights_bytes / 3 && int4 > m->weights_bytes / 5, "int4: about a quarter of bf16");
+		hmn_model_free(m);
+	}
+}
+
+static void test_estimate(void)
+{
+	struct hmn_model *m = open_model("Meta-Llama-3-8B");
+	if (!m)
+		return;
+	struct hmn_fit_request req;
+	struct hmn_fit_parts p;
+	hmn_fit_request_init(&req);
+	ok(hmn_fit_estimate(m, &req, &p) == 0, "an estimate");
+	is_u64(p.context, 8192, "the trained context by default");
+	is_str(hmn_dtype_name(p.kv_dtype), "bf16", "a safetensors model's KV in its float type");
+	is_u64(p.kv_cache, 1ull << 30, "8192 tokens x 128 KiB = 1 GiB");
+	is_u64(p.runtime, 512ull << 20, "512 MiB of CUDA runtime");
+	is_u64(p.optimizer, HMN_UNKNOWN, "no optimizer for inference");
+	is_u64(p.total, p.weights + p.kv_cache + p.activations + p.runtime + p.margin, "total is the parts");
+	ok(p.margin > (p.total - p.margin) / 11 && p.margin <= (p.total - p.margin) / 10 + 1, "a margin of 10%%");
+	double weights = p.weights / (MIB * 1024);
+	ok(weights > 14.95 && weights < 14.97, "weights 14.96 GiB (the contract's example: %.2f)", weights);
+
+	req.gpus = 2;
+	struct hmn_fit_parts two;
+	hmn_fit_estimate(m, &req, &two);
+	ok(two.weights == p.weights / 2 && two.kv_cache == p.kv_cache / 2 && two.runtime == p.runtime,
+	   "two GPUs: weights and cache halved, a runtime each");
+	req.gpus = 0;
+	req.train = true;
+	hmn_fit_estimate(m, &req, &two);
+	is_u64(two.optimizer, m->parameters * 14, "training: 14 bytes a parameter beside the bf16 weights");
+	is_u64(two.optimizer + two.weights, m->parameters * 16, "16 in all, as ZeRO counts");
+	uint64_t fused = two.activations;
+	req.eager_attention = true;
+	hmn_fit_estimate(m, &req, &two);
+	ok(two.activations > fused * 2, "eager attention keeps the s^2 terms (Korthikanti)");
+	is_u64(two.activations - fused, 5ull * 32 * 8192 * 8192 * 32, "5·a·s²·b a layer");
+	req.train = false;
+	req.eager_attention = false;
+
+	uint64_t ctx;
+	ok(hmn_fit_max_context(m, &req, 80ull << 30, &ctx) == 0 && ctx == 8192, "80 GiB: the whole trained context");
+	ok(hmn_fit_max_context(m, &req, 18ull << 30, &ctx) == 0 && ctx > 0 && ctx < 8192 && ctx % 16 == 0,
+	   "18 GiB: a shorter one (%llu)", (unsigned long long)ctx);
+	struct hmn_fit_request at = req;
+	at.context = ctx;
+	hmn_fit_estimate(m, &at, &p);
+	ok(p.total <= 18ull << 30, "which fits");
+	at.context = ctx + 16;
+	hmn_fit_estimate(m, &at, &p);
+	ok(p.total > 18ull << 30, "and 16 more tokens do not");
+	ok(hmn_fit_max_context(m, &req, 8ull << 30, &ctx) == -ENOSPC, "8 GiB: not even 16 tokens");
+	uint32_t layers;
+	ok(hmn_fit_gpu_layers(m, &req, 80ull << 30, &layers) == -ENOTSUP, "gpu_layers is for GGUF");
+	hmn_model_free(m);
+
+	m = open_model("llama-2-7b.Q4_0.gguf");
+	if (!m)
+		return;
+	req.context = 4096;
+	ok(hmn_fit_gpu_layers(m, &req, 80ull << 30, &layers) == 0 && layers == 33, "80 GiB: all 32 layers and the output");
+	ok(hmn_fit_gpu_layers(m, &req, 4ull << 30, &layers) == 0 && layers > 0 && layers < 32,
+	   "4 GiB: some layers (%u)", layers);
+	struct hmn_fit_request part = req;
+	part.gpu_layers = layers;
+	hmn_fit_estimate(m, &part, &p);
+	ok(p.total <= 4ull << 30, "they fit");
+	part.gpu_layers = layers + 1;
+	hmn_fit_estimate(m, &part, &p);
+	ok(p.total > 4ull << 30, "one more does not");
+	ok(hmn_fit_gpu_layers(m, &req, 100ull << 20, &layers) == 0 && layers == 0, "100 MiB: none");
+	req.context = 0;
+	ok(hmn_fit_max_context(m, &req, 6ull << 30, &ctx) == 0 && ctx % 256 == 0 && ctx <= 4096,
+	   "GGUF contexts in steps of 256 (%llu)", (unsigned long long)ctx);
+	req.dtype = HMN_DTYPE_F16;
+	hmn_fit_estimate(m, &req, &p);
+	ok(p.weights > 12ull << 30 && p.weights < 13ull << 30, "--dtype f16 reprices Q4_0 at 2 bytes: %.2f GiB",
+	   p.weights / (MIB * 1024));
+	hmn_model_free(m);
+
+	m = open_model("gemma-3-1b.Q8_0.gguf");
+	if (m) {
+		hmn_fit_request_init(&req);
+		req.context = 131072;
+		uint64_t big = hmn_fit_kv_cache(m, &req);
+		req.context = 32768;
+		uint64_t small = hmn_fit_kv_cache(m, &req);
+		ok(big - small == 4ull * (131072 - 32768) * 1024, "past the window only the 4 full layers grow");
+		hmn_model_free(m);
+	}
+}
+
+/* ---- hostile input ------------------------------------------------------------- */
+
+static void expect_error(const char *name, int want, const char *words)
+{
+	char path[1200];
+	struct hmn_model *m = NULL;
+	snprintf(path, sizeof(path), "%s/hostile/%s", models, name);
+	why[0] = '\0';
+	int r = hmn_model_open(path, &m, why, sizeof(why));
+	ok(r == want && m == NULL && strstr(why, words) && strstr(why, name) && !strchr(why, '\n'),
+	   "%s: one line saying '%s'", name, words);
+	if (r != want || !strstr(why, words))
+		printf("#   got %d: %s\n", r, why);
+	hmn_model_free(m);
+}
+
+static void test_hostile_files(void)
+{
+	expect_error("truncated.gguf", -EINVAL, "truncated GGUF");
+	expect_error("no-data.gguf", -EINVAL, "truncated GGUF: tensor");
+	expect_error("empty.gguf", -EINVAL, "not a GGUF file");
+	expect_error("not-a-model.gguf", -EINVAL, "not a GGUF file");
+	expect_error("not-a-model.txt", -EINVAL, "not a model");
+	expect_error("version-1.gguf", -ENOTSUP, "version 1");
+	expect_error("big-endian.gguf", -ENOTSUP, "big-endian");
+	expect_error("tensor-count-huge.gguf", -EINVAL, "4000000000 tensors");
+	expect_error("kv-count-huge.gguf", -EINVAL, "3000000000 metadata keys");
+	expect_error("string-past-end.gguf", -EINVAL, "past the end");
+	expect_error("array-huge.gguf", -EINVAL, "past the end");
+	expect_error("nested-arrays.gguf", -EINVAL, "nested more than");
+	expect_error("block-count-huge.gguf", -EINVAL, "block_count is 4000000000");
+	expect_error("tensor-past-end.gguf", -EINVAL, "truncated GGUF: tensor 'a'");
+	expect_error("unknown-type.gguf", -EINVAL, "ggml type 41");
+	expect_error("five-dims.gguf", -EINVAL, "5 dimensions");
+	expect_error("not-a-block.gguf", -EINVAL, "not whole blocks");
+	expect_error("lonely-00001-of-00002.gguf", -ENOENT, "lonely-00002-of-00002.gguf");
+	expect_error("header-2-63.safetensors", -EFBIG, "9223372036854775808 bytes");
+	expect_error("header-too-big.safetensors", -EFBIG, "refuse more than 100000000");
+	expect_error("header-past-end.safetensors", -EINVAL, "truncated safetensors");
+	expect_error("short.safetensors", -EINVAL, "not a safetensors file");
+	expect_error("not-json.safetensors", -EINVAL, "not a JSON object");
+	expect_error("offsets-past-end.safetensors", -EINVAL, "truncated or hostile");
+	expect_error("shape-mismatch.safetensors", -EINVAL, "not what its shape");
+	expect_error("shape-overflow.safetensors", -EINVAL, "not what its shape");
+	expect_error("no-config", -ENOENT, "no config.json");
+	expect_error("bad-config", -EINVAL, "not a JSON object");
+	expect_error("missing-shard", -ENOENT, "model-00001-of-00002.safetensors: no such file");
+	expect_error("layers-huge", -EINVAL, "num_hidden_layers is 4000000000");
+	expect_error("nothing-here.gguf", -ENOENT, "no such file");
+	/* Weights are checked against the data: each byte counted once, each name once. */
+	expect_error("overlap", -EINVAL, "overlap");
+	expect_error("gap", -EINVAL, "begins at byte 32 of the data, not 16");
+	expect_error("tail", -EINVAL, "ends at byte 16 of a 4096-byte data section");
+	expect_error("twice", -EINVAL, "tensor 'w' is named twice");
+	expect_error("twice-shards", -EINVAL, "tensor 'w' is named twice");
+	expect_error("overlap.gguf", -EINVAL, "at data offset 0, not 1073741824");
+	expect_error("twice.gguf", -EINVAL, "tensor 'blk.0.attn_q.weight' is named twice");
+	expect_error("twice-00001-of-00002.gguf", -EINVAL, "tensor 'blk.0.attn_q.weight' is named twice");
+	expect_error("shape-wraps", -EOVERFLOW, "the shape it gives is too large");
+	expect_error("bad-index", -EINVAL, "bad-index/model.safetensors.index.json has no weight_map");
+	expect_error("short-kv.gguf", -EINVAL, "llama.attention.head_count_kv has 4 values for 32 layers");
+	/* A split GGUF's parts each say which part of how many they are. */
+	expect_error("mixed-00001-of-00002.gguf", -EINVAL, "no split.no: not part 2");
+	expect_error("swapped-00001-of-00002.gguf", -EINVAL, "split.no is 1, not 0");
+	expect_error("count-00001-of-00002.gguf", -EINVAL, "split.count is 3, not 2: not part 2");
+	/* Shards without an index: all of them, or the one missing named. */
+	expect_error("shard-gone", -ENOENT, "model-00002-of-00003.safetensors is missing");
+	/* No tensors: no weights to price, not a model of 0 bytes. */
+	expect_error("no-tensors", -EINVAL, "hold no tensors");
+	expect_error("no-tensors.gguf", -EINVAL, "holds no tensors");
+}
+
+/* A reader over memory that counts what is asked of it. */
+struct counted {
+	struct memory_file file;
+	uint64_t bytes, calls;
+	size_t largest;
+};
+
+static int counted_read_at(void *userdata, uint64_t offset, void *buf, size_t len)
+{
+	struct counted *c = userdata;
+	c->bytes += len;
+	c->calls++;
+	if (len > c->largest)
+		c->largest = len;
+	size_t have = offset < c->file.len ? c->file.len - (size_t)offset : 0;
+	size_t n = have < len ? have : len;
+	memcpy(buf, c->file.data + offset, n);
+	memset((uint8_t *)buf + n, 0, len - n);
+	return 0;
+}
+
+/*
+ * A header of gigabytes in a terabyte of hole: refused at the header's
+ * bound, having read a few buffers, never its claimed size.
+ */
+static void test_header_bounds(void)
+{
+	uint8_t head[64] = "GGUF";
+	struct counted c = { { head, sizeof(head) }, 0, 0, 0 };
+	struct model_reader r = { counted_read_at, 1ull << 40, &c, "huge-key (memory)" };
+	struct model_error e = { why, sizeof(why) };
+	struct hmn_model *m = NULL;
+	uint32_t version = 3;
+	uint64_t n_tensors = 0, n_kv = 1, key_len = 600ull << 20; /* a 600 MiB key name */
+	memcpy(head + 4, &version, 4);
+	memcpy(head + 8, &n_tensors, 8);
+	memcpy(head + 16, &n_kv, 8);
+	memcpy(head + 24, &key_len, 8);
+	int ret = gguf_read(&r, 1, &m, &e);
+	ok(ret == -EFBIG && !m && strstr(why, "larger than 512 MiB"), "a 600 MiB key: past the header's bound");
+	if (ret != -EFBIG)
+		printf("#   got %d: %s\n", ret, why);
+	ok(c.bytes <= 4 * 65536 && c.largest <= 65536, "read %llu bytes in all, %zu at most at once",
+	   (unsigned long long)c.bytes, c.largest);
+
+	/* The same key within the bound, in a file that ends first: truncated, said where. */
+	key_len = 1ull << 20;
+	memcpy(head + 24, &key_len, 8);
+	r.size = 4096;
+	ret = gguf_read(&r, 1, &m, &e);
+	ok(ret == -EINVAL && !m && strstr(why, "runs past the end"), "a key past the file's end");
+
+	/* 4096 layers is the bound: one more is refused before anything is allocated for it. */
+	const char *configs[] = {
+		"{\"model_type\":\"llama\",\"hidden_size\":64,\"num_attention_heads\":4,"
+		"\"num_hidden_layers\":4097,\"vocab_size\":10}",
+		"{\"model_type\":\"llama\",\"hidden_size\":64,\"num_attention_heads\":4,"
+		"\"num_hidden_layers\":4096,\"vocab_size\":10,\"max_position_embeddings\":64}",
+	};
+	for (int i = 0; i < 2; i++) {
+		struct model_build b;
+		if (model_build_start(&b, NULL) < 0)
+			continue;
+		ret = config_read(configs[i], strlen(configs[i]), &b, true, &e);
+		if (i == 0)
+			ok(ret == -EINVAL && strstr(why, "4097"), "4097 layers refused: %s", why);
+		else
+			ok(ret == 0 && b.m->n_layer == 4096, "4096 layers read");
+		if (ret < 0)
+			model_build_abort(&b);
+		else
+			hmn_model_free(b.m);
+	}
+
+	/* safetensors: N past the reference bound in a terabyte file, refused before any allocation. */
+	uint8_t st[16] = { 0 };
+	uint64_t n = 100000001;
+	memcpy(st, &n, 8);
+	struct counted sc = { { st, sizeof(st) }, 0, 0, 0 };
+	struct model_reader sr = { counted_read_at, 1ull << 40, &sc, "st (memory)" };
+	struct model_build b;
+	if (model_build_start(&b, NULL) == 0) {
+		ret = safetensors_read(&sr, &b, &e);
+		ok(ret == -EFBIG && sc.bytes == 8, "a safetensors header past 100,000,000 bytes: 8 bytes read");
+		model_build_abort(&b);
+	}
+
+	/*
+	 * 10 MB of {"__metadata__":{"x":[0,0,...]}} (5 million values) cost
+	 * cJSON 400 MB: refused before it is parsed. A metadata value that is
+	 * not a string is refused, as the reference reader does.
+	 */
+	size_t big = 10u << 20;
+	char *text = malloc(8 + big);
+	if (text) {
+		static const char open[] = "{\"__metadata__\":{\"x\":[0", close[] = "]}}";
+		uint64_t len = big;
+		memcpy(text, &len, 8);
+		memcpy(text + 8, open, sizeof(open) - 1);
+		size_t at = 8 + sizeof(open) - 1;
+		while (at + 2 + sizeof(close) - 1 <= 8 + big)
+			text[at++] = ',', text[at++] = '0';
+		memcpy(text + at, close, sizeof(close) - 1);
+		at += sizeof(close) - 1;
+		memset(text + at, ' ', 8 + big - at);
+		struct memory_file f = { (const uint8_t *)text, 8 + big };
+		struct model_reader tr;
+		memory_reader(&tr, &f, 8 + big, "values (memory)");
+		if (model_build_start(&b, NULL) == 0) {
+			ret = safetensors_read(&tr, &b, &e);
+			ok(ret == -EFBIG && strstr(why, "more than 1048576 JSON values"),
+			   "a header of 5 million values refused before cJSON parses it: %s", why);
+			model_build_abort(&b);
+		}
+		free(text);
+	}
+	static const char *const metas[] = {
+		"{\"__metadata__\":{\"format\":[1]},\"w\":{\"dtype\":\"U8\",\"shape\":[8],\"data_offsets\":[0,8]}}",
+		"{\"__metadata__\":{\"format\":\"pt\"},\"w\":{\"dtype\":\"U8\",\"shape\":[8],\"data_offsets\":[0,8]}}",
+	};
+	for (int i = 0; i < 2; i++) {
+		uint8_t small[256] = { 0 };
+		uint64_t meta_len = strlen(metas[i]);
+		memcpy(small, &meta_len, 8);
+		memcpy(small + 8, metas[i], meta_len);
+		struct memory_file mf = { small, 8 + meta_len + 8 };
+		struct model_reader mr;
+		memory_reader(&mr, &mf, 8 + meta_len + 8, "metadata (memory)");
+		if (model_build_start(&b, NULL) < 0)
+			continue;
+		ret = safetensors_read(&mr, &b, &e);
+		if (i == 0)
+			ok(ret == -EINVAL && strstr(why, "__metadata__ 'format' is not a string"),
+			   "metadata of strings only: %s", why);
+		else
+			ok(ret == 0 && b.m->n_tensors == 1, "metadata of strings read");
+		model_build_abort(&b);
+	}
+}
+
+/* A real header cut at every length: an error each time, never a crash or a model. */
+static void test_truncations(void)
+{
+	char path[1200];
+	struct model_reader r;
+	snprintf(path, sizeof(path), "%s/moe-tiny.Q8_0.gguf", models);
+	if (os_file_open(path, &r) < 0) {
+		ok(0, "moe-tiny opens");
+		return;
+	}
+	/* The whole header (its tensor infos end near 700,000 bytes): zeros past it would be tensors at offset 0. */
+	size_t n = 720000, cuts = 400000;
+	uint8_t *head = malloc(n);
+	r.read_at(r.userdata, 0, head, n);
+	os_file_close(&r);
+	struct memory_file whole = { head, n };
+	struct model_reader full;
+	struct model_error e = { why, sizeof(why) };
+	struct hmn_model *m = NULL;
+	memory_reader(&full, &whole, 841628352ull, "moe-tiny (memory)");
+	int ret = gguf_read(&full, 1, &m, &e);
+	ok(ret == 0 && m && m->n_tensors == 83, "from memory, with a hole for data");
+	if (ret < 0)
+		printf("#   %s\n", why);
+	hmn_model_free(m);
+	/* The same header cut short, with no hole after it: refused at every length. */
+	unsigned failures = 0, models_made = 0;
+	for (size_t cut = 0; cut < cuts; cut += cut < 4096 ? 1 : 97) {
+		struct memory_file part = { head, cut };
+		struct model_reader pr;
+		memory_reader(&pr, &part, cut, "cut");
+		m = NULL;
+		if (gguf_read(&pr, 1, &m, &e) < 0)
+			failures++;
+		else
+			models_made++;
+		hmn_model_free(m);
+	}
+	ok(models_made == 0 && failures > 4000, "every cut is refused (%u cuts)", failures);
+	free(head);
+}
+
+int main(void)
+{
+	const char *dir = getenv("MODELS");
+	snprintf(models, sizeof(models), "%s", dir ? dir : "models");
+	test_dtypes();
+	test_attention();
+	test_gguf_models();
+	test_safetensors_models();
+	test_llama_cpp();
+	test_published();
+	test_estimate();
+	test_hostile_files();
+	test_header_bounds();
+	test_truncations();
+	return tap_done();
+}

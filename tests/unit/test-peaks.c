@@ -1,0 +1,56 @@
+/* The peaks table (src/peaks.c): bounded for hmn watch, exact for hmn run. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "peaks.h"
+#include "tap.h"
+
+static int add(struct peaks *p, uint32_t pid, uint64_t bytes)
+{
+	struct hmn_process row = { .pid = pid, .used_bytes = bytes, .name = "x" };
+	return peaks_add(p, &row);
+}
+
+int main(void)
+{
+	/* 200,000 processes come and go, each seen once; the highest are pids 1 to 5. */
+	struct peaks w = { .limit = 300 };
+	int r = 0;
+	for (uint32_t pid = 200000; pid >= 1 && r == 0; pid--)
+		r = add(&w, pid, 1000000000ULL - pid);
+	ok(r == 0, "200,000 distinct pids added");
+	ok(w.count <= 600 && w.capacity <= 1024, "bounded: %zu entries, room for %zu", w.count, w.capacity);
+	const struct peak **top = peaks_sorted(&w);
+	ok(top && top[0]->pid == 1 && top[4]->pid == 5, "the highest are kept, largest first");
+	/* A kept process that grows is still found and raised. */
+	ok(add(&w, 3, 2000000000ULL) == 0, "a kept pid again");
+	free(top);
+	top = peaks_sorted(&w);
+	ok(top && top[0]->pid == 3 && top[0]->bytes == 2000000000ULL, "its peak raised, not a second entry");
+	free(top);
+	peaks_clear(&w);
+
+	/* No limit (hmn run): every process stays. */
+	struct peaks all = { 0 };
+	for (uint32_t pid = 1; pid <= 5000; pid++)
+		add(&all, pid, pid);
+	ok(all.count == 5000, "unbounded keeps all %zu", all.count);
+	peaks_clear(&all);
+	/* A pid given again later is another process: its own peak, its own name. */
+	struct peaks q = { 0 };
+	struct hmn_process rows[] = {
+		{ .pid = 4242, .start_time = 1000, .used_bytes = 2 << 20, .name = "python3" },
+		{ .pid = 4242, .start_time = 1000, .used_bytes = 3 << 20, .name = "python3" },
+		{ .pid = 4242, .start_time = 9000, .used_bytes = 1 << 20, .name = "bash" },
+	};
+	for (size_t i = 0; i < 3; i++)
+		peaks_add(&q, &rows[i]);
+	const struct peak **reused = peaks_sorted(&q);
+	ok(reused && q.count == 2 && reused[0]->start_time == 1000 && reused[0]->bytes == 3 << 20 &&
+		   strcmp(reused[0]->name, "python3") == 0 && reused[1]->start_time == 9000 &&
+		   reused[1]->bytes == 1 << 20 && strcmp(reused[1]->name, "bash") == 0,
+	   "pid 4242 reused: two processes, each with its peak and name (%zu)", q.count);
+	free(reused);
+	peaks_clear(&q);
+	return tap_done();
+}
