@@ -65,27 +65,7 @@ struct watch {
  */
 static void put_cut_line(const char *line, size_t len, unsigned columns)
 {
-	const unsigned char *p = (const unsigned char *)line;
-	size_t i = 0, keep = 0;
-	unsigned width = 0;
-
-	while (i < len && width <= columns) {
-		uint32_t cp = '?';
-		size_t n = utf8_sequence_length(p + i, len - i, &cp);
-		unsigned w = n ? codepoint_width(cp) : 1;
-		if (width + w > columns)
-			break;
-		if (width + w < columns)
-			keep = i + (n ? n : 1); /* what fits before a "…" in the last column */
-		width += w;
-		i += n ? n : 1;
-	}
-	if (i < len) {
-		fwrite(line, 1, keep, stdout);
-		fputs("\u2026", stdout);
-	} else {
-		fwrite(line, 1, i, stdout);
-	}
+	print_cut(stdout, line, len, columns);
 	fputs("\033[K\n", stdout);
 }
 

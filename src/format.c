@@ -176,6 +176,30 @@ unsigned codepoint_width(uint32_t cp)
 	return 1;
 }
 
+void print_cut(FILE *out, const char *text, size_t len, size_t columns)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t i = 0, keep = 0, used = 0;
+
+	while (i < len) {
+		uint32_t cp = '?';
+		size_t n = utf8_sequence_length(p + i, len - i, &cp);
+		unsigned w = n ? codepoint_width(cp) : 1;
+		if (used + w > columns)
+			break;
+		if (used + w < columns)
+			keep = i + (n ? n : 1); /* what fits before a "…" in the last column */
+		used += w;
+		i += n ? n : 1;
+	}
+	if (i < len) {
+		fwrite(text, 1, keep, out);
+		fputs("\u2026", out);
+	} else {
+		fwrite(text, 1, len, out);
+	}
+}
+
 size_t utf8_sequence_length(const unsigned char *s, size_t n, uint32_t *ret_codepoint)
 {
 	uint32_t cp, min;

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "hmn.h"
 
@@ -46,6 +47,14 @@ size_t utf8_sequence_length(const unsigned char *s, size_t n, uint32_t *ret_code
  * From a built-in table, the same in every locale and on every OS.
  */
 unsigned codepoint_width(uint32_t cp);
+
+/*
+ * Writes text's first len bytes (terminal-safe already) cut to columns
+ * display columns: a text too wide ends in "…" in its last column. A wide
+ * character never straddles the cut, and the cut never splits a UTF-8
+ * sequence.
+ */
+void print_cut(FILE *out, const char *text, size_t len, size_t columns);
 
 /*
  * Copies s into out (out_size bytes, always terminated) for a terminal: every

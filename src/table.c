@@ -98,31 +98,6 @@ static void print_padding(FILE *out, size_t n)
 	}
 }
 
-/* text cut to at most width columns, with "…" as the last when it is cut (never within a character). */
-static void print_cut(FILE *out, const char *text, size_t width)
-{
-	const unsigned char *p = (const unsigned char *)text;
-	size_t len = strlen(text), i = 0, keep = 0, used = 0;
-
-	while (i < len) {
-		uint32_t cp = '?';
-		size_t n = utf8_sequence_length(p + i, len - i, &cp);
-		unsigned w = n ? codepoint_width(cp) : 1;
-		if (used + w > width)
-			break;
-		if (used + w < width)
-			keep = i + (n ? n : 1); /* what fits before the "…" */
-		used += w;
-		i += n ? n : 1;
-	}
-	if (i < len) {
-		fwrite(text, 1, keep, out);
-		fputs("\u2026", out);
-	} else {
-		fputs(text, out);
-	}
-}
-
 static void print_cell(const struct table *t, FILE *out, size_t column, const char *text,
 		       size_t width, size_t columns)
 {
@@ -139,7 +114,7 @@ static void print_cell(const struct table *t, FILE *out, size_t column, const ch
 		for (size_t i = 0; i + 1 < t->n_columns; i++)
 			before += t->widths[i] + 2;
 		if (before + width > columns && columns >= before + 2)
-			print_cut(out, text, columns - before);
+			print_cut(out, text, strlen(text), columns - before);
 		else
 			fputs(text, out);
 	} else {

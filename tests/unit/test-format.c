@@ -302,8 +302,39 @@ static void test_shell_quote(void)
 	is_str(small, "'a b c'", "a word too long for the buffer is cut, quote closed");
 }
 
+static char *cut(const char *text, size_t columns)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	print_cut(f, text, strlen(text), columns);
+	fclose(f);
+	return buf;
+}
+
+static void test_cut(void)
+{
+	static const struct { const char *text; size_t columns; const char *want, *why; } cases[] = {
+		{ "python3", 7, "python3", "what fits is whole" },
+		{ "python3", 6, "pytho\u2026", "one column short: the last is \"\u2026\"" },
+		{ "caf\xc3\xa9s", 4, "caf\u2026", "a cut never splits a UTF-8 sequence" },
+		{ "\xe8\xae\xad\xe7\xbb\x83x", 4, "\xe8\xae\xad\u2026", "a wide character never straddles the cut" },
+		{ "\xe8\xae\xad\xe7\xbb\x83x", 3, "\xe8\xae\xad\u2026", "nor fills the column the \"\u2026\" needs" },
+		{ "abc", 0, "\u2026", "no room at all: the mark alone" },
+		{ "", 3, "", "nothing" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *s = cut(cases[i].text, cases[i].columns);
+		char why[96];
+		snprintf(why, sizeof(why), "print_cut: %s", cases[i].why);
+		is_str(s, cases[i].want, why);
+		free(s);
+	}
+}
+
 int main(void)
 {
+	test_cut();
 	test_shell_quote();
 	test_size_arguments();
 	test_list_items();
