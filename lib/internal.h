@@ -589,7 +589,9 @@ uint32_t pdh_adapter_utilization(const struct pdh_engine_load *loads, size_t n, 
  * 0-255 (NULL returned); else what it was, with a status that is never 0:
  * a crash (an NTSTATUS error: access violation, stack overflow, ...) is
  * 128 + the signal it is on POSIX (139 for SIGSEGV), a DLL that failed to
- * load 126, any other code above 255 (exit(256)) 1.
+ * load 126, exit(-1) to exit(-256) (0xFFFFFFFF-0xFFFFFF00) their low 8
+ * bits as on POSIX (exit(-1) is 255) but 1 for exit(-256), any other code
+ * above 255 (exit(256)) 1.
  */
 const char *windows_exit_status(uint32_t code, int *ret_status);
 /* One PATHEXT entry, ".EXE"; cmd.exe's default when PATHEXT is unset. */

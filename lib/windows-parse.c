@@ -198,6 +198,18 @@ static const struct {
 	{ 0xC000007B, 126, "an invalid image format" },
 };
 
+/*
+ * Whether code reads as an NTSTATUS error, the code of a crash: severity
+ * "error" (the top two bits), and bit 28 clear. NTSTATUS reserves that bit,
+ * and Windows clears it in the code of every exception it raises (an
+ * unhandled RaiseException(0xFFFFFFFF) ends the process with 0xEFFFFFFF),
+ * so a code with it set came from exit(), never from a crash.
+ */
+static bool is_ntstatus_error(uint32_t code)
+{
+	return code >= 0xC0000000 && !(code & 0x10000000);
+}
+
 const char *windows_exit_status(uint32_t code, int *ret_status)
 {
 	if (code <= 255) {
@@ -209,7 +221,16 @@ const char *windows_exit_status(uint32_t code, int *ret_status)
 			*ret_status = crashes[i].status;
 			return crashes[i].name;
 		}
-	if (code >= 0xC0000000) {
+	/*
+	 * exit(-1) to exit(-256): what a POSIX shell reads of them, their low 8
+	 * bits (exit(-1) is 255), except that one whose low 8 bits are 0
+	 * (exit(-256)) is 1: a failure never reads as success.
+	 */
+	if (code >= 0xFFFFFF00) {
+		*ret_status = (code & 0xff) != 0 ? (int)(code & 0xff) : 1;
+		return "a negative exit code";
+	}
+	if (is_ntstatus_error(code)) {
 		*ret_status = 134;
 		return "a crash (an NTSTATUS error)";
 	}

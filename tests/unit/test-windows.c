@@ -148,7 +148,33 @@ static void test_exit_status(void)
 	why = windows_exit_status(0xC0DEC0DE, &status);
 	ok(why && strstr(why, "NTSTATUS") && status == 134, "an unnamed NTSTATUS error is a crash");
 	why = windows_exit_status(0xFFFFFFFF, &status);
-	ok(why && status != 0, "exit(-1) is not success");
+	ok(why && !strstr(why, "NTSTATUS") && status == 255,
+	   "exit(-1) is 255, as on POSIX, not a crash: %s, %d", why ? why : "(null)", status);
+	why = windows_exit_status(0xFFFFFFFE, &status);
+	ok(why && status == 254, "exit(-2) is 254");
+	why = windows_exit_status(0xFFFFFF80, &status);
+	ok(why && status == 128, "exit(-128) is 128");
+	why = windows_exit_status(0xFFFFFF00, &status);
+	ok(why && status == 1, "exit(-256), whose low 8 bits are 0, is 1, never 0 (success)");
+	why = windows_exit_status(0xFFFFFEFF, &status);
+	ok(why && !strstr(why, "NTSTATUS") && status == 1,
+	   "exit(-257) is no crash either (bit 28 set: no NTSTATUS has it): 1");
+	why = windows_exit_status(0xEFFFFFFF, &status);
+	ok(why && strstr(why, "NTSTATUS") && status == 134,
+	   "an unhandled RaiseException(0xFFFFFFFF) ends with 0xEFFFFFFF (bit 28 cleared): a crash");
+	why = windows_exit_status(0xE06D7363, &status);
+	ok(why && status == 134, "an uncaught C++ exception (0xE06D7363) is a crash");
+	bool low_byte = true;
+	for (uint32_t code = 0xFFFFFF00; low_byte; code++) {
+		windows_exit_status(code, &status);
+		low_byte = status == ((code & 0xff) ? (int)(code & 0xff) : 1);
+		if (!low_byte)
+			ok(0, "0x%08X maps to %d", (unsigned)code, status);
+		if (code == 0xFFFFFFFF)
+			break;
+	}
+	if (low_byte)
+		ok(1, "exit(-1) to exit(-256): their low 8 bits, never 0");
 	for (uint32_t code = 256; code < 0x20000; code += 256) {
 		windows_exit_status(code, &status);
 		if (status == 0) {
