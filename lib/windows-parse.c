@@ -299,11 +299,41 @@ bool pathext_has(const uint16_t *name, const struct pathext_entry *exts, size_t 
 	return false;
 }
 
+/* Whether the n units of name end with the ASCII suffix (any case). */
+static bool ends_with_nocase(const uint16_t *name, size_t n, const char *suffix)
+{
+	size_t m = strlen(suffix);
+	if (n < m)
+		return false;
+	for (size_t i = 0; i < m; i++)
+		if (ascii_upper(name[n - m + i]) != ascii_upper((uint16_t)suffix[i]))
+			return false;
+	return true;
+}
+
+size_t windows_name_length(const uint16_t *name)
+{
+	size_t n = units(name);
+	/* The two may follow each other ("run.bat.::$DATA", "run.bat::$DATA. "): strip until neither is left. */
+	for (;;) {
+		if (n > 0 && (name[n - 1] == '.' || name[n - 1] == ' '))
+			n--;
+		else if (ends_with_nocase(name, n, "::$DATA"))
+			n -= strlen("::$DATA");
+		else
+			return n;
+	}
+}
+
 bool windows_is_batch(const uint16_t *name)
 {
-	static const struct pathext_entry e[] = { { .ext = { '.', 'B', 'A', 'T', 0 } },
-						  { .ext = { '.', 'C', 'M', 'D', 0 } } };
-	return pathext_has(name, e, 2);
+	/*
+	 * By the name Windows opens, not the name as given: CreateProcess runs
+	 * "run.bat." or "RUN.BAT. ." through cmd.exe as it does run.bat
+	 * (CVE-2024-43402, the bypass of the fix for CVE-2024-24576).
+	 */
+	size_t n = windows_name_length(name);
+	return ends_with_nocase(name, n, ".bat") || ends_with_nocase(name, n, ".cmd");
 }
 
 /* Appends n units of s; -E2BIG (and *len unchanged) when they and a NUL do not fit. */

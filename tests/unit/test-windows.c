@@ -207,6 +207,30 @@ static void test_pathext(void)
 	   "batch files are .bat and .cmd");
 }
 
+/*
+ * The names Windows runs as a batch file although they do not end with .bat
+ * or .cmd (CVE-2024-43402): trailing dots and spaces, which Win32 path rules
+ * drop, and the default stream's "::$DATA".
+ */
+static void test_batch_names(void)
+{
+	static const char *const batch[] = {
+		"run.bat.", "run.bat  ", "run.bat::$DATA", "RUN.BAT. .", "C:\\x\\run.cmd::$data",
+		"run.bat.::$DATA", "run.bat::$DATA. ", "foo.bat......... ", "foo.bat . . . . ", "x.Cmd ",
+	};
+	static const char *const not_batch[] = {
+		"run.bat.exe", "run.batch", "run.exe.", "run.exe::$DATA", "bat.", "run.bat:x", ".", "",
+	};
+	for (size_t i = 0; i < sizeof(batch) / sizeof(batch[0]); i++)
+		ok(windows_is_batch(u16(batch[i])), "'%s' runs as a batch file", batch[i]);
+	for (size_t i = 0; i < sizeof(not_batch) / sizeof(not_batch[0]); i++)
+		ok(!windows_is_batch(u16(not_batch[i])), "'%s' is no batch file", not_batch[i]);
+	ok(windows_name_length(u16("run.bat. .")) == 7 && windows_name_length(u16("x::$DATA")) == 1 &&
+		   windows_name_length(u16("C:\\run.exe")) == 10 && windows_name_length(u16("")) == 0 &&
+		   windows_name_length(u16(". .::$DATA.")) == 0,
+	   "what Windows drops from a name: trailing dots and spaces, the default stream");
+}
+
 static void test_cmdline(void)
 {
 	uint16_t line[64];
@@ -258,6 +282,7 @@ int main(void)
 {
 	test_exit_status();
 	test_pathext();
+	test_batch_names();
 	test_cmdline();
 	test_utilization();
 	test_utf16();

@@ -274,6 +274,21 @@ npm_folder() {
 	[ -z "$output" ]
 }
 
+@test "hmn.exe run: a batch file by a name Windows trims (tool.bat., TOOL.BAT. .) runs through cmd.exe, its arguments quoted" {
+	npm_folder
+	# Windows drops a name's trailing dots and spaces and runs these as tool.bat
+	# (CVE-2024-43402); Wine's CreateProcess would not run them at all.
+	for name in 'tool.bat.' 'tool.bat  ' 'TOOL.BAT. .' 'tool.bat\x\..'; do
+		run --separate-stderr "${wine[@]}" "$HMN" run -- "$WINEPATH\\$name" '&echo INJECTED'
+		[ "$status" -eq 0 ]
+		[ "$(tr -d '\r' <<<"$output")" = 'tool.bat ["&echo INJECTED"]' ]
+	done
+	# The default stream is the file itself: no name but the file's goes to cmd.exe.
+	run --separate-stderr "${wine[@]}" "$HMN" run -- "$WINEPATH\\tool.bat::\$DATA" '&echo INJECTED'
+	[ "$status" -eq 126 ]
+	[ -z "$output" ]
+}
+
 @test "hmn.exe run: a command line past 32,767 characters is refused (125), never cut short" {
 	npm_folder
 	# 4,200 % signs: hmn's own command line is short, the batch file's (each % made inert) is 33,600.
