@@ -356,9 +356,10 @@ bool hmn_command_done(hmn_context *ctx, struct hmn_command *command);
  * How the command ended, once it has: its exit code and -1 for signal, or
  * -1 and the signal that ended it. -EBUSY while it runs. The exit code is
  * 0-255 everywhere: on Windows a process's 32-bit code above 255 is mapped,
- * never cut to 8 bits (exit(256) is 1, not 0; a crash's NTSTATUS is 128 +
- * its POSIX signal: an access violation, 0xC0000005, is 139, not 5), and
- * hmn_command_exit_note says what it was.
+ * never to 0 and never cut to 8 bits (exit(256) is 1, not 0; a crash's
+ * NTSTATUS is 128 + its POSIX signal: an access violation, 0xC0000005, is
+ * 139, not 5), save exit(-1) to exit(-255), read as POSIX reads them (255
+ * to 1; exit(-256) is 1), and hmn_command_exit_note says what it was.
  */
 int hmn_command_status(const struct hmn_command *command, int *ret_exit_code, int *ret_signal);
 /*

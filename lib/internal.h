@@ -589,7 +589,9 @@ uint32_t pdh_adapter_utilization(const struct pdh_engine_load *loads, size_t n, 
  * 0-255 (NULL returned); else what it was, with a status that is never 0:
  * a crash (an NTSTATUS error: access violation, stack overflow, ...) is
  * 128 + the signal it is on POSIX (139 for SIGSEGV), a DLL that failed to
- * load 126, any other code above 255 (exit(256)) 1.
+ * load 126, exit(-1) to exit(-256) (0xFFFFFFFF-0xFFFFFF00) their low 8
+ * bits as on POSIX (exit(-1) is 255) but 1 for exit(-256), any other code
+ * above 255 (exit(256)) 1.
  */
 const char *windows_exit_status(uint32_t code, int *ret_status);
 /* One PATHEXT entry, ".EXE"; cmd.exe's default when PATHEXT is unset. */
@@ -603,7 +605,18 @@ struct pathext_entry {
 size_t pathext_split(const uint16_t *pathext, struct pathext_entry *out, size_t max);
 /* Whether name ends with one of the n extensions (ASCII case-insensitive). */
 bool pathext_has(const uint16_t *name, const struct pathext_entry *exts, size_t n);
-/* Whether name is a batch file (.bat, .cmd), which only cmd.exe runs. */
+/*
+ * How much of name names the file Windows opens: without the trailing dots
+ * and spaces that Win32 path rules drop from a name ("run.bat. ." opens
+ * run.bat), nor a "::$DATA" suffix (the file's default stream, the file
+ * itself). Pure text: the caller resolves "." and ".." (GetFullPathNameW).
+ */
+size_t windows_name_length(const uint16_t *name);
+/*
+ * Whether name is a batch file (.bat, .cmd, any case), which only cmd.exe
+ * runs: by what windows_name_length leaves of it, so that "run.bat." and
+ * "run.bat::$DATA", which Windows runs as run.bat, are batch files too.
+ */
 bool windows_is_batch(const uint16_t *name);
 /*
  * Appends arg to a command line (a space first unless it is empty), quoted

@@ -198,6 +198,18 @@ static const struct {
 	{ 0xC000007B, 126, "an invalid image format" },
 };
 
+/*
+ * Whether code reads as an NTSTATUS error, the code of a crash: severity
+ * "error" (the top two bits), and bit 28 clear. NTSTATUS reserves that bit,
+ * and Windows clears it in the code of every exception it raises (an
+ * unhandled RaiseException(0xFFFFFFFF) ends the process with 0xEFFFFFFF),
+ * so a code with it set came from exit(), never from a crash.
+ */
+static bool is_ntstatus_error(uint32_t code)
+{
+	return code >= 0xC0000000 && !(code & 0x10000000);
+}
+
 const char *windows_exit_status(uint32_t code, int *ret_status)
 {
 	if (code <= 255) {
@@ -209,7 +221,16 @@ const char *windows_exit_status(uint32_t code, int *ret_status)
 			*ret_status = crashes[i].status;
 			return crashes[i].name;
 		}
-	if (code >= 0xC0000000) {
+	/*
+	 * exit(-1) to exit(-256): what a POSIX shell reads of them, their low 8
+	 * bits (exit(-1) is 255), except that one whose low 8 bits are 0
+	 * (exit(-256)) is 1: a failure never reads as success.
+	 */
+	if (code >= 0xFFFFFF00) {
+		*ret_status = (code & 0xff) != 0 ? (int)(code & 0xff) : 1;
+		return "a negative exit code";
+	}
+	if (is_ntstatus_error(code)) {
 		*ret_status = 134;
 		return "a crash (an NTSTATUS error)";
 	}
@@ -278,11 +299,41 @@ bool pathext_has(const uint16_t *name, const struct pathext_entry *exts, size_t 
 	return false;
 }
 
+/* Whether the n units of name end with the ASCII suffix (any case). */
+static bool ends_with_nocase(const uint16_t *name, size_t n, const char *suffix)
+{
+	size_t m = strlen(suffix);
+	if (n < m)
+		return false;
+	for (size_t i = 0; i < m; i++)
+		if (ascii_upper(name[n - m + i]) != ascii_upper((uint16_t)suffix[i]))
+			return false;
+	return true;
+}
+
+size_t windows_name_length(const uint16_t *name)
+{
+	size_t n = units(name);
+	/* The two may follow each other ("run.bat.::$DATA", "run.bat::$DATA. "): strip until neither is left. */
+	for (;;) {
+		if (n > 0 && (name[n - 1] == '.' || name[n - 1] == ' '))
+			n--;
+		else if (ends_with_nocase(name, n, "::$DATA"))
+			n -= strlen("::$DATA");
+		else
+			return n;
+	}
+}
+
 bool windows_is_batch(const uint16_t *name)
 {
-	static const struct pathext_entry e[] = { { .ext = { '.', 'B', 'A', 'T', 0 } },
-						  { .ext = { '.', 'C', 'M', 'D', 0 } } };
-	return pathext_has(name, e, 2);
+	/*
+	 * By the name Windows opens, not the name as given: CreateProcess runs
+	 * "run.bat." or "RUN.BAT. ." through cmd.exe as it does run.bat
+	 * (CVE-2024-43402, the bypass of the fix for CVE-2024-24576).
+	 */
+	size_t n = windows_name_length(name);
+	return ends_with_nocase(name, n, ".bat") || ends_with_nocase(name, n, ".cmd");
 }
 
 /* Appends n units of s; -E2BIG (and *len unchanged) when they and a NUL do not fit. */

@@ -4,8 +4,8 @@
  * is the tree, detached descendants included. The program is argv[0] when
  * it names a path, else found in PATH's absolute entries as cmd.exe finds
  * it (PATHEXT): never in the current directory, where CreateProcess would
- * look first. A batch file runs through cmd.exe /c, its arguments quoted
- * for cmd.exe. The exit code is the process's whole 32-bit code, which
+ * look first. A batch file (by the name Windows opens: "run.bat." is one)
+ * runs through cmd.exe /c, its arguments quoted for cmd.exe. The exit code is the process's whole 32-bit code, which
  * hmn_command_status maps to 0-255 (a crash's NTSTATUS is never 0 or 5).
  */
 #define WIN32_LEAN_AND_MEAN
@@ -123,32 +123,67 @@ static int find_program(const char *name, wchar_t *program, size_t size)
 }
 
 /*
+ * program's full name, as CreateProcess will open it: GetFullPathNameW
+ * applies the same Win32 path rules ("." and ".." components, the trailing
+ * dots and spaces of the last one), so that the name checked for a batch
+ * file is the file that runs ("run.bat\x\.." is run.bat).
+ */
+static int full_path(const wchar_t *program, wchar_t *out, size_t size)
+{
+	DWORD n = GetFullPathNameW(program, (DWORD)size, out, NULL);
+	if (n == 0)
+		return errno_of(GetLastError());
+	return n < size ? 0 : -ENAMETOOLONG;
+}
+
+/*
+ * A batch file's command line up to its arguments, "SYSTEM\cmd.exe" /e:on
+ * /v:off /d /c ""SCRIPT", with cmd.exe from the system folder (never PATH
+ * or ComSpec) as the program. -EINVAL when script still holds what Windows
+ * drops from a name (a "::$DATA" suffix; the trailing dots that a name
+ * under \\?\ keeps): cmd.exe is given the name of the file that runs, or
+ * nothing.
+ */
+static int batch_start(const wchar_t *script, wchar_t *program, size_t program_size, wchar_t *line,
+		       size_t size, size_t *len)
+{
+	wchar_t cmd[MAX_PATH];
+	UINT n = GetSystemDirectoryW(cmd, MAX_PATH);
+	if (wcschr(script, L'"'))
+		return -EINVAL; /* no file name holds one; nothing could quote it */
+	if (windows_name_length((const uint16_t *)script) != wcslen(script))
+		return -EINVAL;
+	if (n == 0 || n + 9 > MAX_PATH)
+		return -ENOENT;
+	_snwprintf(cmd + n, MAX_PATH - n, L"\\cmd.exe");
+	int w = _snwprintf(line, size, L"\"%ls\" /e:on /v:off /d /c \"\"%ls\"", cmd, script);
+	if (w < 0 || (size_t)w >= size)
+		return -E2BIG;
+	*len = (size_t)w;
+	_snwprintf(program, program_size, L"%ls", cmd);
+	return 0;
+}
+
+/*
  * The command line for program and argv: the C runtime's quoting; for a
- * batch file, cmd.exe's: "cmd.exe /e:on /v:off /d /c ""SCRIPT" ARG..."",
- * cmd.exe itself from the system folder (never PATH or ComSpec), which then
- * becomes the program. -E2BIG past CreateProcess's 32,767 characters (never
- * cut short), -EINVAL for an argument cmd.exe cannot be given safely.
+ * batch file (by its full name, which CreateProcess goes by), cmd.exe's,
+ * and cmd.exe becomes the program. -E2BIG past CreateProcess's 32,767
+ * characters (never cut short), -EINVAL for an argument or a script name
+ * cmd.exe cannot be given safely.
  */
 static int build_command_line(char *const argv[], wchar_t *program, size_t program_size,
 			      wchar_t *line, size_t size)
 {
 	uint16_t *l = (uint16_t *)line;
+	wchar_t full[MAX_PATH];
 	size_t len = 0;
-	bool batch = windows_is_batch((const uint16_t *)program);
-	int r = 0;
 	line[0] = 0;
-	if (batch) {
-		wchar_t script[MAX_PATH];
-		UINT n = GetSystemDirectoryW(script, MAX_PATH);
-		if (wcschr(program, L'"'))
-			return -EINVAL; /* no file name holds one; nothing could quote it */
-		if (n == 0 || n + 9 > MAX_PATH)
-			return -ENOENT;
-		_snwprintf(line, size, L"\"%ls\\cmd.exe\" /e:on /v:off /d /c \"\"%ls\"", script, program);
-		len = wcslen(line);
-		_snwprintf(script + n, MAX_PATH - n, L"\\cmd.exe");
-		_snwprintf(program, program_size, L"%ls", script);
-	}
+	int r = full_path(program, full, MAX_PATH);
+	if (r < 0)
+		return r;
+	bool batch = windows_is_batch((const uint16_t *)full);
+	if (batch)
+		r = batch_start(full, program, program_size, line, size, &len);
 	/* argv[0] as given (the command sees it), unless cmd.exe runs the script. */
 	for (size_t i = batch ? 1 : 0; argv[i] && r == 0; i++) {
 		wchar_t *w = to_utf16(argv[i]);

@@ -148,7 +148,33 @@ static void test_exit_status(void)
 	why = windows_exit_status(0xC0DEC0DE, &status);
 	ok(why && strstr(why, "NTSTATUS") && status == 134, "an unnamed NTSTATUS error is a crash");
 	why = windows_exit_status(0xFFFFFFFF, &status);
-	ok(why && status != 0, "exit(-1) is not success");
+	ok(why && !strstr(why, "NTSTATUS") && status == 255,
+	   "exit(-1) is 255, as on POSIX, not a crash: %s, %d", why ? why : "(null)", status);
+	why = windows_exit_status(0xFFFFFFFE, &status);
+	ok(why && status == 254, "exit(-2) is 254");
+	why = windows_exit_status(0xFFFFFF80, &status);
+	ok(why && status == 128, "exit(-128) is 128");
+	why = windows_exit_status(0xFFFFFF00, &status);
+	ok(why && status == 1, "exit(-256), whose low 8 bits are 0, is 1, never 0 (success)");
+	why = windows_exit_status(0xFFFFFEFF, &status);
+	ok(why && !strstr(why, "NTSTATUS") && status == 1,
+	   "exit(-257) is no crash either (bit 28 set: no NTSTATUS has it): 1");
+	why = windows_exit_status(0xEFFFFFFF, &status);
+	ok(why && strstr(why, "NTSTATUS") && status == 134,
+	   "an unhandled RaiseException(0xFFFFFFFF) ends with 0xEFFFFFFF (bit 28 cleared): a crash");
+	why = windows_exit_status(0xE06D7363, &status);
+	ok(why && status == 134, "an uncaught C++ exception (0xE06D7363) is a crash");
+	bool low_byte = true;
+	for (uint32_t code = 0xFFFFFF00; low_byte; code++) {
+		windows_exit_status(code, &status);
+		low_byte = status == ((code & 0xff) ? (int)(code & 0xff) : 1);
+		if (!low_byte)
+			ok(0, "0x%08X maps to %d", (unsigned)code, status);
+		if (code == 0xFFFFFFFF)
+			break;
+	}
+	if (low_byte)
+		ok(1, "exit(-1) to exit(-256): their low 8 bits, never 0");
 	for (uint32_t code = 256; code < 0x20000; code += 256) {
 		windows_exit_status(code, &status);
 		if (status == 0) {
@@ -179,6 +205,30 @@ static void test_pathext(void)
 	ok(windows_is_batch(u16("C:\\x\\npm.cmd")) && windows_is_batch(u16("run.BAT")) &&
 		   !windows_is_batch(u16("run.exe")) && !windows_is_batch(u16("bat")),
 	   "batch files are .bat and .cmd");
+}
+
+/*
+ * The names Windows runs as a batch file although they do not end with .bat
+ * or .cmd (CVE-2024-43402): trailing dots and spaces, which Win32 path rules
+ * drop, and the default stream's "::$DATA".
+ */
+static void test_batch_names(void)
+{
+	static const char *const batch[] = {
+		"run.bat.", "run.bat  ", "run.bat::$DATA", "RUN.BAT. .", "C:\\x\\run.cmd::$data",
+		"run.bat.::$DATA", "run.bat::$DATA. ", "foo.bat......... ", "foo.bat . . . . ", "x.Cmd ",
+	};
+	static const char *const not_batch[] = {
+		"run.bat.exe", "run.batch", "run.exe.", "run.exe::$DATA", "bat.", "run.bat:x", ".", "",
+	};
+	for (size_t i = 0; i < sizeof(batch) / sizeof(batch[0]); i++)
+		ok(windows_is_batch(u16(batch[i])), "'%s' runs as a batch file", batch[i]);
+	for (size_t i = 0; i < sizeof(not_batch) / sizeof(not_batch[0]); i++)
+		ok(!windows_is_batch(u16(not_batch[i])), "'%s' is no batch file", not_batch[i]);
+	ok(windows_name_length(u16("run.bat. .")) == 7 && windows_name_length(u16("x::$DATA")) == 1 &&
+		   windows_name_length(u16("C:\\run.exe")) == 10 && windows_name_length(u16("")) == 0 &&
+		   windows_name_length(u16(". .::$DATA.")) == 0,
+	   "what Windows drops from a name: trailing dots and spaces, the default stream");
 }
 
 static void test_cmdline(void)
@@ -232,6 +282,7 @@ int main(void)
 {
 	test_exit_status();
 	test_pathext();
+	test_batch_names();
 	test_cmdline();
 	test_utilization();
 	test_utf16();

@@ -1,7 +1,9 @@
 /*
  * A Windows program for hmn run's tests under Wine: "argv-dump exit CODE"
  * ends with that exit code (0xC0000005 as a crash would), "argv-dump
- * crash" writes through a null pointer (a real access violation); otherwise it
+ * c-exit N" calls the C runtime's exit(N) (exit(-1) as a program writes
+ * it), "argv-dump crash" writes through a null pointer (a real access
+ * violation); otherwise it
  * writes each argument after its name on a line of its own, as UTF-8, so
  * that a test sees exactly what reached COMMAND.
  */
@@ -18,6 +20,8 @@ int wmain(int argc, wchar_t **argv)
 {
 	if (argc == 3 && wcscmp(argv[1], L"exit") == 0)
 		ExitProcess((UINT)wcstoul(argv[2], NULL, 0));
+	if (argc == 3 && wcscmp(argv[1], L"c-exit") == 0)
+		exit((int)wcstol(argv[2], NULL, 0));
 	if (argc == 2 && wcscmp(argv[1], L"crash") == 0) {
 		volatile int *nowhere = NULL;
 		*nowhere = 1;

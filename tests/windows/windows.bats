@@ -205,6 +205,25 @@ setup() {
 	[[ "$(tr -d '\r' <<<"$stderr")" == *"ended with an access violation (exit code 0xC0000005): exit status 139"* ]]
 }
 
+@test "hmn.exe run: exit(-1) is 255 as on POSIX, not a crash; exit(-256) is 1, never 0; real crashes keep theirs" {
+	dump="Z:$(tr / '\\' <<<"$ARGV_DUMP")"
+	run --separate-stderr "${wine[@]}" "$HMN" run --json -- "$dump" c-exit -1
+	[ "$status" -eq 255 ]
+	[[ "$(tr -d '\r' <<<"$stderr")" == *"ended with a negative exit code (exit code 0xFFFFFFFF): exit status 255"* ]]
+	[ "$(tr -d '\r' <<<"$stderr" | tail -1 | jq -c '[.exit_code, .signal]')" = '[255,null]' ]
+	run --separate-stderr "${wine[@]}" "$HMN" run -- "$dump" c-exit -2
+	[ "$status" -eq 254 ]
+	run --separate-stderr "${wine[@]}" "$HMN" run -- "$dump" exit 0xFFFFFF00
+	[ "$status" -eq 1 ]
+	[[ "$(tr -d '\r' <<<"$stderr")" == *"(exit code 0xFFFFFF00): exit status 1"* ]]
+	run --separate-stderr "${wine[@]}" "$HMN" run -- "$dump" exit 0xFFFFFEFF
+	[ "$status" -eq 1 ]
+	[[ "$(tr -d '\r' <<<"$stderr")" != *"crash"* ]]
+	# What an unhandled RaiseException(0xFFFFFFFF) ends with (bit 28 cleared) is a crash still.
+	run --separate-stderr "${wine[@]}" "$HMN" run -- "$dump" exit 0xEFFFFFFF
+	[ "$status" -eq 134 ]
+}
+
 @test "hmn.exe run: non-ASCII arguments reach COMMAND intact (wmain, UTF-16 through)" {
 	export LC_ALL=C.UTF-8
 	dump="Z:$(tr / '\\' <<<"$ARGV_DUMP")"
@@ -251,6 +270,21 @@ npm_folder() {
 	[ "$status" -eq 5 ]
 	[ "$(tr -d '\r' <<<"$output")" = 'npm.cmd ["a b"] ["&echo INJECTED"] ["""&echo INJECTED2"]' ]
 	run --separate-stderr "${wine[@]}" "$HMN" run -- npm $'two\nlines'
+	[ "$status" -eq 126 ]
+	[ -z "$output" ]
+}
+
+@test "hmn.exe run: a batch file by a name Windows trims (tool.bat., TOOL.BAT. .) runs through cmd.exe, its arguments quoted" {
+	npm_folder
+	# Windows drops a name's trailing dots and spaces and runs these as tool.bat
+	# (CVE-2024-43402); Wine's CreateProcess would not run them at all.
+	for name in 'tool.bat.' 'tool.bat  ' 'TOOL.BAT. .' 'tool.bat\x\..'; do
+		run --separate-stderr "${wine[@]}" "$HMN" run -- "$WINEPATH\\$name" '&echo INJECTED'
+		[ "$status" -eq 0 ]
+		[ "$(tr -d '\r' <<<"$output")" = 'tool.bat ["&echo INJECTED"]' ]
+	done
+	# The default stream is the file itself: no name but the file's goes to cmd.exe.
+	run --separate-stderr "${wine[@]}" "$HMN" run -- "$WINEPATH\\tool.bat::\$DATA" '&echo INJECTED'
 	[ "$status" -eq 126 ]
 	[ -z "$output" ]
 }
