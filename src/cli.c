@@ -63,7 +63,9 @@ static const struct option_spec
 	opt_format = OPTION("format", 0, VALUE_CHOICE, format, "F", "table (default), json, csv or prometheus",
 			    .choices = formats),
 	opt_output = OPTION("output", 'o', VALUE_TEXT, output, "FILE", "write to FILE atomically, not stdout"),
-	opt_quiet = OPTION("quiet", 'q', VALUE_FLAG, quiet, NULL, "no summary or report; with --need, no table"),
+	opt_quiet = OPTION("quiet", 'q', VALUE_FLAG, quiet, NULL, "no summary, peaks or report on stderr"),
+	free_quiet = OPTION("quiet", 'q', VALUE_FLAG, quiet, NULL, "with --need, no table: the exit status alone"),
+	fit_quiet = OPTION("quiet", 'q', VALUE_FLAG, quiet, NULL, "no table: the exit status alone"),
 	opt_backend = OPTION("backend", 0, VALUE_TEXT, backends, "LIST", "nvml, nvidia-smi, drm, dxgi, pdh, metal"),
 	opt_verbose = OPTION("verbose", 'v', VALUE_FLAG, verbose, NULL, "what each source found, or why not"),
 	opt_device = OPTION("device", 0, VALUE_DEVICES, devices, "LIST", "only these GPUs: 0, 0/2.0, GPU-..., MIG-..."),
@@ -127,7 +129,8 @@ struct command_spec {
 static const struct command_spec commands[] = {
 	{ COMMAND_FREE, "free", NULL, "device-wide memory, one row per GPU (the default)",
 	  "Device-wide memory, one row per GPU: used, free, total and reserved.",
-	  (const struct option_spec *const[]){ &opt_device, &opt_need, &opt_long, &opt_no_header, &opt_bytes, NULL },
+	  (const struct option_spec *const[]){ &opt_device, &opt_need, &free_quiet, &opt_long, &opt_no_header, &opt_bytes,
+					       NULL },
 	  false, EXIT_USAGE },
 	{ COMMAND_PS, "ps", NULL, "per-process GPU memory, one row per (process, GPU)",
 	  "Per-process GPU memory, one row per (process, GPU); a summary line on stderr.",
@@ -156,7 +159,7 @@ static const struct command_spec commands[] = {
 	  "1 when MODEL cannot be read, 3 when no GPU is found and no --memory is given.",
 	  (const struct option_spec *const[]){ &fit_context, &fit_batch, &fit_ubatch, &fit_dtype, &fit_kv_dtype, &fit_train,
 					       &fit_attention, &fit_gpus, &opt_device, &fit_memory, &fit_margin,
-					       &opt_no_header, &opt_bytes, &fit_json, &fit_format, NULL },
+					       &opt_no_header, &opt_bytes, &fit_json, &fit_format, &fit_quiet, NULL },
 	  false, EXIT_USAGE },
 };
 #define N_COMMANDS (sizeof(commands) / sizeof(commands[0]))

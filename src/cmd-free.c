@@ -30,8 +30,9 @@ static void describe_need(const struct size_arg *size, char *buf, size_t buf_siz
 	char text[SIZE_TEXT_MAX];
 
 	if (size->is_percent) {
-		for (int digits = 1; digits <= 17; digits++) {
-			snprintf(buf, buf_size, "%.*g", digits, size->percent);
+		/* As typed, in plain decimals: "50", "99.999", never "5e+01". */
+		for (int decimals = 0; decimals <= 15; decimals++) {
+			snprintf(buf, buf_size, "%.*f", decimals, size->percent);
 			if (strtod(buf, NULL) == size->percent)
 				break;
 		}
@@ -44,6 +45,19 @@ static void describe_need(const struct size_arg *size, char *buf, size_t buf_siz
 		snprintf(buf, buf_size, "%s", text);
 	else
 		snprintf(buf, buf_size, "%s (%" PRIu64 " bytes)", text, size->bytes);
+}
+
+/*
+ * Is a closer to --need than b? The more free for a SIZE; for N%, the larger
+ * share of its own memory free (a small GPU nearly empty is closer to 90%
+ * than a large one half full), where both say their totals.
+ */
+static bool closer_to_need(const struct size_arg *need, const struct hmn_gpu *a, const struct hmn_gpu *b)
+{
+	if (need->is_percent && a->total_bytes != HMN_UNKNOWN && a->total_bytes > 0 &&
+	    b->total_bytes != HMN_UNKNOWN && b->total_bytes > 0)
+		return (double)a->free_bytes / (double)a->total_bytes > (double)b->free_bytes / (double)b->total_bytes;
+	return a->free_bytes > b->free_bytes;
 }
 
 /*
@@ -61,7 +75,7 @@ static int check_need(const struct cli *cli, const struct hmn_gpu *const *rows, 
 			continue;
 		if (g->free_bytes >= size_for_total(&cli->need.size, g->total_bytes))
 			return EXIT_OK;
-		if (!most || g->free_bytes > most->free_bytes)
+		if (!most || closer_to_need(&cli->need.size, g, most))
 			most = g;
 	}
 	describe_need(&cli->need.size, need, sizeof(need));

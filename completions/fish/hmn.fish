@@ -15,7 +15,7 @@ complete -c hmn -n "__fish_seen_subcommand_from watch" -l format -x -a 'table js
 complete -c hmn -n "__fish_seen_subcommand_from run fit" -l format -x -a 'table json' -d 'Report format'
 complete -c hmn -s o -l output -r -F -d 'Write to a file, atomically'
 complete -c hmn -l backend -x -a 'nvml nvidia-smi drm dxgi pdh metal' -d 'Sources to use, in order'
-complete -c hmn -s q -l quiet -d 'No summary or report; with --need, no table'
+complete -c hmn -s q -l quiet -d 'No summary or report; free --need and fit: no table'
 complete -c hmn -s v -l verbose -d 'Say what each source found, or why not'
 complete -c hmn -s h -l help -d 'Print help'
 complete -c hmn -s V -l version -d 'Print the version'
@@ -40,12 +40,13 @@ complete -c hmn -n "__fish_seen_subcommand_from run; and __fish_seen_argument --
 
 # hmn fit MODEL
 set -l dtypes 'f32 f16 bf16 fp8 int8 int4 q8_0 q6_k q5_k q4_k q4_0 q3_k q2_k'
+set -l kv_dtypes 'f32 f16 bf16 fp8 q8_0 q4_0 q4_1 iq4_nl q5_0 q5_1'
 complete -c hmn -n "__fish_seen_subcommand_from fit" -F -d 'Model: GGUF, safetensors, config.json or folder'
 complete -c hmn -n "__fish_seen_subcommand_from fit" -l context -x -d 'Tokens a sequence (default: as trained)'
 complete -c hmn -n "__fish_seen_subcommand_from fit" -l batch -x -d 'Sequences at once'
 complete -c hmn -n "__fish_seen_subcommand_from fit" -l ubatch -x -d "Tokens a step (llama.cpp's -ub)"
 complete -c hmn -n "__fish_seen_subcommand_from fit" -l dtype -x -a "$dtypes" -d 'Price the weights in this type'
-complete -c hmn -n "__fish_seen_subcommand_from fit" -l kv-dtype -x -a "$dtypes" -d "The KV cache's type"
+complete -c hmn -n "__fish_seen_subcommand_from fit" -l kv-dtype -x -a "$kv_dtypes" -d "The KV cache's type"
 complete -c hmn -n "__fish_seen_subcommand_from fit" -l train -d 'Training: gradients, AdamW, activations'
 complete -c hmn -n "__fish_seen_subcommand_from fit" -l attention -x -a 'fused eager' -d 'Fused kernel or eager s^2 scores'
 complete -c hmn -n "__fish_seen_subcommand_from fit" -l gpus -x -d 'Split over N GPUs (tensor parallel)'

@@ -55,6 +55,10 @@ help_options() {
 	[ "$(bash_complete 'hmn run --format ' | words)" = "json table " ]
 	[ "$(bash_complete 'hmn fit --format ' | words)" = "json table " ]
 	[ "$(bash_complete 'hmn fit --attention ' | words)" = "eager fused " ]
+	# --kv-dtype offers the cache types hmn takes for a GGUF (the list its refusal names), and fp8 (safetensors).
+	run_split "$HMN" fit "$MODELS/llama-2-7b.Q4_0.gguf" --memory 80GiB --kv-dtype q4_k
+	[ "$status" -eq 2 ]
+	[ "$(bash_complete 'hmn fit --kv-dtype ' | words)" = "$(sed 's/.*takes //; s/, / /g; s/ or / /' <<<"${stderr%%$'\n'*}" | words | sed 's/^/fp8 /' | words)" ]
 	# After "run --", the command's own words: commands first.
 	[[ " $(bash_complete 'hmn run -- ech' | words)" == *" echo "* ]]
 }

@@ -47,6 +47,20 @@ setup() {
 	[[ "$stderr" == "hmn: invalid SIZE '18446744073709551615' for --need"* ]]
 }
 
+@test "free --need N%: the share as typed (never 5e+01%), and most is the GPU with the largest share free" {
+	# A: 32 GiB free of 80 (40%); B: 7.5 GiB free of 16 (46.9%): B is closer to 50%.
+	scenario 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85899345920 reserved=0 used=51539607552' \
+		'gpu name=B uuid=GPU-b pci=00000000:02:00.0 total=17179869184 reserved=0 used=9126805504'
+	run_split "$HMN" free --need 50%
+	[ "$status" -eq 4 ]
+	[ "$stderr" = "hmn: no GPU has 50% of its memory free (most: GPU 1, 7.5GiB)" ]
+	run_split "$HMN" free --need 99.999%
+	[ "$stderr" = "hmn: no GPU has 99.999% of its memory free (most: GPU 1, 7.5GiB)" ]
+	# A SIZE: the most bytes free.
+	run_split "$HMN" free --need 40GiB
+	[ "$stderr" = "hmn: no GPU has 40.0GiB free (most: GPU 0, 32.0GiB)" ]
+}
+
 @test "free --need N%: a share of each GPU's own total" {
 	run_split "$HMN" free --need 75%
 	[ "$status" -eq 0 ]
