@@ -44,15 +44,6 @@ static bool llama_cpp_cache_type(enum hmn_dtype t)
 	}
 }
 
-/* A GPU in MIG mode is used through its instances: its own row is no place for a model. */
-static bool has_instances(const struct hmn_gpu *const *rows, size_t n, const struct hmn_gpu *g)
-{
-	for (size_t i = 0; i < n && !g->is_mig; i++)
-		if (rows[i]->is_mig && rows[i]->index == g->index)
-			return true;
-	return false;
-}
-
 /*
  * One GPU's answer for free bytes: does the estimate fit (filled part by
  * part into a budget of that size), the longest context that does (up to
@@ -115,7 +106,7 @@ static int answer_gpus(const struct cli *cli, hmn_context *ctx, const struct hmn
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct hmn_gpu *g = rows[i];
-		if (g->free_bytes == HMN_UNKNOWN || has_instances(rows, n, g))
+		if (g->free_bytes == HMN_UNKNOWN || used_through_instances(rows, n, g))
 			continue;
 		struct fit_gpu *a = &answers[kept];
 		*a = (struct fit_gpu){
@@ -267,6 +258,8 @@ int cmd_fit(const struct cli *cli, hmn_context *ctx)
 discard:
 	output_discard(&out);
 out:
+	if (gpus) /* the GPUs present were asked (not --memory's): one that failed might have had room */
+		status = exit_for_unread_gpus(ctx, status, gpus->failed);
 	if (answers != &planned)
 		free(answers);
 	hmn_gpu_list_free(gpus);

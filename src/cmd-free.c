@@ -10,15 +10,6 @@
 #include "render.h"
 #include "tool.h"
 
-/* A GPU in MIG mode is used through its instances: its own row is no place for a job. */
-static bool has_instances(const struct hmn_gpu *const *rows, size_t n, const struct hmn_gpu *g)
-{
-	for (size_t i = 0; i < n && !g->is_mig; i++)
-		if (rows[i]->is_mig && rows[i]->index == g->index)
-			return true;
-	return false;
-}
-
 /*
  * SIZE as the user gave it, exactly enough: a percent in its shortest form
  * that reads back the same (up to 17 significant digits, so 99.99999999% is
@@ -71,7 +62,7 @@ static int check_need(const struct cli *cli, const struct hmn_gpu *const *rows, 
 
 	for (size_t i = 0; i < n; i++) {
 		const struct hmn_gpu *g = rows[i];
-		if (g->free_bytes == HMN_UNKNOWN || has_instances(rows, n, g))
+		if (g->free_bytes == HMN_UNKNOWN || used_through_instances(rows, n, g))
 			continue;
 		if (g->free_bytes >= size_for_total(&cli->need.size, g->total_bytes))
 			return EXIT_OK;

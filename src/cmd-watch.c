@@ -49,6 +49,7 @@ struct watch {
 	bool terminal;
 	const char *file;     /* -o FILE: each sample replaces it; NULL: stdout */
 	bool file_failed;     /* a sample could not be written to FILE */
+	size_t failed_gpus;   /* the most GPUs that failed to answer in one sample */
 	bool drawn;           /* a frame is on the screen */
 	FILE *frame;          /* terminal: where a frame is laid out before it is cut and drawn */
 	struct gpu_peak *gpus;
@@ -236,6 +237,11 @@ static int take_sample(struct watch *w, uint64_t elapsed_ms)
 		tool_log_once(HMN_LOG_WARNING, hmn_context_error(w->ctx), NULL);
 	if (hmn_query_processes(w->ctx, &w->filter, &list) < 0)
 		tool_log_once(HMN_LOG_WARNING, hmn_context_error(w->ctx), NULL);
+	size_t failed = gpus ? gpus->failed : 0;
+	if (list && list->failed_gpus > failed)
+		failed = list->failed_gpus;
+	if (failed > w->failed_gpus)
+		w->failed_gpus = failed;
 	gpu_rows = select_gpu_rows(w->cli, gpus ? gpus : &no_gpus, &n_gpus);
 	rows = select_process_rows(w->cli, list ? list : &no_processes, &n_rows);
 	r = gpu_rows && rows ? 0 : -ENOMEM;
@@ -382,7 +388,7 @@ int cmd_watch(const struct cli *cli, hmn_context *ctx)
 		status = EXIT_RUNTIME;
 	if (status == EXIT_OK && !cli->quiet && print_watch_summary(&w, samples, elapsed) < 0)
 		status = EXIT_RUNTIME;
-	status = exit_for_unread_gpus(ctx, status, 0);
+	status = exit_for_unread_gpus(ctx, status, w.failed_gpus);
 	if (w.frame)
 		fclose(w.frame);
 	free(indices);

@@ -60,8 +60,12 @@ int finish_output(FILE *out, int status)
 
 int exit_for_unread_gpus(const hmn_context *ctx, int status, size_t failed_now)
 {
-	/* A GPU that is there but could not be read (lost, not read by any source) is never a success. */
-	return status == EXIT_OK && (hmn_context_unread_gpus(ctx) > 0 || failed_now > 0) ? EXIT_RUNTIME : status;
+	/*
+	 * A GPU that is there but could not be read (lost, not read by any
+	 * source) is never a success, nor a "no room" (4): it might have had it.
+	 */
+	bool answered = status == EXIT_OK || status == EXIT_NOT_ENOUGH;
+	return answered && (hmn_context_unread_gpus(ctx) > 0 || failed_now > 0) ? EXIT_RUNTIME : status;
 }
 
 int exit_for_query_error(hmn_context *ctx, int r)
@@ -216,6 +220,15 @@ static int compare_pid_ptr(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
+/* The GPU a MIG instance is part of: the row of its index that is not an instance. */
+static const struct hmn_gpu *parent_of(const struct hmn_gpu_list *gpus, const struct hmn_gpu *instance)
+{
+	for (size_t i = 0; i < gpus->count; i++)
+		if (!gpus->gpus[i].is_mig && gpus->gpus[i].index == instance->index)
+			return &gpus->gpus[i];
+	return NULL;
+}
+
 const struct hmn_gpu **select_gpu_rows(const struct cli *cli, const struct hmn_gpu_list *gpus,
 				       size_t *ret_n)
 {
@@ -224,11 +237,21 @@ const struct hmn_gpu **select_gpu_rows(const struct cli *cli, const struct hmn_g
 
 	if (!rows)
 		return NULL;
-	for (size_t i = 0; i < gpus->count; i++)
-		if (gpu_row_wanted(cli, &gpus->gpus[i]))
-			rows[n++] = &gpus->gpus[i];
+	for (size_t i = 0; i < gpus->count; i++) {
+		const struct hmn_gpu *g = &gpus->gpus[i], *parent = g->is_mig ? parent_of(gpus, g) : NULL;
+		if (gpu_row_wanted(cli, g) || (parent && gpu_row_wanted(cli, parent)))
+			rows[n++] = g;
+	}
 	*ret_n = n;
 	return rows;
+}
+
+bool used_through_instances(const struct hmn_gpu *const *rows, size_t n, const struct hmn_gpu *g)
+{
+	for (size_t i = 0; i < n && !g->is_mig; i++)
+		if (rows[i]->is_mig && rows[i]->index == g->index)
+			return true;
+	return false;
 }
 
 const struct hmn_process **select_process_rows(const struct cli *cli,

@@ -42,9 +42,14 @@ int query_device_filter(const struct cli *cli, hmn_context *ctx, unsigned **ret_
 bool gpu_row_wanted(const struct cli *cli, const struct hmn_gpu *g);
 bool process_row_wanted(const struct cli *cli, const struct hmn_process *p);
 
-/* The rows of a list that --device keeps, in a malloc'd array; NULL on ENOMEM. */
+/*
+ * The rows of a list that --device keeps, in a malloc'd array; NULL on
+ * ENOMEM. A GPU kept by its UUID keeps its MIG instances, as by its index.
+ */
 const struct hmn_gpu **select_gpu_rows(const struct cli *cli, const struct hmn_gpu_list *gpus,
 				       size_t *ret_n);
+/* A GPU in MIG mode is used through its instances (among rows): its own row is no place for a job. */
+bool used_through_instances(const struct hmn_gpu *const *rows, size_t n, const struct hmn_gpu *g);
 /* The same for processes, sorted by --sort. */
 const struct hmn_process **select_process_rows(const struct cli *cli,
 					       const struct hmn_process_list *list, size_t *ret_n);

@@ -248,6 +248,28 @@ MIB=1048576
 	run "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --context 32768
 	[[ "${lines[9]}" == "0/2.0  28.7GiB  yes "* ]]
 	[[ "${lines[10]}" == "0/9.0   9.7GiB  no "* ]]
+	# The GPU named by its UUID is used through its instances too: never its own 68.3GiB (it said "fits").
+	run_split "$HMN" fit "$MODELS/mixtral-8x7b.Q4_0.gguf" --device GPU-00000000-0000-0000-0000-000000000000 --json
+	[ "$status" -eq 4 ]
+	[ "$(jq -c '[.gpus[] | [.index, .mig.gpu_instance_id, .fits]]' <<<"$output")" = '[[0,2,false],[0,9,false]]' ]
+	run_split "$HMN" free --need 30G --device GPU-00000000-0000-0000-0000-000000000000
+	[ "$status" -eq 4 ]
+	[ "$stderr" = "hmn: no GPU has 30.0GiB free (most: GPU 0/2.0, 28.7GiB)" ]
+}
+
+@test "fit: a GPU that failed to answer is never a fit (0) nor a no-room (4): exit 1, the others still answered" {
+	scenario 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85899345920 used=1048576' \
+		'gpu name=B uuid=GPU-b pci=00000000:02:00.0 total=85899345920 used=1048576 error=15'
+	run_split "$HMN" fit "$MODELS/llama-2-7b.Q4_0.gguf" --json
+	[ "$status" -eq 1 ]
+	[ "$(jq -c '[.gpus[] | [.index, .fits]]' <<<"$output")" = '[[0,true]]' ]
+	[[ "$stderr" == *"GPU 1: GPU is lost (nvml)"* ]]
+	# Only the lost one listed: it said 4, "no GPU says how much it has free".
+	run_split "$HMN" fit "$MODELS/llama-2-7b.Q4_0.gguf" --device 1
+	[ "$status" -eq 1 ]
+	# --memory plans for a GPU of that size: the GPUs present are not asked.
+	run_split "$HMN" fit "$MODELS/llama-2-7b.Q4_0.gguf" --memory 80GiB
+	[ "$status" -eq 0 ]
 }
 
 @test "fit: an unknown architecture is read as a generic transformer, and said so" {

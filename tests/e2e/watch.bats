@@ -187,7 +187,10 @@ wait_for() {
 	started_pids=$pid
 	sleep 0.25
 	replace "$h100" "${l40s} error=15" 'proc gpu=0 pid=4242 used=2147483648 list=compute'
-	wait "$pid"
+	status=0
+	wait "$pid" || status=$?
+	# As free and ps: a GPU no source could read is never a success (watch said 0).
+	[ "$status" -eq 1 ]
 	[ "$(jq -c '[.gpus[].index]' "$BATS_TEST_TMPDIR/out" | tail -1)" = "[0]" ]
 	[ "$(jq -c '[.gpus[].index]' "$BATS_TEST_TMPDIR/out" | head -1)" = "[0,1]" ]
 	[ "$(grep -c 'GPU 1: GPU is lost (nvml)' "$BATS_TEST_TMPDIR/err")" -eq 1 ]
