@@ -253,9 +253,14 @@ void os_program_result_clear(struct os_program_result *r);
 int os_find_program(const char *name, const char *override_variable, char *out, size_t size,
 		    char *why, size_t why_size);
 
+/* Windows (lib/windows/dynlib.c): "C:\\..." or "\\\\server\\..."; POSIX: "/...". */
 #ifdef _WIN32
-/* Windows paths (lib/windows/dynlib.c): "C:\\..." or "\\\\server\\..."; System32 and NVSMI. */
 bool os_path_is_absolute(const char *path);
+#else
+static inline bool os_path_is_absolute(const char *path)
+{
+	return path[0] == '/';
+}
 #endif
 
 /*

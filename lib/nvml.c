@@ -163,8 +163,14 @@ static int nvml_open(hmn_context *ctx, void **ret_state, char *why, size_t why_s
 	if (!n)
 		return -ENOMEM;
 	n->ctx = ctx;
-	if (!path || !*path)
+	if (!path || !*path) {
 		path = OS_NVML_LIBRARY;
+	} else if (!os_path_is_absolute(path)) {
+		/* A bare name would be looked for as the loader does: not what the variable promises. */
+		snprintf(why, why_size, "HMN_NVML_LIBRARY=%s: not an absolute path, refused", path);
+		free(n);
+		return -ENOENT;
+	}
 	n->library = os_library_open(path, why, why_size);
 	if (!n->library) {
 		free(n);

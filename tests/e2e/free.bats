@@ -123,6 +123,8 @@ Try 'hmn free --help'." ]
 	cd "$BATS_TEST_TMPDIR"
 	HMN_NVML_LIBRARY=libnvidia-ml.so.1 LD_LIBRARY_PATH=: run_split "$HMN" free
 	[ "$status" -eq 3 ]
+	# The man page says absolute: a bare name is refused as such, not looked for as the loader would.
+	[[ "$stderr" == *"HMN_NVML_LIBRARY=libnvidia-ml.so.1: not an absolute path, refused"* ]]
 	HMN_NVML_LIBRARY=./libnvidia-ml.so.1 run_split "$HMN" free
 	[ "$status" -eq 3 ]
 	[[ "$stderr" == *"not an absolute path, refused"* ]]
