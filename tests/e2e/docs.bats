@@ -194,7 +194,7 @@ readme_setup() {
 		case "$recipe" in
 		*xargs\ -r\ kill*) [ "$(cat "$work/killed")" = "4242" ] ;;
 		*"group_by(.user)"* | *"sum[\$2]"*) [[ "$output" == *"root 20535312384"* ]] ;;
-		*"awk '\$3 >= 40"*) [ "$output" = $'0\n1' ] ;;
+		*"40 * 2^30"*) [ "$output" = $'0\n1' ] ;;
 		"hmn watch"*) [ "${#lines[@]}" -eq 2 ] ;;
 		*"--limit 8GiB"*) [[ "$stderr" == *": peak 0MiB of GPU memory"* && "$stderr" != *"stopped by --limit"* ]] ;;
 		esac
