@@ -16,6 +16,9 @@
 #define MODEL_MAX_LAYERS 4096u           /* llama.cpp's own bound is 512 */
 #define MODEL_MAX_TENSORS 4194304u       /* DeepSeek-V3: 91,991 in 163 files */
 #define MODEL_MAX_FILES 4096u
+/* A config's widths and counts (hidden, feed-forward, heads, vocabulary): the largest seen are ~10^5. */
+#define MODEL_MAX_WIDTH (1u << 24)
+#define MODEL_MAX_CONTEXT UINT32_MAX     /* trained tokens: the longest seen are ~10^7 */
 #define GGUF_MAX_HEADER (512u << 20)     /* metadata and tensor infos; the largest seen are ~10 MiB */
 #define GGUF_MAX_KV 1048576u
 #define GGUF_MAX_NAME 256u               /* a tensor's name (ggml: 64) */
