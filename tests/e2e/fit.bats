@@ -262,7 +262,7 @@ MIB=1048576
 		hostile/block-count-huge.gguf hostile/nested-arrays.gguf hostile/kv-count-huge.gguf \
 		hostile/offsets-past-end.safetensors hostile/missing-shard nothing-here.gguf hostile/overlap \
 		hostile/overlap.gguf hostile/twice-shards hostile/no-tensors hostile/no-tensors.gguf \
-		hostile/shard-gone hostile/shape-wraps; do
+		hostile/shard-gone hostile/shape-wraps hostile/zero-parameters hostile/zero-parameters.gguf; do
 		run_split "$HMN" fit "$MODELS/$bad" --memory 80GiB
 		[ "$status" -eq 1 ]
 		[ -z "$output" ]

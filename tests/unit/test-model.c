@@ -546,6 +546,9 @@ static void test_hostile_files(void)
 	/* No tensors: no weights to price, not a model of 0 bytes. */
 	expect_error("no-tensors", -EINVAL, "hold no tensors");
 	expect_error("no-tensors.gguf", -EINVAL, "holds no tensors");
+	/* Tensors with a dimension of 0 each: no parameters, not a model that fits anywhere. */
+	expect_error("zero-parameters", -EINVAL, "its 1 tensors hold no parameters");
+	expect_error("zero-parameters.gguf", -EINVAL, "its 1 tensors hold no parameters");
 }
 
 /* ---- config.json: every number the shape takes is checked ------------------------ */
