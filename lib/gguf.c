@@ -714,7 +714,8 @@ int gguf_read(const struct model_reader *parts, size_t n, struct hmn_model **ret
 			       parts[0].name);
 		goto fail;
 	}
-	if ((r = model_build_check_names(&b, parts[0].name, e)) < 0)
+	if ((r = model_build_check_parameters(&b, parts[0].name, e)) < 0 ||
+	    (r = model_build_check_names(&b, parts[0].name, e)) < 0)
 		goto fail;
 	if (total != declared) {
 		r = model_fail(e, -EINVAL, "%s: split.tensors.count is %" PRIu64 ", the parts hold %" PRIu64,

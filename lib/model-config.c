@@ -3,9 +3,16 @@
  * sliding windows, experts, latent attention, recurrent state. Without
  * tensors (a config.json alone) the parameters the shape implies stand in
  * for the weights, layer by layer.
+ *
+ * Every number taken from it is checked first: a key the shape needs that
+ * is missing, a value that is not a whole number within bounds, or a shape
+ * that does not hold together (heads that do not divide the width) makes it
+ * malformed, said naming the key. Read as 0 or wrapped, such a number gave
+ * a model of 0 parameters or no KV cache, and a confident "fits".
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,46 +55,143 @@ static const struct family families[] = {
 	{ .model_type = "falcon_mamba", .tied = true, .recurrent = true },
 };
 
-static const cJSON *field(const cJSON *text, const cJSON *root, const char *key)
+/* Where a config's shape is read: a multimodal one's text_config first, then the top level. */
+struct config {
+	const cJSON *text, *root;
+	const char *file;           /* for messages */
+	struct model_error *e;
+};
+
+#define KEYS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/* v, unless it is absent or null (which configs write for "none": q_lora_rank, sliding_window). */
+static const cJSON *present(const cJSON *v)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(text, key);
-	return v && !cJSON_IsNull(v) ? v : cJSON_GetObjectItemCaseSensitive(root, key);
+	return v && !cJSON_IsNull(v) ? v : NULL;
 }
 
-/* The first of keys that is a whole number (in [0, 2^53]); fallback when none is. */
-static uint64_t number_of(const cJSON *text, const cJSON *root, const char *const *keys, uint64_t fallback)
+/* key's value, text_config's before the top level's; *ret_where names which, for messages. */
+static const cJSON *lookup(const struct config *c, const char *key, const char **ret_where)
+{
+	const char *where = "text_config.";
+	const cJSON *v = c->text != c->root ? present(cJSON_GetObjectItemCaseSensitive(c->text, key)) : NULL;
+	if (!v) {
+		v = present(cJSON_GetObjectItemCaseSensitive(c->root, key));
+		where = "";
+	}
+	if (v && ret_where)
+		*ret_where = where;
+	return v;
+}
+
+/* A JSON value as a message shows it: a number as written, a string quoted, else what it is. */
+static void describe(const cJSON *v, char *out, size_t size)
+{
+	if (cJSON_IsNumber(v)) {
+		/* The shorter of cJSON's own two precisions that reads back as the same number. */
+		snprintf(out, size, "%.15g", v->valuedouble);
+		if (strtod(out, NULL) != v->valuedouble)
+			snprintf(out, size, "%.17g", v->valuedouble);
+	} else if (cJSON_IsString(v)) {
+		char s[40];
+		printable_name(v->valuestring, s, sizeof(s));
+		snprintf(out, size, "the string \"%s\"", s);
+	} else {
+		snprintf(out, size, "%s", cJSON_IsTrue(v) ? "true" : cJSON_IsFalse(v) ? "false" :
+			 cJSON_IsArray(v) ? "an array" : "an object");
+	}
+}
+
+/*
+ * The first of keys present: a whole number in [min, max] into *ret, 1; 0
+ * when none is present (*ret untouched). Anything else is malformed, said
+ * naming the key (-EINVAL): a string, -1, 32.5, or 1e300 would become a
+ * shape of 0 or a product that wraps, and a confident wrong estimate.
+ */
+static int config_number(const struct config *c, const char *const *keys, uint64_t min, uint64_t max,
+			 uint64_t *ret)
 {
 	for (; *keys; keys++) {
-		const cJSON *v = field(text, root, *keys);
-		if (cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= 9007199254740992.0 &&
-		    v->valuedouble == (double)(uint64_t)v->valuedouble)
-			return (uint64_t)v->valuedouble;
+		const char *where = "";
+		const cJSON *v = lookup(c, *keys, &where);
+		if (!v)
+			continue;
+		char shown[64];
+		describe(v, shown, sizeof(shown));
+		if (!cJSON_IsNumber(v))
+			return model_fail(c->e, -EINVAL, "%s: %s%s: %s is not a number", c->file, where, *keys, shown);
+		double d = v->valuedouble;
+		if (!(d >= (double)min) || d != floor(d))
+			return model_fail(c->e, -EINVAL, "%s: %s%s: %s is not a whole number of %" PRIu64 " or more",
+					  c->file, where, *keys, shown, min);
+		if (d > (double)max)
+			return model_fail(c->e, -EINVAL, "%s: %s%s: %s is more than %" PRIu64, c->file, where, *keys,
+					  shown, max);
+		*ret = (uint64_t)d;
+		return 1;
 	}
-	return fallback;
+	return 0;
 }
 
-#define NUM(fallback, ...) number_of(text, root, (const char *const[]){ __VA_ARGS__, NULL }, fallback)
-
-static uint32_t u32(uint64_t v)
+/* As config_number, for what the shape cannot do without: absent is malformed too. */
+static int config_required(const struct config *c, const char *const *keys, uint64_t min, uint64_t max,
+			   uint64_t *ret)
 {
-	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+	int r = config_number(c, keys, min, max, ret);
+	if (r == 0)
+		/* No library default is assumed for it: hmn would be guessing the model's size. */
+		return model_fail(c->e, -EINVAL, "%s: %s is missing%s", c->file, keys[0],
+				  c->text != c->root ? " (from text_config and the top level)" : "");
+	return r < 0 ? r : 0;
 }
 
-static bool flag(const cJSON *text, const cJSON *root, const char *key, bool fallback)
+/* As config_number, fallback when none of keys is present. */
+static int config_optional(const struct config *c, const char *const *keys, uint64_t min, uint64_t max,
+			   uint64_t fallback, uint64_t *ret)
 {
-	const cJSON *v = field(text, root, key);
-	return cJSON_IsBool(v) ? cJSON_IsTrue(v) : fallback;
+	uint64_t v;
+	int r = config_number(c, keys, min, max, &v);
+	if (r < 0)
+		return r;
+	*ret = r ? v : fallback;
+	return 0;
 }
 
-static enum hmn_dtype torch_dtype(const cJSON *text, const cJSON *root)
+/* true or false, fallback when absent; anything else is malformed. */
+static int config_flag(const struct config *c, const char *key, bool fallback, bool *ret)
 {
-	const cJSON *v = field(text, root, "torch_dtype");
-	if (!cJSON_IsString(v))
-		v = field(text, root, "dtype");
-	if (!cJSON_IsString(v))
-		return HMN_DTYPE_NONE;
-	enum hmn_dtype d;
-	return hmn_dtype_from_name(v->valuestring, &d) == 0 ? d : HMN_DTYPE_NONE;
+	const char *where = "";
+	const cJSON *v = lookup(c, key, &where);
+	if (v && !cJSON_IsBool(v)) {
+		char shown[64];
+		describe(v, shown, sizeof(shown));
+		return model_fail(c->e, -EINVAL, "%s: %s%s: %s is not true or false", c->file, where, key, shown);
+	}
+	*ret = v ? cJSON_IsTrue(v) : fallback;
+	return 0;
+}
+
+/* torch_dtype (else dtype, newer transformers' name): a type's name; one hmn does not know is none. */
+static int torch_dtype(const struct config *c, enum hmn_dtype *ret)
+{
+	static const char *const keys[] = { "torch_dtype", "dtype" };
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *where = "";
+		const cJSON *v = lookup(c, keys[i], &where);
+		if (!v)
+			continue;
+		if (!cJSON_IsString(v)) {
+			char shown[64];
+			describe(v, shown, sizeof(shown));
+			return model_fail(c->e, -EINVAL, "%s: %s%s: %s is not a type's name", c->file, where, keys[i],
+					  shown);
+		}
+		enum hmn_dtype d;
+		*ret = hmn_dtype_from_name(v->valuestring, &d) == 0 ? d : HMN_DTYPE_NONE;
+		return 0;
+	}
+	*ret = HMN_DTYPE_NONE;
+	return 0;
 }
 
 /* What a config-alone estimate prices the weights' matrices in (a quantised checkpoint). */
@@ -209,146 +313,320 @@ static int implied_tensors(struct model_build *b, const struct hmn_model *m, con
 	return 0;
 }
 
-/* Which layers slide: layer_types, else the family's pattern or the window on every layer. */
-static void sliding_layers(const cJSON *text, const cJSON *root, struct hmn_model *m,
-			   const struct family *f, bool **ret_swa, size_t *ret_n, uint32_t *ret_pattern)
+/* ---- the shape, read and checked --------------------------------------------- */
+
+/* Layers, width, vocabulary, trained context, tied embeddings: what every family has. */
+static int read_common(const struct config *c, const struct family *f, struct hmn_model *m, struct shape *s)
 {
-	const cJSON *window = field(text, root, "sliding_window");
-	uint64_t w = cJSON_IsNumber(window) && window->valuedouble > 0 &&
-			     window->valuedouble < 4294967296.0 ? (uint64_t)window->valuedouble : 0;
-	/* Qwen2 names a window it does not use unless use_sliding_window says so. */
-	if (!flag(text, root, "use_sliding_window", true))
-		w = 0;
-	m->sliding_window = (uint32_t)w;
-	*ret_pattern = u32(NUM(f ? f->swa_pattern : 0, "sliding_window_pattern"));
-	const cJSON *types = field(text, root, "layer_types");
-	*ret_swa = NULL;
-	*ret_n = 0;
-	if (w && cJSON_IsArray(types) && m->n_layer) {
-		bool *swa = calloc(m->n_layer, sizeof(*swa));
-		if (!swa)
-			return;
-		size_t i = 0;
-		const cJSON *t;
-		cJSON_ArrayForEach(t, types) {
-			if (i >= m->n_layer)
-				break;
-			swa[i++] = cJSON_IsString(t) && strstr(t->valuestring, "sliding");
-		}
-		*ret_swa = swa;
-		*ret_n = i;
+	uint64_t layers, context;
+	int r;
+
+	if ((r = config_required(c, KEYS("num_hidden_layers", "n_layer", "num_layers"), 1, MODEL_MAX_LAYERS,
+				 &layers)) < 0 ||
+	    (r = config_required(c, KEYS("hidden_size", "n_embd", "d_model"), 1, MODEL_MAX_WIDTH, &s->h)) < 0 ||
+	    (r = config_required(c, KEYS("vocab_size"), 1, MODEL_MAX_WIDTH, &s->vocab)) < 0 ||
+	    /* Absent (Mamba's), hmn fit asks for --context. */
+	    (r = config_optional(c, KEYS("max_position_embeddings", "n_positions", "max_seq_len", "seq_length"), 1,
+				 MODEL_MAX_CONTEXT, 0, &context)) < 0 ||
+	    (r = config_flag(c, "tie_word_embeddings", f ? f->tied : false, &s->tied)) < 0)
+		return r;
+	m->n_layer = (uint32_t)layers;
+	m->n_embd = (uint32_t)s->h;
+	m->n_vocab = (uint32_t)s->vocab;
+	m->context_length = context;
+	s->positions = f && f->positions ? context : 0;
+	return 0;
+}
+
+/* DeepSeek's latent attention: with a kv_lora_rank, the heads' widths are its own keys. */
+static int read_mla(const struct config *c, struct hmn_model *m, struct shape *s)
+{
+	uint64_t rank;
+	int r;
+
+	/* 0 or null: no latent attention. */
+	if ((r = config_optional(c, KEYS("kv_lora_rank"), 0, MODEL_MAX_WIDTH, 0, &rank)) < 0)
+		return r;
+	if (!rank)
+		return 0;
+	if ((r = config_optional(c, KEYS("q_lora_rank"), 0, MODEL_MAX_WIDTH, 0, &s->q_lora)) < 0 ||
+	    (r = config_required(c, KEYS("qk_nope_head_dim"), 1, MODEL_MAX_WIDTH, &s->nope)) < 0 ||
+	    (r = config_required(c, KEYS("qk_rope_head_dim"), 1, MODEL_MAX_WIDTH, &s->rope)) < 0 ||
+	    (r = config_required(c, KEYS("v_head_dim"), 1, MODEL_MAX_WIDTH, &s->v_head)) < 0)
+		return r;
+	m->kv_lora_rank = (uint32_t)rank;
+	m->rope_dim = (uint32_t)s->rope;
+	return 0;
+}
+
+/*
+ * The heads and the feed-forward. Without head_dim the heads split the
+ * width, so they must divide it (Gemma says head_dim: 8 heads of 256 in
+ * 2304); the KV heads are shared by groups of heads, so they divide those.
+ */
+static int read_attention(const struct config *c, const struct family *f, struct hmn_model *m, struct shape *s)
+{
+	uint64_t heads, kv, head_dim, ff;
+	int r;
+
+	if ((r = config_required(c, KEYS("num_attention_heads", "n_head"), 1, MODEL_MAX_WIDTH, &heads)) < 0 ||
+	    (r = config_optional(c, KEYS("num_key_value_heads", "num_kv_heads"), 1, MODEL_MAX_WIDTH, heads, &kv)) < 0)
+		return r;
+	if (heads % kv)
+		return model_fail(c->e, -EINVAL, "%s: num_key_value_heads: %" PRIu64 " does not divide"
+				  " num_attention_heads, %" PRIu64, c->file, kv, heads);
+	if ((r = config_number(c, KEYS("head_dim"), 1, MODEL_MAX_WIDTH, &head_dim)) < 0)
+		return r;
+	if (r == 0) {
+		/* Latent attention's heads are as wide as its own keys say, whatever the width. */
+		if (s->h % heads && !m->kv_lora_rank)
+			return model_fail(c->e, -EINVAL, "%s: num_attention_heads: %" PRIu64 " does not divide"
+					  " hidden_size, %" PRIu64 ", and there is no head_dim", c->file, heads, s->h);
+		head_dim = s->h / heads;
 	}
+	/* GPT-2 and GPT-NeoX write none (n_inner: null) for their 4 × width. */
+	if (f && f->plain_mlp)
+		r = config_optional(c, KEYS("intermediate_size", "n_inner", "ffn_dim"), 1, MODEL_MAX_WIDTH, 4 * s->h,
+				    &ff);
+	else
+		r = config_required(c, KEYS("intermediate_size", "n_inner", "ffn_dim"), 1, MODEL_MAX_WIDTH, &ff);
+	if (r < 0)
+		return r;
+	m->n_head = (uint32_t)heads;
+	m->n_head_kv = (uint32_t)kv;
+	m->key_length = m->value_length = (uint32_t)head_dim;
+	if (m->kv_lora_rank) {
+		m->key_length = (uint32_t)(s->nope + s->rope);
+		m->value_length = (uint32_t)s->v_head;
+	}
+	s->ff = ff;
+	m->n_ff = (uint32_t)ff;
+	return 0;
+}
+
+/* A mixture of experts; 0 or null experts: a dense model. */
+static int read_experts(const struct config *c, struct hmn_model *m, struct shape *s)
+{
+	uint64_t experts, used, shared;
+	int r;
+
+	if ((r = config_optional(c, KEYS("num_local_experts", "n_routed_experts", "num_experts"), 0, MODEL_MAX_WIDTH,
+				 0, &experts)) < 0 ||
+	    (r = config_optional(c, KEYS("num_experts_per_tok", "num_experts_per_token"), 0, MODEL_MAX_WIDTH, 0,
+				 &used)) < 0 ||
+	    (r = config_optional(c, KEYS("moe_intermediate_size"), 1, MODEL_MAX_WIDTH, s->ff, &s->ff_moe)) < 0 ||
+	    (r = config_optional(c, KEYS("n_shared_experts"), 0, MODEL_MAX_WIDTH, 0, &shared)) < 0 ||
+	    (r = config_optional(c, KEYS("shared_expert_intermediate_size"), 0, MODEL_MAX_WIDTH,
+				 sat_mul(shared, s->ff_moe), &s->ff_shared)) < 0 ||
+	    (r = config_optional(c, KEYS("first_k_dense_replace"), 0, MODEL_MAX_LAYERS, 0, &s->first_dense)) < 0)
+		return r;
+	if (experts && used > experts)
+		return model_fail(c->e, -EINVAL, "%s: num_experts_per_tok: %" PRIu64 " is more than the %" PRIu64
+				  " experts", c->file, used, experts);
+	m->n_expert = (uint32_t)experts;
+	m->n_expert_used = (uint32_t)used;
+	m->n_ff_expert = experts ? (uint32_t)s->ff_moe : 0;
+	m->n_shared_expert = (uint32_t)shared;
+	return 0;
+}
+
+/* Mamba's state instead of heads; the defaults are transformers' MambaConfig's. */
+static int read_recurrent(const struct config *c, struct hmn_model *m, struct shape *s)
+{
+	uint64_t state, conv, inner, groups, rank = (s->h + 15) / 16;
+	int r;
+
+	if ((r = config_optional(c, KEYS("state_size"), 1, MODEL_MAX_WIDTH, 16, &state)) < 0 ||
+	    (r = config_optional(c, KEYS("conv_kernel"), 1, MODEL_MAX_WIDTH, 4, &conv)) < 0 ||
+	    (r = config_optional(c, KEYS("intermediate_size"), 1, MODEL_MAX_WIDTH, 2 * s->h, &inner)) < 0 ||
+	    (r = config_optional(c, KEYS("n_groups"), 0, MODEL_MAX_WIDTH, 0, &groups)) < 0)
+		return r;
+	/* "auto" is MambaConfig's own word for the default. */
+	const cJSON *t = lookup(c, "time_step_rank", NULL);
+	if (!(cJSON_IsString(t) && !strcmp(t->valuestring, "auto")) &&
+	    (r = config_optional(c, KEYS("time_step_rank"), 1, MODEL_MAX_WIDTH, rank, &rank)) < 0)
+		return r;
+	m->ssm_state = (uint32_t)state;
+	m->ssm_conv = (uint32_t)conv;
+	m->ssm_inner = (uint32_t)inner;
+	m->ssm_group = (uint32_t)groups;
+	m->n_ff = (uint32_t)inner;
+	s->ff = inner;
+	s->rope = rank; /* time_step_rank, kept in rope for Mamba */
+	m->n_head = m->n_head_kv = 0;
+	m->key_length = m->value_length = 0;
+	return 0;
+}
+
+static int read_shape(const struct config *c, const struct family *f, struct hmn_model *m, struct shape *s)
+{
+	int r;
+	if ((r = read_common(c, f, m, s)) < 0)
+		return r;
+	if (f && f->recurrent)
+		return read_recurrent(c, m, s);
+	if ((r = read_mla(c, m, s)) < 0 || (r = read_attention(c, f, m, s)) < 0)
+		return r;
+	return read_experts(c, m, s);
+}
+
+/*
+ * layer_types, when the config has it: a name for each layer (transformers
+ * refuses another count); those with "sliding" in them slide. *ret_swa is
+ * malloc'd, NULL when there is none.
+ */
+static int layer_types(const struct config *c, const struct hmn_model *m, bool **ret_swa, size_t *ret_n)
+{
+	const char *where = "";
+	const cJSON *types = lookup(c, "layer_types", &where);
+	if (!types) {
+		*ret_swa = NULL;
+		*ret_n = 0;
+		return 0;
+	}
+	if (!cJSON_IsArray(types)) {
+		char shown[64];
+		describe(types, shown, sizeof(shown));
+		return model_fail(c->e, -EINVAL, "%s: %slayer_types: %s is not a list of layer types", c->file, where,
+				  shown);
+	}
+	int n = cJSON_GetArraySize(types);
+	if (n < 0 || (unsigned)n != m->n_layer)
+		return model_fail(c->e, -EINVAL, "%s: %slayer_types has %d entries for %u layers", c->file, where, n,
+				  m->n_layer);
+	bool *swa = calloc(m->n_layer, sizeof(*swa));
+	if (!swa)
+		return -ENOMEM;
+	size_t i = 0;
+	const cJSON *t;
+	cJSON_ArrayForEach(t, types) {
+		if (!cJSON_IsString(t)) {
+			char shown[64];
+			describe(t, shown, sizeof(shown));
+			free(swa);
+			return model_fail(c->e, -EINVAL, "%s: %slayer_types[%zu]: %s is not a layer type's name",
+					  c->file, where, i, shown);
+		}
+		swa[i++] = strstr(t->valuestring, "sliding") != NULL;
+	}
+	*ret_swa = swa;
+	*ret_n = i;
+	return 0;
+}
+
+/* The window, and which layers slide: layer_types, else the family's pattern or every layer. */
+static int read_sliding(const struct config *c, const struct family *f, struct hmn_model *m, bool **ret_swa,
+			size_t *ret_n, uint32_t *ret_pattern)
+{
+	uint64_t window, pattern;
+	bool use;
+	bool *swa = NULL;
+	size_t n = 0;
+	int r;
+
+	/* 0 or null: no window. */
+	if ((r = config_optional(c, KEYS("sliding_window"), 0, UINT32_MAX, 0, &window)) < 0 ||
+	    (r = config_flag(c, "use_sliding_window", true, &use)) < 0 ||
+	    (r = config_optional(c, KEYS("sliding_window_pattern"), 1, MODEL_MAX_LAYERS, f ? f->swa_pattern : 0,
+				 &pattern)) < 0 ||
+	    (r = layer_types(c, m, &swa, &n)) < 0)
+		return r;
+	/* Qwen2 names a window it does not use unless use_sliding_window says so. */
+	m->sliding_window = use ? (uint32_t)window : 0;
+	if (!m->sliding_window) {
+		free(swa);
+		swa = NULL;
+		n = 0;
+	}
+	*ret_swa = swa;
+	*ret_n = n;
+	*ret_pattern = (uint32_t)pattern;
+	return 0;
+}
+
+static const struct family *family_of(const char *model_type)
+{
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+		if (!strcmp(families[i].model_type, model_type))
+			return &families[i];
+	return NULL;
+}
+
+/* The model's own name for its architecture: model_type, else the first of architectures. */
+static const char *architecture_of(const struct config *c)
+{
+	const cJSON *type = lookup(c, "model_type", NULL);
+	const cJSON *archs = cJSON_GetObjectItemCaseSensitive(c->root, "architectures");
+	if (cJSON_IsString(type))
+		return type->valuestring;
+	if (cJSON_IsArray(archs) && cJSON_IsString(cJSON_GetArrayItem(archs, 0)))
+		return cJSON_GetArrayItem(archs, 0)->valuestring;
+	return NULL;
+}
+
+/* Everything the estimate takes from the config, checked, into m and s. */
+static int read_config(const struct config *c, struct hmn_model *m, struct shape *s, bool **ret_swa,
+		       size_t *ret_n, uint32_t *ret_pattern)
+{
+	const char *arch = architecture_of(c);
+	enum hmn_dtype dt = HMN_DTYPE_NONE;
+	int r;
+
+	if (!arch)
+		return model_fail(c->e, -EINVAL, "%s: no model_type: not a model's config.json", c->file);
+	char name[64];
+	printable_name(arch, name, sizeof(name));
+	m->architecture = arena_strdup(m->arena, name);
+	s->family = family_of(arch);
+	if ((r = read_shape(c, s->family, m, s)) < 0 || (r = torch_dtype(c, &dt)) < 0)
+		return r;
+	s->weights = dt != HMN_DTYPE_NONE ? dt : HMN_DTYPE_F32;
+	s->matrices = quantized_dtype(c->root);
+	if (dt != HMN_DTYPE_NONE)
+		m->float_dtype = dt;
+	return read_sliding(c, s->family, m, ret_swa, ret_n, ret_pattern);
 }
 
 int config_read(const char *text_json, size_t len, struct model_build *b, bool implies_tensors,
 		struct model_error *e)
 {
 	struct hmn_model *m = b->m;
-	const char *file = m->path ? m->path : "config.json";
+	struct config c = { .file = m->path ? m->path : "config.json", .e = e };
 	cJSON *root = cJSON_ParseWithLength(text_json, len);
-	int r = 0;
-
-	if (!cJSON_IsObject(root)) {
-		cJSON_Delete(root);
-		return model_fail(e, -EINVAL, "%s: not a model's config.json (not a JSON object)", file);
-	}
-	const cJSON *text = cJSON_GetObjectItemCaseSensitive(root, "text_config");
-	if (!cJSON_IsObject(text))
-		text = root;
-	const cJSON *type = field(text, root, "model_type");
-	const cJSON *archs = cJSON_GetObjectItemCaseSensitive(root, "architectures");
-	const char *arch = cJSON_IsString(type) ? type->valuestring : NULL;
-	if (!arch && cJSON_IsArray(archs) && cJSON_IsString(cJSON_GetArrayItem(archs, 0)))
-		arch = cJSON_GetArrayItem(archs, 0)->valuestring;
-	if (!arch) {
-		cJSON_Delete(root);
-		return model_fail(e, -EINVAL, "%s: no model_type: not a model's config.json", file);
-	}
-	char name[64];
-	printable_name(arch, name, sizeof(name));
-	m->architecture = arena_strdup(m->arena, name);
-	const struct family *f = NULL;
-	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
-		if (!strcmp(families[i].model_type, arch))
-			f = &families[i];
-
-	struct shape s = { .family = f };
-	s.h = NUM(0, "hidden_size", "n_embd", "d_model");
-	uint64_t layers = NUM(0, "num_hidden_layers", "n_layer", "num_layers");
-	if (layers > MODEL_MAX_LAYERS) {
-		cJSON_Delete(root);
-		return model_fail(e, -EINVAL, "%s: num_hidden_layers is %" PRIu64 ", more than %u", file,
-				  layers, MODEL_MAX_LAYERS);
-	}
-	m->n_layer = (uint32_t)layers;
-	m->n_embd = u32(s.h);
-	m->n_head = u32(NUM(0, "num_attention_heads", "n_head"));
-	m->n_head_kv = u32(NUM(m->n_head, "num_key_value_heads", "num_kv_heads"));
-	uint64_t head_dim = m->n_head ? s.h / m->n_head : 0;
-	m->key_length = m->value_length = u32(NUM(head_dim, "head_dim"));
-	s.ff = NUM(f && f->plain_mlp ? sat_mul(4, s.h) : 0, "intermediate_size", "n_inner", "ffn_dim");
-	m->n_ff = u32(s.ff);
-	m->n_vocab = u32(NUM(0, "vocab_size"));
-	s.vocab = m->n_vocab;
-	m->context_length = NUM(0, "max_position_embeddings", "n_positions", "max_seq_len", "seq_length");
-	s.positions = f && f->positions ? m->context_length : 0;
-	s.tied = flag(text, root, "tie_word_embeddings", f ? f->tied : false);
-	m->n_expert = u32(NUM(0, "num_local_experts", "n_routed_experts", "num_experts"));
-	m->n_expert_used = u32(NUM(0, "num_experts_per_tok", "num_experts_per_token"));
-	s.ff_moe = NUM(s.ff, "moe_intermediate_size");
-	m->n_ff_expert = m->n_expert ? u32(s.ff_moe) : 0;
-	m->n_shared_expert = u32(NUM(0, "n_shared_experts"));
-	s.ff_shared = NUM(sat_mul(m->n_shared_expert, s.ff_moe), "shared_expert_intermediate_size");
-	s.first_dense = NUM(0, "first_k_dense_replace");
-	m->kv_lora_rank = u32(NUM(0, "kv_lora_rank"));
-	if (m->kv_lora_rank) {
-		s.q_lora = NUM(0, "q_lora_rank");
-		s.nope = NUM(0, "qk_nope_head_dim");
-		s.rope = NUM(0, "qk_rope_head_dim");
-		s.v_head = NUM(0, "v_head_dim");
-		m->rope_dim = u32(s.rope);
-		m->key_length = u32(sat_add(s.nope, s.rope));
-		m->value_length = u32(s.v_head);
-	}
-	if (f && f->recurrent) {
-		m->ssm_state = u32(NUM(16, "state_size"));
-		m->ssm_conv = u32(NUM(4, "conv_kernel"));
-		m->ssm_inner = u32(NUM(sat_mul(2, s.h), "intermediate_size"));
-		m->ssm_group = u32(NUM(0, "n_groups"));
-		s.rope = NUM((s.h + 15) / 16, "time_step_rank");
-		m->n_head = m->n_head_kv = 0;
-		m->key_length = m->value_length = 0;
-	}
-	enum hmn_dtype dt = torch_dtype(text, root);
-	s.weights = dt != HMN_DTYPE_NONE ? dt : HMN_DTYPE_F32;
-	s.matrices = quantized_dtype(root);
-	if (dt != HMN_DTYPE_NONE)
-		m->float_dtype = dt;
-
+	struct shape s = { 0 };
 	bool *swa = NULL;
 	size_t n_swa = 0;
 	uint32_t pattern = 0;
-	sliding_layers(text, root, m, f, &swa, &n_swa, &pattern);
-	if (implies_tensors)
-		r = implied_tensors(b, m, &s);
-	cJSON_Delete(root);
-	if (r < 0) {
-		free(swa);
-		return model_fail(e, r, "%s: the shape it gives is too large", file);
+	int r;
+
+	if (!cJSON_IsObject(root)) {
+		cJSON_Delete(root);
+		return model_fail(e, -EINVAL, "%s: not a model's config.json (not a JSON object)", c.file);
 	}
-	if ((r = model_build_finish(b, e)) < 0) {
+	c.root = root;
+	c.text = cJSON_GetObjectItemCaseSensitive(root, "text_config");
+	if (!cJSON_IsObject(c.text))
+		c.text = root;
+	r = read_config(&c, m, &s, &swa, &n_swa, &pattern);
+	if (r >= 0 && implies_tensors && (r = implied_tensors(b, m, &s)) < 0)
+		r = model_fail(e, r, "%s: the shape it gives is too large", c.file);
+	cJSON_Delete(root);
+	if (r >= 0)
+		r = model_build_finish(b, e);
+	if (r < 0) {
 		free(swa);
 		return r;
 	}
 	if (implies_tensors)
 		m->tied_embeddings = s.tied;
+	const struct family *f = s.family;
 	const struct arch_info *info = arch_find(m->architecture);
 	struct arch_info local = { .name = m->architecture, .recurrent = f && f->recurrent };
 	model_set_layer_kinds(m, info ? info : &local, pattern, swa, n_swa);
 	free(swa);
 	if (!f) {
 		char w[160];
-		snprintf(w, sizeof(w), "unknown architecture '%s': read as a generic transformer", name);
+		snprintf(w, sizeof(w), "unknown architecture '%s': read as a generic transformer", m->architecture);
 		m->warning = arena_strdup(m->arena, w);
 	}
 	return 0;

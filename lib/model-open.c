@@ -326,6 +326,8 @@ static int open_hf(const char *path, const char *dir, const char *only_shard, bo
 			       " alone is priced from its shape)", path);
 		goto fail;
 	}
+	if (!config_alone && (r = model_build_check_parameters(&b, path, e)) < 0)
+		goto fail;
 	if (!have_config) {
 		r = model_fail(e, -ENOENT, "%s: no config.json in %s: hmn needs the model's architecture", path, dir);
 		goto fail;

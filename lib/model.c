@@ -274,6 +274,14 @@ int model_build_check_names(struct model_build *b, const char *where, struct mod
 	return r;
 }
 
+int model_build_check_parameters(const struct model_build *b, const char *where, struct model_error *e)
+{
+	if (b->m->n_tensors && !b->parameters)
+		return model_fail(e, -EINVAL, "%s: its %zu tensors hold no parameters (each has a dimension of 0):"
+				  " no weights to price", where, b->m->n_tensors);
+	return 0;
+}
+
 int model_build_tensor(struct model_build *b, const char *name, size_t name_len,
 		       enum hmn_dtype dtype, const uint64_t *dims, size_t n_dims, uint64_t bytes)
 {

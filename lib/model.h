@@ -16,6 +16,9 @@
 #define MODEL_MAX_LAYERS 4096u           /* llama.cpp's own bound is 512 */
 #define MODEL_MAX_TENSORS 4194304u       /* DeepSeek-V3: 91,991 in 163 files */
 #define MODEL_MAX_FILES 4096u
+/* A config's widths and counts (hidden, feed-forward, heads, vocabulary): the largest seen are ~10^5. */
+#define MODEL_MAX_WIDTH (1u << 24)
+#define MODEL_MAX_CONTEXT UINT32_MAX     /* trained tokens: the longest seen are ~10^7 */
 #define GGUF_MAX_HEADER (512u << 20)     /* metadata and tensor infos; the largest seen are ~10 MiB */
 #define GGUF_MAX_KV 1048576u
 #define GGUF_MAX_NAME 256u               /* a tensor's name (ggml: 64) */
@@ -114,6 +117,11 @@ int model_build_tensor(struct model_build *b, const char *name, size_t name_len,
 		       enum hmn_dtype dtype, const uint64_t *dims, size_t n_dims, uint64_t bytes);
 /* A tensor named twice (in one file or across a model's files): -EINVAL, said for where. */
 int model_build_check_names(struct model_build *b, const char *where, struct model_error *e);
+/*
+ * Tensors that hold no parameters at all (each with a dimension of 0): -EINVAL,
+ * said for where. Priced at 0 bytes, such a model would fit anywhere.
+ */
+int model_build_check_parameters(const struct model_build *b, const char *where, struct model_error *e);
 /* Settles the layer count and each layer's kind; the model is b->m's, or freed on failure. */
 int model_build_finish(struct model_build *b, struct model_error *e);
 void model_build_abort(struct model_build *b);

@@ -284,7 +284,7 @@ MIB=1048576
 		hostile/block-count-huge.gguf hostile/nested-arrays.gguf hostile/kv-count-huge.gguf \
 		hostile/offsets-past-end.safetensors hostile/missing-shard nothing-here.gguf hostile/overlap \
 		hostile/overlap.gguf hostile/twice-shards hostile/no-tensors hostile/no-tensors.gguf \
-		hostile/shard-gone hostile/shape-wraps; do
+		hostile/shard-gone hostile/shape-wraps hostile/zero-parameters hostile/zero-parameters.gguf; do
 		run_split "$HMN" fit "$MODELS/$bad" --memory 80GiB
 		[ "$status" -eq 1 ]
 		[ -z "$output" ]
@@ -302,6 +302,48 @@ MIB=1048576
 	run_split timeout 10 "$HMN" fit "$BATS_TEST_TMPDIR/pipe.gguf" --memory 80GiB
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/pipe.gguf: not a regular file" ]
+}
+
+# A folder holding only a config.json: Llama-2-7B's, with KEY set to VALUE ("-": left out).
+llama_config() {
+	local dir="$BATS_TEST_TMPDIR/$1" key=$2 value=$3
+	[ "$value" != - ] || value=null
+	mkdir -p "$dir"
+	jq -n --arg key "$key" --argjson value "$value" '{model_type: "llama", hidden_size: 4096,
+		intermediate_size: 11008, num_attention_heads: 32, num_key_value_heads: 32, num_hidden_layers: 32,
+		max_position_embeddings: 4096, vocab_size: 32000, torch_dtype: "float16"}
+		| if $value == null then del(.[$key]) else .[$key] = $value end' >"$dir/config.json"
+}
+
+@test "fit: a config.json whose shape is missing or wrong is malformed: exit 1, one line naming the key" {
+	# Each of these was once "FITS yes" with 0 parameters or no KV cache.
+	llama_config whole num_hidden_layers 32
+	run "$HMN" fit "$BATS_TEST_TMPDIR/whole" --memory 24GiB --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.parameters == 6738415616 and .model.layers == 32 and .parts.kv_cache_bytes > 0'
+	while IFS='|' read -r name key value said; do
+		llama_config "$name" "$key" "$value"
+		run_split "$HMN" fit "$BATS_TEST_TMPDIR/$name" --memory 24GiB --context 4096
+		[ "$status" -eq 1 ]
+		[ -z "$output" ]
+		[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/$name/config.json: $said" ]
+	done <<-'EOF'
+		negative|num_hidden_layers|-1|num_hidden_layers: -1 is not a whole number of 1 or more
+		fraction|num_hidden_layers|32.5|num_hidden_layers: 32.5 is not a whole number of 1 or more
+		string|num_hidden_layers|"32"|num_hidden_layers: the string "32" is not a number
+		missing|num_hidden_layers|-|num_hidden_layers is missing
+		no-heads|num_attention_heads|0|num_attention_heads: 0 is not a whole number of 1 or more
+		huge|hidden_size|1e300|hidden_size: 1e+300 is more than 16777216
+		ragged|hidden_size|4100|num_attention_heads: 32 does not divide hidden_size, 4100, and there is no head_dim
+		groups|num_key_value_heads|12|num_key_value_heads: 12 does not divide num_attention_heads, 32
+	EOF
+	# A model_type and nothing else: no layers to count.
+	mkdir -p "$BATS_TEST_TMPDIR/bare"
+	echo '{"model_type":"llama"}' >"$BATS_TEST_TMPDIR/bare/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/bare" --memory 24GiB --context 4096 --json
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/bare/config.json: num_hidden_layers is missing" ]
 }
 
 @test "fit usage errors: exit 2 and the command's help named" {

@@ -523,7 +523,7 @@ static void test_hostile_files(void)
 	expect_error("no-config", -ENOENT, "no config.json");
 	expect_error("bad-config", -EINVAL, "not a JSON object");
 	expect_error("missing-shard", -ENOENT, "model-00001-of-00002.safetensors: no such file");
-	expect_error("layers-huge", -EINVAL, "num_hidden_layers is 4000000000");
+	expect_error("layers-huge", -EINVAL, "num_hidden_layers: 4000000000 is more than 4096");
 	expect_error("nothing-here.gguf", -ENOENT, "no such file");
 	/* Weights are checked against the data: each byte counted once, each name once. */
 	expect_error("overlap", -EINVAL, "overlap");
@@ -546,6 +546,203 @@ static void test_hostile_files(void)
 	/* No tensors: no weights to price, not a model of 0 bytes. */
 	expect_error("no-tensors", -EINVAL, "hold no tensors");
 	expect_error("no-tensors.gguf", -EINVAL, "holds no tensors");
+	/* Tensors with a dimension of 0 each: no parameters, not a model that fits anywhere. */
+	expect_error("zero-parameters", -EINVAL, "its 1 tensors hold no parameters");
+	expect_error("zero-parameters.gguf", -EINVAL, "its 1 tensors hold no parameters");
+}
+
+/* ---- config.json: every number the shape takes is checked ------------------------ */
+
+/* Llama-2-7B's config.json (6,738,415,616 parameters implied). */
+static const char *const llama_7b[][2] = {
+	{ "model_type", "\"llama\"" }, { "hidden_size", "4096" }, { "intermediate_size", "11008" },
+	{ "num_attention_heads", "32" }, { "num_key_value_heads", "32" }, { "num_hidden_layers", "32" },
+	{ "max_position_embeddings", "4096" }, { "vocab_size", "32000" }, { "torch_dtype", "\"float16\"" },
+};
+
+/* Its JSON object, with key's value replaced by value (added when new; left out when NULL). */
+static void llama_with(char *out, size_t size, const char *key, const char *value)
+{
+	size_t at = (size_t)snprintf(out, size, "{");
+	bool replaced = false;
+	for (size_t i = 0; i < sizeof(llama_7b) / sizeof(llama_7b[0]); i++) {
+		const char *v = llama_7b[i][1];
+		if (key && !strcmp(key, llama_7b[i][0])) {
+			v = value;
+			replaced = true;
+		}
+		if (v)
+			at += (size_t)snprintf(out + at, size - at, "%s\"%s\":%s", at > 1 ? "," : "", llama_7b[i][0], v);
+	}
+	if (key && !replaced && value)
+		at += (size_t)snprintf(out + at, size - at, ",\"%s\":%s", key, value);
+	snprintf(out + at, size - at, "}");
+}
+
+/* config_read on json as a config.json alone: 0 and the model, or its error (why). */
+static int read_config(const char *json, struct hmn_model **ret_model)
+{
+	struct model_error e = { why, sizeof(why) };
+	struct model_build b;
+	why[0] = '\0';
+	int r = model_build_start(&b, NULL);
+	if (r < 0)
+		return r;
+	b.m->format = HMN_MODEL_CONFIG;
+	b.m->path = "dir/config.json";
+	if ((r = config_read(json, strlen(json), &b, true, &e)) < 0) {
+		model_build_abort(&b);
+		return r;
+	}
+	*ret_model = b.m;
+	return 0;
+}
+
+/* json is refused as malformed, in one line naming the file and saying words. */
+static void config_refused(const char *json, const char *words)
+{
+	struct hmn_model *m = NULL;
+	int r = read_config(json, &m);
+	ok(r == -EINVAL && !m && !strncmp(why, "dir/config.json: ", 17) && strstr(why, words) && !strchr(why, '\n'),
+	   "refused: '%s'", words);
+	if (r != -EINVAL || !strstr(why, words))
+		printf("#   got %d: %s\n", r, why);
+	hmn_model_free(m);
+}
+
+/* Llama-2-7B's config with key set to value (NULL: left out) is refused, saying words. */
+static void llama_refused(const char *key, const char *value, const char *words)
+{
+	char json[1024];
+	llama_with(json, sizeof(json), key, value);
+	config_refused(json, words);
+}
+
+static uint64_t config_parameters(const char *json)
+{
+	struct hmn_model *m = NULL;
+	if (read_config(json, &m) < 0) {
+		printf("#   %s\n", why);
+		return 0;
+	}
+	uint64_t n = m->parameters;
+	hmn_model_free(m);
+	return n;
+}
+
+/* mamba-130m's config.json with time_step_rank as given. */
+static void mamba_config(char *out, size_t size, const char *rank)
+{
+	snprintf(out, size, "{\"model_type\":\"mamba\",\"hidden_size\":768,\"intermediate_size\":1536,\"state_size\":16,"
+		 "\"conv_kernel\":4,\"time_step_rank\":%s,\"num_hidden_layers\":24,\"vocab_size\":50280}", rank);
+}
+
+static void test_config_checks(void)
+{
+	char json[2048];
+
+	llama_with(json, sizeof(json), NULL, NULL);
+	struct hmn_model *m = NULL;
+	if (ok(read_config(json, &m) == 0, "Llama-2-7B's config.json reads"), m) {
+		is_u64(m->parameters, 6738415616ull, "its parameters, as published");
+		ok(m->n_layer == 32 && m->n_head == 32 && m->n_head_kv == 32 && m->key_length == 128,
+		   "32 layers of 32 heads of 128");
+		hmn_model_free(m);
+	}
+
+	/* What a new user met: each was FITS yes with 0 parameters, or no KV cache. */
+	config_refused("{\"model_type\":\"llama\"}", "num_hidden_layers is missing");
+	llama_refused("num_hidden_layers", "-1", "num_hidden_layers: -1 is not a whole number of 1 or more");
+	llama_refused("num_hidden_layers", "32.5", "num_hidden_layers: 32.5 is not a whole number of 1 or more");
+	llama_refused("num_hidden_layers", "\"32\"", "num_hidden_layers: the string \"32\" is not a number");
+	llama_refused("num_hidden_layers", NULL, "num_hidden_layers is missing");
+	llama_refused("num_hidden_layers", "0", "num_hidden_layers: 0 is not a whole number of 1 or more");
+	llama_refused("num_attention_heads", "0", "num_attention_heads: 0 is not a whole number of 1 or more");
+	llama_refused("hidden_size", "1e300", "hidden_size: 1e+300 is more than 16777216");
+	llama_refused("hidden_size", "1e400", "hidden_size: inf is more than 16777216");
+	llama_refused("hidden_size", "-0.5", "hidden_size: -0.5 is not a whole number of 1 or more");
+	llama_refused("vocab_size", "16777217", "vocab_size: 16777217 is more than 16777216");
+	/* A null is no value: a key the shape needs is missing. */
+	llama_refused("vocab_size", "null", "vocab_size is missing");
+	llama_refused("intermediate_size", NULL, "intermediate_size is missing");
+	llama_refused("intermediate_size", "true", "intermediate_size: true is not a number");
+	llama_refused("num_attention_heads", "[32]", "num_attention_heads: an array is not a number");
+	/* Optional keys keep their defaults when absent, and are checked when present. */
+	llama_refused("num_key_value_heads", "0", "num_key_value_heads: 0 is not a whole number of 1 or more");
+	llama_refused("head_dim", "0", "head_dim: 0 is not a whole number of 1 or more");
+	llama_refused("max_position_embeddings", "-4096", "max_position_embeddings: -4096 is not a whole number");
+	llama_refused("tie_word_embeddings", "\"yes\"", "tie_word_embeddings: the string \"yes\" is not true or false");
+	llama_refused("sliding_window", "-1", "sliding_window: -1 is not a whole number of 0 or more");
+	llama_refused("torch_dtype", "16", "torch_dtype: 16 is not a type's name");
+	llama_refused("layer_types", "[\"full_attention\",\"sliding_attention\"]", "layer_types has 2 entries for 32 layers");
+	llama_refused("num_local_experts", "{}", "num_local_experts: an object is not a number");
+	llama_refused("kv_lora_rank", "512", "qk_nope_head_dim is missing");
+
+	/* The shape holds together: heads split the width, KV heads are shared by groups of heads. */
+	llama_refused("hidden_size", "4100", "num_attention_heads: 32 does not divide hidden_size, 4100, and there is no head_dim");
+	llama_refused("num_key_value_heads", "5", "num_key_value_heads: 5 does not divide num_attention_heads, 32");
+	llama_refused("num_key_value_heads", "64", "num_key_value_heads: 64 does not divide num_attention_heads, 32");
+	config_refused("{\"model_type\":\"mixtral\",\"hidden_size\":4096,\"intermediate_size\":14336,"
+		       "\"num_attention_heads\":32,\"num_hidden_layers\":32,\"vocab_size\":32000,"
+		       "\"num_local_experts\":8,\"num_experts_per_tok\":9}",
+		       "num_experts_per_tok: 9 is more than the 8 experts");
+	/* head_dim says the heads' width: then they need not divide the width (Gemma 2: 8 of 256 in 2304). */
+	llama_with(json, sizeof(json), "head_dim", "128");
+	is_u64(config_parameters(json), 6738415616ull, "head_dim 128, as the width implies: the same parameters");
+	m = NULL;
+	ok(read_config("{\"model_type\":\"llama\",\"hidden_size\":4100,\"head_dim\":128,\"intermediate_size\":11008,"
+		       "\"num_attention_heads\":32,\"num_hidden_layers\":32,\"vocab_size\":32000}", &m) == 0 &&
+	   m && m->key_length == 128, "32 heads of head_dim 128 in a width of 4100: read");
+	hmn_model_free(m);
+	/* A null optional key is its default: no GQA, no window. */
+	llama_with(json, sizeof(json), "num_key_value_heads", "null");
+	is_u64(config_parameters(json), 6738415616ull, "num_key_value_heads: null is as many as the heads");
+	llama_with(json, sizeof(json), "sliding_window", "null");
+	is_u64(config_parameters(json), 6738415616ull, "sliding_window: null is no window");
+
+	/* A multimodal config nests the language model's shape in text_config, and is read from there. */
+	size_t at = (size_t)snprintf(json, sizeof(json), "{\"model_type\":\"llava\",\"vision_config\":{\"hidden_size\":"
+				     "1024,\"num_hidden_layers\":24,\"num_attention_heads\":16},\"text_config\":");
+	llama_with(json + at, sizeof(json) - at, "torch_dtype", NULL);
+	at = strlen(json);
+	snprintf(json + at, sizeof(json) - at, ",\"torch_dtype\":\"float16\"}");
+	m = NULL;
+	if (ok(read_config(json, &m) == 0, "a Llava config.json's text_config reads"), m) {
+		is_u64(m->parameters, 6738415616ull, "the language model's parameters, not the vision tower's");
+		is_str(m->architecture, "llama", "text_config's model_type");
+		is_str(hmn_dtype_name(m->float_dtype), "f16", "torch_dtype from the top level");
+		hmn_model_free(m);
+	}
+	/* Its errors say where: text_config's key, or missing from both. */
+	config_refused("{\"model_type\":\"llava\",\"text_config\":{\"model_type\":\"llama\",\"num_hidden_layers\":-1}}",
+		       "text_config.num_hidden_layers: -1 is not a whole number of 1 or more");
+	/* Gemma 3 4B's text_config leaves out what transformers' defaults supply: hmn guesses none of it. */
+	config_refused("{\"model_type\":\"gemma3\",\"text_config\":{\"hidden_size\":2560,\"intermediate_size\":10240,"
+		       "\"model_type\":\"gemma3_text\",\"num_hidden_layers\":34,\"sliding_window\":1024},"
+		       "\"torch_dtype\":\"bfloat16\"}",
+		       "vocab_size is missing (from text_config and the top level)");
+	/* A full one, as Gemma 3 1B's shape nested. */
+	m = NULL;
+	if (ok(read_config("{\"model_type\":\"gemma3\",\"text_config\":{\"model_type\":\"gemma3_text\",\"hidden_size\":1152,"
+			   "\"intermediate_size\":6912,\"num_attention_heads\":4,\"num_hidden_layers\":26,"
+			   "\"num_key_value_heads\":1,\"head_dim\":256,\"max_position_embeddings\":32768,"
+			   "\"vocab_size\":262144,\"sliding_window\":512},\"torch_dtype\":\"bfloat16\"}", &m) == 0,
+	       "a Gemma 3 config with a whole text_config reads"), m) {
+		is_u64(m->parameters, 999885952ull, "Gemma-3-1B's parameters");
+		is_u64(m->sliding_window, 512, "its window");
+		hmn_model_free(m);
+	}
+
+	/* Mamba: no heads; MambaConfig's "auto" time_step_rank is its default. */
+	mamba_config(json, sizeof(json), "48");
+	uint64_t rank48 = config_parameters(json);
+	is_u64(rank48, 129135360ull, "mamba-130m's parameters");
+	mamba_config(json, sizeof(json), "\"auto\"");
+	is_u64(config_parameters(json), rank48, "time_step_rank \"auto\" is ceil(768 / 16)");
+	mamba_config(json, sizeof(json), "0");
+	config_refused(json, "time_step_rank: 0 is not a whole number of 1 or more");
+	mamba_config(json, sizeof(json), "\"fast\"");
+	config_refused(json, "time_step_rank: the string \"fast\" is not a number");
 }
 
 /* A reader over memory that counts what is asked of it. */
@@ -605,7 +802,8 @@ static void test_header_bounds(void)
 		"{\"model_type\":\"llama\",\"hidden_size\":64,\"num_attention_heads\":4,"
 		"\"num_hidden_layers\":4097,\"vocab_size\":10}",
 		"{\"model_type\":\"llama\",\"hidden_size\":64,\"num_attention_heads\":4,"
-		"\"num_hidden_layers\":4096,\"vocab_size\":10,\"max_position_embeddings\":64}",
+		"\"num_hidden_layers\":4096,\"vocab_size\":10,\"max_position_embeddings\":64,"
+		"\"intermediate_size\":128}",
 	};
 	for (int i = 0; i < 2; i++) {
 		struct model_build b;
@@ -742,6 +940,7 @@ int main(void)
 	test_published();
 	test_estimate();
 	test_hostile_files();
+	test_config_checks();
 	test_header_bounds();
 	test_truncations();
 	return tap_done();
