@@ -98,7 +98,8 @@ struct run {
 	bool shared_measured;
 	bool any_rows, any_measured; /* rows of the tree seen; any with a figure */
 	bool unmatched;              /* the GPU's pids cannot be matched to the tree (a PID namespace) */
-	bool holding;                /* the last sample found the tree holding GPU memory */
+	bool holding;                /* the last sample found the tree holding GPU memory (see tree_holds) */
+	size_t tree_rows_now;        /* the tree's rows at this sample, with a figure or not */
 	struct last_seen seen;       /* when each pid was last seen in the tree */
 	struct run_left *left;       /* what of the tree was left running, unwaited */
 	size_t n_left;
@@ -268,7 +269,6 @@ static void rise_above_baseline(struct run *run, const struct hmn_gpu_list *gpus
 	run->tree_now_device_wide = total;
 	if (total > run->peak_device_wide)
 		run->peak_device_wide = total;
-	run->holding = total > 0;
 }
 
 /*
@@ -284,6 +284,7 @@ static void sample_devices(struct run *run, uint64_t tree_shared)
 
 	if (!device_wide && !MEASURES_SPILL)
 		return;
+	run->tree_now_device_wide = 0; /* until the devices say more: a failed query is no rise */
 	(void)hmn_query_gpus(run->ctx, &gpus); /* on failure gpus stays NULL: nothing measured */
 	if (gpus && device_wide)
 		rise_above_baseline(run, gpus);
@@ -311,10 +312,30 @@ static void name_new_peaks(struct run *run, size_t first_new)
 	}
 }
 
+/*
+ * Does the tree hold GPU memory at this sample? What keep_waiting asks once
+ * COMMAND has ended. Per process: its rows' sum. Device-wide with rows (no
+ * figures): a row of the tree, a process on the GPU's list, holds some,
+ * whatever its figure; the devices' rise is not asked, as anything else on
+ * them moves it (another job's memory would pass for the tree's, for as
+ * long as that job runs). Where no pid can be matched, the rise is all
+ * there is; keep_waiting still wants a process of the tree alive.
+ */
+static bool tree_holds(const struct run *run)
+{
+	if (run->unmatched)
+		return run->tree_now_device_wide > 0;
+	if (measures_device_wide(run))
+		return run->tree_rows_now > 0;
+	return run->tree_now > 0;
+}
+
 /* One sample of the tree: its rows, their sums, each peak. */
 static int take_sample(struct run *run)
 {
 	run->tree_now = 0; /* until the rows below say otherwise */
+	run->tree_rows_now = 0;
+	run->holding = false; /* a sample that reads nothing says nothing is held: never a stale answer */
 	struct hmn_process_filter filter = {
 		.devices = run->indices, .n_devices = run->cli->n_devices, .command = run->command,
 		.figures_only = true, /* a process is named once, when first seen (name_new_peaks) */
@@ -335,6 +356,7 @@ static int take_sample(struct run *run)
 	if (run->unmatched) {
 		hmn_process_list_free(list);
 		sample_devices(run, 0);
+		run->holding = tree_holds(run);
 		return 0;
 	}
 	if (r < 0) {
@@ -346,7 +368,6 @@ static int take_sample(struct run *run)
 	bool measured = false;
 	size_t first_new = run->processes.count;
 	uint64_t now_us = wall_clock_us();
-	run->holding = false;
 	for (size_t i = 0; i < run->n_devices; i++)
 		run->devices[i].tree_now = 0;
 	for (size_t i = 0; i < list->count && r == 0; i++) {
@@ -354,6 +375,7 @@ static int take_sample(struct run *run)
 		if (!process_row_wanted(run->cli, p))
 			continue;
 		run->any_rows = true;
+		run->tree_rows_now++;
 		if (p->shared_used_bytes != HMN_UNKNOWN) {
 			shared += p->shared_used_bytes;
 			run->shared_measured = true;
@@ -376,14 +398,13 @@ static int take_sample(struct run *run)
 			run->devices[i].tree_peak = run->devices[i].tree_now;
 	run->any_measured |= measured;
 	run->tree_now = total;
-	if (!measures_device_wide(run))
-		run->holding = total > 0;
 	if (total > run->peak)
 		run->peak = total;
 	if (shared > run->peak_shared)
 		run->peak_shared = shared;
 	/* Rows, none measured (WDDM, a driver without per-process figures): the devices must say. */
 	sample_devices(run, shared);
+	run->holding = tree_holds(run);
 	hmn_process_list_free(list);
 	return r;
 }
@@ -739,20 +760,25 @@ static bool command_ended(const struct run *run)
  * Wait on? Until COMMAND has ended, yes. Then what it left running is
  * waited for only while it holds GPU memory (a detached trainer), and not
  * once hmn was told to stop; a daemon holding none (ssh-agent, a build
- * server) is left running, unwaited, and named in the report.
+ * server) is left running, unwaited, and named in the report. Never once
+ * nothing of the tree is left, whatever the GPUs still show: memory
+ * without a process of the tree is not the tree's to wait for.
  */
 static bool keep_waiting(struct run *run, bool told_to_stop)
 {
+	/*
+	 * Asked every time, whatever the answer: it reaps, so that what of the
+	 * tree ends while we wait (the orphans we adopted) never stays a
+	 * zombie, and it walks the tree once COMMAND has ended (as the RAM
+	 * reading does each sample anyway).
+	 */
+	if (hmn_command_done(run->ctx, run->command))
+		return false; /* nothing of it is left */
 	/* --limit ended the tree: all of it is waited for, what is left getting its SIGKILL. */
 	if (run->limit_exceeded)
-		return !hmn_command_done(run->ctx, run->command);
-	if (!command_ended(run)) {
-		/* Reaps; walks the tree once, when COMMAND is found ended (not a sample after that). */
-		if (hmn_command_done(run->ctx, run->command))
-			return false; /* nothing of it is left */
-		if (!command_ended(run))
-			return true;
-	}
+		return true;
+	if (!command_ended(run))
+		return true;
 	return !told_to_stop && run->has_gpu && run->holding;
 }
 

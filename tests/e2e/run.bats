@@ -378,6 +378,69 @@ Try 'hmn run --help'." ]
 	[ "$(jq -c '[.exit_code, .signal]' "$BATS_TEST_TMPDIR/r.json")" = '[0,null]' ]
 }
 
+@test "run, device-wide: once COMMAND and all it started are gone, hmn stops, whatever the GPUs still hold" {
+	# Every process figure "not available"; the device's used memory rises 2 GiB and stays
+	# there (another job's, for all hmn can tell). COMMAND leaves a child that outlives it.
+	scenario 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=1073741824'
+	cat >"$BATS_TEST_TMPDIR/leave" <<EOS
+#!/bin/bash
+s=\$HMN_STUB_SCENARIO
+printf '%s\n' 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=3221225472' "proc gpu=0 pid=\$\$ used=na list=compute" >"\$s.new"
+mv "\$s.new" "\$s"
+sleep 1 &
+sleep 0.3
+EOS
+	chmod +x "$BATS_TEST_TMPDIR/leave"
+	start=$(date +%s%N)
+	run_split timeout -k 5 15 "$HMN" run --json -- "$BATS_TEST_TMPDIR/leave"
+	elapsed=$((($(date +%s%N) - start) / 1000000))
+	echo "hmn took ${elapsed}ms"
+	[ "$status" -eq 0 ]
+	[ "$elapsed" -lt 10000 ] # today's code waited on the devices' 2 GiB for ever
+	[ "$(jq -c '[.measure, .peak_bytes, .exit_code]' <<<"$stderr")" = "[\"device-wide\",$((2 * GIB)),0]" ]
+	# A daemon it leaves, holding nothing (no row on the GPU's list), is not waited for
+	# either: the 2 GiB the devices still show is no process of the tree's.
+	scenario 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=1073741824'
+	cat >"$BATS_TEST_TMPDIR/leave" <<EOS
+#!/bin/bash
+s=\$HMN_STUB_SCENARIO
+printf '%s\n' 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=3221225472' "proc gpu=0 pid=\$\$ used=na list=compute" >"\$s.new"
+mv "\$s.new" "\$s"
+setsid sleep 30 </dev/null >/dev/null 2>&1 &
+sleep 0.3
+printf '%s\n' 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=3221225472' >"\$s.new"
+mv "\$s.new" "\$s"
+EOS
+	start=$(date +%s%N)
+	run_split timeout -k 5 15 "$HMN" run --json -- "$BATS_TEST_TMPDIR/leave"
+	elapsed=$((($(date +%s%N) - start) / 1000000))
+	for daemon in $(jq -r '.left_running[]?.pid' <<<"$stderr"); do kill "$daemon" || true; done
+	echo "hmn took ${elapsed}ms"
+	[ "$status" -eq 0 ]
+	[ "$elapsed" -lt 10000 ] # not the daemon's 30 s
+	[ "$(jq -c '[.measure, .peak_bytes, [.left_running[].name]]' <<<"$stderr")" = "[\"device-wide\",$((2 * GIB)),[\"sleep\"]]" ]
+}
+
+@test "run: while hmn waits for what COMMAND left holding memory, what of it ends is reaped at once" {
+	# COMMAND leaves a holder (3 s) and a subshell that ends once COMMAND has been reaped:
+	# hmn adopts both, waits for the holder, and must not keep the subshell a zombie.
+	"$HMN" run --json -o "$BATS_TEST_TMPDIR/r.json" -- bash -c "'$hold' $GIB 3 >/dev/null 2>&1 &
+		(while kill -0 \$\$ 2>/dev/null; do sleep 0.02; done; touch '$BATS_TEST_TMPDIR/ended') &
+		until grep -q 'used=$GIB' \"\$HMN_STUB_SCENARIO\"; do sleep 0.02; done; exit 0" 2>/dev/null &
+	pid=$!
+	started_pids=$pid
+	for _ in $(seq 200); do [ -e "$BATS_TEST_TMPDIR/ended" ] && break; sleep 0.05; done
+	[ -e "$BATS_TEST_TMPDIR/ended" ]
+	sleep 0.5 # the subshell has exited, and hmn has had a sample since
+	ps -o pid=,stat=,args= --ppid "$pid"
+	zombies=$(ps -o stat= --ppid "$pid" | grep -c '^Z' || true)
+	holding=$(grep -c "used=$GIB" "$HMN_STUB_SCENARIO" || true)
+	wait "$pid"
+	[ "$holding" -eq 1 ] # hmn was still waiting for the holder
+	[ "$zombies" -eq 0 ]
+	[ "$(jq -r '.peak_bytes' "$BATS_TEST_TMPDIR/r.json")" -eq "$GIB" ]
+}
+
 # ---- -o FILE ------------------------------------------------------------------
 
 @test "run -o FILE that cannot be written: 125 at once, COMMAND never runs" {
