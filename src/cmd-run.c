@@ -782,6 +782,30 @@ static bool keep_waiting(struct run *run, bool told_to_stop)
 	return !told_to_stop && run->has_gpu && run->holding;
 }
 
+/*
+ * When to wake: at the next sample, or sooner where --limit's SIGKILL is
+ * due before it, so that a long --interval never puts it off.
+ */
+static uint64_t wake_at(const struct run *run, uint64_t next_sample)
+{
+	if (!run->limit_exceeded || clock_ms() >= run->kill_at_ms)
+		return next_sample;
+	return run->kill_at_ms < next_sample ? run->kill_at_ms : next_sample;
+}
+
+/*
+ * The next sample's time after one taken at now, due then: a sample that
+ * came early (a child's end or a deadline woke us) leaves the one due where
+ * it was; after a slow one, the next is now, with no burst to catch up.
+ */
+static uint64_t next_sample_at(uint64_t due, uint64_t interval_ms, uint64_t now)
+{
+	if (due > now)
+		return due;
+	due += interval_ms;
+	return due < now ? now : due;
+}
+
 /* What of the tree is left running, by pid and name. */
 static void note_left_running(struct run *run)
 {
@@ -900,11 +924,8 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 		told_to_stop |= forward_signals(&run) != 0;
 		if (!keep_waiting(&run, told_to_stop))
 			break;
-		next += cli->interval_ms;
-		uint64_t now = clock_ms();
-		if (next < now)
-			next = now; /* a slow sample: the next one now, no burst to catch up */
-		sleep_until(next);
+		next = next_sample_at(next, cli->interval_ms, clock_ms());
+		sleep_until(wake_at(&run, next));
 		told_to_stop |= forward_signals(&run) != 0;
 	}
 	uint64_t duration = clock_ms() - start;

@@ -278,6 +278,33 @@ EOS
 	grep -q ', over --limit 1.0GiB: SIGTERM to its [0-9]* processes, SIGKILL in 1.0s to what is left$' <<<"$stderr"
 }
 
+# stubborn: a COMMAND that handles SIGTERM and goes on, holding 2 GiB through a child.
+stubborn() {
+	cat >"$BATS_TEST_TMPDIR/stubborn" <<EOS
+#!/bin/bash
+echo \$\$ >'$BATS_TEST_TMPDIR/stubborn.pid'
+trap 'echo TERM >>"$BATS_TEST_TMPDIR/got"' TERM
+'$hold' $((2 * GIB)) 60 &
+while :; do sleep 0.1; done
+EOS
+	chmod +x "$BATS_TEST_TMPDIR/stubborn"
+}
+
+@test "run --limit: SIGKILL comes at --kill-after, not at the next sample of a long --interval" {
+	stubborn
+	# Samples 3 s apart; SIGKILL is due 300 ms after the sample that found the tree over.
+	run_split "$HMN" run --interval 3s --limit 1GiB --kill-after 300ms --json -- "$BATS_TEST_TMPDIR/stubborn"
+	[ "$status" -eq 124 ]
+	report=$(tail -1 <<<"$stderr")
+	[ "$(jq -c '[.limit_exceeded, .signal]' <<<"$report")" = "[true,9]" ]
+	[ "$(cat "$BATS_TEST_TMPDIR/got")" = TERM ]
+	# Today's code sent it at the next sample, 3 s on.
+	late=$(jq '.duration_ms - .limit_exceeded_ms' <<<"$report")
+	echo "SIGKILL'd tree gone ${late}ms after the limit fired"
+	[ "$late" -ge 300 ]
+	[ "$late" -lt 2000 ]
+}
+
 @test "run --limit: a tree under it runs to its own exit status; N% is of the smallest listed GPU" {
 	run_split "$HMN" run --limit 1GiB --json -- bash -c "'$hold' $((512 * MIB)) 0.5; exit 7"
 	[ "$status" -eq 7 ]
