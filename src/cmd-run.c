@@ -112,6 +112,9 @@ struct run {
 	bool limit_exceeded;
 	uint64_t exceeded_ms, exceeded_bytes; /* when (after the start) and at what size */
 	uint64_t kill_at_ms;                  /* SIGKILL to what is left from then on */
+	uint64_t give_up_ms;                  /* what is left then is not waited for (see limit_wait_over) */
+	bool told_to_stop;                    /* a signal reached hmn */
+	bool hurried;                         /* ...after --limit fired: SIGKILL at once, the wait cut short */
 	struct output *report_file; /* -o FILE: opened before COMMAND starts; NULL: a stream */
 	uint64_t start_ms;
 };
@@ -119,6 +122,14 @@ struct run {
 #ifndef SIGKILL
 #define SIGKILL 9 /* Windows has none: any signal ends the whole job there */
 #endif
+
+/*
+ * After --limit's SIGKILL, what is left is waited for as long again as
+ * --kill-after, and this long at least: a process that SIGKILL can end is
+ * gone in milliseconds (its GPU memory given back in a second or two), one
+ * still there is not going to go (uninterruptible sleep, not ours to signal).
+ */
+#define KILL_GRACE_MIN_MS 1000
 
 /* Spill is measured where WDDM spills (Windows): elsewhere the report's spill is null. */
 #ifdef _WIN32
@@ -507,6 +518,8 @@ static void enforce_limit(struct run *run)
 	run->exceeded_ms = now - run->start_ms;
 	run->exceeded_bytes = run->limit.current;
 	run->kill_at_ms = now + run->cli->kill_after_ms;
+	run->give_up_ms = run->kill_at_ms +
+			  (run->cli->kill_after_ms > KILL_GRACE_MIN_MS ? run->cli->kill_after_ms : KILL_GRACE_MIN_MS);
 	int sent = hmn_command_signal_tree(run->ctx, run->command, SIGTERM);
 	if (!run->cli->quiet) {
 		char size[SIZE_TEXT_MAX], limit[SIZE_TEXT_MAX], after[DURATION_TEXT_MAX];
@@ -749,6 +762,78 @@ static int forward_signals(struct run *run)
 	return sig;
 }
 
+/* "hmn: CMD: " on stderr, for a line about the tree; false with -q (nothing to say). */
+static bool say_about_command(const struct run *run)
+{
+	if (run->cli->quiet)
+		return false;
+	fputs("hmn: ", stderr);
+	put_command(stderr, run->cli);
+	fputs(": ", stderr);
+	return true;
+}
+
+/*
+ * A signal to hmn after --limit fired: the tree is being ended, and hmn is
+ * asked to stop waiting for that. What is left gets its SIGKILL now, as no
+ * one would send it once hmn has gone, and is waited for a moment at most,
+ * for that to work.
+ */
+static void hurry_the_end(struct run *run, int sig)
+{
+	char signame[24];
+	uint64_t now = clock_ms();
+	int sent = hmn_command_signal_tree(run->ctx, run->command, SIGKILL);
+
+	run->hurried = true;
+	if (now < run->kill_at_ms)
+		run->kill_at_ms = now; /* each sample from now on sends SIGKILL to what is left */
+	if (now + KILL_GRACE_MIN_MS < run->give_up_ms)
+		run->give_up_ms = now + KILL_GRACE_MIN_MS;
+	if (say_about_command(run)) {
+		fprintf(stderr, "%s to hmn: SIGKILL now to its %d process%s left\n", signal_name(sig, signame),
+			sent > 0 ? sent : 0, sent == 1 ? "" : "es");
+		fflush(stderr);
+	}
+}
+
+/* Signals that reached hmn: passed on, and remembered; the first after --limit fired hurries the end. */
+static void take_signals(struct run *run)
+{
+	int sig = forward_signals(run);
+	if (!sig)
+		return;
+	run->told_to_stop = true;
+	if (run->limit_exceeded && !run->hurried)
+		hurry_the_end(run, sig);
+}
+
+/*
+ * --limit ended the tree: all of it is waited for, what is left getting its
+ * SIGKILL at --kill-after; and then for a while only, not for ever: a
+ * process in uninterruptible sleep (a hung NFS or driver call), or one hmn
+ * may not signal (another user's, after a set-user-ID program), would keep
+ * it waiting with nothing that could change it. What is still there is
+ * said, and named in the report as left running.
+ */
+static bool limit_wait_over(const struct run *run)
+{
+	uint32_t *pids = NULL;
+	size_t n = 0;
+	char grace[DURATION_TEXT_MAX];
+
+	if (clock_ms() < run->give_up_ms)
+		return false;
+	if (hmn_command_pids(run->ctx, run->command, &pids, &n) == 0 && n > 0 && say_about_command(run)) {
+		fprintf(stderr, "%zu process%s of it still there %s after SIGKILL (in uninterruptible sleep, or not "
+			"hmn's to signal): not waiting for %s\n", n, n == 1 ? "" : "es",
+			format_duration(run->give_up_ms - run->kill_at_ms, grace), n == 1 ? "it" : "them");
+		fflush(stderr);
+	}
+	free(pids);
+	return true;
+}
+
 /* Has COMMAND itself ended (whatever it left behind)? */
 static bool command_ended(const struct run *run)
 {
@@ -764,7 +849,7 @@ static bool command_ended(const struct run *run)
  * nothing of the tree is left, whatever the GPUs still show: memory
  * without a process of the tree is not the tree's to wait for.
  */
-static bool keep_waiting(struct run *run, bool told_to_stop)
+static bool keep_waiting(struct run *run)
 {
 	/*
 	 * Asked every time, whatever the answer: it reaps, so that what of the
@@ -774,23 +859,24 @@ static bool keep_waiting(struct run *run, bool told_to_stop)
 	 */
 	if (hmn_command_done(run->ctx, run->command))
 		return false; /* nothing of it is left */
-	/* --limit ended the tree: all of it is waited for, what is left getting its SIGKILL. */
 	if (run->limit_exceeded)
-		return true;
+		return !limit_wait_over(run);
 	if (!command_ended(run))
 		return true;
-	return !told_to_stop && run->has_gpu && run->holding;
+	return !run->told_to_stop && run->has_gpu && run->holding;
 }
 
 /*
- * When to wake: at the next sample, or sooner where --limit's SIGKILL is
- * due before it, so that a long --interval never puts it off.
+ * When to wake: at the next sample, or sooner where --limit has a deadline
+ * before it (SIGKILL due, or the end of the wait for it to work), so that a
+ * long --interval never puts them off.
  */
 static uint64_t wake_at(const struct run *run, uint64_t next_sample)
 {
-	if (!run->limit_exceeded || clock_ms() >= run->kill_at_ms)
+	if (!run->limit_exceeded)
 		return next_sample;
-	return run->kill_at_ms < next_sample ? run->kill_at_ms : next_sample;
+	uint64_t deadline = clock_ms() < run->kill_at_ms ? run->kill_at_ms : run->give_up_ms;
+	return deadline < next_sample ? deadline : next_sample;
 }
 
 /*
@@ -912,7 +998,6 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 	 * ended, what it left running (a detached daemon, which no Ctrl-C
 	 * reaches) is not waited for.
 	 */
-	bool told_to_stop = false;
 	for (uint64_t next = start;;) {
 		run.samples++; /* GPU memory where there is a GPU, host memory anyway */
 		if (run.has_gpu && take_sample(&run) == -ENOMEM) {
@@ -921,12 +1006,12 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 		}
 		enforce_limit(&run); /* before RAM, which may take half the interval */
 		sample_ram(&run, false);
-		told_to_stop |= forward_signals(&run) != 0;
-		if (!keep_waiting(&run, told_to_stop))
+		take_signals(&run);
+		if (!keep_waiting(&run))
 			break;
 		next = next_sample_at(next, cli->interval_ms, clock_ms());
 		sleep_until(wake_at(&run, next));
-		told_to_stop |= forward_signals(&run) != 0;
+		take_signals(&run);
 	}
 	uint64_t duration = clock_ms() - start;
 	sample_ram(&run, true);

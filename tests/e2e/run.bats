@@ -305,6 +305,69 @@ EOS
 	[ "$late" -lt 2000 ]
 }
 
+@test "run --limit: a signal to hmn after the limit fired ends the wait at once, exit 124 still" {
+	stubborn
+	# --kill-after 60s: without the signal, SIGKILL would be a minute away.
+	"$HMN" run --limit 1GiB --kill-after 60s --json -o "$BATS_TEST_TMPDIR/r.json" -- "$BATS_TEST_TMPDIR/stubborn" \
+		2>"$BATS_TEST_TMPDIR/err" &
+	pid=$!
+	started_pids=$pid
+	for _ in $(seq 200); do grep -q 'over --limit' "$BATS_TEST_TMPDIR/err" && break; sleep 0.05; done
+	grep -q 'over --limit' "$BATS_TEST_TMPDIR/err"
+	for _ in $(seq 100); do [ -s "$BATS_TEST_TMPDIR/got" ] && break; sleep 0.05; done # it handled SIGTERM
+	(sleep 20; kill -KILL "$pid" 2>/dev/null) &
+	watchdog=$!
+	start=$(date +%s%N)
+	kill -TERM "$pid"
+	wait "$pid" && status=0 || status=$?
+	elapsed=$((($(date +%s%N) - start) / 1000000))
+	kill "$watchdog" 2>/dev/null || true
+	stubborn_pid=$(cat "$BATS_TEST_TMPDIR/stubborn.pid")
+	kill -KILL "$stubborn_pid" 2>/dev/null && left=yes || left=no
+	echo "hmn took ${elapsed}ms to end; COMMAND left running: $left"
+	[ "$status" -eq 124 ]
+	[ "$elapsed" -lt 5000 ]
+	[ "$(jq -c '[.limit_exceeded, .signal]' "$BATS_TEST_TMPDIR/r.json")" = "[true,9]" ]
+	# No one would send the SIGKILL later: hmn sent it before it stopped waiting.
+	[ "$left" = no ]
+}
+
+@test "run --limit: a process hmn cannot end keeps it waiting no longer than --kill-after again" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to make a process that hmn may not signal"
+	dir=$(mktemp -d /tmp/hmn-stuck.XXXXXX)
+	chmod 755 "$dir"
+	# A set-user-ID copy of setpriv makes COMMAND root's through and through: hmn, as nobody,
+	# may not signal it, and to hmn it is as a process in uninterruptible sleep, never ending.
+	cp "$(command -v setpriv)" "$dir/setpriv"
+	chmod 4755 "$dir/setpriv"
+	printf '%s\n' 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=1073741824' >"$dir/scenario"
+	chmod 644 "$dir/scenario"
+	cat >"$dir/stuck" <<EOS
+#!/bin/bash
+printf '%s\n' 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=3221225472' \
+	"proc gpu=0 pid=\$\$ used=$((2 * GIB)) list=compute" >'$dir/scenario.new'
+echo \$\$ >'$dir/pid'
+chmod 644 '$dir/scenario.new'
+mv '$dir/scenario.new' '$dir/scenario'
+exec sleep 60 </dev/null >/dev/null 2>&1 # its end is not waited for by bats either
+EOS
+	chmod 755 "$dir/stuck"
+	start=$(date +%s%N)
+	HMN_STUB_SCENARIO="$dir/scenario" run_split timeout -k 5 30 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$HMN" run --limit 1GiB --kill-after 200ms --json -- "$dir/setpriv" --reuid=0 --regid=0 --clear-groups "$dir/stuck"
+	elapsed=$((($(date +%s%N) - start) / 1000000))
+	report=$(tail -1 <<<"$stderr")
+	kill -KILL "$(cat "$dir/pid")" || true
+	rm -rf "$dir"
+	echo "$stderr"
+	[ "$status" -eq 124 ]
+	[ "$elapsed" -lt 15000 ]
+	[ "$(jq -c '[.limit_exceeded, .exit_code, .signal, [.left_running[].name]]' <<<"$report")" = '[true,null,null,["sleep"]]' ]
+	# SIGKILL at 200 ms, then 1 s at least for it to work (the shortest wait after SIGKILL).
+	[ "$(jq '.duration_ms - .limit_exceeded_ms >= 1200' <<<"$report")" = true ]
+	grep -q ' still there 1.0s after SIGKILL' <<<"$stderr"
+}
+
 @test "run --limit: a tree under it runs to its own exit status; N% is of the smallest listed GPU" {
 	run_split "$HMN" run --limit 1GiB --json -- bash -c "'$hold' $((512 * MIB)) 0.5; exit 7"
 	[ "$status" -eq 7 ]
