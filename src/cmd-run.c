@@ -131,6 +131,9 @@ struct run {
  */
 #define KILL_GRACE_MIN_MS 1000
 
+/* What --limit means where the measure is device-wide: the line when it fires, and the report. */
+#define DEVICE_WIDE_LIMIT_NOTE "device-wide: memory anything else took on the GPUs counts too"
+
 /* Spill is measured where WDDM spills (Windows): elsewhere the report's spill is null. */
 #ifdef _WIN32
 #define MEASURES_SPILL true
@@ -488,14 +491,30 @@ static int resolve_limit(struct run *run)
 	return 0;
 }
 
+/* Is the report's measure the devices' rise (device-wide)? */
+static bool reports_device_wide(const struct run *run)
+{
+	return run->has_gpu && measures_device_wide(run);
+}
+
 /* The tree's GPU memory at this sample, as the report's measure counts it. */
 static uint64_t tree_size_now(const struct run *run)
 {
-	const char *measure = measure_of(run);
-	return measure && strcmp(measure, "device-wide") == 0 ? run->tree_now_device_wide : run->tree_now;
+	return reports_device_wide(run) ? run->tree_now_device_wide : run->tree_now;
 }
 
 static void put_command(FILE *out, const struct cli *cli);
+
+/* "hmn: CMD: " on stderr, for a line about the tree; false with -q (nothing to say). */
+static bool say_about_command(const struct run *run)
+{
+	if (run->cli->quiet)
+		return false;
+	fputs("hmn: ", stderr);
+	put_command(stderr, run->cli);
+	fputs(": ", stderr);
+	return true;
+}
 
 /*
  * --limit: the first sample that finds the tree above it sends SIGTERM to
@@ -521,13 +540,18 @@ static void enforce_limit(struct run *run)
 	run->give_up_ms = run->kill_at_ms +
 			  (run->cli->kill_after_ms > KILL_GRACE_MIN_MS ? run->cli->kill_after_ms : KILL_GRACE_MIN_MS);
 	int sent = hmn_command_signal_tree(run->ctx, run->command, SIGTERM);
-	if (!run->cli->quiet) {
+	if (say_about_command(run)) {
 		char size[SIZE_TEXT_MAX], limit[SIZE_TEXT_MAX], after[DURATION_TEXT_MAX];
-		fputs("hmn: ", stderr);
-		put_command(stderr, run->cli);
-		fprintf(stderr, ": %s of GPU memory, over --limit %s: SIGTERM to its %d process%s, SIGKILL in %s to what is left\n",
-			format_size(run->exceeded_bytes, false, size), format_size(run->limit.limit, false, limit),
-			sent > 0 ? sent : 0, sent == 1 ? "" : "es", format_duration(run->cli->kill_after_ms, after));
+		format_size(run->exceeded_bytes, false, size);
+		format_size(run->limit.limit, false, limit);
+		/* Device-wide, the budget is the GPUs' rise: another job's memory can end COMMAND, said so. */
+		if (reports_device_wide(run))
+			fprintf(stderr, "the GPUs' used memory rose %s, over --limit %s (%s)", size, limit,
+				DEVICE_WIDE_LIMIT_NOTE);
+		else
+			fprintf(stderr, "%s of GPU memory, over --limit %s", size, limit);
+		fprintf(stderr, ": SIGTERM to its %d process%s, SIGKILL in %s to what is left\n", sent > 0 ? sent : 0,
+			sent == 1 ? "" : "es", format_duration(run->cli->kill_after_ms, after));
 		fflush(stderr);
 	}
 }
@@ -641,8 +665,11 @@ static void write_text_report(FILE *out, const struct run *run, const struct run
 		run->ram.partial ? "; RAM read in turns over several samples (a tree too large to read in one)" : "");
 	if (rep->limit_exceeded) {
 		char limit[SIZE_TEXT_MAX], at[DURATION_TEXT_MAX];
-		fprintf(out, "; stopped by --limit %s: %s at %s", format_size(rep->limit_bytes, false, limit),
-			format_size(rep->limit_exceeded_bytes, false, size), format_duration(rep->limit_exceeded_ms, at));
+		fprintf(out, "; stopped by --limit %s: %s%s at %s", format_size(rep->limit_bytes, false, limit),
+			device_wide ? "a rise of " : "", format_size(rep->limit_exceeded_bytes, false, size),
+			format_duration(rep->limit_exceeded_ms, at));
+		if (device_wide)
+			fputs(" (" DEVICE_WIDE_LIMIT_NOTE ")", out);
 	}
 	fputs(".\n", out);
 	if (rep->n_left_running == 0)
@@ -760,17 +787,6 @@ static int forward_signals(struct run *run)
 	if (sig)
 		(void)hmn_command_pass_on(run->command, sig, !from_process);
 	return sig;
-}
-
-/* "hmn: CMD: " on stderr, for a line about the tree; false with -q (nothing to say). */
-static bool say_about_command(const struct run *run)
-{
-	if (run->cli->quiet)
-		return false;
-	fputs("hmn: ", stderr);
-	put_command(stderr, run->cli);
-	fputs(": ", stderr);
-	return true;
 }
 
 /*

@@ -368,6 +368,26 @@ EOS
 	grep -q ' still there 1.0s after SIGKILL' <<<"$stderr"
 }
 
+@test "run --limit, device-wide: the budget is the GPUs' rise, whatever took it, and hmn says so" {
+	# Every process figure "not available": the device's used memory rises 2 GiB.
+	scenario 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=1073741824'
+	cat >"$BATS_TEST_TMPDIR/grow" <<EOS
+#!/bin/bash
+s=\$HMN_STUB_SCENARIO
+printf '%s\n' 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=3221225472' "proc gpu=0 pid=\$\$ used=na list=compute" >"\$s.new"
+mv "\$s.new" "\$s"
+sleep 30
+EOS
+	chmod +x "$BATS_TEST_TMPDIR/grow"
+	run_split "$HMN" run --limit 1GiB -- "$BATS_TEST_TMPDIR/grow"
+	[ "$status" -eq 124 ]
+	echo "$stderr"
+	grep -qx "hmn: $BATS_TEST_TMPDIR/grow: the GPUs' used memory rose 2.0GiB, over --limit 1.0GiB (device-wide: memory anything else took on the GPUs counts too): SIGTERM to its [0-9]* process[es]*, SIGKILL in 10.0s to what is left" <<<"$stderr"
+	[[ "$(tail -1 <<<"$stderr")" =~ \;\ stopped\ by\ --limit\ 1\.0GiB:\ a\ rise\ of\ 2\.0GiB\ at\ [0-9.]+m?s\ \(device-wide:\ memory\ anything\ else\ took\ on\ the\ GPUs\ counts\ too\)\.$ ]]
+	# --help says so too.
+	"$HMN" run --help | grep -q "^Where no source measures processes (device-wide), --limit is on the rise of the$"
+}
+
 @test "run --limit: a tree under it runs to its own exit status; N% is of the smallest listed GPU" {
 	run_split "$HMN" run --limit 1GiB --json -- bash -c "'$hold' $((512 * MIB)) 0.5; exit 7"
 	[ "$status" -eq 7 ]
