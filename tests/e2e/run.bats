@@ -551,6 +551,33 @@ EOS
 	[ "$(jq -r '.peak_bytes' "$BATS_TEST_TMPDIR/r.json")" -eq "$GIB" ]
 }
 
+@test "run: a GPU that stops answering once COMMAND has ended is not waited on for ever" {
+	# COMMAND is seen holding 1 GiB, leaves a daemon that holds nothing, and from then on
+	# every process list fails: the last sample's "holding" must not stand for ever.
+	cat >"$BATS_TEST_TMPDIR/fail" <<EOS
+#!/bin/bash
+s=\$HMN_STUB_SCENARIO
+gpu='gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=2147483648'
+printf '%s\n' "\$gpu" "proc gpu=0 pid=\$\$ used=$GIB list=compute" >"\$s.new"
+mv "\$s.new" "\$s"
+setsid sleep 30 </dev/null >/dev/null 2>&1 &
+sleep 0.5
+printf '%s\n' "\$gpu" 'list-error gpu=0 list=compute code=999' 'list-error gpu=0 list=graphics code=999' \
+	'list-error gpu=0 list=mps code=999' >"\$s.new"
+mv "\$s.new" "\$s"
+EOS
+	chmod +x "$BATS_TEST_TMPDIR/fail"
+	start=$(date +%s%N)
+	run_split timeout -k 5 15 "$HMN" run --json -- "$BATS_TEST_TMPDIR/fail"
+	elapsed=$((($(date +%s%N) - start) / 1000000))
+	report=$(tail -1 <<<"$stderr")
+	for daemon in $(jq -r '.left_running[]?.pid' <<<"$report"); do kill "$daemon" || true; done
+	echo "hmn took ${elapsed}ms"
+	[ "$status" -eq 0 ]
+	[ "$elapsed" -lt 10000 ] # not the daemon's 30 s
+	[ "$(jq -c '[.peak_bytes, [.left_running[].name]]' <<<"$report")" = "[$GIB,[\"sleep\"]]" ]
+}
+
 # ---- -o FILE ------------------------------------------------------------------
 
 @test "run -o FILE that cannot be written: 125 at once, COMMAND never runs" {
