@@ -100,6 +100,7 @@ struct run {
 	bool unmatched;              /* the GPU's pids cannot be matched to the tree (a PID namespace) */
 	bool holding;                /* the last sample found the tree holding GPU memory (see tree_holds) */
 	size_t tree_rows_now;        /* the tree's rows at this sample, with a figure or not */
+	unsigned failed_samples;     /* samples in a row that could not read the GPUs */
 	struct last_seen seen;       /* when each pid was last seen in the tree */
 	struct run_left *left;       /* what of the tree was left running, unwaited */
 	size_t n_left;
@@ -130,6 +131,13 @@ struct run {
  * still there is not going to go (uninterruptible sleep, not ours to signal).
  */
 #define KILL_GRACE_MIN_MS 1000
+
+/*
+ * Samples in a row that cannot read the GPUs for which the last answer to
+ * "does the tree hold GPU memory?" stands: a passing error does not end the
+ * wait for a detached trainer, a GPU that stopped answering does.
+ */
+#define HOLDING_KEPT_FAILED_SAMPLES 3
 
 /* What --limit means where the measure is device-wide: the line when it fires, and the report. */
 #define DEVICE_WIDE_LIMIT_NOTE "device-wide: memory anything else took on the GPUs counts too"
@@ -288,16 +296,17 @@ static void rise_above_baseline(struct run *run, const struct hmn_gpu_list *gpus
 /*
  * What only the devices can say, asked once a sample and only where it is
  * needed: the rise above the baseline (no source measures processes) and
- * the dedicated memory against its budget (spill, on Windows).
+ * the dedicated memory against its budget (spill, on Windows). False when
+ * they were asked and did not answer.
  */
-static void sample_devices(struct run *run, uint64_t tree_shared)
+static bool sample_devices(struct run *run, uint64_t tree_shared)
 {
 	bool device_wide = measures_device_wide(run);
 	struct hmn_gpu_list *gpus = NULL;
 	uint64_t used = HMN_UNKNOWN, budget = HMN_UNKNOWN;
 
 	if (!device_wide && !MEASURES_SPILL)
-		return;
+		return true;
 	run->tree_now_device_wide = 0; /* until the devices say more: a failed query is no rise */
 	(void)hmn_query_gpus(run->ctx, &gpus); /* on failure gpus stays NULL: nothing measured */
 	if (gpus && device_wide)
@@ -308,7 +317,9 @@ static void sample_devices(struct run *run, uint64_t tree_shared)
 		spill_sample(&run->spill, clock_ms() - run->start_ms,
 			     run->shared_measured ? tree_shared : HMN_UNKNOWN, used, budget);
 	}
+	bool answered = gpus != NULL;
 	hmn_gpu_list_free(gpus);
+	return answered;
 }
 
 /*
@@ -344,12 +355,30 @@ static bool tree_holds(const struct run *run)
 	return run->tree_now > 0;
 }
 
+/* A sample read the GPUs: what the tree holds is known again. */
+static void sample_read(struct run *run)
+{
+	run->failed_samples = 0;
+	run->holding = tree_holds(run);
+}
+
+/*
+ * A sample could not read the GPUs: it says nothing of what the tree
+ * holds. The last answer stands for a few such samples, and then goes:
+ * what cannot be read is not waited for (a stale "holding" kept hmn
+ * waiting for as long as anything of the tree ran, a daemon for ever).
+ */
+static void sample_failed(struct run *run)
+{
+	if (++run->failed_samples >= HOLDING_KEPT_FAILED_SAMPLES)
+		run->holding = false;
+}
+
 /* One sample of the tree: its rows, their sums, each peak. */
 static int take_sample(struct run *run)
 {
 	run->tree_now = 0; /* until the rows below say otherwise */
 	run->tree_rows_now = 0;
-	run->holding = false; /* a sample that reads nothing says nothing is held: never a stale answer */
 	struct hmn_process_filter filter = {
 		.devices = run->indices, .n_devices = run->cli->n_devices, .command = run->command,
 		.figures_only = true, /* a process is named once, when first seen (name_new_peaks) */
@@ -369,13 +398,16 @@ static int take_sample(struct run *run)
 	}
 	if (run->unmatched) {
 		hmn_process_list_free(list);
-		sample_devices(run, 0);
-		run->holding = tree_holds(run);
+		if (sample_devices(run, 0))
+			sample_read(run);
+		else
+			sample_failed(run);
 		return 0;
 	}
 	if (r < 0) {
 		tool_log_once(HMN_LOG_WARNING, hmn_context_error(run->ctx), NULL);
 		sample_devices(run, 0);
+		sample_failed(run);
 		return r == -ENOMEM ? r : 0;
 	}
 	uint64_t total = 0, shared = 0;
@@ -417,8 +449,8 @@ static int take_sample(struct run *run)
 	if (shared > run->peak_shared)
 		run->peak_shared = shared;
 	/* Rows, none measured (WDDM, a driver without per-process figures): the devices must say. */
-	sample_devices(run, shared);
-	run->holding = tree_holds(run);
+	sample_devices(run, shared); /* rows were read: what they say of holding stands either way */
+	sample_read(run);
 	hmn_process_list_free(list);
 	return r;
 }
