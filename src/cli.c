@@ -147,6 +147,8 @@ static const struct command_spec commands[] = {
 	  "runs COMMAND; its peak GPU memory on stderr (--json too) or -o FILE",
 	  "Runs COMMAND and reports the peak GPU memory (and host memory) that it and every\n"
 	  "process it starts held at once, on stderr or in FILE. Options end at COMMAND.\n"
+	  "Where no source measures processes (device-wide), --limit is on the rise of the\n"
+	  "GPUs' used memory: memory anything else takes on them meanwhile counts too.\n"
 	  "hmn exits with COMMAND's status; 124 when --limit ended it, 125 when hmn failed\n"
 	  "(its usage errors too), 126 or 127 when COMMAND could not run or was not found.",
 	  (const struct option_spec *const[]){ &run_interval, &opt_device, &run_limit, &run_kill_after, &run_json,

@@ -98,7 +98,9 @@ struct run {
 	bool shared_measured;
 	bool any_rows, any_measured; /* rows of the tree seen; any with a figure */
 	bool unmatched;              /* the GPU's pids cannot be matched to the tree (a PID namespace) */
-	bool holding;                /* the last sample found the tree holding GPU memory */
+	bool holding;                /* the last sample found the tree holding GPU memory (see tree_holds) */
+	size_t tree_rows_now;        /* the tree's rows at this sample, with a figure or not */
+	unsigned failed_samples;     /* samples in a row that could not read the GPUs */
 	struct last_seen seen;       /* when each pid was last seen in the tree */
 	struct run_left *left;       /* what of the tree was left running, unwaited */
 	size_t n_left;
@@ -111,6 +113,9 @@ struct run {
 	bool limit_exceeded;
 	uint64_t exceeded_ms, exceeded_bytes; /* when (after the start) and at what size */
 	uint64_t kill_at_ms;                  /* SIGKILL to what is left from then on */
+	uint64_t give_up_ms;                  /* what is left then is not waited for (see limit_wait_over) */
+	bool told_to_stop;                    /* a signal reached hmn */
+	bool hurried;                         /* ...after --limit fired: SIGKILL at once, the wait cut short */
 	struct output *report_file; /* -o FILE: opened before COMMAND starts; NULL: a stream */
 	uint64_t start_ms;
 };
@@ -118,6 +123,24 @@ struct run {
 #ifndef SIGKILL
 #define SIGKILL 9 /* Windows has none: any signal ends the whole job there */
 #endif
+
+/*
+ * After --limit's SIGKILL, what is left is waited for as long again as
+ * --kill-after, and this long at least: a process that SIGKILL can end is
+ * gone in milliseconds (its GPU memory given back in a second or two), one
+ * still there is not going to go (uninterruptible sleep, not ours to signal).
+ */
+#define KILL_GRACE_MIN_MS 1000
+
+/*
+ * Samples in a row that cannot read the GPUs for which the last answer to
+ * "does the tree hold GPU memory?" stands: a passing error does not end the
+ * wait for a detached trainer, a GPU that stopped answering does.
+ */
+#define HOLDING_KEPT_FAILED_SAMPLES 3
+
+/* What --limit means where the measure is device-wide: the line when it fires, and the report. */
+#define DEVICE_WIDE_LIMIT_NOTE "device-wide: memory anything else took on the GPUs counts too"
 
 /* Spill is measured where WDDM spills (Windows): elsewhere the report's spill is null. */
 #ifdef _WIN32
@@ -268,22 +291,23 @@ static void rise_above_baseline(struct run *run, const struct hmn_gpu_list *gpus
 	run->tree_now_device_wide = total;
 	if (total > run->peak_device_wide)
 		run->peak_device_wide = total;
-	run->holding = total > 0;
 }
 
 /*
  * What only the devices can say, asked once a sample and only where it is
  * needed: the rise above the baseline (no source measures processes) and
- * the dedicated memory against its budget (spill, on Windows).
+ * the dedicated memory against its budget (spill, on Windows). False when
+ * they were asked and did not answer.
  */
-static void sample_devices(struct run *run, uint64_t tree_shared)
+static bool sample_devices(struct run *run, uint64_t tree_shared)
 {
 	bool device_wide = measures_device_wide(run);
 	struct hmn_gpu_list *gpus = NULL;
 	uint64_t used = HMN_UNKNOWN, budget = HMN_UNKNOWN;
 
 	if (!device_wide && !MEASURES_SPILL)
-		return;
+		return true;
+	run->tree_now_device_wide = 0; /* until the devices say more: a failed query is no rise */
 	(void)hmn_query_gpus(run->ctx, &gpus); /* on failure gpus stays NULL: nothing measured */
 	if (gpus && device_wide)
 		rise_above_baseline(run, gpus);
@@ -293,7 +317,9 @@ static void sample_devices(struct run *run, uint64_t tree_shared)
 		spill_sample(&run->spill, clock_ms() - run->start_ms,
 			     run->shared_measured ? tree_shared : HMN_UNKNOWN, used, budget);
 	}
+	bool answered = gpus != NULL;
 	hmn_gpu_list_free(gpus);
+	return answered;
 }
 
 /*
@@ -311,10 +337,48 @@ static void name_new_peaks(struct run *run, size_t first_new)
 	}
 }
 
+/*
+ * Does the tree hold GPU memory at this sample? What keep_waiting asks once
+ * COMMAND has ended. Per process: its rows' sum. Device-wide with rows (no
+ * figures): a row of the tree, a process on the GPU's list, holds some,
+ * whatever its figure; the devices' rise is not asked, as anything else on
+ * them moves it (another job's memory would pass for the tree's, for as
+ * long as that job runs). Where no pid can be matched, the rise is all
+ * there is; keep_waiting still wants a process of the tree alive.
+ */
+static bool tree_holds(const struct run *run)
+{
+	if (run->unmatched)
+		return run->tree_now_device_wide > 0;
+	if (measures_device_wide(run))
+		return run->tree_rows_now > 0;
+	return run->tree_now > 0;
+}
+
+/* A sample read the GPUs: what the tree holds is known again. */
+static void sample_read(struct run *run)
+{
+	run->failed_samples = 0;
+	run->holding = tree_holds(run);
+}
+
+/*
+ * A sample could not read the GPUs: it says nothing of what the tree
+ * holds. The last answer stands for a few such samples, and then goes:
+ * what cannot be read is not waited for (a stale "holding" kept hmn
+ * waiting for as long as anything of the tree ran, a daemon for ever).
+ */
+static void sample_failed(struct run *run)
+{
+	if (++run->failed_samples >= HOLDING_KEPT_FAILED_SAMPLES)
+		run->holding = false;
+}
+
 /* One sample of the tree: its rows, their sums, each peak. */
 static int take_sample(struct run *run)
 {
 	run->tree_now = 0; /* until the rows below say otherwise */
+	run->tree_rows_now = 0;
 	struct hmn_process_filter filter = {
 		.devices = run->indices, .n_devices = run->cli->n_devices, .command = run->command,
 		.figures_only = true, /* a process is named once, when first seen (name_new_peaks) */
@@ -334,19 +398,22 @@ static int take_sample(struct run *run)
 	}
 	if (run->unmatched) {
 		hmn_process_list_free(list);
-		sample_devices(run, 0);
+		if (sample_devices(run, 0))
+			sample_read(run);
+		else
+			sample_failed(run);
 		return 0;
 	}
 	if (r < 0) {
 		tool_log_once(HMN_LOG_WARNING, hmn_context_error(run->ctx), NULL);
 		sample_devices(run, 0);
+		sample_failed(run);
 		return r == -ENOMEM ? r : 0;
 	}
 	uint64_t total = 0, shared = 0;
 	bool measured = false;
 	size_t first_new = run->processes.count;
 	uint64_t now_us = wall_clock_us();
-	run->holding = false;
 	for (size_t i = 0; i < run->n_devices; i++)
 		run->devices[i].tree_now = 0;
 	for (size_t i = 0; i < list->count && r == 0; i++) {
@@ -354,6 +421,7 @@ static int take_sample(struct run *run)
 		if (!process_row_wanted(run->cli, p))
 			continue;
 		run->any_rows = true;
+		run->tree_rows_now++;
 		if (p->shared_used_bytes != HMN_UNKNOWN) {
 			shared += p->shared_used_bytes;
 			run->shared_measured = true;
@@ -376,14 +444,13 @@ static int take_sample(struct run *run)
 			run->devices[i].tree_peak = run->devices[i].tree_now;
 	run->any_measured |= measured;
 	run->tree_now = total;
-	if (!measures_device_wide(run))
-		run->holding = total > 0;
 	if (total > run->peak)
 		run->peak = total;
 	if (shared > run->peak_shared)
 		run->peak_shared = shared;
 	/* Rows, none measured (WDDM, a driver without per-process figures): the devices must say. */
-	sample_devices(run, shared);
+	sample_devices(run, shared); /* rows were read: what they say of holding stands either way */
+	sample_read(run);
 	hmn_process_list_free(list);
 	return r;
 }
@@ -456,14 +523,30 @@ static int resolve_limit(struct run *run)
 	return 0;
 }
 
+/* Is the report's measure the devices' rise (device-wide)? */
+static bool reports_device_wide(const struct run *run)
+{
+	return run->has_gpu && measures_device_wide(run);
+}
+
 /* The tree's GPU memory at this sample, as the report's measure counts it. */
 static uint64_t tree_size_now(const struct run *run)
 {
-	const char *measure = measure_of(run);
-	return measure && strcmp(measure, "device-wide") == 0 ? run->tree_now_device_wide : run->tree_now;
+	return reports_device_wide(run) ? run->tree_now_device_wide : run->tree_now;
 }
 
 static void put_command(FILE *out, const struct cli *cli);
+
+/* "hmn: CMD: " on stderr, for a line about the tree; false with -q (nothing to say). */
+static bool say_about_command(const struct run *run)
+{
+	if (run->cli->quiet)
+		return false;
+	fputs("hmn: ", stderr);
+	put_command(stderr, run->cli);
+	fputs(": ", stderr);
+	return true;
+}
 
 /*
  * --limit: the first sample that finds the tree above it sends SIGTERM to
@@ -486,14 +569,21 @@ static void enforce_limit(struct run *run)
 	run->exceeded_ms = now - run->start_ms;
 	run->exceeded_bytes = run->limit.current;
 	run->kill_at_ms = now + run->cli->kill_after_ms;
+	run->give_up_ms = run->kill_at_ms +
+			  (run->cli->kill_after_ms > KILL_GRACE_MIN_MS ? run->cli->kill_after_ms : KILL_GRACE_MIN_MS);
 	int sent = hmn_command_signal_tree(run->ctx, run->command, SIGTERM);
-	if (!run->cli->quiet) {
+	if (say_about_command(run)) {
 		char size[SIZE_TEXT_MAX], limit[SIZE_TEXT_MAX], after[DURATION_TEXT_MAX];
-		fputs("hmn: ", stderr);
-		put_command(stderr, run->cli);
-		fprintf(stderr, ": %s of GPU memory, over --limit %s: SIGTERM to its %d process%s, SIGKILL in %s to what is left\n",
-			format_size(run->exceeded_bytes, false, size), format_size(run->limit.limit, false, limit),
-			sent > 0 ? sent : 0, sent == 1 ? "" : "es", format_duration(run->cli->kill_after_ms, after));
+		format_size(run->exceeded_bytes, false, size);
+		format_size(run->limit.limit, false, limit);
+		/* Device-wide, the budget is the GPUs' rise: another job's memory can end COMMAND, said so. */
+		if (reports_device_wide(run))
+			fprintf(stderr, "the GPUs' used memory rose %s, over --limit %s (%s)", size, limit,
+				DEVICE_WIDE_LIMIT_NOTE);
+		else
+			fprintf(stderr, "%s of GPU memory, over --limit %s", size, limit);
+		fprintf(stderr, ": SIGTERM to its %d process%s, SIGKILL in %s to what is left\n", sent > 0 ? sent : 0,
+			sent == 1 ? "" : "es", format_duration(run->cli->kill_after_ms, after));
 		fflush(stderr);
 	}
 }
@@ -607,8 +697,11 @@ static void write_text_report(FILE *out, const struct run *run, const struct run
 		run->ram.partial ? "; RAM read in turns over several samples (a tree too large to read in one)" : "");
 	if (rep->limit_exceeded) {
 		char limit[SIZE_TEXT_MAX], at[DURATION_TEXT_MAX];
-		fprintf(out, "; stopped by --limit %s: %s at %s", format_size(rep->limit_bytes, false, limit),
-			format_size(rep->limit_exceeded_bytes, false, size), format_duration(rep->limit_exceeded_ms, at));
+		fprintf(out, "; stopped by --limit %s: %s%s at %s", format_size(rep->limit_bytes, false, limit),
+			device_wide ? "a rise of " : "", format_size(rep->limit_exceeded_bytes, false, size),
+			format_duration(rep->limit_exceeded_ms, at));
+		if (device_wide)
+			fputs(" (" DEVICE_WIDE_LIMIT_NOTE ")", out);
 	}
 	fputs(".\n", out);
 	if (rep->n_left_running == 0)
@@ -728,6 +821,67 @@ static int forward_signals(struct run *run)
 	return sig;
 }
 
+/*
+ * A signal to hmn after --limit fired: the tree is being ended, and hmn is
+ * asked to stop waiting for that. What is left gets its SIGKILL now, as no
+ * one would send it once hmn has gone, and is waited for a moment at most,
+ * for that to work.
+ */
+static void hurry_the_end(struct run *run, int sig)
+{
+	char signame[24];
+	uint64_t now = clock_ms();
+	int sent = hmn_command_signal_tree(run->ctx, run->command, SIGKILL);
+
+	run->hurried = true;
+	if (now < run->kill_at_ms)
+		run->kill_at_ms = now; /* each sample from now on sends SIGKILL to what is left */
+	if (now + KILL_GRACE_MIN_MS < run->give_up_ms)
+		run->give_up_ms = now + KILL_GRACE_MIN_MS;
+	if (say_about_command(run)) {
+		fprintf(stderr, "%s to hmn: SIGKILL now to its %d process%s left\n", signal_name(sig, signame),
+			sent > 0 ? sent : 0, sent == 1 ? "" : "es");
+		fflush(stderr);
+	}
+}
+
+/* Signals that reached hmn: passed on, and remembered; the first after --limit fired hurries the end. */
+static void take_signals(struct run *run)
+{
+	int sig = forward_signals(run);
+	if (!sig)
+		return;
+	run->told_to_stop = true;
+	if (run->limit_exceeded && !run->hurried)
+		hurry_the_end(run, sig);
+}
+
+/*
+ * --limit ended the tree: all of it is waited for, what is left getting its
+ * SIGKILL at --kill-after; and then for a while only, not for ever: a
+ * process in uninterruptible sleep (a hung NFS or driver call), or one hmn
+ * may not signal (another user's, after a set-user-ID program), would keep
+ * it waiting with nothing that could change it. What is still there is
+ * said, and named in the report as left running.
+ */
+static bool limit_wait_over(const struct run *run)
+{
+	uint32_t *pids = NULL;
+	size_t n = 0;
+	char grace[DURATION_TEXT_MAX];
+
+	if (clock_ms() < run->give_up_ms)
+		return false;
+	if (hmn_command_pids(run->ctx, run->command, &pids, &n) == 0 && n > 0 && say_about_command(run)) {
+		fprintf(stderr, "%zu process%s of it still there %s after SIGKILL (in uninterruptible sleep, or not "
+			"hmn's to signal): not waiting for %s\n", n, n == 1 ? "" : "es",
+			format_duration(run->give_up_ms - run->kill_at_ms, grace), n == 1 ? "it" : "them");
+		fflush(stderr);
+	}
+	free(pids);
+	return true;
+}
+
 /* Has COMMAND itself ended (whatever it left behind)? */
 static bool command_ended(const struct run *run)
 {
@@ -739,21 +893,51 @@ static bool command_ended(const struct run *run)
  * Wait on? Until COMMAND has ended, yes. Then what it left running is
  * waited for only while it holds GPU memory (a detached trainer), and not
  * once hmn was told to stop; a daemon holding none (ssh-agent, a build
- * server) is left running, unwaited, and named in the report.
+ * server) is left running, unwaited, and named in the report. Never once
+ * nothing of the tree is left, whatever the GPUs still show: memory
+ * without a process of the tree is not the tree's to wait for.
  */
-static bool keep_waiting(struct run *run, bool told_to_stop)
+static bool keep_waiting(struct run *run)
 {
-	/* --limit ended the tree: all of it is waited for, what is left getting its SIGKILL. */
+	/*
+	 * Asked every time, whatever the answer: it reaps, so that what of the
+	 * tree ends while we wait (the orphans we adopted) never stays a
+	 * zombie, and it walks the tree once COMMAND has ended (as the RAM
+	 * reading does each sample anyway).
+	 */
+	if (hmn_command_done(run->ctx, run->command))
+		return false; /* nothing of it is left */
 	if (run->limit_exceeded)
-		return !hmn_command_done(run->ctx, run->command);
-	if (!command_ended(run)) {
-		/* Reaps; walks the tree once, when COMMAND is found ended (not a sample after that). */
-		if (hmn_command_done(run->ctx, run->command))
-			return false; /* nothing of it is left */
-		if (!command_ended(run))
-			return true;
-	}
-	return !told_to_stop && run->has_gpu && run->holding;
+		return !limit_wait_over(run);
+	if (!command_ended(run))
+		return true;
+	return !run->told_to_stop && run->has_gpu && run->holding;
+}
+
+/*
+ * When to wake: at the next sample, or sooner where --limit has a deadline
+ * before it (SIGKILL due, or the end of the wait for it to work), so that a
+ * long --interval never puts them off.
+ */
+static uint64_t wake_at(const struct run *run, uint64_t next_sample)
+{
+	if (!run->limit_exceeded)
+		return next_sample;
+	uint64_t deadline = clock_ms() < run->kill_at_ms ? run->kill_at_ms : run->give_up_ms;
+	return deadline < next_sample ? deadline : next_sample;
+}
+
+/*
+ * The next sample's time after one taken at now, due then: a sample that
+ * came early (a child's end or a deadline woke us) leaves the one due where
+ * it was; after a slow one, the next is now, with no burst to catch up.
+ */
+static uint64_t next_sample_at(uint64_t due, uint64_t interval_ms, uint64_t now)
+{
+	if (due > now)
+		return due;
+	due += interval_ms;
+	return due < now ? now : due;
 }
 
 /* What of the tree is left running, by pid and name. */
@@ -862,7 +1046,6 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 	 * ended, what it left running (a detached daemon, which no Ctrl-C
 	 * reaches) is not waited for.
 	 */
-	bool told_to_stop = false;
 	for (uint64_t next = start;;) {
 		run.samples++; /* GPU memory where there is a GPU, host memory anyway */
 		if (run.has_gpu && take_sample(&run) == -ENOMEM) {
@@ -871,15 +1054,12 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 		}
 		enforce_limit(&run); /* before RAM, which may take half the interval */
 		sample_ram(&run, false);
-		told_to_stop |= forward_signals(&run) != 0;
-		if (!keep_waiting(&run, told_to_stop))
+		take_signals(&run);
+		if (!keep_waiting(&run))
 			break;
-		next += cli->interval_ms;
-		uint64_t now = clock_ms();
-		if (next < now)
-			next = now; /* a slow sample: the next one now, no burst to catch up */
-		sleep_until(next);
-		told_to_stop |= forward_signals(&run) != 0;
+		next = next_sample_at(next, cli->interval_ms, clock_ms());
+		sleep_until(wake_at(&run, next));
+		take_signals(&run);
 	}
 	uint64_t duration = clock_ms() - start;
 	sample_ram(&run, true);

@@ -278,6 +278,116 @@ EOS
 	grep -q ', over --limit 1.0GiB: SIGTERM to its [0-9]* processes, SIGKILL in 1.0s to what is left$' <<<"$stderr"
 }
 
+# stubborn: a COMMAND that handles SIGTERM and goes on, holding 2 GiB through a child.
+stubborn() {
+	cat >"$BATS_TEST_TMPDIR/stubborn" <<EOS
+#!/bin/bash
+echo \$\$ >'$BATS_TEST_TMPDIR/stubborn.pid'
+trap 'echo TERM >>"$BATS_TEST_TMPDIR/got"' TERM
+'$hold' $((2 * GIB)) 60 &
+while :; do sleep 0.1; done
+EOS
+	chmod +x "$BATS_TEST_TMPDIR/stubborn"
+}
+
+@test "run --limit: SIGKILL comes at --kill-after, not at the next sample of a long --interval" {
+	stubborn
+	# Samples 3 s apart; SIGKILL is due 300 ms after the sample that found the tree over.
+	run_split "$HMN" run --interval 3s --limit 1GiB --kill-after 300ms --json -- "$BATS_TEST_TMPDIR/stubborn"
+	[ "$status" -eq 124 ]
+	report=$(tail -1 <<<"$stderr")
+	[ "$(jq -c '[.limit_exceeded, .signal]' <<<"$report")" = "[true,9]" ]
+	[ "$(cat "$BATS_TEST_TMPDIR/got")" = TERM ]
+	# Today's code sent it at the next sample, 3 s on.
+	late=$(jq '.duration_ms - .limit_exceeded_ms' <<<"$report")
+	echo "SIGKILL'd tree gone ${late}ms after the limit fired"
+	[ "$late" -ge 300 ]
+	[ "$late" -lt 2000 ]
+}
+
+@test "run --limit: a signal to hmn after the limit fired ends the wait at once, exit 124 still" {
+	stubborn
+	# --kill-after 60s: without the signal, SIGKILL would be a minute away.
+	"$HMN" run --limit 1GiB --kill-after 60s --json -o "$BATS_TEST_TMPDIR/r.json" -- "$BATS_TEST_TMPDIR/stubborn" \
+		2>"$BATS_TEST_TMPDIR/err" &
+	pid=$!
+	started_pids=$pid
+	for _ in $(seq 200); do grep -q 'over --limit' "$BATS_TEST_TMPDIR/err" && break; sleep 0.05; done
+	grep -q 'over --limit' "$BATS_TEST_TMPDIR/err"
+	for _ in $(seq 100); do [ -s "$BATS_TEST_TMPDIR/got" ] && break; sleep 0.05; done # it handled SIGTERM
+	(sleep 20; kill -KILL "$pid" 2>/dev/null) &
+	watchdog=$!
+	start=$(date +%s%N)
+	kill -TERM "$pid"
+	wait "$pid" && status=0 || status=$?
+	elapsed=$((($(date +%s%N) - start) / 1000000))
+	kill "$watchdog" 2>/dev/null || true
+	stubborn_pid=$(cat "$BATS_TEST_TMPDIR/stubborn.pid")
+	kill -KILL "$stubborn_pid" 2>/dev/null && left=yes || left=no
+	echo "hmn took ${elapsed}ms to end; COMMAND left running: $left"
+	[ "$status" -eq 124 ]
+	[ "$elapsed" -lt 5000 ]
+	[ "$(jq -c '[.limit_exceeded, .signal]' "$BATS_TEST_TMPDIR/r.json")" = "[true,9]" ]
+	# No one would send the SIGKILL later: hmn sent it before it stopped waiting.
+	[ "$left" = no ]
+}
+
+@test "run --limit: a process hmn cannot end keeps it waiting no longer than --kill-after again" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to make a process that hmn may not signal"
+	dir=$(mktemp -d /tmp/hmn-stuck.XXXXXX)
+	chmod 755 "$dir"
+	# A set-user-ID copy of setpriv makes COMMAND root's through and through: hmn, as nobody,
+	# may not signal it, and to hmn it is as a process in uninterruptible sleep, never ending.
+	cp "$(command -v setpriv)" "$dir/setpriv"
+	chmod 4755 "$dir/setpriv"
+	printf '%s\n' 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=1073741824' >"$dir/scenario"
+	chmod 644 "$dir/scenario"
+	cat >"$dir/stuck" <<EOS
+#!/bin/bash
+printf '%s\n' 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=3221225472' \
+	"proc gpu=0 pid=\$\$ used=$((2 * GIB)) list=compute" >'$dir/scenario.new'
+echo \$\$ >'$dir/pid'
+chmod 644 '$dir/scenario.new'
+mv '$dir/scenario.new' '$dir/scenario'
+exec sleep 60 </dev/null >/dev/null 2>&1 # its end is not waited for by bats either
+EOS
+	chmod 755 "$dir/stuck"
+	start=$(date +%s%N)
+	HMN_STUB_SCENARIO="$dir/scenario" run_split timeout -k 5 30 setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$HMN" run --limit 1GiB --kill-after 200ms --json -- "$dir/setpriv" --reuid=0 --regid=0 --clear-groups "$dir/stuck"
+	elapsed=$((($(date +%s%N) - start) / 1000000))
+	report=$(tail -1 <<<"$stderr")
+	kill -KILL "$(cat "$dir/pid")" || true
+	rm -rf "$dir"
+	echo "$stderr"
+	[ "$status" -eq 124 ]
+	[ "$elapsed" -lt 15000 ]
+	[ "$(jq -c '[.limit_exceeded, .exit_code, .signal, [.left_running[].name]]' <<<"$report")" = '[true,null,null,["sleep"]]' ]
+	# SIGKILL at 200 ms, then 1 s at least for it to work (the shortest wait after SIGKILL).
+	[ "$(jq '.duration_ms - .limit_exceeded_ms >= 1200' <<<"$report")" = true ]
+	grep -q ' still there 1.0s after SIGKILL' <<<"$stderr"
+}
+
+@test "run --limit, device-wide: the budget is the GPUs' rise, whatever took it, and hmn says so" {
+	# Every process figure "not available": the device's used memory rises 2 GiB.
+	scenario 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=1073741824'
+	cat >"$BATS_TEST_TMPDIR/grow" <<EOS
+#!/bin/bash
+s=\$HMN_STUB_SCENARIO
+printf '%s\n' 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=3221225472' "proc gpu=0 pid=\$\$ used=na list=compute" >"\$s.new"
+mv "\$s.new" "\$s"
+sleep 30
+EOS
+	chmod +x "$BATS_TEST_TMPDIR/grow"
+	run_split "$HMN" run --limit 1GiB -- "$BATS_TEST_TMPDIR/grow"
+	[ "$status" -eq 124 ]
+	echo "$stderr"
+	grep -qx "hmn: $BATS_TEST_TMPDIR/grow: the GPUs' used memory rose 2.0GiB, over --limit 1.0GiB (device-wide: memory anything else took on the GPUs counts too): SIGTERM to its [0-9]* process[es]*, SIGKILL in 10.0s to what is left" <<<"$stderr"
+	[[ "$(tail -1 <<<"$stderr")" =~ \;\ stopped\ by\ --limit\ 1\.0GiB:\ a\ rise\ of\ 2\.0GiB\ at\ [0-9.]+m?s\ \(device-wide:\ memory\ anything\ else\ took\ on\ the\ GPUs\ counts\ too\)\.$ ]]
+	# --help says so too.
+	"$HMN" run --help | grep -q "^Where no source measures processes (device-wide), --limit is on the rise of the$"
+}
+
 @test "run --limit: a tree under it runs to its own exit status; N% is of the smallest listed GPU" {
 	run_split "$HMN" run --limit 1GiB --json -- bash -c "'$hold' $((512 * MIB)) 0.5; exit 7"
 	[ "$status" -eq 7 ]
@@ -376,6 +486,96 @@ Try 'hmn run --help'." ]
 	[ "$status" -eq 0 ] # COMMAND's own status
 	[ "$elapsed" -lt 10000 ] # not the daemon's 30 s
 	[ "$(jq -c '[.exit_code, .signal]' "$BATS_TEST_TMPDIR/r.json")" = '[0,null]' ]
+}
+
+@test "run, device-wide: once COMMAND and all it started are gone, hmn stops, whatever the GPUs still hold" {
+	# Every process figure "not available"; the device's used memory rises 2 GiB and stays
+	# there (another job's, for all hmn can tell). COMMAND leaves a child that outlives it.
+	scenario 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=1073741824'
+	cat >"$BATS_TEST_TMPDIR/leave" <<EOS
+#!/bin/bash
+s=\$HMN_STUB_SCENARIO
+printf '%s\n' 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=3221225472' "proc gpu=0 pid=\$\$ used=na list=compute" >"\$s.new"
+mv "\$s.new" "\$s"
+sleep 1 &
+sleep 0.3
+EOS
+	chmod +x "$BATS_TEST_TMPDIR/leave"
+	start=$(date +%s%N)
+	run_split timeout -k 5 15 "$HMN" run --json -- "$BATS_TEST_TMPDIR/leave"
+	elapsed=$((($(date +%s%N) - start) / 1000000))
+	echo "hmn took ${elapsed}ms"
+	[ "$status" -eq 0 ]
+	[ "$elapsed" -lt 10000 ] # today's code waited on the devices' 2 GiB for ever
+	[ "$(jq -c '[.measure, .peak_bytes, .exit_code]' <<<"$stderr")" = "[\"device-wide\",$((2 * GIB)),0]" ]
+	# A daemon it leaves, holding nothing (no row on the GPU's list), is not waited for
+	# either: the 2 GiB the devices still show is no process of the tree's.
+	scenario 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=1073741824'
+	cat >"$BATS_TEST_TMPDIR/leave" <<EOS
+#!/bin/bash
+s=\$HMN_STUB_SCENARIO
+printf '%s\n' 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=3221225472' "proc gpu=0 pid=\$\$ used=na list=compute" >"\$s.new"
+mv "\$s.new" "\$s"
+setsid sleep 30 </dev/null >/dev/null 2>&1 &
+sleep 0.3
+printf '%s\n' 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=3221225472' >"\$s.new"
+mv "\$s.new" "\$s"
+EOS
+	start=$(date +%s%N)
+	run_split timeout -k 5 15 "$HMN" run --json -- "$BATS_TEST_TMPDIR/leave"
+	elapsed=$((($(date +%s%N) - start) / 1000000))
+	for daemon in $(jq -r '.left_running[]?.pid' <<<"$stderr"); do kill "$daemon" || true; done
+	echo "hmn took ${elapsed}ms"
+	[ "$status" -eq 0 ]
+	[ "$elapsed" -lt 10000 ] # not the daemon's 30 s
+	[ "$(jq -c '[.measure, .peak_bytes, [.left_running[].name]]' <<<"$stderr")" = "[\"device-wide\",$((2 * GIB)),[\"sleep\"]]" ]
+}
+
+@test "run: while hmn waits for what COMMAND left holding memory, what of it ends is reaped at once" {
+	# COMMAND leaves a holder (3 s) and a subshell that ends once COMMAND has been reaped:
+	# hmn adopts both, waits for the holder, and must not keep the subshell a zombie.
+	"$HMN" run --json -o "$BATS_TEST_TMPDIR/r.json" -- bash -c "'$hold' $GIB 3 >/dev/null 2>&1 &
+		(while kill -0 \$\$ 2>/dev/null; do sleep 0.02; done; touch '$BATS_TEST_TMPDIR/ended') &
+		until grep -q 'used=$GIB' \"\$HMN_STUB_SCENARIO\"; do sleep 0.02; done; exit 0" 2>/dev/null &
+	pid=$!
+	started_pids=$pid
+	for _ in $(seq 200); do [ -e "$BATS_TEST_TMPDIR/ended" ] && break; sleep 0.05; done
+	[ -e "$BATS_TEST_TMPDIR/ended" ]
+	sleep 0.5 # the subshell has exited, and hmn has had a sample since
+	ps -o pid=,stat=,args= --ppid "$pid"
+	zombies=$(ps -o stat= --ppid "$pid" | grep -c '^Z' || true)
+	holding=$(grep -c "used=$GIB" "$HMN_STUB_SCENARIO" || true)
+	wait "$pid"
+	[ "$holding" -eq 1 ] # hmn was still waiting for the holder
+	[ "$zombies" -eq 0 ]
+	[ "$(jq -r '.peak_bytes' "$BATS_TEST_TMPDIR/r.json")" -eq "$GIB" ]
+}
+
+@test "run: a GPU that stops answering once COMMAND has ended is not waited on for ever" {
+	# COMMAND is seen holding 1 GiB, leaves a daemon that holds nothing, and from then on
+	# every process list fails: the last sample's "holding" must not stand for ever.
+	cat >"$BATS_TEST_TMPDIR/fail" <<EOS
+#!/bin/bash
+s=\$HMN_STUB_SCENARIO
+gpu='gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=2147483648'
+printf '%s\n' "\$gpu" "proc gpu=0 pid=\$\$ used=$GIB list=compute" >"\$s.new"
+mv "\$s.new" "\$s"
+setsid sleep 30 </dev/null >/dev/null 2>&1 &
+sleep 0.5
+printf '%s\n' "\$gpu" 'list-error gpu=0 list=compute code=999' 'list-error gpu=0 list=graphics code=999' \
+	'list-error gpu=0 list=mps code=999' >"\$s.new"
+mv "\$s.new" "\$s"
+EOS
+	chmod +x "$BATS_TEST_TMPDIR/fail"
+	start=$(date +%s%N)
+	run_split timeout -k 5 15 "$HMN" run --json -- "$BATS_TEST_TMPDIR/fail"
+	elapsed=$((($(date +%s%N) - start) / 1000000))
+	report=$(tail -1 <<<"$stderr")
+	for daemon in $(jq -r '.left_running[]?.pid' <<<"$report"); do kill "$daemon" || true; done
+	echo "hmn took ${elapsed}ms"
+	[ "$status" -eq 0 ]
+	[ "$elapsed" -lt 10000 ] # not the daemon's 30 s
+	[ "$(jq -c '[.peak_bytes, [.left_running[].name]]' <<<"$report")" = "[$GIB,[\"sleep\"]]" ]
 }
 
 # ---- -o FILE ------------------------------------------------------------------
