@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "format.h"
 #include "output.h"
@@ -992,6 +993,18 @@ static int open_report_file(struct run *run, struct output *out)
 	return r;
 }
 
+/* Does word name a file by its path (not a name looked for in PATH), one that is there? */
+static bool names_existing_file(const char *word)
+{
+	struct stat st;
+#ifdef _WIN32
+	bool path = strchr(word, '/') || strchr(word, '\\');
+#else
+	bool path = strchr(word, '/') != NULL;
+#endif
+	return path && stat(word, &st) == 0 && S_ISREG(st.st_mode);
+}
+
 int cmd_run(const struct cli *cli, hmn_context *ctx)
 {
 	struct run run = { .cli = cli, .ctx = ctx };
@@ -1035,6 +1048,12 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 			fprintf(stderr, "hmn: %s: the command line is longer than Windows' 32,767 characters\n", name);
 			run_free(&run);
 			return EXIT_RUN_FAILED;
+		}
+		if (r == -ENOENT && names_existing_file(cli->argv[0])) {
+			/* exec's ENOENT for a file that is there: the interpreter its #! names is not (bash: 126). */
+			fprintf(stderr, "hmn: %s: cannot run: the interpreter its #! line names is not there\n", name);
+			run_free(&run);
+			return EXIT_CANNOT_RUN;
 		}
 		fprintf(stderr, "hmn: %s: %s\n", name, r == -ENOENT ? "command not found" : strerror(-r));
 		run_free(&run);

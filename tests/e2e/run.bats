@@ -118,6 +118,12 @@ GIB=1073741824
 	run_split "$HMN" run -- "$BATS_TEST_TMPDIR/plain"
 	[ "$status" -eq 126 ]
 	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/plain: Permission denied" ]
+	# A script that is there, whose #! interpreter is not: 126 and why, as bash says (it said 127, not found).
+	printf '#!/nonexistent/interpreter\n' >"$BATS_TEST_TMPDIR/script"
+	chmod 755 "$BATS_TEST_TMPDIR/script"
+	run_split "$HMN" run -- "$BATS_TEST_TMPDIR/script"
+	[ "$status" -eq 126 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/script: cannot run: the interpreter its #! line names is not there" ]
 }
 
 @test "run: 125 when hmn cannot start COMMAND (fork refused)" {
