@@ -158,6 +158,31 @@ wait_for() {
 	grep -qx '4242    0  1.0GiB  bash' "$BATS_TEST_TMPDIR/err"
 }
 
+@test "watch: a pid given to another process between two samples that list it is that process" {
+	rm -rf "$HMN_PROCFS/4242"
+	fake_process 4242 1000 /opt/bin/trainer
+	fake_stat 4242 1000
+	"$HMN" watch --interval 100ms --json >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
+	pid=$!
+	started_pids=$pid
+	wait_for '.processes[0].name == "trainer"'
+	# trainer ends and miner gets pid 4242 at once: the driver lists the pid in every sample.
+	# Its exe first (the start time unchanged: still trainer, not read again), then its start time.
+	ln -sfn /usr/bin/miner "$HMN_PROCFS/4242/exe"
+	fake_stat 4242 999999
+	wait_for '.processes[0].name == "miner"'
+	kill -INT "$pid"
+	wait "$pid"
+	started_pids=
+	# Named as hmn ps names it, and never trainer again once miner is seen.
+	run_split "$HMN" ps
+	[[ "${lines[1]}" == *"  miner" ]]
+	[ -z "$(jq -r '.processes[0].name' "$BATS_TEST_TMPDIR/out" | sed -n '/^miner$/,$p' | grep -vx miner)" ]
+	# Two processes in the summary: each its own peak.
+	grep -qx '4242    0  2.0GiB  trainer' "$BATS_TEST_TMPDIR/err"
+	grep -qx '4242    0  2.0GiB  miner' "$BATS_TEST_TMPDIR/err"
+}
+
 @test "watch: a MIG instance created while it runs appears, with its processes" {
 	gpu='gpu name="NVIDIA H100 80GB HBM3" uuid=GPU-00000000-0000-0000-0000-000000000000 pci=00000000:00:09.0 total=85520809984 reserved=502267904 used=11665408000'
 	mig2='mig gpu=0 gi=2 ci=0 name="NVIDIA H100 80GB HBM3 MIG 3g.40gb" uuid=MIG-00000000-0000-0000-0000-000000000000 total=42412802048 used=2407530496'
