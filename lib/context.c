@@ -805,8 +805,30 @@ static int recall_process(const struct known_process *k, struct hmn_process *p, 
 }
 
 /*
+ * Is the remembered process still the one with its pid? The system gives a
+ * pid again once its process has ended, and that can happen between two
+ * queries that both list it: a start time that differs says another process
+ * has it, to be read anew rather than take the first one's name, owner and
+ * start time (hmn watch keeps each process's peak by pid and start time). A
+ * start time that cannot be read now (the process has just ended and the
+ * driver lists it one last time) says nothing against it.
+ */
+static bool still_known(const hmn_context *ctx, const struct known_process *k)
+{
+#ifdef __linux__
+	uint64_t start;
+	if (os_process_start_time(ctx->proc_root, k->identity.pid, &start) == 0)
+		return start == k->identity.start_time;
+#else
+	(void)ctx, (void)k;
+#endif
+	return true;
+}
+
+/*
  * The remembered process of each of the distinct pids (ascending), or NULL
- * where it must be read: both lists are sorted, so one merge.
+ * where it must be read (never seen, or its pid now another process's): both
+ * lists are sorted, so one merge.
  */
 static void recall_known(const hmn_context *ctx, const uint32_t *pids, size_t n, struct known_process **ret_hits)
 {
@@ -814,7 +836,9 @@ static void recall_known(const hmn_context *ctx, const uint32_t *pids, size_t n,
 	for (size_t k = 0; k < n; k++) {
 		while (j < ctx->n_known && ctx->known[j].identity.pid < pids[k])
 			j++;
-		ret_hits[k] = j < ctx->n_known && ctx->known[j].identity.pid == pids[k] ? &ctx->known[j] : NULL;
+		struct known_process *hit =
+			j < ctx->n_known && ctx->known[j].identity.pid == pids[k] ? &ctx->known[j] : NULL;
+		ret_hits[k] = hit && still_known(ctx, hit) ? hit : NULL;
 	}
 }
 

@@ -77,9 +77,11 @@ struct hmn_options {
 	 * queried again and again (hmn watch): on a busy node reading them is
 	 * most of a query's cost. A process listed by two queries in a row is
 	 * read once, when first listed, with its start time (struct
-	 * hmn_process); a pid a query does not list is forgotten, so a process
-	 * given that pid later is read as the new process it is. A process
-	 * that exec()s another program keeps the name it was first read with.
+	 * hmn_process), which is read again at every query: a pid whose start
+	 * time changed was given to another process, which is read as the new
+	 * process it is, and so is one given a pid that a query did not list
+	 * (that pid is forgotten). A process that exec()s another program keeps
+	 * the name it was first read with.
 	 * Its RAM (ram_bytes) is read at every query. Linux; elsewhere ignored.
 	 */
 	bool remember_processes;

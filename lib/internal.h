@@ -220,6 +220,12 @@ struct os_proc_root *os_proc_root_close(struct os_proc_root *root);
  * Windows give none yet (0).
  */
 void os_proc_root_read_start_times(struct os_proc_root *root);
+/*
+ * Linux: when a process started (what os_process_details reads as
+ * start_time), from its stat alone: a remembered pid is checked with it at
+ * every query. -ENOENT, -ESRCH: gone; -ENODATA: unreadable.
+ */
+int os_process_start_time(struct os_proc_root *root, uint32_t pid, uint64_t *ret_start_time);
 /* Linux: a process's resident set now (what os_process_details reads as ram_bytes). */
 int os_process_ram(struct os_proc_root *root, uint32_t pid, uint64_t *ret_bytes);
 /*

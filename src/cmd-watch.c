@@ -325,6 +325,39 @@ static int print_watch_summary(const struct watch *w, uint64_t samples, uint64_t
 	return r;
 }
 
+/*
+ * The deadline of the sample taken now. Late by more than half an interval
+ * (the machine suspended, hmn stopped, a sample slower than the interval),
+ * the schedule starts again from now: the deadlines missed are not caught
+ * up with, and the next sample is a whole interval after this one. Keeping
+ * the old schedule would take the next one at its deadline, which may be
+ * only moments away (after a stall of 1.2 intervals, 0.8 of one; after a
+ * longer one, at once): a burst. So no two samples start less than half an
+ * interval apart, while the usual few milliseconds late keep the schedule.
+ */
+static uint64_t sample_deadline(uint64_t deadline_ms, uint64_t now_ms, uint64_t interval_ms)
+{
+	return now_ms > deadline_ms + interval_ms / 2 ? now_ms : deadline_ms;
+}
+
+/*
+ * Sleeps until the deadline; true when SIGINT or SIGTERM came first.
+ * sleep_until returns early on any wake-up, not only a signal of ours (an
+ * EINTR where a system ends a sleep for a stop and continue; a wake-up byte
+ * left from a signal already taken): then it sleeps again, rather than
+ * take a sample early.
+ */
+static bool sleep_or_signal(uint64_t deadline_ms)
+{
+	for (;;) {
+		sleep_until(deadline_ms);
+		if (signal_take(NULL))
+			return true;
+		if (clock_ms() >= deadline_ms)
+			return false;
+	}
+}
+
 int cmd_watch(const struct cli *cli, hmn_context *ctx)
 {
 	/* The summary names the top few: the highest few hundred are all it keeps. */
@@ -352,9 +385,10 @@ int cmd_watch(const struct cli *cli, hmn_context *ctx)
 	w.terminal = !w.file && cli->format == FORMAT_TABLE && isatty(fileno(stdout));
 	signals_catch(false);
 
-	uint64_t start = clock_ms(), elapsed = 0, next = start;
+	uint64_t start = clock_ms(), now = start, next = start, elapsed;
 	for (;;) {
-		if (take_sample(&w, elapsed) < 0) {
+		next = sample_deadline(next, now, cli->interval_ms);
+		if (take_sample(&w, now - start) < 0) {
 			fprintf(stderr, "hmn: out of memory\n");
 			status = EXIT_RUNTIME;
 			break;
@@ -365,22 +399,13 @@ int cmd_watch(const struct cli *cli, hmn_context *ctx)
 		if ((cli->count && samples >= cli->count) || signal_take(NULL))
 			break;
 		next += cli->interval_ms;
-		/*
-		 * More than one interval missed (the machine suspended, hmn
-		 * stopped): the schedule starts again from now, no burst of
-		 * back-to-back samples to catch up.
-		 */
-		uint64_t now = clock_ms();
-		if (now > next + cli->interval_ms)
-			next = now;
 		if (cli->duration_ms && next - start >= cli->duration_ms) {
 			sleep_until(start + cli->duration_ms);
 			break;
 		}
-		sleep_until(next);
-		if (signal_take(NULL))
+		if (sleep_or_signal(next))
 			break;
-		elapsed = clock_ms() - start;
+		now = clock_ms();
 	}
 	elapsed = clock_ms() - start;
 	status = finish_output(stdout, status);

@@ -176,10 +176,10 @@ unsigned codepoint_width(uint32_t cp)
 	return 1;
 }
 
-void print_cut(FILE *out, const char *text, size_t len, size_t columns)
+size_t text_fit(const char *text, size_t len, size_t columns, size_t *ret_width)
 {
 	const unsigned char *p = (const unsigned char *)text;
-	size_t i = 0, keep = 0, used = 0;
+	size_t i = 0, used = 0;
 
 	while (i < len) {
 		uint32_t cp = '?';
@@ -187,17 +187,24 @@ void print_cut(FILE *out, const char *text, size_t len, size_t columns)
 		unsigned w = n ? codepoint_width(cp) : 1;
 		if (used + w > columns)
 			break;
-		if (used + w < columns)
-			keep = i + (n ? n : 1); /* what fits before a "…" in the last column */
 		used += w;
 		i += n ? n : 1;
 	}
-	if (i < len) {
-		fwrite(text, 1, keep, out);
-		fputs("\u2026", out);
-	} else {
+	*ret_width = used;
+	return i;
+}
+
+void print_cut(FILE *out, const char *text, size_t len, size_t columns)
+{
+	size_t width;
+
+	if (text_fit(text, len, columns, &width) == len) {
 		fwrite(text, 1, len, out);
+		return;
 	}
+	/* Too wide: what fits before a "…" in the last column. */
+	fwrite(text, 1, text_fit(text, len, columns ? columns - 1 : 0, &width), out);
+	fputs("\u2026", out);
 }
 
 size_t utf8_sequence_length(const unsigned char *s, size_t n, uint32_t *ret_codepoint)

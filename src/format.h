@@ -49,6 +49,13 @@ size_t utf8_sequence_length(const unsigned char *s, size_t n, uint32_t *ret_code
 unsigned codepoint_width(uint32_t cp);
 
 /*
+ * How many of text's first len bytes fit in columns display columns: the
+ * longest start no wider, which never splits a UTF-8 sequence nor a wide
+ * character, and keeps the zero-width ones that follow the last character
+ * that fits. Its width into *ret_width.
+ */
+size_t text_fit(const char *text, size_t len, size_t columns, size_t *ret_width);
+/*
  * Writes text's first len bytes (terminal-safe already) cut to columns
  * display columns: a text too wide ends in "…" in its last column. A wide
  * character never straddles the cut, and the cut never splits a UTF-8

@@ -71,7 +71,7 @@ static int finish(struct table *t, int r, FILE *out, bool no_header)
 {
 	unsigned columns, rows;
 
-	/* On a terminal, a line never wraps: NAME is cut with "…" to the window (the contract's Tables). */
+	/* On a terminal, a line never wraps: it is cut with "…" at the window's edge, NAME first (the contract's Tables). */
 	if (r == 0)
 		table_print_cut(t, out, no_header, terminal_size(out, &columns, &rows) ? columns : 0);
 	table_free(t);

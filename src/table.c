@@ -88,51 +88,101 @@ int table_add_cell(struct table *t, const char *text)
 	return 0;
 }
 
-static void print_padding(FILE *out, size_t n)
+/*
+ * Where a row is written: room is what is left of the window for the row's
+ * text before the "…" that ends a row too wide for it (SIZE_MAX: a row
+ * that fits, written whole); cut, whether the row has reached that edge.
+ */
+struct row_out {
+	FILE *out;
+	size_t room;
+	bool cut;
+};
+
+static void put_text(struct row_out *r, const char *text, size_t len)
+{
+	size_t width, n;
+
+	if (r->cut)
+		return;
+	if (r->room == SIZE_MAX) { /* the row fits: no need to measure it again */
+		fwrite(text, 1, len, r->out);
+		return;
+	}
+	n = text_fit(text, len, r->room, &width);
+	fwrite(text, 1, n, r->out);
+	r->room -= width;
+	r->cut = n < len;
+}
+
+static void put_padding(struct row_out *r, size_t n)
 {
 	static const char spaces[] = "                                ";
 	while (n > 0) {
 		size_t k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
-		fwrite(spaces, 1, k, out);
+		put_text(r, spaces, k);
 		n -= k;
 	}
 }
 
-static void print_cell(const struct table *t, FILE *out, size_t column, const char *text,
-		       size_t width, size_t columns)
+/* A row's cells: the header's names (cells NULL), or the n_columns cells from cells. */
+static const char *row_text(const struct table *t, const struct cell *cells, size_t column, size_t *ret_width)
 {
-	bool last = column + 1 == t->n_columns;
-	size_t pad = t->widths[column] - width;
-
-	if (column > 0)
-		fputs("  ", out);
-	if (t->columns[column].align == ALIGN_RIGHT)
-		print_padding(out, pad);
-	if (last && columns) {
-		/* Where the line has room left for the free text at all: 2 columns, "x…". */
-		size_t before = 0;
-		for (size_t i = 0; i + 1 < t->n_columns; i++)
-			before += t->widths[i] + 2;
-		if (before + width > columns && columns >= before + 2)
-			print_cut(out, text, strlen(text), columns - before);
-		else
-			fputs(text, out);
-	} else {
-		fputs(text, out);
+	if (!cells) {
+		*ret_width = strlen(t->columns[column].header);
+		return t->columns[column].header;
 	}
-	if (t->columns[column].align == ALIGN_LEFT && !last)
-		print_padding(out, pad);
-	if (last)
-		fputc('\n', out);
+	*ret_width = cells[column].width;
+	return t->text + cells[column].offset;
+}
+
+/* The display width of a row: every column padded to its width but the last, which is not. */
+static size_t row_width(const struct table *t, const struct cell *cells)
+{
+	size_t width = 0, last;
+
+	for (size_t i = 0; i + 1 < t->n_columns; i++)
+		width += t->widths[i] + 2;
+	row_text(t, cells, t->n_columns - 1, &last);
+	return width + (t->columns[t->n_columns - 1].align == ALIGN_RIGHT ? t->widths[t->n_columns - 1] : last);
+}
+
+/*
+ * One row on one line. A row wider than columns (0: never cut) is cut at
+ * the window's edge with "…", as a terminal would otherwise wrap it onto
+ * the next line and break the table: NAME, the last column, first; where
+ * the others already fill the window, they are cut too, the "…" saying so.
+ */
+static void print_row(const struct table *t, FILE *out, const struct cell *cells, size_t columns)
+{
+	struct row_out r = {
+		.out = out,
+		.room = columns && row_width(t, cells) > columns ? columns - 1 : SIZE_MAX,
+	};
+
+	for (size_t i = 0; i < t->n_columns; i++) {
+		bool last = i + 1 == t->n_columns;
+		size_t width;
+		const char *text = row_text(t, cells, i, &width);
+		if (i > 0)
+			put_text(&r, "  ", 2);
+		if (t->columns[i].align == ALIGN_RIGHT)
+			put_padding(&r, t->widths[i] - width);
+		put_text(&r, text, strlen(text));
+		if (t->columns[i].align == ALIGN_LEFT && !last)
+			put_padding(&r, t->widths[i] - width);
+	}
+	if (r.cut)
+		fputs("\u2026", out);
+	fputc('\n', out);
 }
 
 void table_print_cut(const struct table *t, FILE *out, bool no_header, size_t columns)
 {
 	if (!no_header)
-		for (size_t i = 0; i < t->n_columns; i++)
-			print_cell(t, out, i, t->columns[i].header, strlen(t->columns[i].header), columns);
-	for (size_t i = 0; i < t->n_cells; i++)
-		print_cell(t, out, i % t->n_columns, t->text + t->cells[i].offset, t->cells[i].width, columns);
+		print_row(t, out, NULL, columns);
+	for (size_t i = 0; i + t->n_columns <= t->n_cells; i += t->n_columns)
+		print_row(t, out, &t->cells[i], columns);
 }
 
 void table_print(const struct table *t, FILE *out, bool no_header)

@@ -26,9 +26,11 @@ int table_add_cell(struct table *t, const char *text);
 /* Prints every row, with the header first unless no_header. */
 void table_print(const struct table *t, FILE *out, bool no_header);
 /*
- * The same, each line cut to columns (0: not cut): the last column's cells,
- * the free text (NAME), end in "…" where they would pass it. The other
- * cells are one word and are never cut (a figure cut is a wrong figure).
+ * The same, each line cut to columns display columns (0: not cut), as a
+ * terminal's window allows: a line too wide ends in "…" in its last column.
+ * NAME, the last column, is cut first; where the other columns alone are
+ * wider than the window, they are cut too (the "…" says a figure is not
+ * whole), never wrapped onto the next line.
  */
 void table_print_cut(const struct table *t, FILE *out, bool no_header, size_t columns);
 

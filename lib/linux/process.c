@@ -186,6 +186,24 @@ int os_process_ram(struct os_proc_root *root, uint32_t pid, uint64_t *ret_bytes)
 	return 0;
 }
 
+int os_process_start_time(struct os_proc_root *root, uint32_t pid, uint64_t *ret_start_time)
+{
+	char path[32], buf[1024];
+	char *file = pid_dir(path, pid);
+	struct proc_stat st;
+
+	if (root->fd < 0)
+		return -ENOENT;
+	strcpy(file, "stat");
+	ssize_t n = linux_read_head(root->fd, path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	if (parse_stat(buf, (size_t)n, &st) < 0 || st.start_time == 0)
+		return -ENODATA;
+	*ret_start_time = st.start_time;
+	return 0;
+}
+
 /* Reads pids[begin, end) into out, strings into arena; -ENOMEM. */
 static int read_range(struct os_proc_root *root, const uint32_t *pids, size_t begin, size_t end,
 		      struct os_process_details *out, struct hmn_arena *arena)

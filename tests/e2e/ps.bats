@@ -297,3 +297,37 @@ Try 'hmn ps --help'." ]
 	grep -qx '1500  root    G          -       -       -    1  Xorg' <<<"$view"
 	grep -q '^ PID  USER    TYPE    VRAM  SHARED     RAM  GPU  NAME$' <<<"$view"
 }
+
+@test "ps and free in 50 columns: a line the other columns already fill is cut at the edge, never wrapped" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	# 49 columns before NAME in ps, 50 in free: NAME has no room for "x…" in either.
+	three_processes
+	# A narrower table (ps --pid 888) leaves NAME 9 columns: cut by display width.
+	two_gpus 'proc gpu=0 pid=4242 used=2147483648 list=compute' 'proc gpu=0 pid=4242 used=2147483648 list=graphics' \
+		'proc gpu=0 pid=777 used=536870912 list=compute' 'proc gpu=1 pid=777 used=1073741824 list=compute' \
+		'proc gpu=1 pid=1500 used=na list=graphics' 'proc gpu=0 pid=888 used=1048576 list=compute'
+	fake_process 888 0 /usr/bin/x训练模型训练模型
+	tmux_socket="hmn-ps-$$-$BATS_TEST_NUMBER"
+	printf 'set -g remain-on-exit on\nset -g default-shell /bin/sh\n' >"$BATS_TEST_TMPDIR/tmux.conf"
+	tmux -L "$tmux_socket" -f "$BATS_TEST_TMPDIR/tmux.conf" new-session -d -x 50 -y 24 -s w \
+		"'$HMN' ps --pid 4242,777,1500 2>/dev/null; '$HMN' free 2>/dev/null; '$HMN' free -l 2>/dev/null; \
+		 '$HMN' ps --pid 888 2>/dev/null; echo DONE; sleep 30"
+	for _ in $(seq 100); do
+		view=$(tmux -L "$tmux_socket" capture-pane -p -t w)
+		grep -q '^DONE$' <<<"$view" && break
+		sleep 0.1
+	done
+	sed 's/^/# /' <<<"$view" >&3
+	# One screen line a row (5 + 3 + 3 + 2, and DONE), none over 50 columns.
+	[ "$(grep -c . <<<"$view")" -eq 14 ]
+	sed 's/…/./g; s/训/../g; s/练/../g; s/模/../g; s/型/../g' <<<"$view" | awk 'length($0) > 50 { exit 1 }'
+	grep -qx ' PID  USER    TYPE    VRAM  SHARED     RAM  GPU  …' <<<"$view"
+	grep -qx ' 777  nobody  C     512MiB       -  812MiB    0  …' <<<"$view"
+	grep -qx 'GPU     USED     FREE    TOTAL  RESERVED  SOURCE …' <<<"$view"
+	grep -qx '  0  19.4GiB  59.8GiB  79.6GiB    479MiB  nvml   …' <<<"$view"
+	# -l: wider still; the columns past the edge are cut, the figures before it whole.
+	grep -qx '  0  19.4GiB  59.8GiB  79.6GiB    479MiB     -   …' <<<"$view"
+	# Display columns, not bytes or code points: "x", three wide characters (the fourth would
+	# straddle the column of the "…") and the "…": 49 columns.
+	grep -qx '888  root  C     1MiB       -    -    0  x训练模…' <<<"$view"
+}

@@ -722,6 +722,107 @@ static void test_mps(void)
 	hmn_context_free(ctx);
 }
 
+/* ---- a remembering context (hmn watch) and pids given again ------------------------ */
+
+/* dir/reuse-proc/PID as a process: its status (owner), exe and stat (start time). */
+static void fake_process_at(const char *procfs, unsigned pid, unsigned uid, const char *exe, uint64_t start)
+{
+	char path[800];
+	snprintf(path, sizeof(path), "%s/%u", procfs, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%u/status", procfs, pid);
+	FILE *f = fopen(path, "w");
+	fprintf(f, "Name:\tx\nUid:\t%u\t%u\t%u\t%u\n", uid, uid, uid, uid);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/%u/stat", procfs, pid);
+	f = fopen(path, "w");
+	fprintf(f, "%u (x) S 1 %u %u 0 -1 4194304 100 0 0 0 5 3 0 0 20 0 8 0 %" PRIu64 " 123456 5120\n", pid,
+		pid, pid, start);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/%u/exe", procfs, pid);
+	unlink(path);
+	if (symlink(exe, path) != 0)
+		perror("symlink");
+}
+
+static struct hmn_process_list *query_again(hmn_context *ctx)
+{
+	struct hmn_process_list *procs = NULL;
+	if (hmn_query_processes(ctx, NULL, &procs) < 0)
+		return NULL;
+	return procs;
+}
+
+/*
+ * A pid listed by two queries in a row is one process only while its start
+ * time is the same: the system may have given it to another process between
+ * them, which must not inherit the first one's name, owner and start time
+ * (hmn watch keys its peaks by pid and start time).
+ */
+static void test_pid_reused(void)
+{
+	char procfs[600];
+	snprintf(procfs, sizeof(procfs), "%s/reuse-proc", dir);
+	mkdir(procfs, 0755);
+	fake_process_at(procfs, 100, 1000, "/opt/bin/trainer", 1000);
+	setenv("HMN_PROCFS", procfs, 1);
+	use_stub("STUB_MODERN");
+	scenario("gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 used=2690646016\n"
+		 "proc gpu=0 pid=100 used=2690646016 list=compute\n");
+	struct hmn_options o = { .log = capture, .remember_processes = true };
+	hmn_context *ctx = NULL;
+	ok(hmn_context_new(&o, &ctx, NULL) == 0, "pid reused: a remembering context opens");
+
+	struct hmn_process_list *procs = query_again(ctx);
+	const struct hmn_process *p = procs ? find(procs, 100, 0) : NULL;
+	ok(p && p->name && !strcmp(p->name, "trainer") && p->uid == 1000 && p->start_time == 1000,
+	   "pid reused: the first process read, with its start time");
+	procs = hmn_process_list_free(procs);
+
+	/* The same process exec()s: same start time, remembered, not read again. */
+	fake_process_at(procfs, 100, 1000, "/opt/bin/exec-ed", 1000);
+	procs = query_again(ctx);
+	p = procs ? find(procs, 100, 0) : NULL;
+	ok(p && p->name && !strcmp(p->name, "trainer") && p->start_time == 1000,
+	   "pid reused: the same start time is the same process, its name remembered");
+	procs = hmn_process_list_free(procs);
+
+	/* It ended and the pid went to another process, between two queries that both list it. */
+	fake_process_at(procfs, 100, 2000, "/usr/bin/miner", 999999);
+	procs = query_again(ctx);
+	p = procs ? find(procs, 100, 0) : NULL;
+	is_str(p ? p->name : NULL, "miner", "pid reused: another start time is another process, read anew");
+	ok(p && p->path && !strcmp(p->path, "/usr/bin/miner") && p->uid == 2000 && p->start_time == 999999,
+	   "pid reused: its path, owner and start time are its own");
+	procs = hmn_process_list_free(procs);
+
+	/* And that one is remembered in turn. */
+	fake_process_at(procfs, 100, 2000, "/usr/bin/exec-ed", 999999);
+	procs = query_again(ctx);
+	p = procs ? find(procs, 100, 0) : NULL;
+	ok(p && p->name && !strcmp(p->name, "miner") && p->start_time == 999999,
+	   "pid reused: the new process is remembered from then on");
+	procs = hmn_process_list_free(procs);
+
+	/*
+	 * It exits; the driver lists it once more. Nothing says another process
+	 * has the pid: the one it was, still (not a nameless row whose peak
+	 * would count apart).
+	 */
+	char path[800];
+	snprintf(path, sizeof(path), "rm -rf '%s/100'", procfs);
+	if (system(path) != 0)
+		fprintf(stderr, "could not remove %s/100\n", procfs);
+	procs = query_again(ctx);
+	p = procs ? find(procs, 100, 0) : NULL;
+	ok(p && p->name && !strcmp(p->name, "miner") && p->start_time == 999999,
+	   "pid reused: a process gone from /proc is still the one it was");
+	procs = hmn_process_list_free(procs);
+
+	hmn_context_free(ctx);
+	setenv("HMN_PROCFS", "/nonexistent-procfs", 1);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -747,6 +848,7 @@ int main(void)
 	test_unified();
 	test_names_from_driver();
 	test_mps();
+	test_pid_reused();
 	char cmd[600];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)

@@ -192,6 +192,68 @@ static void test_table(void)
 	table_free(t);
 }
 
+static char *render_cut(struct table *t, size_t columns)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	table_print_cut(t, f, false, columns);
+	fclose(f);
+	return buf;
+}
+
+/* A terminal too narrow for a line: cut at its edge with "…", never wrapped. */
+static void test_table_cut(void)
+{
+	static const struct table_column cols[] = {
+		{ "PID", ALIGN_RIGHT }, { "VRAM", ALIGN_RIGHT }, { "NAME", ALIGN_LEFT },
+	};
+	struct table *t = table_new(cols, 3);
+	const char *cells[] = { "7", "512MiB", "a b", "12345", "8.2 GiB", "long\x1bname",
+				"8", "1MiB", "\xe8\xae\xad\xe7\xbb\x83\xe6\xa8\xa1\xe5\x9e\x8b" };
+	for (size_t i = 0; i < 9; i++)
+		table_add_cell(t, cells[i]);
+	char *s = render_cut(t, 0);
+	is_str(s, "  PID     VRAM  NAME\n"
+		  "    7   512MiB  a b\n"
+		  "12345  8.2_GiB  long?name\n"
+		  "    8     1MiB  \xe8\xae\xad\xe7\xbb\x83\xe6\xa8\xa1\xe5\x9e\x8b\n", "table_print_cut 0: nothing cut");
+	free(s);
+	s = render_cut(t, 25);
+	is_str(s, "  PID     VRAM  NAME\n"
+		  "    7   512MiB  a b\n"
+		  "12345  8.2_GiB  long?name\n"
+		  "    8     1MiB  \xe8\xae\xad\xe7\xbb\x83\xe6\xa8\xa1\xe5\x9e\x8b\n", "a line as wide as the window is whole");
+	free(s);
+	s = render_cut(t, 21);
+	is_str(s, "  PID     VRAM  NAME\n"
+		  "    7   512MiB  a b\n"
+		  "12345  8.2_GiB  long\u2026\n"
+		  "    8     1MiB  \xe8\xae\xad\xe7\xbb\x83\u2026\n",
+	       "NAME cut first, by display columns: two wide characters and the mark in 21");
+	free(s);
+	s = render_cut(t, 20);
+	is_str(s, "  PID     VRAM  NAME\n"
+		  "    7   512MiB  a b\n"
+		  "12345  8.2_GiB  lon\u2026\n"
+		  "    8     1MiB  \xe8\xae\xad\u2026\n",
+	       "a wide character never straddles the edge nor takes the mark's column");
+	free(s);
+	s = render_cut(t, 16);
+	is_str(s, "  PID     VRAM \u2026\n"
+		  "    7   512MiB \u2026\n"
+		  "12345  8.2_GiB \u2026\n"
+		  "    8     1MiB \u2026\n", "no room for NAME at all: the line is still cut, not wrapped");
+	free(s);
+	s = render_cut(t, 10);
+	is_str(s, "  PID    \u2026\n"
+		  "    7   5\u2026\n"
+		  "12345  8.\u2026\n"
+		  "    8    \u2026\n", "the other columns wider than the window: cut too, the mark says so");
+	free(s);
+	table_free(t);
+}
+
 static void test_size_arguments(void)
 {
 	static const struct { const char *text; uint64_t bytes; } good[] = {
@@ -335,6 +397,7 @@ static void test_cut(void)
 int main(void)
 {
 	test_cut();
+	test_table_cut();
 	test_shell_quote();
 	test_size_arguments();
 	test_list_items();
