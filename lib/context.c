@@ -805,30 +805,8 @@ static int recall_process(const struct known_process *k, struct hmn_process *p, 
 }
 
 /*
- * Is the remembered process still the one with its pid? The system gives a
- * pid again once its process has ended, and that can happen between two
- * queries that both list it: a start time that differs says another process
- * has it, to be read anew rather than take the first one's name, owner and
- * start time (hmn watch keeps each process's peak by pid and start time). A
- * start time that cannot be read now (the process has just ended and the
- * driver lists it one last time) says nothing against it.
- */
-static bool still_known(const hmn_context *ctx, const struct known_process *k)
-{
-#ifdef __linux__
-	uint64_t start;
-	if (os_process_start_time(ctx->proc_root, k->identity.pid, &start) == 0)
-		return start == k->identity.start_time;
-#else
-	(void)ctx, (void)k;
-#endif
-	return true;
-}
-
-/*
  * The remembered process of each of the distinct pids (ascending), or NULL
- * where it must be read (never seen, or its pid now another process's): both
- * lists are sorted, so one merge.
+ * where it was never seen: both lists are sorted, so one merge.
  */
 static void recall_known(const hmn_context *ctx, const uint32_t *pids, size_t n, struct known_process **ret_hits)
 {
@@ -836,10 +814,61 @@ static void recall_known(const hmn_context *ctx, const uint32_t *pids, size_t n,
 	for (size_t k = 0; k < n; k++) {
 		while (j < ctx->n_known && ctx->known[j].identity.pid < pids[k])
 			j++;
-		struct known_process *hit =
-			j < ctx->n_known && ctx->known[j].identity.pid == pids[k] ? &ctx->known[j] : NULL;
-		ret_hits[k] = hit && still_known(ctx, hit) ? hit : NULL;
+		ret_hits[k] = j < ctx->n_known && ctx->known[j].identity.pid == pids[k] ? &ctx->known[j] : NULL;
 	}
+}
+
+/*
+ * Reads a remembered process again: false when its pid is now another
+ * process's (a start time that differs: the system gives a pid again once
+ * its process has ended, and that can happen between two queries that both
+ * list it), to be read anew rather than take the first one's name, owner
+ * and start time (hmn watch keeps each process's peak by pid and start
+ * time); else its RAM now. A start time that cannot be read (the process
+ * has just ended and the driver lists it one last time) says nothing
+ * against it.
+ */
+static bool read_known_again(const hmn_context *ctx, struct known_process *k)
+{
+#ifdef __linux__
+	uint64_t start;
+	if (os_process_start_time(ctx->proc_root, k->identity.pid, &start) == 0 && start != k->identity.start_time)
+		return false;
+	if (os_process_ram(ctx->proc_root, k->identity.pid, &k->identity.ram_bytes) < 0)
+		k->identity.ram_bytes = HMN_UNKNOWN;
+#else
+	(void)ctx, (void)k;
+#endif
+	return true;
+}
+
+/*
+ * The remembered processes among hits read again, for REFRESH_MS at most a
+ * query, in turns from where the last query stopped: thousands of
+ * processes cost a few milliseconds a sample, each read again within a few
+ * samples (its last RAM and identity stand until then). At least one is
+ * read a query, so a turn always moves on.
+ */
+#define REFRESH_MS 4
+static void refresh_known(hmn_context *ctx, const uint32_t *pids, size_t n, struct known_process **hits)
+{
+	uint64_t deadline = os_clock_ms() + REFRESH_MS;
+	size_t start = 0, reads = 0;
+	while (start < n && pids[start] < ctx->refresh_next)
+		start++;
+	for (size_t step = 0; step < n; step++) {
+		size_t k = (start + step) % n;
+		if (!hits[k])
+			continue;
+		if (reads > 0 && os_clock_ms() >= deadline) {
+			ctx->refresh_next = pids[k];
+			return;
+		}
+		if (!read_known_again(ctx, hits[k]))
+			hits[k] = NULL;
+		reads++;
+	}
+	ctx->refresh_next = 0; /* all read: the next query starts from the first */
 }
 
 /*
@@ -907,8 +936,10 @@ static int resolve_processes(hmn_context *ctx, struct hmn_process_list *list)
 	for (size_t i = 0; i < list->count; i++)
 		if (i == 0 || order[i].pid != order[i - 1].pid)
 			pids[distinct++] = order[i].pid;
-	if (ctx->remember_processes)
+	if (ctx->remember_processes) {
 		recall_known(ctx, pids, distinct, hits);
+		refresh_known(ctx, pids, distinct, hits);
+	}
 	for (size_t k = 0; k < distinct; k++)
 		if (!hits[k])
 			to_read[n_read++] = pids[k];
@@ -922,13 +953,8 @@ static int resolve_processes(hmn_context *ctx, struct hmn_process_list *list)
 		}
 		k += i > 0;
 		if (hits[k]) {
+			/* Its RAM as refresh_known last read it (this query, or one of the last few). */
 			r = recall_process(hits[k], p, list->arena);
-			/* Its name is remembered; its RAM changes: read at every query. */
-			p->ram_bytes = HMN_UNKNOWN;
-#ifdef __linux__
-			if (os_process_ram(ctx->proc_root, p->pid, &p->ram_bytes) < 0)
-				p->ram_bytes = HMN_UNKNOWN;
-#endif
 		} else
 			identify_process(ctx, &details[read++], p, list->arena);
 		first[k] = p;

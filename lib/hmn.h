@@ -77,12 +77,14 @@ struct hmn_options {
 	 * queried again and again (hmn watch): on a busy node reading them is
 	 * most of a query's cost. A process listed by two queries in a row is
 	 * read once, when first listed, with its start time (struct
-	 * hmn_process), which is read again at every query: a pid whose start
-	 * time changed was given to another process, which is read as the new
-	 * process it is, and so is one given a pid that a query did not list
-	 * (that pid is forgotten). A process that exec()s another program keeps
-	 * the name it was first read with.
-	 * Its RAM (ram_bytes) is read at every query. Linux; elsewhere ignored.
+	 * hmn_process). Its start time and RAM (ram_bytes) are read again at
+	 * each query, for a few milliseconds at most: a list of thousands is
+	 * read again in turns over a few queries, each process keeping its last
+	 * RAM until its turn. A pid whose start time changed was given to
+	 * another process, which is read as the new process it is, and so is
+	 * one given a pid that a query did not list (that pid is forgotten). A
+	 * process that exec()s another program keeps the name it was first
+	 * read with. Linux; elsewhere ignored.
 	 */
 	bool remember_processes;
 };

@@ -700,6 +700,7 @@ struct hmn_context {
 	bool remember_processes;          /* hmn_options.remember_processes */
 	struct known_process *known;      /* the last process query's, sorted by pid */
 	size_t n_known;
+	uint32_t refresh_next;            /* the pid the next query's re-reading of known ones starts at */
 };
 
 #endif
