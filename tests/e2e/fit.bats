@@ -372,6 +372,28 @@ llama_config() {
 	echo "$output" | jq -e '.model.parameters == 6738415616 and .model.context_length == 2048'
 }
 
+@test "fit: a GGUF whose metadata does not give its shape is malformed: exit 1, one line naming the key" {
+	# Each of these was once "FITS yes" with no KV cache (no heads) or no layers.
+	while IFS='|' read -r name said; do
+		run_split "$HMN" fit "$MODELS/hostile/$name" --memory 80GiB --context 4096 --json
+		[ "$status" -eq 1 ]
+		[ -z "$output" ]
+		[ "$stderr" = "hmn: $MODELS/hostile/$name: $said" ]
+	done <<-'EOF'
+		no-heads.gguf|llama.attention.head_count is missing
+		no-layers.gguf|llama.block_count is missing
+		no-ffn.gguf|llama.feed_forward_length is missing
+		heads-negative.gguf|llama.attention.head_count is not a whole number of 1 or more (a negative number, a float or a string)
+		width-huge.gguf|llama.embedding_length: 1099511627776 is more than 16777216
+		kv-heads-0.gguf|llama.attention.head_count_kv: 0 is not a whole number of 1 or more
+		kv-heads-5.gguf|llama.attention.head_count_kv: 5 does not divide llama.attention.head_count, 32
+		width-ragged.gguf|llama.attention.head_count: 32 does not divide llama.embedding_length, 4100, and there is no llama.attention.key_length
+	EOF
+	# Mamba's own: 0 heads, a feed-forward of 0, a recurrent state instead.
+	run "$HMN" fit "$MODELS/mamba-130m.F32.gguf" --memory 8GiB --json
+	[ "$status" -eq 0 ]
+}
+
 @test "fit usage errors: exit 2 and the command's help named" {
 	for args in "" "a.gguf b.gguf" "--memory 50% x.gguf" "--dtype q9_z x.gguf" "--format csv x.gguf" \
 		"--margin 0.5 x.gguf" "--context 0 x.gguf" "--attention slow x.gguf"; do

@@ -549,6 +549,27 @@ static void test_hostile_files(void)
 	/* Tensors with a dimension of 0 each: no parameters, not a model that fits anywhere. */
 	expect_error("zero-parameters", -EINVAL, "its 1 tensors hold no parameters");
 	expect_error("zero-parameters.gguf", -EINVAL, "its 1 tensors hold no parameters");
+	/*
+	 * A GGUF's metadata is checked as a config.json's shape is: each was
+	 * read as 0 heads (no KV cache) or 0 layers, and fitted. Mamba's 0
+	 * heads and no feed-forward are its own (test_gguf_models reads it).
+	 */
+	expect_error("no-heads.gguf", -EINVAL, "llama.attention.head_count is missing");
+	expect_error("no-layers.gguf", -EINVAL, "llama.block_count is missing");
+	expect_error("no-width.gguf", -EINVAL, "llama.embedding_length is missing");
+	expect_error("no-ffn.gguf", -EINVAL, "llama.feed_forward_length is missing");
+	expect_error("heads-negative.gguf", -EINVAL, "llama.attention.head_count is not a whole number of 1 or more");
+	expect_error("heads-string.gguf", -EINVAL, "llama.attention.head_count is not a whole number of 1 or more");
+	expect_error("layers-float.gguf", -EINVAL, "llama.block_count is not a whole number of 1 or more");
+	expect_error("width-huge.gguf", -EINVAL, "llama.embedding_length: 1099511627776 is more than 16777216");
+	expect_error("kv-heads-0.gguf", -EINVAL, "llama.attention.head_count_kv: 0 is not a whole number of 1 or more");
+	expect_error("kv-heads-5.gguf", -EINVAL, "head_count_kv: 5 does not divide llama.attention.head_count, 32");
+	expect_error("kv-heads-layer.gguf", -EINVAL, "5 does not divide llama.attention.head_count, 32 in layer 1");
+	expect_error("width-ragged.gguf", -EINVAL,
+		     "llama.attention.head_count: 32 does not divide llama.embedding_length, 4100, and there is no"
+		     " llama.attention.key_length");
+	expect_error("context-0.gguf", -EINVAL, "llama.context_length: 0 is not a whole number of 1 or more");
+	expect_error("experts-used.gguf", -EINVAL, "llama.expert_used_count: 9 is more than the 8 experts");
 }
 
 /* ---- config.json: every number the shape takes is checked ------------------------ */
