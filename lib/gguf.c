@@ -48,6 +48,7 @@ struct candidate {
 	uint64_t scalar;          /* a scalar, or an array's largest element */
 	uint32_t *array;          /* a per-layer array, or NULL */
 	uint32_t n;
+	bool not_whole;           /* negative, a float or a string (read as 0): refused where the shape needs it */
 };
 
 struct cursor {
@@ -172,7 +173,10 @@ static int skip_string(struct cursor *c, const char *what)
 	return r < 0 ? r : cur_skip(c, len, what);
 }
 
-/* A scalar value of a numeric or bool type, as unsigned (negative ones as 0). */
+/*
+ * A scalar value of a numeric or bool type, as unsigned: 0, or 1 when it
+ * is not a whole number of 0 or more (a negative one or a float, read as 0).
+ */
 static int read_scalar(struct cursor *c, uint32_t type, uint64_t *ret)
 {
 	uint8_t b[8];
@@ -191,7 +195,7 @@ static int read_scalar(struct cursor *c, uint32_t type, uint64_t *ret)
 	default: break;
 	}
 	*ret = negative ? 0 : v;
-	return 0;
+	return negative || type == GGUF_F32 || type == GGUF_F64;
 }
 
 static bool is_number(uint32_t type)
@@ -263,14 +267,19 @@ static int read_candidate(struct gguf_state *s, const char *key, size_t prefix, 
 	memcpy(cand->prefix, key, prefix);
 	cand->key = k;
 	int r;
-	if (is_number(type)) {
+	if (type < GGUF_TYPE_COUNT && type != GGUF_STRING && type != GGUF_ARRAY) {
 		if ((r = read_scalar(c, type, &cand->scalar)) < 0)
 			return r;
+		cand->not_whole = r > 0;
 		s->n_cands++;
 		return 0;
 	}
-	if (type != GGUF_ARRAY)
+	if (type != GGUF_ARRAY) {
+		/* A string where a number belongs: kept, to be said as such rather than as missing. */
+		cand->not_whole = true;
+		s->n_cands++;
 		return skip_value(c, type, 0);
+	}
 	uint32_t etype;
 	uint64_t count;
 	uint64_t at = c->pos;
@@ -292,6 +301,7 @@ static int read_candidate(struct gguf_state *s, const char *key, size_t prefix, 
 		uint64_t v;
 		if ((r = read_scalar(c, etype, &v)) < 0)
 			return r;
+		cand->not_whole |= r > 0;
 		cand->array[i] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
 		if (v > cand->scalar)
 			cand->scalar = v;
@@ -550,6 +560,133 @@ static int apply_metadata(const struct gguf_state *s, struct hmn_model *m, struc
 }
 
 /*
+ * What each {arch}.* key may hold, as config.json's keys are checked (the
+ * same bounds): whole numbers in [min, max], an array's largest element
+ * for a per-layer one (a layer without attention has 0 heads). The keys
+ * every transformer has are needed; a recurrent model needs only its
+ * layers and width (Mamba writes 0 heads and no feed-forward).
+ */
+enum need { OPTIONAL, NEEDED, NEEDED_FOR_ATTENTION };
+
+static const struct key_rule {
+	enum arch_key key;
+	uint64_t min, max;
+	enum need need;
+} key_rules[] = {
+	{ K_BLOCK_COUNT, 1, MODEL_MAX_LAYERS, NEEDED },
+	{ K_EMBD, 1, MODEL_MAX_WIDTH, NEEDED },
+	{ K_HEAD, 1, MODEL_MAX_WIDTH, NEEDED_FOR_ATTENTION },
+	{ K_FF, 1, MODEL_MAX_WIDTH, NEEDED_FOR_ATTENTION },
+	/* Absent, hmn fit asks for --context. */
+	{ K_CONTEXT, 1, MODEL_MAX_CONTEXT, OPTIONAL },
+	{ K_HEAD_KV, 1, MODEL_MAX_WIDTH, OPTIONAL },
+	{ K_KEY_LEN, 1, MODEL_MAX_WIDTH, OPTIONAL },
+	{ K_VALUE_LEN, 1, MODEL_MAX_WIDTH, OPTIONAL },
+	{ K_KEY_LEN_MLA, 1, MODEL_MAX_WIDTH, OPTIONAL },
+	{ K_VALUE_LEN_MLA, 1, MODEL_MAX_WIDTH, OPTIONAL },
+	{ K_KV_LORA, 0, MODEL_MAX_WIDTH, OPTIONAL },
+	{ K_SWA, 0, UINT32_MAX, OPTIONAL },
+	{ K_SWA_PATTERN, 0, MODEL_MAX_LAYERS, OPTIONAL },
+	{ K_EXPERTS, 0, MODEL_MAX_WIDTH, OPTIONAL },
+	{ K_EXPERTS_USED, 0, MODEL_MAX_WIDTH, OPTIONAL },
+	{ K_FF_EXPERT, 0, MODEL_MAX_WIDTH, OPTIONAL },
+	{ K_SHARED_EXPERTS, 0, MODEL_MAX_WIDTH, OPTIONAL },
+	{ K_VOCAB, 1, MODEL_MAX_WIDTH, OPTIONAL },
+	{ K_ROPE_DIM, 0, MODEL_MAX_WIDTH, OPTIONAL },
+	{ K_SSM_CONV, 0, MODEL_MAX_WIDTH, OPTIONAL },
+	{ K_SSM_INNER, 0, MODEL_MAX_WIDTH, OPTIONAL },
+	{ K_SSM_STATE, 0, MODEL_MAX_WIDTH, OPTIONAL },
+	{ K_SSM_GROUP, 0, MODEL_MAX_WIDTH, OPTIONAL },
+};
+/* Every key the estimate reads is checked before it is used: a new one needs its rule. */
+_Static_assert(sizeof(key_rules) / sizeof(key_rules[0]) == K_COUNT, "a rule for each {arch}.* key");
+
+/* One key against its rule: said naming it, as {arch}.KEY. */
+static int check_key(const struct gguf_state *s, const struct key_rule *rule, bool attention, struct model_error *e)
+{
+	const struct candidate *v = arch_value(s, rule->key);
+	const char *file = s->c.r->name, *arch = s->architecture, *key = arch_key_names[rule->key];
+	bool needed = rule->need == NEEDED || (rule->need == NEEDED_FOR_ATTENTION && attention);
+	uint64_t min = rule->need == NEEDED_FOR_ATTENTION && !attention ? 0 : rule->min;
+
+	if (!v)
+		return needed ? model_fail(e, -EINVAL, "%s: %s.%s is missing", file, arch, key) : 0;
+	if (v->not_whole)
+		return model_fail(e, -EINVAL, "%s: %s.%s is not a whole number of %" PRIu64 " or more (a negative"
+				  " number, a float or a string)", file, arch, key, min);
+	if (v->scalar < min)
+		return model_fail(e, -EINVAL, "%s: %s.%s: %" PRIu64 " is not a whole number of %" PRIu64 " or more",
+				  file, arch, key, v->scalar, min);
+	if (v->scalar > rule->max)
+		return model_fail(e, -EINVAL, "%s: %s.%s: %" PRIu64 " is more than %" PRIu64, file, arch, key,
+				  v->scalar, rule->max);
+	return 0;
+}
+
+/* A per-layer value: the array's for layer i when it has one for each layer, else the scalar. */
+static uint64_t layer_value(const struct candidate *v, uint32_t i, uint64_t layers)
+{
+	return v->array && v->n == layers ? v->array[i] : v->scalar;
+}
+
+/*
+ * The KV heads are shared by groups of heads, layer by layer: they divide
+ * them (a layer of 0 KV heads has no cache). An array of the wrong length
+ * is check_layer_arrays' to refuse.
+ */
+static int check_kv_heads(const struct gguf_state *s, struct model_error *e)
+{
+	const struct candidate *heads = arch_value(s, K_HEAD), *kv = arch_value(s, K_HEAD_KV);
+	uint64_t layers = arch_scalar(s, K_BLOCK_COUNT, 0);
+	if (!heads || !kv)
+		return 0;
+	for (uint32_t i = 0; i < layers; i++) {
+		uint64_t h = layer_value(heads, i, layers), k = layer_value(kv, i, layers);
+		if (!k || (h && h % k == 0))
+			continue;
+		char layer[32] = "";
+		if (kv->array || heads->array)
+			snprintf(layer, sizeof(layer), " in layer %" PRIu32, i);
+		return model_fail(e, -EINVAL, "%s: %s.attention.head_count_kv: %" PRIu64 " does not divide"
+				  " %s.attention.head_count, %" PRIu64 "%s", s->c.r->name, s->architecture, k,
+				  s->architecture, h, layer);
+	}
+	return 0;
+}
+
+/*
+ * After the structure, the shape: the metadata of a file whose tensors
+ * check out must describe a model. Read as 0, a key it lacks gave no KV
+ * cache and a confident "fits". The checks config.json's shape has, on
+ * GGUF's keys; a structural error (truncation, a missing part) is said
+ * first, as it is the more basic one.
+ */
+static int check_metadata(const struct gguf_state *s, struct model_error *e)
+{
+	const struct arch_info *info = arch_find(s->architecture);
+	/* A recurrent state instead of, or beside, attention: Mamba, RWKV, the hybrids' ssm.* layers. */
+	bool attention = !(info && info->recurrent) && !arch_value(s, K_SSM_STATE);
+	int r;
+
+	for (size_t i = 0; i < sizeof(key_rules) / sizeof(key_rules[0]); i++)
+		if ((r = check_key(s, &key_rules[i], attention, e)) < 0)
+			return r;
+	if ((r = check_kv_heads(s, e)) < 0)
+		return r;
+	/* Without key_length the heads split the width, so they must divide it; latent attention says its own. */
+	uint64_t heads = arch_scalar(s, K_HEAD, 0), width = arch_scalar(s, K_EMBD, 0);
+	if (attention && !arch_value(s, K_KEY_LEN) && !arch_scalar(s, K_KV_LORA, 0) && width % heads)
+		return model_fail(e, -EINVAL, "%s: %s.attention.head_count: %" PRIu64 " does not divide"
+				  " %s.embedding_length, %" PRIu64 ", and there is no %s.attention.key_length",
+				  s->c.r->name, s->architecture, heads, s->architecture, width, s->architecture);
+	uint64_t experts = arch_scalar(s, K_EXPERTS, 0), used = arch_scalar(s, K_EXPERTS_USED, 0);
+	if (experts && used > experts)
+		return model_fail(e, -EINVAL, "%s: %s.expert_used_count: %" PRIu64 " is more than the %" PRIu64
+				  " experts", s->c.r->name, s->architecture, used, experts);
+	return 0;
+}
+
+/*
  * A per-layer array has a value for each layer, or the file is broken
  * (llama.cpp refuses "wrong array length"); padding it would invent layers
  * without a cache.
@@ -722,7 +859,8 @@ int gguf_read(const struct model_reader *parts, size_t n, struct hmn_model **ret
 			       parts[0].name, declared, total);
 		goto fail;
 	}
-	if ((r = model_build_finish(&b, e)) < 0 || (r = check_layer_arrays(first, m, e)) < 0)
+	if ((r = check_metadata(first, e)) < 0 || (r = model_build_finish(&b, e)) < 0 ||
+	    (r = check_layer_arrays(first, m, e)) < 0)
 		goto fail;
 	const struct arch_info *arch = arch_find(m->architecture);
 	apply_layers(first, m, arch);

@@ -9,6 +9,12 @@
  * that does not hold together (heads that do not divide the width) makes it
  * malformed, said naming the key. Read as 0 or wrapped, such a number gave
  * a model of 0 parameters or no KV cache, and a confident "fits".
+ *
+ * A key left out is not always missing: transformers builds the model from
+ * its config class, whose defaults stand for what config.json does not say
+ * (Gemma 3 4B's text_config names neither its heads nor its vocabulary).
+ * For the families hmn knows, those defaults are a table here; for any
+ * other model_type, a key the shape needs and does not have is malformed.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -22,7 +28,15 @@
 #include "internal.h"
 #include "model.h"
 
-/* How a family builds its layers, where it differs from Llama's. */
+/* A number transformers' config class sets when config.json leaves its key out. */
+struct config_default {
+	const char *key;
+	uint64_t value;          /* a flag's: 0 or 1 */
+};
+
+#define DEFAULTS(...) ((const struct config_default[]){ __VA_ARGS__, { NULL, 0 } })
+
+/* How a family builds its layers, where it differs from Llama's, and its config class's defaults. */
 struct family {
 	const char *model_type;
 	bool plain_mlp;        /* up and down (GELU), not gate, up and down */
@@ -35,34 +49,125 @@ struct family {
 	bool positions;        /* learned position embeddings (GPT-2) */
 	bool recurrent;        /* Mamba */
 	uint32_t swa_pattern;  /* every Nth layer full, the others slide */
+	/*
+	 * The class's defaults for the keys hmn reads (configuration_*.py);
+	 * where the class derives one instead (head_dim, num_key_value_heads
+	 * of None), it is left out, and the code derives it the same way.
+	 */
+	const struct config_default *defaults;
 };
 
+/* Gemma3TextConfig's: a gemma3 config's text_config is one whatever its model_type says. */
+#define GEMMA3_TEXT_DEFAULTS                                                                              \
+	DEFAULTS({ "vocab_size", 262208 }, { "hidden_size", 2304 }, { "intermediate_size", 9216 },        \
+		 { "num_hidden_layers", 26 }, { "num_attention_heads", 8 }, { "num_key_value_heads", 4 }, \
+		 { "head_dim", 256 }, { "max_position_embeddings", 131072 }, { "sliding_window", 4096 })
+
 static const struct family families[] = {
-	{ .model_type = "llama" }, { .model_type = "mistral" }, { .model_type = "mixtral" },
-	{ .model_type = "qwen3", .qk_norm = true }, { .model_type = "qwen3_moe", .qk_norm = true },
-	{ .model_type = "qwen2", .qkv_bias = true }, { .model_type = "qwen2_moe", .qkv_bias = true },
-	{ .model_type = "gemma", .tied = true },
-	{ .model_type = "gemma2", .tied = true, .sandwich_norm = true, .swa_pattern = 2 },
+	{ .model_type = "llama",
+	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "hidden_size", 4096 }, { "intermediate_size", 11008 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "max_position_embeddings", 2048 }) },
+	{ .model_type = "mistral",
+	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "hidden_size", 4096 }, { "intermediate_size", 14336 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "num_key_value_heads", 8 }, { "max_position_embeddings", 131072 },
+			       { "sliding_window", 4096 }) },
+	{ .model_type = "mixtral",
+	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "hidden_size", 4096 }, { "intermediate_size", 14336 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "num_key_value_heads", 8 }, { "max_position_embeddings", 131072 },
+			       { "num_local_experts", 8 }, { "num_experts_per_tok", 2 }) },
+	{ .model_type = "qwen3", .qk_norm = true,
+	  .defaults = DEFAULTS({ "vocab_size", 151936 }, { "hidden_size", 4096 }, { "intermediate_size", 22016 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "num_key_value_heads", 32 }, { "head_dim", 128 },
+			       { "max_position_embeddings", 32768 }, { "use_sliding_window", 0 },
+			       { "sliding_window", 4096 }) },
+	{ .model_type = "qwen3_moe", .qk_norm = true,
+	  .defaults = DEFAULTS({ "vocab_size", 151936 }, { "hidden_size", 2048 }, { "intermediate_size", 6144 },
+			       { "num_hidden_layers", 24 }, { "num_attention_heads", 32 },
+			       { "num_key_value_heads", 4 }, { "max_position_embeddings", 32768 },
+			       { "use_sliding_window", 0 }, { "sliding_window", 4096 },
+			       { "moe_intermediate_size", 768 }, { "num_experts", 128 },
+			       { "num_experts_per_tok", 8 }) },
+	{ .model_type = "qwen2", .qkv_bias = true,
+	  .defaults = DEFAULTS({ "vocab_size", 151936 }, { "hidden_size", 4096 }, { "intermediate_size", 22016 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "num_key_value_heads", 32 }, { "max_position_embeddings", 32768 },
+			       { "use_sliding_window", 0 }, { "sliding_window", 4096 }) },
+	{ .model_type = "qwen2_moe", .qkv_bias = true,
+	  .defaults = DEFAULTS({ "vocab_size", 151936 }, { "hidden_size", 2048 }, { "intermediate_size", 5632 },
+			       { "num_hidden_layers", 24 }, { "num_attention_heads", 16 },
+			       { "num_key_value_heads", 16 }, { "max_position_embeddings", 32768 },
+			       { "use_sliding_window", 0 }, { "sliding_window", 4096 },
+			       { "moe_intermediate_size", 1408 }, { "shared_expert_intermediate_size", 5632 },
+			       { "num_experts", 60 }, { "num_experts_per_tok", 4 }) },
+	{ .model_type = "gemma", .tied = true,
+	  .defaults = DEFAULTS({ "vocab_size", 256000 }, { "hidden_size", 3072 }, { "intermediate_size", 24576 },
+			       { "num_hidden_layers", 28 }, { "num_attention_heads", 16 },
+			       { "num_key_value_heads", 16 }, { "head_dim", 256 },
+			       { "max_position_embeddings", 8192 }) },
+	{ .model_type = "gemma2", .tied = true, .sandwich_norm = true, .swa_pattern = 2,
+	  .defaults = DEFAULTS({ "vocab_size", 256000 }, { "hidden_size", 2304 }, { "intermediate_size", 9216 },
+			       { "num_hidden_layers", 26 }, { "num_attention_heads", 8 },
+			       { "num_key_value_heads", 4 }, { "head_dim", 256 },
+			       { "max_position_embeddings", 8192 }, { "sliding_window", 4096 }) },
 	{ .model_type = "gemma3_text", .tied = true, .sandwich_norm = true, .qk_norm = true,
-	  .swa_pattern = 6 },
+	  .swa_pattern = 6, .defaults = GEMMA3_TEXT_DEFAULTS },
 	{ .model_type = "gemma3", .tied = true, .sandwich_norm = true, .qk_norm = true,
-	  .swa_pattern = 6 },
-	{ .model_type = "phi3" }, { .model_type = "deepseek_v2" }, { .model_type = "deepseek_v3" },
+	  .swa_pattern = 6, .defaults = GEMMA3_TEXT_DEFAULTS },
+	{ .model_type = "phi3",
+	  .defaults = DEFAULTS({ "vocab_size", 32064 }, { "hidden_size", 3072 }, { "intermediate_size", 8192 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "max_position_embeddings", 4096 }) },
+	{ .model_type = "deepseek_v2",
+	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "hidden_size", 4096 }, { "intermediate_size", 11008 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "max_position_embeddings", 2048 }, { "kv_lora_rank", 512 }, { "q_lora_rank", 1536 },
+			       { "qk_nope_head_dim", 128 }, { "qk_rope_head_dim", 64 }, { "v_head_dim", 128 },
+			       { "n_routed_experts", 64 }, { "n_shared_experts", 2 },
+			       { "moe_intermediate_size", 1407 }, { "first_k_dense_replace", 0 }) },
+	{ .model_type = "deepseek_v3",
+	  .defaults = DEFAULTS({ "vocab_size", 129280 }, { "hidden_size", 7168 }, { "intermediate_size", 18432 },
+			       { "num_hidden_layers", 61 }, { "num_attention_heads", 128 },
+			       { "num_key_value_heads", 128 }, { "max_position_embeddings", 4096 },
+			       { "kv_lora_rank", 512 }, { "q_lora_rank", 1536 }, { "qk_nope_head_dim", 128 },
+			       { "qk_rope_head_dim", 64 }, { "v_head_dim", 128 }, { "n_routed_experts", 256 },
+			       { "n_shared_experts", 1 }, { "num_experts_per_tok", 8 },
+			       { "moe_intermediate_size", 2048 }, { "first_k_dense_replace", 3 }) },
+	/* GPT-2's own names (hidden_size is n_embd to it); n_inner None is 4 × n_embd. */
 	{ .model_type = "gpt2", .plain_mlp = true, .linear_bias = true, .layer_norm = true,
-	  .tied = true, .positions = true },
-	{ .model_type = "gpt_neox", .plain_mlp = true, .linear_bias = true, .layer_norm = true },
-	{ .model_type = "mamba", .tied = true, .recurrent = true },
-	{ .model_type = "falcon_mamba", .tied = true, .recurrent = true },
+	  .tied = true, .positions = true,
+	  .defaults = DEFAULTS({ "vocab_size", 50257 }, { "n_embd", 768 }, { "n_layer", 12 }, { "n_head", 12 },
+			       { "n_positions", 1024 }) },
+	{ .model_type = "gpt_neox", .plain_mlp = true, .linear_bias = true, .layer_norm = true,
+	  .defaults = DEFAULTS({ "vocab_size", 50432 }, { "hidden_size", 6144 }, { "intermediate_size", 24576 },
+			       { "num_hidden_layers", 44 }, { "num_attention_heads", 64 },
+			       { "max_position_embeddings", 2048 }) },
+	/* The state's own defaults (state_size, conv_kernel, expand) are read_recurrent's. */
+	{ .model_type = "mamba", .tied = true, .recurrent = true,
+	  .defaults = DEFAULTS({ "vocab_size", 50280 }, { "hidden_size", 768 }, { "num_hidden_layers", 32 }) },
+	{ .model_type = "falcon_mamba", .tied = true, .recurrent = true,
+	  .defaults = DEFAULTS({ "vocab_size", 50280 }, { "hidden_size", 768 }, { "num_hidden_layers", 32 }) },
 };
 
 /* Where a config's shape is read: a multimodal one's text_config first, then the top level. */
 struct config {
 	const cJSON *text, *root;
-	const char *file;           /* for messages */
+	const struct family *family; /* whose defaults stand for keys left out; NULL: none */
+	const char *file;            /* for messages */
 	struct model_error *e;
 };
 
 #define KEYS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/* The shape every transformer has, by transformers' names and the older ones some families keep. */
+#define LAYER_KEYS KEYS("num_hidden_layers", "n_layer", "num_layers")
+#define WIDTH_KEYS KEYS("hidden_size", "n_embd", "d_model")
+#define VOCAB_KEYS KEYS("vocab_size")
+#define HEAD_KEYS KEYS("num_attention_heads", "n_head")
+#define FF_KEYS KEYS("intermediate_size", "n_inner", "ffn_dim")
 
 /* v, unless it is absent or null (which configs write for "none": q_lora_rank, sliding_window). */
 static const cJSON *present(const cJSON *v)
@@ -102,15 +207,45 @@ static void describe(const cJSON *v, char *out, size_t size)
 	}
 }
 
+/* One of keys written as null, in text_config or at the top level. */
+static bool written_null(const struct config *c, const char *const *keys)
+{
+	for (; *keys; keys++)
+		if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(c->text, *keys)) ||
+		    cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(c->root, *keys)))
+			return true;
+	return false;
+}
+
 /*
- * The first of keys present: a whole number in [min, max] into *ret, 1; 0
- * when none is present (*ret untouched). Anything else is malformed, said
- * naming the key (-EINVAL): a string, -1, 32.5, or 1e300 would become a
- * shape of 0 or a product that wraps, and a confident wrong estimate.
+ * The family's default for keys, none of which the config has: the first
+ * of them (a name or an alias) its config class sets. A null is no such
+ * default: transformers passes it to the class as None, which says "none"
+ * (sliding_window, DeepSeek-V2-Lite's q_lora_rank) or "derive it"
+ * (num_key_value_heads: as many as the heads), as the fallbacks here do.
+ */
+static const struct config_default *family_default(const struct config *c, const char *const *keys)
+{
+	if (!c->family || !c->family->defaults || written_null(c, keys))
+		return NULL;
+	for (; *keys; keys++)
+		for (const struct config_default *d = c->family->defaults; d->key; d++)
+			if (!strcmp(d->key, *keys))
+				return d;
+	return NULL;
+}
+
+/*
+ * The first of keys present: a whole number in [min, max] into *ret, 1;
+ * else the family's default, 1; 0 when there is neither (*ret untouched).
+ * Anything else is malformed, said naming the key (-EINVAL): a string, -1,
+ * 32.5, or 1e300 would become a shape of 0 or a product that wraps, and a
+ * confident wrong estimate.
  */
 static int config_number(const struct config *c, const char *const *keys, uint64_t min, uint64_t max,
 			 uint64_t *ret)
 {
+	const char *const *names = keys;
 	for (; *keys; keys++) {
 		const char *where = "";
 		const cJSON *v = lookup(c, *keys, &where);
@@ -130,7 +265,11 @@ static int config_number(const struct config *c, const char *const *keys, uint64
 		*ret = (uint64_t)d;
 		return 1;
 	}
-	return 0;
+	const struct config_default *d = family_default(c, names);
+	if (!d)
+		return 0;
+	*ret = d->value;
+	return 1;
 }
 
 /* As config_number, for what the shape cannot do without: absent is malformed too. */
@@ -139,7 +278,7 @@ static int config_required(const struct config *c, const char *const *keys, uint
 {
 	int r = config_number(c, keys, min, max, ret);
 	if (r == 0)
-		/* No library default is assumed for it: hmn would be guessing the model's size. */
+		/* Neither written nor a default of a family hmn knows: hmn would be guessing the model's size. */
 		return model_fail(c->e, -EINVAL, "%s: %s is missing%s", c->file, keys[0],
 				  c->text != c->root ? " (from text_config and the top level)" : "");
 	return r < 0 ? r : 0;
@@ -157,7 +296,7 @@ static int config_optional(const struct config *c, const char *const *keys, uint
 	return 0;
 }
 
-/* true or false, fallback when absent; anything else is malformed. */
+/* true or false; when absent, the family's default, else fallback; anything else is malformed. */
 static int config_flag(const struct config *c, const char *key, bool fallback, bool *ret)
 {
 	const char *where = "";
@@ -167,7 +306,8 @@ static int config_flag(const struct config *c, const char *key, bool fallback, b
 		describe(v, shown, sizeof(shown));
 		return model_fail(c->e, -EINVAL, "%s: %s%s: %s is not true or false", c->file, where, key, shown);
 	}
-	*ret = v ? cJSON_IsTrue(v) : fallback;
+	const struct config_default *d = v ? NULL : family_default(c, KEYS(key));
+	*ret = v ? cJSON_IsTrue(v) : d ? d->value != 0 : fallback;
 	return 0;
 }
 
@@ -321,10 +461,10 @@ static int read_common(const struct config *c, const struct family *f, struct hm
 	uint64_t layers, context;
 	int r;
 
-	if ((r = config_required(c, KEYS("num_hidden_layers", "n_layer", "num_layers"), 1, MODEL_MAX_LAYERS,
+	if ((r = config_required(c, LAYER_KEYS, 1, MODEL_MAX_LAYERS,
 				 &layers)) < 0 ||
-	    (r = config_required(c, KEYS("hidden_size", "n_embd", "d_model"), 1, MODEL_MAX_WIDTH, &s->h)) < 0 ||
-	    (r = config_required(c, KEYS("vocab_size"), 1, MODEL_MAX_WIDTH, &s->vocab)) < 0 ||
+	    (r = config_required(c, WIDTH_KEYS, 1, MODEL_MAX_WIDTH, &s->h)) < 0 ||
+	    (r = config_required(c, VOCAB_KEYS, 1, MODEL_MAX_WIDTH, &s->vocab)) < 0 ||
 	    /* Absent (Mamba's), hmn fit asks for --context. */
 	    (r = config_optional(c, KEYS("max_position_embeddings", "n_positions", "max_seq_len", "seq_length"), 1,
 				 MODEL_MAX_CONTEXT, 0, &context)) < 0 ||
@@ -369,7 +509,7 @@ static int read_attention(const struct config *c, const struct family *f, struct
 	uint64_t heads, kv, head_dim, ff;
 	int r;
 
-	if ((r = config_required(c, KEYS("num_attention_heads", "n_head"), 1, MODEL_MAX_WIDTH, &heads)) < 0 ||
+	if ((r = config_required(c, HEAD_KEYS, 1, MODEL_MAX_WIDTH, &heads)) < 0 ||
 	    (r = config_optional(c, KEYS("num_key_value_heads", "num_kv_heads"), 1, MODEL_MAX_WIDTH, heads, &kv)) < 0)
 		return r;
 	if (heads % kv)
@@ -386,10 +526,9 @@ static int read_attention(const struct config *c, const struct family *f, struct
 	}
 	/* GPT-2 and GPT-NeoX write none (n_inner: null) for their 4 × width. */
 	if (f && f->plain_mlp)
-		r = config_optional(c, KEYS("intermediate_size", "n_inner", "ffn_dim"), 1, MODEL_MAX_WIDTH, 4 * s->h,
-				    &ff);
+		r = config_optional(c, FF_KEYS, 1, MODEL_MAX_WIDTH, 4 * s->h, &ff);
 	else
-		r = config_required(c, KEYS("intermediate_size", "n_inner", "ffn_dim"), 1, MODEL_MAX_WIDTH, &ff);
+		r = config_required(c, FF_KEYS, 1, MODEL_MAX_WIDTH, &ff);
 	if (r < 0)
 		return r;
 	m->n_head = (uint32_t)heads;
@@ -564,8 +703,19 @@ static const char *architecture_of(const struct config *c)
 	return NULL;
 }
 
+/* Whether the config says any of its shape itself, or leaves all of it to its class's defaults. */
+static bool shape_written(const struct config *c)
+{
+	const char *const *const shape[] = { LAYER_KEYS, WIDTH_KEYS, VOCAB_KEYS, HEAD_KEYS, FF_KEYS };
+	for (size_t i = 0; i < sizeof(shape) / sizeof(shape[0]); i++)
+		for (const char *const *k = shape[i]; *k; k++)
+			if (lookup(c, *k, NULL))
+				return true;
+	return false;
+}
+
 /* Everything the estimate takes from the config, checked, into m and s. */
-static int read_config(const struct config *c, struct hmn_model *m, struct shape *s, bool **ret_swa,
+static int read_config(struct config *c, struct hmn_model *m, struct shape *s, bool **ret_swa,
 		       size_t *ret_n, uint32_t *ret_pattern)
 {
 	const char *arch = architecture_of(c);
@@ -577,7 +727,7 @@ static int read_config(const struct config *c, struct hmn_model *m, struct shape
 	char name[64];
 	printable_name(arch, name, sizeof(name));
 	m->architecture = arena_strdup(m->arena, name);
-	s->family = family_of(arch);
+	s->family = c->family = family_of(arch);
 	if ((r = read_shape(c, s->family, m, s)) < 0 || (r = torch_dtype(c, &dt)) < 0)
 		return r;
 	s->weights = dt != HMN_DTYPE_NONE ? dt : HMN_DTYPE_F32;
@@ -610,6 +760,8 @@ int config_read(const char *text_json, size_t len, struct model_build *b, bool i
 	r = read_config(&c, m, &s, &swa, &n_swa, &pattern);
 	if (r >= 0 && implies_tensors && (r = implied_tensors(b, m, &s)) < 0)
 		r = model_fail(e, r, "%s: the shape it gives is too large", c.file);
+	/* A sparse config names some of its shape (Llava 1.5's text_config: its vocabulary); one that names none is said. */
+	bool assumed = r >= 0 && c.family && !shape_written(&c);
 	cJSON_Delete(root);
 	if (r >= 0)
 		r = model_build_finish(b, e);
@@ -624,9 +776,13 @@ int config_read(const char *text_json, size_t len, struct model_build *b, bool i
 	struct arch_info local = { .name = m->architecture, .recurrent = f && f->recurrent };
 	model_set_layer_kinds(m, info ? info : &local, pattern, swa, n_swa);
 	free(swa);
+	char w[160];
 	if (!f) {
-		char w[160];
 		snprintf(w, sizeof(w), "unknown architecture '%s': read as a generic transformer", m->architecture);
+		m->warning = arena_strdup(m->arena, w);
+	} else if (assumed) {
+		snprintf(w, sizeof(w), "no shape of its own: read with transformers' defaults for %s (%u layers of width %u)",
+			 f->model_type, m->n_layer, m->n_embd);
 		m->warning = arena_strdup(m->arena, w);
 	}
 	return 0;

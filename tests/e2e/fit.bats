@@ -304,15 +304,15 @@ MIB=1048576
 	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/pipe.gguf: not a regular file" ]
 }
 
-# A folder holding only a config.json: Llama-2-7B's, with KEY set to VALUE ("-": left out).
+# A folder holding only a config.json: Llama-2-7B's, with KEY set to VALUE ("-": left out), of
+# model_type TYPE (default llama).
 llama_config() {
-	local dir="$BATS_TEST_TMPDIR/$1" key=$2 value=$3
-	[ "$value" != - ] || value=null
+	local dir="$BATS_TEST_TMPDIR/$1" key=$2 value=$3 type=${4:-llama} set='.[$key] = $value'
+	[ "$value" != - ] || value=null set='del(.[$key])'
 	mkdir -p "$dir"
-	jq -n --arg key "$key" --argjson value "$value" '{model_type: "llama", hidden_size: 4096,
+	jq -n --arg key "$key" --argjson value "$value" --arg type "$type" '{model_type: $type, hidden_size: 4096,
 		intermediate_size: 11008, num_attention_heads: 32, num_key_value_heads: 32, num_hidden_layers: 32,
-		max_position_embeddings: 4096, vocab_size: 32000, torch_dtype: "float16"}
-		| if $value == null then del(.[$key]) else .[$key] = $value end' >"$dir/config.json"
+		max_position_embeddings: 4096, vocab_size: 32000, torch_dtype: "float16"} | '"$set" >"$dir/config.json"
 }
 
 @test "fit: a config.json whose shape is missing or wrong is malformed: exit 1, one line naming the key" {
@@ -321,8 +321,8 @@ llama_config() {
 	run "$HMN" fit "$BATS_TEST_TMPDIR/whole" --memory 24GiB --json
 	[ "$status" -eq 0 ]
 	echo "$output" | jq -e '.model.parameters == 6738415616 and .model.layers == 32 and .parts.kv_cache_bytes > 0'
-	while IFS='|' read -r name key value said; do
-		llama_config "$name" "$key" "$value"
+	while IFS='|' read -r name key value said type; do
+		llama_config "$name" "$key" "$value" "$type"
 		run_split "$HMN" fit "$BATS_TEST_TMPDIR/$name" --memory 24GiB --context 4096
 		[ "$status" -eq 1 ]
 		[ -z "$output" ]
@@ -331,19 +331,67 @@ llama_config() {
 		negative|num_hidden_layers|-1|num_hidden_layers: -1 is not a whole number of 1 or more
 		fraction|num_hidden_layers|32.5|num_hidden_layers: 32.5 is not a whole number of 1 or more
 		string|num_hidden_layers|"32"|num_hidden_layers: the string "32" is not a number
-		missing|num_hidden_layers|-|num_hidden_layers is missing
+		missing|num_hidden_layers|-|num_hidden_layers is missing|custom
+		null|vocab_size|null|vocab_size is missing
 		no-heads|num_attention_heads|0|num_attention_heads: 0 is not a whole number of 1 or more
 		huge|hidden_size|1e300|hidden_size: 1e+300 is more than 16777216
 		ragged|hidden_size|4100|num_attention_heads: 32 does not divide hidden_size, 4100, and there is no head_dim
 		groups|num_key_value_heads|12|num_key_value_heads: 12 does not divide num_attention_heads, 32
 	EOF
-	# A model_type and nothing else: no layers to count.
+	# A model_type hmn knows no defaults of, and nothing else: no layers to count.
 	mkdir -p "$BATS_TEST_TMPDIR/bare"
-	echo '{"model_type":"llama"}' >"$BATS_TEST_TMPDIR/bare/config.json"
+	echo '{"model_type":"custom"}' >"$BATS_TEST_TMPDIR/bare/config.json"
 	run_split "$HMN" fit "$BATS_TEST_TMPDIR/bare" --memory 24GiB --context 4096 --json
 	[ "$status" -eq 1 ]
 	[ -z "$output" ]
 	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/bare/config.json: num_hidden_layers is missing" ]
+}
+
+@test "fit: a config.json leaving keys to transformers' defaults reads with them, quietly" {
+	fixtures="$TESTS_DIR/fixtures/fit"
+	# google/gemma-3-4b-it's own config.json: its text_config names no heads and no vocabulary.
+	run_split "$HMN" fit "$fixtures/gemma-3-4b-it/config.json" --memory 80GiB --context 32768 --json
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	# 5 full layers of 32768 tokens, 29 sliding ones of their 1024: 4 KV heads x 256 x 2 (K and V) x 2 bytes a token.
+	echo "$output" | jq -e '.model.parameters == 3880263168 and .model.layers == 34
+		and .model.context_length == 131072 and .model.dtype == "bf16"
+		and .parts.kv_cache_bytes == (5 * 32768 + 29 * 1024) * 4096'
+	# llava-hf/llava-1.5-7b-hf's: its text_config names the vocabulary and the context, LlamaConfig the rest.
+	run_split "$HMN" fit "$fixtures/llava-1.5-7b-hf/config.json" --memory 80GiB --json
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	echo "$output" | jq -e '.model.parameters == 6738939904 and .model.layers == 32
+		and .model.context_length == 4096 and .parts.kv_cache_bytes == 4096 * 512 * 1024'
+	# A model_type and nothing else is LlamaConfig() itself: read, and said on stderr.
+	mkdir -p "$BATS_TEST_TMPDIR/bare"
+	echo '{"model_type":"llama"}' >"$BATS_TEST_TMPDIR/bare/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/bare" --memory 80GiB --json
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/bare: no shape of its own: read with transformers' defaults for llama (32 layers of width 4096)" ]
+	echo "$output" | jq -e '.model.parameters == 6738415616 and .model.context_length == 2048'
+}
+
+@test "fit: a GGUF whose metadata does not give its shape is malformed: exit 1, one line naming the key" {
+	# Each of these was once "FITS yes" with no KV cache (no heads) or no layers.
+	while IFS='|' read -r name said; do
+		run_split "$HMN" fit "$MODELS/hostile/$name" --memory 80GiB --context 4096 --json
+		[ "$status" -eq 1 ]
+		[ -z "$output" ]
+		[ "$stderr" = "hmn: $MODELS/hostile/$name: $said" ]
+	done <<-'EOF'
+		no-heads.gguf|llama.attention.head_count is missing
+		no-layers.gguf|llama.block_count is missing
+		no-ffn.gguf|llama.feed_forward_length is missing
+		heads-negative.gguf|llama.attention.head_count is not a whole number of 1 or more (a negative number, a float or a string)
+		width-huge.gguf|llama.embedding_length: 1099511627776 is more than 16777216
+		kv-heads-0.gguf|llama.attention.head_count_kv: 0 is not a whole number of 1 or more
+		kv-heads-5.gguf|llama.attention.head_count_kv: 5 does not divide llama.attention.head_count, 32
+		width-ragged.gguf|llama.attention.head_count: 32 does not divide llama.embedding_length, 4100, and there is no llama.attention.key_length
+	EOF
+	# Mamba's own: 0 heads, a feed-forward of 0, a recurrent state instead.
+	run "$HMN" fit "$MODELS/mamba-130m.F32.gguf" --memory 8GiB --json
+	[ "$status" -eq 0 ]
 }
 
 @test "fit usage errors: exit 2 and the command's help named" {

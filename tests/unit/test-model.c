@@ -549,6 +549,27 @@ static void test_hostile_files(void)
 	/* Tensors with a dimension of 0 each: no parameters, not a model that fits anywhere. */
 	expect_error("zero-parameters", -EINVAL, "its 1 tensors hold no parameters");
 	expect_error("zero-parameters.gguf", -EINVAL, "its 1 tensors hold no parameters");
+	/*
+	 * A GGUF's metadata is checked as a config.json's shape is: each was
+	 * read as 0 heads (no KV cache) or 0 layers, and fitted. Mamba's 0
+	 * heads and no feed-forward are its own (test_gguf_models reads it).
+	 */
+	expect_error("no-heads.gguf", -EINVAL, "llama.attention.head_count is missing");
+	expect_error("no-layers.gguf", -EINVAL, "llama.block_count is missing");
+	expect_error("no-width.gguf", -EINVAL, "llama.embedding_length is missing");
+	expect_error("no-ffn.gguf", -EINVAL, "llama.feed_forward_length is missing");
+	expect_error("heads-negative.gguf", -EINVAL, "llama.attention.head_count is not a whole number of 1 or more");
+	expect_error("heads-string.gguf", -EINVAL, "llama.attention.head_count is not a whole number of 1 or more");
+	expect_error("layers-float.gguf", -EINVAL, "llama.block_count is not a whole number of 1 or more");
+	expect_error("width-huge.gguf", -EINVAL, "llama.embedding_length: 1099511627776 is more than 16777216");
+	expect_error("kv-heads-0.gguf", -EINVAL, "llama.attention.head_count_kv: 0 is not a whole number of 1 or more");
+	expect_error("kv-heads-5.gguf", -EINVAL, "head_count_kv: 5 does not divide llama.attention.head_count, 32");
+	expect_error("kv-heads-layer.gguf", -EINVAL, "5 does not divide llama.attention.head_count, 32 in layer 1");
+	expect_error("width-ragged.gguf", -EINVAL,
+		     "llama.attention.head_count: 32 does not divide llama.embedding_length, 4100, and there is no"
+		     " llama.attention.key_length");
+	expect_error("context-0.gguf", -EINVAL, "llama.context_length: 0 is not a whole number of 1 or more");
+	expect_error("experts-used.gguf", -EINVAL, "llama.expert_used_count: 9 is more than the 8 experts");
 }
 
 /* ---- config.json: every number the shape takes is checked ------------------------ */
@@ -618,6 +639,16 @@ static void llama_refused(const char *key, const char *value, const char *words)
 	config_refused(json, words);
 }
 
+/* The same without key, as a model_type hmn knows no defaults of: refused, saying words. */
+static void custom_refused(const char *key, const char *words)
+{
+	static const char llama[] = "{\"model_type\":\"llama\"";
+	char json[1024], custom[1100];
+	llama_with(json, sizeof(json), key, NULL);
+	snprintf(custom, sizeof(custom), "{\"model_type\":\"custom\"%s", json + strlen(llama));
+	config_refused(custom, words);
+}
+
 static uint64_t config_parameters(const char *json)
 {
 	struct hmn_model *m = NULL;
@@ -650,21 +681,29 @@ static void test_config_checks(void)
 		hmn_model_free(m);
 	}
 
-	/* What a new user met: each was FITS yes with 0 parameters, or no KV cache. */
-	config_refused("{\"model_type\":\"llama\"}", "num_hidden_layers is missing");
+	/*
+	 * What a new user met: each was FITS yes with 0 parameters, or no KV
+	 * cache. A key left out is missing where no defaults are known (a
+	 * model_type hmn has no family for); a family's are test_config_defaults'.
+	 */
+	config_refused("{\"model_type\":\"custom\"}", "num_hidden_layers is missing");
+	custom_refused("num_hidden_layers", "num_hidden_layers is missing");
+	custom_refused("hidden_size", "hidden_size is missing");
+	custom_refused("vocab_size", "vocab_size is missing");
+	custom_refused("num_attention_heads", "num_attention_heads is missing");
+	custom_refused("intermediate_size", "intermediate_size is missing");
 	llama_refused("num_hidden_layers", "-1", "num_hidden_layers: -1 is not a whole number of 1 or more");
 	llama_refused("num_hidden_layers", "32.5", "num_hidden_layers: 32.5 is not a whole number of 1 or more");
 	llama_refused("num_hidden_layers", "\"32\"", "num_hidden_layers: the string \"32\" is not a number");
-	llama_refused("num_hidden_layers", NULL, "num_hidden_layers is missing");
 	llama_refused("num_hidden_layers", "0", "num_hidden_layers: 0 is not a whole number of 1 or more");
 	llama_refused("num_attention_heads", "0", "num_attention_heads: 0 is not a whole number of 1 or more");
 	llama_refused("hidden_size", "1e300", "hidden_size: 1e+300 is more than 16777216");
 	llama_refused("hidden_size", "1e400", "hidden_size: inf is more than 16777216");
 	llama_refused("hidden_size", "-0.5", "hidden_size: -0.5 is not a whole number of 1 or more");
 	llama_refused("vocab_size", "16777217", "vocab_size: 16777217 is more than 16777216");
-	/* A null is no value: a key the shape needs is missing. */
+	/* A null is no value, and no default either (transformers' None): a key the shape needs is missing. */
 	llama_refused("vocab_size", "null", "vocab_size is missing");
-	llama_refused("intermediate_size", NULL, "intermediate_size is missing");
+	llama_refused("num_hidden_layers", "null", "num_hidden_layers is missing");
 	llama_refused("intermediate_size", "true", "intermediate_size: true is not a number");
 	llama_refused("num_attention_heads", "[32]", "num_attention_heads: an array is not a number");
 	/* Optional keys keep their defaults when absent, and are checked when present. */
@@ -716,11 +755,8 @@ static void test_config_checks(void)
 	/* Its errors say where: text_config's key, or missing from both. */
 	config_refused("{\"model_type\":\"llava\",\"text_config\":{\"model_type\":\"llama\",\"num_hidden_layers\":-1}}",
 		       "text_config.num_hidden_layers: -1 is not a whole number of 1 or more");
-	/* Gemma 3 4B's text_config leaves out what transformers' defaults supply: hmn guesses none of it. */
-	config_refused("{\"model_type\":\"gemma3\",\"text_config\":{\"hidden_size\":2560,\"intermediate_size\":10240,"
-		       "\"model_type\":\"gemma3_text\",\"num_hidden_layers\":34,\"sliding_window\":1024},"
-		       "\"torch_dtype\":\"bfloat16\"}",
-		       "vocab_size is missing (from text_config and the top level)");
+	config_refused("{\"model_type\":\"llava\",\"text_config\":{\"model_type\":\"custom\",\"hidden_size\":4096}}",
+		       "num_hidden_layers is missing (from text_config and the top level)");
 	/* A full one, as Gemma 3 1B's shape nested. */
 	m = NULL;
 	if (ok(read_config("{\"model_type\":\"gemma3\",\"text_config\":{\"model_type\":\"gemma3_text\",\"hidden_size\":1152,"
@@ -743,6 +779,129 @@ static void test_config_checks(void)
 	config_refused(json, "time_step_rank: 0 is not a whole number of 1 or more");
 	mamba_config(json, sizeof(json), "\"fast\"");
 	config_refused(json, "time_step_rank: the string \"fast\" is not a number");
+}
+
+/* ---- config.json: what it leaves out, transformers' config classes default ---------- */
+
+/* The real config.json in tests/fixtures/fit/FOLDER read alone: the model, or NULL (said). */
+static struct hmn_model *fixture_config(const char *folder)
+{
+	char name[256];
+	size_t len;
+	struct hmn_model *m = NULL;
+	snprintf(name, sizeof(name), "%s/config.json", folder);
+	char *text = slurp_fixture("fit", name, &len);
+	if (read_config(text, &m) < 0)
+		printf("# %s: %s\n", name, why);
+	free(text);
+	return m;
+}
+
+static unsigned sliding_layers(const struct hmn_model *m)
+{
+	unsigned n = 0;
+	for (uint32_t i = 0; i < m->n_layer; i++)
+		n += m->layers[i].kind == HMN_LAYER_SLIDING;
+	return n;
+}
+
+static void test_config_defaults(void)
+{
+	/*
+	 * google/gemma-3-4b-it: its text_config names 4 keys of its shape;
+	 * Gemma3TextConfig's defaults are the rest. The language model:
+	 * 262,208 x 2560 tied embeddings + 34 layers of 94,382,592 + a norm;
+	 * with the SigLIP tower and projector (419,816,304) the 4.30B its
+	 * model card gives, and llama.cpp's 3.88 B for its GGUF.
+	 */
+	struct hmn_model *m = fixture_config("gemma-3-4b-it");
+	if (ok(m != NULL, "gemma-3-4b-it's config.json reads"), m) {
+		is_u64(m->parameters, 3880263168ull, "its language model's 3,880,263,168 parameters");
+		ok(m->n_layer == 34 && m->n_embd == 2560 && m->n_ff == 10240, "34 layers of 2560, feed-forward 10240: written");
+		ok(m->n_head == 8 && m->n_head_kv == 4 && m->key_length == 256, "8 heads, 4 KV heads of 256: Gemma3TextConfig's");
+		is_u64(m->n_vocab, 262208, "262,208 tokens: Gemma3TextConfig's");
+		is_u64(m->context_length, 131072, "131,072 tokens of context: Gemma3TextConfig's");
+		is_u64(m->sliding_window, 1024, "a window of 1024: written");
+		is_u64(sliding_layers(m), 29, "five of six layers slide: 29 of 34");
+		ok(m->tied_embeddings, "tied embeddings");
+		is_str(hmn_dtype_name(m->float_dtype), "bf16", "bf16");
+		ok(m->warning == NULL, "a standard config: nothing said");
+		hmn_model_free(m);
+	}
+	/*
+	 * llava-hf/llava-1.5-7b-hf: text_config names the vocabulary and the
+	 * context; LlamaConfig's defaults are Vicuna-7B's shape. 32 layers of
+	 * 4096 over 32,064 tokens: Llama-2-7B's 6,738,415,616 and 2 x 64 x 4096.
+	 */
+	m = fixture_config("llava-1.5-7b-hf");
+	if (ok(m != NULL, "llava-1.5-7b-hf's config.json reads"), m) {
+		is_u64(m->parameters, 6738939904ull, "its language model's 6,738,939,904 parameters");
+		ok(m->n_layer == 32 && m->n_head == 32 && m->n_head_kv == 32 && m->key_length == 128,
+		   "32 layers of 32 heads of 128: LlamaConfig's");
+		ok(m->n_vocab == 32064 && m->context_length == 4096, "its own vocabulary and context");
+		is_str(hmn_dtype_name(m->float_dtype), "f16", "f16");
+		ok(m->warning == NULL, "a standard config: nothing said");
+		hmn_model_free(m);
+	}
+
+	/* A model_type and nothing else is LlamaConfig() itself: read, and said, since nothing is the file's own. */
+	m = NULL;
+	if (ok(read_config("{\"model_type\":\"llama\"}", &m) == 0, "a bare llama config reads"), m) {
+		is_u64(m->parameters, 6738415616ull, "LlamaConfig's defaults: Llama-2-7B's shape");
+		is_u64(m->context_length, 2048, "and its 2048 tokens");
+		ok(m->warning && !strcmp(m->warning, "no shape of its own: read with transformers' defaults for llama"
+					 " (32 layers of width 4096)"), "said: %s", m->warning ? m->warning : "nothing");
+		hmn_model_free(m);
+	}
+
+	/* Mistral: 8 KV heads and a window of 4096 when left out; null is None: as many as the heads, no window. */
+	static const char mistral[] = "{\"model_type\":\"mistral\",\"hidden_size\":4096,\"intermediate_size\":14336,"
+				      "\"num_attention_heads\":32,\"num_hidden_layers\":32,\"vocab_size\":32000%s}";
+	char json[1024];
+	snprintf(json, sizeof(json), mistral, "");
+	m = NULL;
+	if (ok(read_config(json, &m) == 0, "a Mistral config without KV heads or window reads"), m) {
+		is_u64(m->parameters, 7241732096ull, "Mistral-7B's parameters");
+		ok(m->n_head_kv == 8 && m->sliding_window == 4096 && m->context_length == 131072,
+		   "MistralConfig's 8 KV heads, window 4096, 131,072 tokens");
+		hmn_model_free(m);
+	}
+	snprintf(json, sizeof(json), mistral, ",\"num_key_value_heads\":null,\"sliding_window\":null");
+	m = NULL;
+	if (ok(read_config(json, &m) == 0, "with both null"), m) {
+		ok(m->n_head_kv == 32 && m->sliding_window == 0, "null: 32 KV heads, no window");
+		hmn_model_free(m);
+	}
+
+	/* Qwen3's head_dim is 128 whatever the width: Qwen3-0.6B's shape without it, 0.44B besides the embeddings. */
+	m = NULL;
+	if (ok(read_config("{\"model_type\":\"qwen3\",\"hidden_size\":1024,\"intermediate_size\":3072,"
+			   "\"num_attention_heads\":16,\"num_key_value_heads\":8,\"num_hidden_layers\":28,"
+			   "\"vocab_size\":151936,\"max_position_embeddings\":40960,\"tie_word_embeddings\":true,"
+			   "\"sliding_window\":40960}", &m) == 0, "a Qwen3 config without head_dim reads"), m) {
+		is_u64(m->key_length, 128, "Qwen3Config's head_dim 128, not 1024 / 16");
+		is_u64(m->parameters, 596049920ull, "Qwen3-0.6B's 596,049,920 parameters");
+		is_u64(m->sliding_window, 0, "a window named, unused: use_sliding_window is false by default");
+		hmn_model_free(m);
+	}
+
+	/* DeepSeek-V2: q_lora_rank left out is DeepseekV2Config's 1536; null (V2-Lite's) is no query LoRA. */
+	static const char dsv2[] = "{\"model_type\":\"deepseek_v2\",\"hidden_size\":2048,\"intermediate_size\":10944,"
+				   "\"moe_intermediate_size\":1408,\"num_attention_heads\":16,\"num_hidden_layers\":27,"
+				   "\"first_k_dense_replace\":1,\"n_routed_experts\":64,\"n_shared_experts\":2,"
+				   "\"num_experts_per_tok\":6,\"max_position_embeddings\":163840,\"vocab_size\":102400%s}";
+	snprintf(json, sizeof(json), dsv2, ",\"q_lora_rank\":null");
+	uint64_t lite = config_parameters(json);
+	is_u64(lite, 15706484224ull, "V2-Lite's shape: kv_lora_rank and the heads' widths DeepseekV2Config's");
+	snprintf(json, sizeof(json), dsv2, "");
+	is_u64(config_parameters(json) - lite, 27ull * (2048 * 1536 + 1536 + 1536 * 16 * 192 - 2048 * 16 * 192),
+	       "q_lora_rank left out: a query LoRA of 1536 in each of the 27 layers");
+
+	/* Defaults are what is left out: a value written is still checked. */
+	config_refused("{\"model_type\":\"gemma3_text\",\"num_attention_heads\":0}",
+		       "num_attention_heads: 0 is not a whole number of 1 or more");
+	config_refused("{\"model_type\":\"mistral\",\"num_key_value_heads\":5}",
+		       "num_key_value_heads: 5 does not divide num_attention_heads, 32");
 }
 
 /* A reader over memory that counts what is asked of it. */
@@ -941,6 +1100,7 @@ int main(void)
 	test_estimate();
 	test_hostile_files();
 	test_config_checks();
+	test_config_defaults();
 	test_header_bounds();
 	test_truncations();
 	return tap_done();
