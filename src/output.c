@@ -6,6 +6,8 @@
 #include <sys/stat.h>
 #ifdef _WIN32
 #include <io.h>
+#include <stdint.h>
+#include <wchar.h>
 #include <windows.h>
 #else
 #include <limits.h>
@@ -21,15 +23,294 @@ bool output_is_stdout(const char *path)
 	return !path || strcmp(path, "-") == 0;
 }
 
+#ifdef _WIN32
+/*
+ * Windows: every path goes through the wide (UTF-16) calls. hmn holds its
+ * arguments in UTF-8 (wmain turned them so); the ANSI calls (_open,
+ * MoveFileExA) would read those bytes in the ANSI code page, and a name
+ * such as Jérôme.json would come out garbled or not at all.
+ */
+
+/* The attributes a replaced file keeps (a read-only one is refused, see open_replacement). */
+#define KEPT_ATTRIBUTES (FILE_ATTRIBUTE_HIDDEN | FILE_ATTRIBUTE_SYSTEM | FILE_ATTRIBUTE_ARCHIVE | \
+			 FILE_ATTRIBUTE_NOT_CONTENT_INDEXED)
+
+/* UTF-8 as UTF-16, malloc'd. */
+static int utf16(const char *s, wchar_t **ret)
+{
+	int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, NULL, 0);
+	if (n <= 0)
+		return -EILSEQ;
+	wchar_t *w = malloc((size_t)n * sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	if (MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, w, n) <= 0) {
+		free(w);
+		return -EILSEQ;
+	}
+	*ret = w;
+	return 0;
+}
+
+/* A Windows error as the errno whose strerror() the POSIX branch would print. */
+static int errno_of(DWORD error)
+{
+	switch (error) {
+	case ERROR_FILE_NOT_FOUND:
+	case ERROR_PATH_NOT_FOUND:
+	case ERROR_INVALID_DRIVE:
+	case ERROR_BAD_NETPATH:
+	case ERROR_BAD_NET_NAME:
+		return -ENOENT;
+	case ERROR_ACCESS_DENIED:
+	case ERROR_SHARING_VIOLATION:
+	case ERROR_LOCK_VIOLATION:
+		return -EACCES;
+	case ERROR_FILE_EXISTS:
+	case ERROR_ALREADY_EXISTS:
+		return -EEXIST;
+	case ERROR_NOT_ENOUGH_MEMORY:
+	case ERROR_OUTOFMEMORY:
+		return -ENOMEM;
+	case ERROR_DISK_FULL:
+	case ERROR_HANDLE_DISK_FULL:
+		return -ENOSPC;
+	case ERROR_WRITE_PROTECT:
+		return -EROFS;
+	case ERROR_FILENAME_EXCED_RANGE:
+		return -ENAMETOOLONG;
+	case ERROR_DIRECTORY:
+		return -ENOTDIR;
+	case ERROR_NOT_SAME_DEVICE:
+		return -EXDEV;
+	case ERROR_INVALID_NAME:
+	case ERROR_BAD_PATHNAME:
+	case ERROR_INVALID_PARAMETER:
+		return -EINVAL;
+	case ERROR_INVALID_HANDLE: /* CON with no console */
+		return -EBADF;
+	case ERROR_PIPE_BUSY:
+		return -EBUSY;
+	default:
+		return -EIO;
+	}
+}
+
+/* The length of path's directory part, its last separator (or a drive's colon, C:x) included. */
+static size_t dir_length(const wchar_t *path)
+{
+	size_t len = 0;
+	for (size_t i = 0; path[i]; i++)
+		if (path[i] == L'\\' || path[i] == L'/' || (i == 1 && path[i] == L':'))
+			len = i + 1;
+	return len;
+}
+
+/*
+ * Is path a DOS device (NUL, CON, COM1, nul.txt, \\.\pipe\x)? Windows
+ * itself says so: their full path is in the device namespace, \\.\.
+ * Such a name is never created nor replaced, whatever its attributes say
+ * (GetFileAttributesW answers "archive" for NUL).
+ */
+static bool is_device_name(const wchar_t *path)
+{
+	DWORD n = GetFullPathNameW(path, 0, NULL, NULL);
+	wchar_t *full = n ? malloc((size_t)n * sizeof(*full)) : NULL;
+	DWORD len = full ? GetFullPathNameW(path, n, full, NULL) : 0;
+	bool device = len >= 4 && len < n && wcsncmp(full, L"\\\\.\\", 4) == 0;
+	free(full);
+	return device;
+}
+
+/* A descriptor for h, which it then owns; h is closed on failure. */
+static int fd_for(HANDLE h)
+{
+	int fd = _open_osfhandle((intptr_t)h, _O_WRONLY | _O_BINARY);
+	if (fd < 0) {
+		int e = errno;
+		CloseHandle(h);
+		return -e;
+	}
+	return fd;
+}
+
+/*
+ * o->target becomes the path of the file h is open on, its symbolic links
+ * followed (and Wine's Unix ones, which show no reparse point): that file
+ * is replaced, in its own directory, and the link stays. Where Windows
+ * cannot say (a volume with no drive letter), the name as given is kept,
+ * unless it is itself a link: then replacing it would replace the link.
+ */
+static int follow_link(struct output *o, HANDLE h)
+{
+	DWORD flags = FILE_NAME_NORMALIZED | VOLUME_NAME_DOS;
+	DWORD n = GetFinalPathNameByHandleW(h, NULL, 0, flags);
+
+	if (n) {
+		wchar_t *final = malloc((size_t)n * sizeof(*final));
+		if (!final)
+			return -ENOMEM;
+		DWORD len = GetFinalPathNameByHandleW(h, final, n, flags);
+		if (len > 0 && len < n) {
+			free(o->target);
+			o->target = final;
+			return 0;
+		}
+		free(final);
+	}
+	DWORD error = GetLastError();
+	DWORD attributes = GetFileAttributesW(o->target);
+	if (attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_REPARSE_POINT))
+		return errno_of(error);
+	return 0;
+}
+
+/*
+ * A new temporary file ".NAME.hmn-XXXXXX" beside o->target, as on POSIX,
+ * with the attributes the file will have. CREATE_NEW makes it ours alone;
+ * the clock and the process id in its name make a clash (another hmn
+ * writing the same FILE) rare, and a clash only means another name.
+ */
+static int open_temp(struct output *o, DWORD attributes)
+{
+	static const wchar_t digits[] = L"abcdefghijklmnopqrstuvwxyz012345";
+	size_t dir_len = dir_length(o->target), len = wcslen(o->target);
+	wchar_t *name = malloc((len + 16) * sizeof(*name));
+	LARGE_INTEGER now;
+
+	if (!name)
+		return -ENOMEM;
+	QueryPerformanceCounter(&now);
+	uint32_t seed = (uint32_t)now.QuadPart ^ (uint32_t)GetCurrentProcessId() << 16;
+	wmemcpy(name, o->target, dir_len);
+	name[dir_len] = L'.';
+	wmemcpy(name + dir_len + 1, o->target + dir_len, len - dir_len);
+	wchar_t *suffix = name + len + 1;
+	wmemcpy(suffix, L".hmn-", 5);
+	suffix += 5;
+	for (uint32_t tries = 0; tries < 100; tries++) {
+		uint32_t x = seed + tries * 2654435761u; /* Knuth's multiplier: far apart names */
+		for (int i = 0; i < 6; i++, x >>= 5)
+			suffix[i] = digits[x & 31];
+		suffix[6] = L'\0';
+		HANDLE h = CreateFileW(name, GENERIC_WRITE, FILE_SHARE_READ, NULL, CREATE_NEW, attributes, NULL);
+		if (h != INVALID_HANDLE_VALUE) {
+			int fd = fd_for(h);
+			if (fd < 0)
+				DeleteFileW(name), free(name);
+			else
+				o->temp_path = name;
+			return fd;
+		}
+		DWORD e = GetLastError();
+		if (e != ERROR_FILE_EXISTS && e != ERROR_ALREADY_EXISTS) {
+			free(name);
+			return errno_of(e);
+		}
+	}
+	free(name);
+	return -EEXIST;
+}
+
+/*
+ * FILE is a file on disk, h open on it: a temporary file to replace it,
+ * with its attributes. A read-only file is refused now: MoveFileExW would
+ * refuse it after the work (Wine, run as root, opens it for writing).
+ */
+static int open_replacement(struct output *o, HANDLE h)
+{
+	BY_HANDLE_FILE_INFORMATION info;
+	DWORD attributes = GetFileInformationByHandle(h, &info) ? info.dwFileAttributes : 0;
+	int r = attributes & FILE_ATTRIBUTE_READONLY ? -EACCES : follow_link(o, h);
+	CloseHandle(h);
+	if (r < 0)
+		return r;
+	attributes &= KEPT_ATTRIBUTES;
+	return open_temp(o, attributes ? attributes : FILE_ATTRIBUTE_NORMAL);
+}
+
+/*
+ * FILE is there but could not be opened for writing (error). A folder, a
+ * read-only file and a device in use are refused at once; a file another
+ * program holds is replaced, if it lets go by then.
+ */
+static int open_unwritable(struct output *o, DWORD error)
+{
+	if (is_device_name(o->target))
+		return errno_of(error);
+	DWORD attributes = GetFileAttributesW(o->target);
+	if (attributes == INVALID_FILE_ATTRIBUTES)
+		return errno_of(error);
+	if (attributes & FILE_ATTRIBUTE_DIRECTORY)
+		return -EISDIR;
+	/* Its attributes alone: no read, write or delete access, which is all others' sharing can deny. */
+	HANDLE h = CreateFileW(o->target, FILE_READ_ATTRIBUTES,
+			       FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING, 0, NULL);
+	if (h == INVALID_HANDLE_VALUE)
+		return errno_of(GetLastError());
+	return open_replacement(o, h);
+}
+
+/*
+ * The descriptor to write the document to. FILE is opened for writing as
+ * it is: what opens and is no disk file (NUL, CON, COM1, a pipe) is
+ * written in place, never replaced (a rename over NUL would fail, or make
+ * a file of that name); a file on disk gets a temporary file beside the
+ * file its links name. Nothing there: a new temporary file, unless FILE is
+ * a link to nothing (its target cannot be known without reading the
+ * link; replacing the link is not allowed) or a device.
+ */
+static int open_target(struct output *o)
+{
+	int r = utf16(o->path, &o->target);
+	if (r < 0)
+		return r;
+	HANDLE h = CreateFileW(o->target, GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING,
+			       FILE_ATTRIBUTE_NORMAL, NULL);
+	if (h != INVALID_HANDLE_VALUE)
+		return GetFileType(h) == FILE_TYPE_DISK ? open_replacement(o, h) : fd_for(h);
+
+	DWORD error = GetLastError();
+	if (error != ERROR_FILE_NOT_FOUND && error != ERROR_PATH_NOT_FOUND)
+		return open_unwritable(o, error);
+	DWORD attributes = GetFileAttributesW(o->target);
+	if ((attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_REPARSE_POINT)) ||
+	    is_device_name(o->target))
+		return errno_of(error);
+	return open_temp(o, FILE_ATTRIBUTE_NORMAL);
+}
+
+static int sync_file(FILE *f)
+{
+	return _commit(_fileno(f));
+}
+
+/*
+ * A reader that opened FILE without FILE_SHARE_DELETE (the C runtime's
+ * fopen does) keeps it from being replaced while it reads: a moment's
+ * wait for it to let go, not a failed document.
+ */
+static int replace_file(const wchar_t *from, const wchar_t *to)
+{
+	for (int tries = 0;; tries++) {
+		if (MoveFileExW(from, to, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
+			return 0;
+		DWORD e = GetLastError();
+		if ((e != ERROR_ACCESS_DENIED && e != ERROR_SHARING_VIOLATION) || tries == 20)
+			return errno_of(e);
+		Sleep(50);
+	}
+}
+
+static void remove_file(const wchar_t *path)
+{
+	DeleteFileW(path);
+}
+#else
 /* The length of path's directory part, its last separator included (0: none). */
 static size_t dir_length(const char *path)
 {
 	const char *slash = strrchr(path, '/');
-#ifdef _WIN32
-	const char *backslash = strrchr(path, '\\');
-	if (backslash && (!slash || backslash > slash))
-		slash = backslash;
-#endif
 	return slash ? (size_t)(slash - path + 1) : 0;
 }
 
@@ -44,36 +325,6 @@ static char *temp_name(const char *path)
 	return t;
 }
 
-#ifdef _WIN32
-static char *follow_links(const char *path)
-{
-	char *copy = malloc(strlen(path) + 1); /* no strdup in strict C11 on mingw */
-	if (copy)
-		strcpy(copy, path);
-	return copy;
-}
-
-static int open_target(struct output *o)
-{
-	o->temp_path = temp_name(o->target);
-	if (!o->temp_path)
-		return -ENOMEM;
-	if (!_mktemp(o->temp_path))
-		return -errno;
-	int fd = _open(o->temp_path, _O_WRONLY | _O_CREAT | _O_EXCL | _O_BINARY, 0644);
-	return fd < 0 ? -errno : fd;
-}
-
-static int sync_file(FILE *f)
-{
-	return _commit(_fileno(f));
-}
-
-static int replace_file(const char *from, const char *to)
-{
-	return MoveFileExA(from, to, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH) ? 0 : -1;
-}
-#else
 #define MAX_LINKS 40 /* as the kernel's own limit for a path */
 
 /*
@@ -219,6 +470,10 @@ static int name_unnamed(struct output *o, int fd)
 static int open_target(struct output *o)
 {
 	struct stat st;
+
+	o->target = follow_links(o->path);
+	if (!o->target)
+		return -errno;
 	bool exists = stat(o->path, &st) == 0;
 
 	if (exists && S_ISDIR(st.st_mode))
@@ -269,7 +524,12 @@ static int sync_file(FILE *f)
 
 static int replace_file(const char *from, const char *to)
 {
-	return rename(from, to);
+	return rename(from, to) < 0 ? -errno : 0;
+}
+
+static void remove_file(const char *path)
+{
+	unlink(path);
 }
 #endif
 
@@ -288,15 +548,14 @@ int output_open(struct output *o, const char *path)
 	if (output_is_stdout(path))
 		return 0;
 	o->path = path;
-	o->target = follow_links(path);
-	int fd = o->target ? open_target(o) : -errno;
+	int fd = open_target(o);
 	if (fd < 0 || !(o->file = fdopen(fd, "wb"))) {
 		int e = fd < 0 ? -fd : errno;
 		fprintf(stderr, "hmn: cannot write %s: %s\n", path, strerror(e));
 		if (fd >= 0)
 			close(fd);
 		if (o->temp_path && fd >= 0)
-			remove(o->temp_path);
+			remove_file(o->temp_path);
 		clear(o);
 		return -e;
 	}
@@ -323,12 +582,13 @@ int output_commit(struct output *o, int status)
 		e = errno;
 	}
 	o->file = NULL;
-	if (!failed && !in_place && replace_file(o->temp_path, o->target) != 0) {
-		e = errno;
-		failed = 1;
+	if (!failed && !in_place) {
+		int r = replace_file(o->temp_path, o->target);
+		if (r < 0)
+			failed = 1, e = -r;
 	}
 	if (failed && o->temp_path)
-		remove(o->temp_path);
+		remove_file(o->temp_path);
 	clear(o);
 	if (failed) {
 		fprintf(stderr, "hmn: cannot write %s: %s\n", o->path, strerror(e));
@@ -343,6 +603,6 @@ void output_discard(struct output *o)
 		return;
 	fclose(o->file);
 	if (o->temp_path)
-		remove(o->temp_path);
+		remove_file(o->temp_path);
 	clear(o);
 }

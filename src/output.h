@@ -11,18 +11,31 @@
  * is hmn's own stdout or stderr (-o /dev/stdout keeps a shell's >>). A new
  * file gets 0666 less the umask; a replaced one keeps its mode (and, where
  * hmn may give it, its owner).
+ *
+ * Windows: paths through the wide calls (UTF-16). NUL, CON, COM1 and pipes
+ * are written in place; a replaced file keeps its attributes (hidden,
+ * system, archive, not indexed); a read-only one is refused at once, as
+ * Windows would not replace it. Its ACL, new or replaced, is the one the
+ * folder passes on: one set on the old file by hand is not carried over.
  */
 #ifndef HMN_OUTPUT_H
 #define HMN_OUTPUT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
+
+#ifdef _WIN32
+typedef wchar_t output_char; /* what Windows' wide (UTF-16) file calls take */
+#else
+typedef char output_char;
+#endif
 
 struct output {
 	FILE *file;           /* what to write to */
 	const char *path;     /* as given; NULL: stdout */
-	char *target;         /* path with its symbolic links followed */
-	char *temp_path;      /* the temporary file beside target, until committed or discarded */
+	output_char *target;  /* path with its symbolic links followed */
+	output_char *temp_path; /* the temporary file beside target, until committed or discarded */
 	bool unnamed;         /* Linux: the temporary file has no name until it is whole (O_TMPFILE) */
 };
 

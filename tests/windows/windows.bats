@@ -297,3 +297,123 @@ npm_folder() {
 	[ -z "$output" ]
 	[ "$(tr -d '\r' <<<"$stderr" | tail -1)" = "hmn: npm: the command line is longer than Windows' 32,767 characters" ]
 }
+
+# -o FILE on Windows: paths through the wide (UTF-16) calls, devices written in
+# place, links followed. Wine shows its files on the Linux side under their
+# UTF-8 names, so what Windows named them is checked there.
+
+@test "hmn.exe -o: a path with non-ASCII characters is the file's exact name, nothing left beside it" {
+	export LC_ALL=C.UTF-8 HMN_NVML_LIBRARY="$stub"
+	mkdir "$BATS_TEST_TMPDIR/Jérôme"
+	cd "$BATS_TEST_TMPDIR"
+	run --separate-stderr "${wine[@]}" "$HMN" --backend nvml free --json -o 'Jérôme\計算 ü.json'
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	[ "$(ls -A Jérôme)" = "計算 ü.json" ]
+	jq -e '.[0].name == "NVIDIA GeForce RTX 4090"' "Jérôme/計算 ü.json"
+	# Beyond the BMP (a surrogate pair in UTF-16), by an absolute Windows path, and run's report.
+	dump="Z:$(tr / '\\' <<<"$ARGV_DUMP")"
+	run --separate-stderr "${wine[@]}" "$HMN" --backend nvml run --json -o "Z:$(tr / '\\' <<<"$BATS_TEST_TMPDIR")\\Jérôme\\🚀.json" -- "$dump" hi
+	[ "$status" -eq 0 ]
+	[ "$(tr -d '\r' <<<"$output")" = "hi" ]
+	jq -e '.exit_code == 0' "Jérôme/🚀.json"
+	[ "$(ls -A Jérôme | sort | tr '\n' ' ')" = "計算 ü.json 🚀.json " ]
+	# Windows' own view agrees: cmd.exe finds them by those names (its listing would print
+	# them in the console's code page), and not a name that is not there.
+	run "${wine[@]}" cmd /c dir /b 'Jérôme\計算 ü.json'
+	[ "$status" -eq 0 ]
+	run "${wine[@]}" cmd /c dir /b 'Jérôme\🚀.json'
+	[ "$status" -eq 0 ]
+	run "${wine[@]}" cmd /c dir /b 'Jérôme\計算 u.json'
+	[ "$status" -eq 1 ]
+}
+
+@test "hmn.exe -o NUL (and nul.txt, \\\\.\\NUL): written in place, nothing created, exit 0; CON never becomes a file" {
+	export HMN_NVML_LIBRARY="$stub"
+	mkdir "$BATS_TEST_TMPDIR/empty" && cd "$BATS_TEST_TMPDIR/empty"
+	for name in NUL nul nul.txt '\\.\NUL'; do
+		run --separate-stderr "${wine[@]}" "$HMN" --backend nvml free --json -o "$name"
+		[ "$status" -eq 0 ]
+		[ -z "$output" ]
+		[ -z "$stderr" ]
+		[ -z "$(ls -A)" ]
+	done
+	# Under the test there is no console: CON cannot be opened (exit 1, said); never is a file made.
+	run --separate-stderr "${wine[@]}" "$HMN" --backend nvml free --json -o CON
+	[ "$status" -eq 0 ] || [ "$status" -eq 1 ]
+	[ -z "$(ls -A)" ]
+	# hmn run's report to NUL: COMMAND's status through, no report on stderr.
+	dump="Z:$(tr / '\\' <<<"$ARGV_DUMP")"
+	run --separate-stderr "${wine[@]}" "$HMN" run -o NUL -- "$dump" exit 3
+	[ "$status" -eq 3 ]
+	[[ "$(tr -d '\r' <<<"$stderr")" != *"peak"* ]]
+	[ -z "$(ls -A)" ]
+}
+
+@test "hmn.exe -o over an existing file: the whole new document, hidden kept; a read-only file refused at once" {
+	export HMN_NVML_LIBRARY="$stub"
+	cd "$BATS_TEST_TMPDIR"
+	mkdir out && printf 'old\r\n%.0s' $(seq 1000) >out/free.json
+	"${wine[@]}" attrib +h 'out\free.json'
+	run --separate-stderr "${wine[@]}" "$HMN" --backend nvml free --json -o 'out\free.json'
+	[ "$status" -eq 0 ]
+	[ "$(cat out/free.json)" = "$(HMN_NVML_LIBRARY="$stub" "${wine[@]}" "$HMN" --backend nvml free --json)" ]
+	[ "$(ls -A out)" = "free.json" ]
+	[[ "$("${wine[@]}" attrib 'out\free.json')" == *H*'free.json'* ]]
+	# Windows would not replace a read-only file (MoveFileExW): said before the work, the file kept.
+	echo old >out/ro.json
+	"${wine[@]}" attrib +r 'out\ro.json'
+	run --separate-stderr "${wine[@]}" "$HMN" --backend nvml free --json -o 'out\ro.json'
+	[ "$status" -eq 1 ]
+	[ "$(tr -d '\r' <<<"$stderr")" = 'hmn: cannot write out\ro.json: Permission denied' ]
+	[ "$(cat out/ro.json)" = "old" ]
+	[ "$(ls -A out | sort | tr '\n' ' ')" = "free.json ro.json " ]
+	# A folder is no file to replace.
+	run --separate-stderr "${wine[@]}" "$HMN" --backend nvml free --json -o out
+	[ "$status" -eq 1 ]
+	[ "$(tr -d '\r' <<<"$stderr")" = 'hmn: cannot write out: Is a directory' ]
+	# watch -o: each sample replaces it whole.
+	run --separate-stderr "${wine[@]}" "$HMN" --backend nvml watch --count 2 --interval 100ms --json -o 'out\free.json'
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	jq -e '.gpus[0].name == "NVIDIA GeForce RTX 4090"' out/free.json
+	[ "$(wc -l <out/free.json)" -eq 1 ]
+	[ "$(ls -A out | sort | tr '\n' ' ')" = "free.json ro.json " ]
+}
+
+@test "hmn.exe -o in a folder that does not exist: exit 1 at once; run: 125, COMMAND never started" {
+	export HMN_NVML_LIBRARY="$stub"
+	mkdir "$BATS_TEST_TMPDIR/empty" && cd "$BATS_TEST_TMPDIR/empty"
+	run --separate-stderr "${wine[@]}" "$HMN" --backend nvml free --json -o 'no\such\dir\free.json'
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[ "$(tr -d '\r' <<<"$stderr")" = 'hmn: cannot write no\such\dir\free.json: No such file or directory' ]
+	dump="Z:$(tr / '\\' <<<"$ARGV_DUMP")"
+	run --separate-stderr "${wine[@]}" "$HMN" run -o 'no\such\dir\peak.json' -- "$dump" ran
+	[ "$status" -eq 125 ]
+	[ -z "$output" ]
+	[ "$(tr -d '\r' <<<"$stderr")" = 'hmn: cannot write no\such\dir\peak.json: No such file or directory' ]
+	# watch says it before its first sample, not at its end.
+	run --separate-stderr "${wine[@]}" "$HMN" --backend nvml watch --count 1000 --interval 1s -o 'no\such\dir\w.json'
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[[ "$(tr -d '\r' <<<"$stderr")" == 'hmn: cannot write no\such\dir\w.json: No such file or directory'* ]]
+	[ -z "$(ls -A)" ]
+}
+
+@test "hmn.exe -o through a symbolic link (Wine shows a Unix one): the file it names is replaced, in its own folder, the link stays" {
+	# Wine 8 cannot make a Windows symbolic link (CreateSymbolicLinkW makes nothing);
+	# a Unix one is what it has, followed by GetFinalPathNameByHandleW all the same.
+	export HMN_NVML_LIBRARY="$stub"
+	cd "$BATS_TEST_TMPDIR"
+	mkdir data links
+	echo old >data/hmn.json
+	ln -s ../data/hmn.json links/hmn.json
+	run --separate-stderr "${wine[@]}" "$HMN" --backend nvml free --json -o 'links\hmn.json'
+	[ "$status" -eq 0 ]
+	[ -L links/hmn.json ]
+	[ "$(readlink links/hmn.json)" = "../data/hmn.json" ]
+	jq -e '.[0].index == 0' data/hmn.json
+	[ "$(ls -A data)" = "hmn.json" ]
+	[ "$(ls -A links)" = "hmn.json" ]
+}
