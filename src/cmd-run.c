@@ -993,16 +993,19 @@ static int open_report_file(struct run *run, struct output *out)
 	return r;
 }
 
-/* Does word name a file by its path (not a name looked for in PATH), one that is there? */
+/*
+ * Does word name a file by its path (not a name looked for in PATH), one
+ * that is there? Windows has no #! lines: never.
+ */
 static bool names_existing_file(const char *word)
 {
-	struct stat st;
 #ifdef _WIN32
-	bool path = strchr(word, '/') || strchr(word, '\\');
+	(void)word;
+	return false;
 #else
-	bool path = strchr(word, '/') != NULL;
+	struct stat st;
+	return strchr(word, '/') && stat(word, &st) == 0 && S_ISREG(st.st_mode);
 #endif
-	return path && stat(word, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 int cmd_run(const struct cli *cli, hmn_context *ctx)
