@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fixture.h"
 #include "internal.h"
@@ -928,6 +929,80 @@ static void test_truncations(void)
 	free(head);
 }
 
+static int count_shard(const char *name, void *data)
+{
+	(void)name;
+	++*(size_t *)data;
+	return 0;
+}
+
+/* An index of about size bytes naming n shards (model-%05u-of-04096), for entry i shard_of(i, n). */
+static char *index_text(size_t size, size_t n, unsigned (*shard_of)(size_t i, size_t n), size_t *ret_len)
+{
+	char *text = malloc(size + 128);
+	size_t at = 0;
+	if (!text)
+		return NULL;
+	at += (size_t)sprintf(text, "{\"weight_map\":{");
+	for (size_t i = 0; i < n; i++)
+		at += (size_t)sprintf(text + at, "%s\"t%zu\":\"model-%05u-of-04096.safetensors\"", i ? "," : "", i,
+				      shard_of(i, n));
+	at += (size_t)sprintf(text + at, "}}");
+	*ret_len = at;
+	return text;
+}
+
+static unsigned cycling(size_t i, size_t n)
+{
+	(void)n;
+	return (unsigned)(i % 4096 + 1);
+}
+
+static unsigned in_runs(size_t i, size_t n)
+{
+	return (unsigned)(i * 4096 / n + 1);
+}
+
+/* CPU seconds safetensors_index() takes over text; the shards it names into *ret_shards. */
+static double index_seconds(const char *text, size_t len, size_t *ret_shards)
+{
+	struct model_error e = { why, sizeof(why) };
+	size_t shards = 0;
+	clock_t start = clock();
+	int r = safetensors_index("cycle/model.safetensors.index.json", text, len, count_shard, &shards, &e);
+	double seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
+	*ret_shards = r == (int)shards ? shards : 0;
+	return seconds;
+}
+
+/*
+ * An index whose entries cycle through 4096 shards defeats the shortcut for
+ * a run of one shard: each entry was compared to every shard met (2.7
+ * billion strcmp() in a hostile 60 MB index, 8 s of CPU). Timed against the
+ * same index with its shards in runs, so that the machine's speed, its load
+ * and the sanitizers cancel out: a binary search costs the two about the
+ * same, the old scan twenty times as much.
+ */
+static void test_index_cycle(void)
+{
+	size_t n = 900000, len_cycle, len_runs, shards_cycle, shards_runs; /* ~40 MB */
+	char *cycle = index_text(48u << 20, n, cycling, &len_cycle);
+	char *runs = index_text(48u << 20, n, in_runs, &len_runs);
+	if (!cycle || !runs) {
+		ok(0, "48 MB for each index");
+		free(cycle);
+		free(runs);
+		return;
+	}
+	double t_runs = index_seconds(runs, len_runs, &shards_runs);
+	double t_cycle = index_seconds(cycle, len_cycle, &shards_cycle);
+	ok(shards_cycle == 4096 && shards_runs == 4096, "%zu entries name 4096 shards, each once", n);
+	ok(t_cycle < 3 * t_runs + 0.05, "cycling through the shards takes %.2f s of CPU, in runs %.2f s", t_cycle,
+	   t_runs);
+	free(cycle);
+	free(runs);
+}
+
 int main(void)
 {
 	const char *dir = getenv("MODELS");
@@ -943,5 +1018,6 @@ int main(void)
 	test_config_checks();
 	test_header_bounds();
 	test_truncations();
+	test_index_cycle();
 	return tap_done();
 }
