@@ -929,6 +929,87 @@ static void test_truncations(void)
 	free(head);
 }
 
+/* ---- names from a file reach no terminal as they are ----------------------------- */
+
+/* tests/make-models' ESCAPES as a message shows it ("\?": no trigraph). */
+#define ESCAPES_SHOWN "?[2J?]0;owned?\?\?\?"
+
+/* What tests/make-models' ESCAPES would do to a terminal: none of its bytes is left. */
+static bool harmless(const char *s)
+{
+	return s && !strpbrk(s, "\x1b\x07\xff") && !strstr(s, "\xc2\x9b");
+}
+
+static void test_printable(void)
+{
+	char out[64];
+	printable_name("\x1b[2J\x1b]0;owned\x07", out, sizeof(out));
+	is_str(out, "?[2J?]0;owned?", "ESC and BEL are '?'");
+	printable_name("csi\xc2\x9b" "2J", out, sizeof(out));
+	is_str(out, "csi??2J", "a C1 control (CSI, U+009B) is a '?' a byte");
+	printable_name("bad\xff\xfe", out, sizeof(out));
+	is_str(out, "bad??", "bytes of no UTF-8 are '?'");
+	printable_name("cut\xe2\x82", out, sizeof(out));
+	is_str(out, "cut??", "a sequence cut short is '?'");
+	printable_name("del\x7f", out, sizeof(out));
+	is_str(out, "del?", "DEL is '?'");
+	printable_name("caf\xc3\xa9 \xe8\xae\xad\xe7\xbb\x83", out, sizeof(out));
+	is_str(out, "caf\xc3\xa9 \xe8\xae\xad\xe7\xbb\x83", "valid UTF-8 is kept");
+	printable_name("ab\xc3\xa9", out, 4);
+	is_str(out, "ab", "cut to fit at a character's boundary, never inside one");
+	char in_place[] = "x\x1b\xc2\x9by";
+	printable_name(in_place, in_place, sizeof(in_place));
+	is_str(in_place, "x???y", "in place");
+
+	/* Every message the readers make, whatever they put in it: a path, a cut at the buffer's end. */
+	char small[8];
+	struct model_error e = { small, sizeof(small) };
+	model_fail(&e, -EINVAL, "%s", "abcdef\xc3\xa9");
+	is_str(small, "abcdef?", "a message cut inside a character ends in '?', not half of it");
+	e = (struct model_error){ why, sizeof(why) };
+	model_fail(&e, -EINVAL, "%s: no such file", "models/\x1b]0;owned\x07\xc2\x9b");
+	is_str(why, "models/?]0;owned???: no such file", "a path in a message is printable");
+
+	/* A GGUF whose architecture, name and a tensor's name would clear the screen and set the title. */
+	struct hmn_model *m = open_model("hostile/escapes.gguf");
+	if (ok(m != NULL, "a GGUF of hostile names reads"), m) {
+		is_str(m->architecture, ESCAPES_SHOWN, "its architecture is kept printable");
+		ok(harmless(m->warning) && strstr(m->warning, "unknown architecture '" ESCAPES_SHOWN "'"),
+		   "the unknown architecture's warning is printable");
+		ok(m->name && strstr(m->name, "\x1b"), "general.name is kept as it is (the caller shows it)");
+		hmn_model_free(m);
+	}
+	char path[1200];
+	snprintf(path, sizeof(path), "%s/hostile/escapes-tensor.gguf", models);
+	m = NULL;
+	int r = hmn_model_open(path, &m, why, sizeof(why));
+	ok(r == -EINVAL && harmless(why) && strstr(why, "tensor '" ESCAPES_SHOWN "' has ggml type 41"),
+	   "a tensor's name in an error is printable");
+	if (!harmless(why))
+		printf("#   %s\n", why);
+	/* A key of an unknown type, in memory. */
+	static const char escapes[] = "\x1b[2J\x1b]0;owned\x07\xc2\x9b\xff";
+	uint8_t head[128] = "GGUF";
+	uint32_t version = 3, type = 99;
+	uint64_t n_tensors = 0, n_kv = 1, key_len = sizeof(escapes) - 1;
+	memcpy(head + 4, &version, 4);
+	memcpy(head + 8, &n_tensors, 8);
+	memcpy(head + 16, &n_kv, 8);
+	memcpy(head + 24, &key_len, 8);
+	memcpy(head + 32, escapes, key_len);
+	memcpy(head + 32 + key_len, &type, 4);
+	struct memory_file file = { head, sizeof(head) };
+	struct model_reader reader;
+	memory_reader(&reader, &file, sizeof(head), "keys (memory)");
+	e = (struct model_error){ why, sizeof(why) };
+	m = NULL;
+	r = gguf_read(&reader, 1, &m, &e);
+	ok(r == -EINVAL && harmless(why) && strstr(why, "key '" ESCAPES_SHOWN "' has a value of unknown type 99"),
+	   "a key in an error is printable");
+	if (!harmless(why))
+		printf("#   %s\n", why);
+}
+
 static int count_shard(const char *name, void *data)
 {
 	(void)name;
@@ -1018,6 +1099,7 @@ int main(void)
 	test_config_checks();
 	test_header_bounds();
 	test_truncations();
+	test_printable();
 	test_index_cycle();
 	return tap_done();
 }
