@@ -612,8 +612,13 @@ struct hmn_model {
 /*
  * Reads a model's headers: a GGUF file (with the other parts of a split
  * one), a .safetensors file (with the config.json beside it, when there is
- * one), a folder holding config.json and its safetensors files (sharded
- * through model.safetensors.index.json or not), or a config.json alone.
+ * one), a folder holding config.json and its safetensors files, or a
+ * config.json alone. A folder's weights are the shards its
+ * model.safetensors.index.json names; without one, model.safetensors, else
+ * all of model-NNNNN-of-MMMMM.safetensors, else consolidated.safetensors,
+ * else all of consolidated-NNNNN-of-MMMMM.safetensors, else the one file
+ * (or set of shards) that is not a LoRA adapter (adapter_*): never two
+ * copies of the weights summed.
  * Returns 0, or a negative errno with one line in why (what, and where:
  * the file and the offset), printable: each byte of a control character or
  * of invalid UTF-8 from the file's names a '?'. -EINVAL a malformed or

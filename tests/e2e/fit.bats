@@ -149,6 +149,33 @@ MIB=1048576
 	[ "$(echo "$output" | jq .parts.kv_cache_bytes)" -eq "$a" ]
 }
 
+@test "fit on a folder without an index: model.safetensors, else its shards, else consolidated; never two copies" {
+	# Qwen2.5-0.5B (494,032,768 parameters) beside its copies: model.fp16.safetensors, Mistral's
+	# consolidated.safetensors (other tensor names: once summed), a LoRA's adapter_model.safetensors.
+	for folder in Qwen2.5-0.5B-extras Qwen2.5-0.5B-shards-extras Qwen2.5-0.5B-consolidated Qwen2.5-0.5B-fp16; do
+		run_split "$HMN" fit "$MODELS/$folder" --memory 8GiB --json
+		[ "$status" -eq 0 ]
+		[ -z "$stderr" ]
+		echo "$output" | jq -e '.model.parameters == 494032768'
+	done
+	run "$HMN" fit "$MODELS/Qwen2.5-0.5B-extras" --memory 8GiB
+	[[ "${lines[0]}" == *": qwen2, 494.0M parameters (bf16), "* ]]
+	# What cannot be told apart is refused, one line saying which files, never guessed at.
+	run_split "$HMN" fit "$MODELS/hostile/two-copies" --memory 8GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $MODELS/hostile/two-copies: no model.safetensors, model-NNNNN-of-MMMMM.safetensors nor index, and both model.fp16.safetensors and model.fp32.safetensors: which are the weights cannot be told (name one .safetensors file)" ]
+	run_split "$HMN" fit "$MODELS/hostile/adapter-only" --memory 8GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $MODELS/hostile/adapter-only: adapter_model.safetensors is a LoRA adapter, not a model's weights: fit the model it adapts" ]
+	run_split "$HMN" fit "$MODELS/hostile/two-shard-sets" --memory 8GiB
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"model-00001-of-00002.safetensors and model-00001-of-00003.safetensors are shards of two sets"* ]]
+	# Named, one file is read alone: the fp16 copy is a model of its own.
+	run "$HMN" fit "$MODELS/Qwen2.5-0.5B-extras/model.fp16.safetensors" --memory 8GiB --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.parameters == 494032768 and .model.dtype == "f16"'
+}
+
 # no_escapes TEXT...: od -c finds none of tests/make-models' ESCAPES in them (ESC, BEL, the C1 CSI, 0xff).
 no_escapes() {
 	local text

@@ -187,6 +187,38 @@ static void test_gguf_models(void)
 	}
 }
 
+/*
+ * Folders without an index that hold more than the weights (tests/make-models'
+ * folders_with_extras): Qwen2.5-0.5B once each, never its copies summed nor
+ * refused as "named twice".
+ */
+static void test_folder_weights(void)
+{
+	static const struct {
+		const char *folder;
+		size_t files;
+		const char *dtype;
+		const char *why;
+	} folders[] = {
+		{ "Qwen2.5-0.5B-extras", 1, "bf16", "model.safetensors alone, not its fp16 copy, consolidated, the adapter" },
+		{ "Qwen2.5-0.5B-shards-extras", 2, "bf16", "the two model-*-of-00002 shards, nothing else" },
+		{ "Qwen2.5-0.5B-consolidated", 1, "bf16", "consolidated.safetensors when there is no model.*" },
+		{ "Qwen2.5-0.5B-fp16", 1, "f16", "the one file that is not an adapter" },
+	};
+	for (size_t i = 0; i < sizeof(folders) / sizeof(folders[0]); i++) {
+		struct hmn_model *m = open_model(folders[i].folder);
+		ok(m != NULL, "%s reads", folders[i].folder);
+		if (!m)
+			continue;
+		ok(m->parameters == 494032768ull && m->n_files == folders[i].files, "%s: %s", folders[i].folder,
+		   folders[i].why);
+		if (m->parameters != 494032768ull || m->n_files != folders[i].files)
+			printf("#   %llu parameters in %zu files\n", (unsigned long long)m->parameters, m->n_files);
+		is_str(hmn_dtype_name(m->dtype), folders[i].dtype, "its dtype");
+		hmn_model_free(m);
+	}
+}
+
 static void test_safetensors_models(void)
 {
 	static const struct {
@@ -239,6 +271,7 @@ static void test_safetensors_models(void)
 		hmn_model_free(c);
 		hmn_model_free(m);
 	}
+	test_folder_weights();
 	struct hmn_model *m = open_model("DeepSeek-V3");
 	if (ok(m != NULL, "DeepSeek-V3's 163 shards read"), m) {
 		is_u64(m->n_files, 163, "163 files");
@@ -544,6 +577,10 @@ static void test_hostile_files(void)
 	expect_error("count-00001-of-00002.gguf", -EINVAL, "split.count is 3, not 2: not part 2");
 	/* Shards without an index: all of them, or the one missing named. */
 	expect_error("shard-gone", -ENOENT, "model-00002-of-00003.safetensors is missing");
+	/* Without an index, weights that cannot be told apart are refused, never summed nor guessed at. */
+	expect_error("two-shard-sets", -EINVAL, "shards of two sets (2 and 3 files)");
+	expect_error("two-copies", -EINVAL, "both model.fp16.safetensors and model.fp32.safetensors");
+	expect_error("adapter-only", -EINVAL, "adapter_model.safetensors is a LoRA adapter");
 	/* No tensors: no weights to price, not a model of 0 bytes. */
 	expect_error("no-tensors", -EINVAL, "hold no tensors");
 	expect_error("no-tensors.gguf", -EINVAL, "holds no tensors");
