@@ -341,8 +341,8 @@ static int read_kv(struct gguf_state *s)
 	    (r = cur_u32(c, &type, "a value's type")) < 0)
 		return r;
 	if (type >= GGUF_TYPE_COUNT)
-		return model_fail(c->e, -EINVAL, "%s: key '%.64s' has a value of unknown type %u at offset %"
-				  PRIu64, c->r->name, key, type, c->pos - 4);
+		return model_fail(c->e, -EINVAL, "%s: key '%s' has a value of unknown type %u at offset %"
+				  PRIu64, c->r->name, SHOWN(key), type, c->pos - 4);
 	if (!strcmp(key, "general.architecture"))
 		return read_string_value(s, type, s->architecture, sizeof(s->architecture), key);
 	if (!strcmp(key, "general.name"))
@@ -457,25 +457,25 @@ static int read_tensors(struct gguf_state *s, struct model_build *b, uint64_t n_
 			return r;
 		if (n_dims > 4)
 			return model_fail(c->e, -EINVAL, "%s: tensor '%s' at offset %" PRIu64 " has %u dimensions"
-					  " (at most 4)", c->r->name, name, at, n_dims);
+					  " (at most 4)", c->r->name, SHOWN(name), at, n_dims);
 		for (uint32_t d = 0; d < n_dims; d++) {
 			if ((r = cur_u64(c, &dims[d], "a tensor's shape")) < 0)
 				return r;
 			if (dims[d] > INT64_MAX)
 				return model_fail(c->e, -EINVAL, "%s: tensor '%s' has a dimension of %" PRIu64,
-						  c->r->name, name, dims[d]);
+						  c->r->name, SHOWN(name), dims[d]);
 		}
 		if ((r = cur_u32(c, &type, "a tensor's type")) < 0 || (r = cur_u64(c, &offset, "a tensor's offset")) < 0)
 			return r;
 		if (!dtype_is_ggml(type))
 			return model_fail(c->e, -EINVAL, "%s: tensor '%s' has ggml type %u, which hmn does not know"
-					  " (a newer llama.cpp's?)", c->r->name, name, type);
+					  " (a newer llama.cpp's?)", c->r->name, SHOWN(name), type);
 		r = hmn_tensor_bytes((enum hmn_dtype)type, dims, n_dims, &bytes);
 		if (r == -EOVERFLOW)
-			return model_fail(c->e, -EINVAL, "%s: tensor '%s' is larger than 2^64 bytes", c->r->name, name);
+			return model_fail(c->e, -EINVAL, "%s: tensor '%s' is larger than 2^64 bytes", c->r->name, SHOWN(name));
 		if (r < 0)
 			return model_fail(c->e, -EINVAL, "%s: tensor '%s' of type %s has rows of %" PRIu64
-					  " elements, not whole blocks", c->r->name, name,
+					  " elements, not whole blocks", c->r->name, SHOWN(name),
 					  hmn_dtype_name((enum hmn_dtype)type), n_dims ? dims[0] : 1);
 		/*
 		 * ggml's gguf.cpp lays the tensors out one after another, each
@@ -485,10 +485,10 @@ static int read_tensors(struct gguf_state *s, struct model_build *b, uint64_t n_
 		if (offset != next)
 			return model_fail(c->e, -EINVAL, "%s: tensor '%s' at data offset %" PRIu64 ", not %" PRIu64
 					  " where the tensors before it end: the file is broken or hostile",
-					  c->r->name, name, offset, next);
+					  c->r->name, SHOWN(name), offset, next);
 		uint64_t end, padded = bytes + (s->alignment - bytes % s->alignment) % s->alignment;
 		if (add_overflows(offset, bytes, &end) || padded < bytes || add_overflows(next, padded, &next))
-			return model_fail(c->e, -EINVAL, "%s: tensor '%s' ends past 2^64", c->r->name, name);
+			return model_fail(c->e, -EINVAL, "%s: tensor '%s' ends past 2^64", c->r->name, SHOWN(name));
 		if (end > max_end) {
 			max_end = end;
 			memcpy(max_name, name, len + 1);
@@ -496,12 +496,12 @@ static int read_tensors(struct gguf_state *s, struct model_build *b, uint64_t n_
 		if ((r = model_build_tensor(b, name, len, (enum hmn_dtype)type, dims, n_dims, padded)) < 0)
 			return r == -EFBIG ? model_fail(c->e, -EINVAL, "%s: more than %u tensors", c->r->name,
 							MODEL_MAX_TENSORS)
-					   : model_fail(c->e, r, "%s: tensor '%s': %s", c->r->name, name, strerror(-r));
+					   : model_fail(c->e, r, "%s: tensor '%s': %s", c->r->name, SHOWN(name), strerror(-r));
 	}
 	uint64_t data = c->pos + (s->alignment - c->pos % s->alignment) % s->alignment;
 	if (max_end > c->r->size || data > c->r->size - max_end)
 		return model_fail(c->e, -EINVAL, "%s: truncated GGUF: tensor '%s' ends at byte %" PRIu64
-				  " of a %" PRIu64 "-byte file", c->r->name, max_name, data + max_end, c->r->size);
+				  " of a %" PRIu64 "-byte file", c->r->name, SHOWN(max_name), data + max_end, c->r->size);
 	return 0;
 }
 
@@ -527,14 +527,20 @@ static void state_clear(struct gguf_state *s)
 static int apply_metadata(const struct gguf_state *s, struct hmn_model *m, struct model_error *e)
 {
 	const char *file = s->c.r->name;
+	char architecture[GGUF_MAX_PREFIX];
 	if (!s->architecture[0])
 		return model_fail(e, -EINVAL, "%s: no general.architecture in the GGUF metadata", file);
-	m->architecture = arena_strdup(m->arena, s->architecture);
+	/*
+	 * Kept printable, as a config.json's model_type is: the model's
+	 * architecture is shown in titles and warnings. The keys are matched
+	 * against the name as the file spells it (s->architecture).
+	 */
+	m->architecture = arena_strdup(m->arena, printable_name(s->architecture, architecture, sizeof(architecture)));
 	m->name = s->name[0] ? arena_strdup(m->arena, s->name) : NULL;
 	uint64_t layers = arch_scalar(s, K_BLOCK_COUNT, 0);
 	if (layers > MODEL_MAX_LAYERS)
 		return model_fail(e, -EINVAL, "%s: %s.block_count is %" PRIu64 ", more than %u layers", file,
-				  s->architecture, layers, MODEL_MAX_LAYERS);
+				  m->architecture, layers, MODEL_MAX_LAYERS);
 	m->n_layer = (uint32_t)layers;
 	m->context_length = arch_scalar(s, K_CONTEXT, 0);
 	m->n_embd = clamp32(arch_scalar(s, K_EMBD, 0));
@@ -697,7 +703,7 @@ static int check_layer_arrays(const struct gguf_state *s, const struct hmn_model
 		const struct candidate *c = &s->cands[i];
 		if (c->array && c->n != m->n_layer && !strcmp(c->prefix, s->architecture))
 			return model_fail(e, -EINVAL, "%s: %s.%s has %u values for %u layers", s->c.r->name,
-					  c->prefix, arch_key_names[c->key], c->n, m->n_layer);
+					  SHOWN(c->prefix), arch_key_names[c->key], c->n, m->n_layer);
 	}
 	return 0;
 }

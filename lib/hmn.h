@@ -578,9 +578,13 @@ struct hmn_model_layer {
 struct hmn_model {
 	enum hmn_model_format format;
 	const char *path;           /* as given */
-	const char *name;           /* general.name, or the folder's name; NULL: none */
-	const char *architecture;   /* "llama", "gemma3", "deepseek2" as the file names it */
-	/* NULL, or what the caller should hear: an unknown architecture read as a generic transformer. */
+	const char *name;           /* general.name, or the folder's name, as it is (not made printable); NULL: none */
+	/* "llama", "gemma3", "deepseek2" as the file names it, printable (as why is in hmn_model_open()) */
+	const char *architecture;
+	/*
+	 * NULL, or what the caller should hear (printable, as why is): an
+	 * unknown architecture read as a generic transformer.
+	 */
 	const char *warning;
 	enum hmn_dtype dtype;       /* the type most of the weights' bytes are in */
 	enum hmn_dtype float_dtype; /* the float type of the model (its activations, safetensors' KV default) */
@@ -610,12 +614,19 @@ struct hmn_model {
 /*
  * Reads a model's headers: a GGUF file (with the other parts of a split
  * one), a .safetensors file (with the config.json beside it, when there is
- * one), a folder holding config.json and its safetensors files (sharded
- * through model.safetensors.index.json or not), or a config.json alone.
+ * one), a folder holding config.json and its safetensors files, or a
+ * config.json alone. A folder's weights are the shards its
+ * model.safetensors.index.json names; without one, model.safetensors, else
+ * all of model-NNNNN-of-MMMMM.safetensors, else consolidated.safetensors,
+ * else all of consolidated-NNNNN-of-MMMMM.safetensors, else the one file
+ * (or set of shards) that is not a LoRA adapter (adapter_*): never two
+ * copies of the weights summed.
  * Returns 0, or a negative errno with one line in why (what, and where:
- * the file and the offset): -EINVAL a malformed or hostile file, -ENOENT a
- * missing file, -EFBIG a header past the bounds, -ENOTSUP a format or
- * version hmn does not read, -ENOMEM, or what the OS said.
+ * the file and the offset), printable: each byte of a control character or
+ * of invalid UTF-8 from the file's names a '?'. -EINVAL a malformed or
+ * hostile file, -ENOENT a missing file, -EFBIG a header past the bounds,
+ * -ENOTSUP a format or version hmn does not read, -ENOMEM, or what the OS
+ * said.
  */
 int hmn_model_open(const char *path, struct hmn_model **ret_model, char *why, size_t why_size);
 struct hmn_model *hmn_model_free(struct hmn_model *model);

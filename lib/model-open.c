@@ -211,41 +211,192 @@ static int read_shard(const char *name, void *data)
 	return ret;
 }
 
+/* The weights of a folder without an index: one file, or one set of shards. */
+struct weights {
+	const char *file;       /* the file, or the set's first shard met (its name begins with PREFIX) */
+	size_t prefix_len;      /* a set: PREFIX's length */
+	unsigned count;         /* a set: how many shards it has; 0: one file */
+};
+
+static bool has_name(const struct name_list *names, const char *name)
+{
+	return names->count && bsearch(&name, names->names, names->count, sizeof(*names->names), compare_names);
+}
+
+/* Is name one of w's files? */
+static bool in_weights(const struct weights *w, const char *name)
+{
+	size_t len;
+	unsigned no;
+	if (!w->count)
+		return !strcmp(name, w->file);
+	return model_split_name(name, ".safetensors", &len, &no) == w->count && len == w->prefix_len &&
+	       !memcmp(name, w->file, len);
+}
+
 /*
- * Without an index, shards named model-0000N-of-0000M.safetensors are a
- * model only with all M of them (as the parts of a split GGUF are): a
+ * w names a set of shards found in names: all its count of them are there,
+ * or the first one missing is named (as a split GGUF's parts are): a
  * missing one would price a fraction of the model as the whole.
  */
-static int check_all_shards(const char *dir, const struct name_list *names, struct model_error *e)
+static int check_set(const char *dir, const struct name_list *names, const struct weights *w,
+		     struct model_error *e)
 {
-	const char *checked = NULL; /* the set checked last: sorted, its other parts come next */
-	size_t checked_prefix = 0;
-	unsigned checked_count = 0;
+	size_t size = w->prefix_len + 32;
+	char *want = malloc(size);
+	int r = 0;
+	if (!want)
+		return -ENOMEM;
+	for (unsigned part = 1; part <= w->count && r == 0; part++) {
+		memcpy(want, w->file, w->prefix_len);
+		snprintf(want + w->prefix_len, size - w->prefix_len, "-%05u-of-%05u.safetensors", part, w->count);
+		if (!has_name(names, want))
+			r = model_fail(e, -ENOENT, "%s: %s is missing (%u parts, no model.safetensors.index.json)",
+				       dir, SHOWN(want), w->count);
+	}
+	free(want);
+	return r;
+}
+
+/*
+ * The set PREFIX-NNNNN-of-MMMMM.safetensors in names, complete, into
+ * *ret_weights: 1, or 0 when there is none. Shards of two counts under one
+ * prefix (a model sharded anew beside an old download) are an error: which
+ * of them is the model cannot be told, and both together are two copies.
+ */
+static int find_set(const char *dir, const struct name_list *names, const char *prefix, size_t prefix_len,
+		    struct weights *ret_weights, struct model_error *e)
+{
+	struct weights w = { NULL, 0, 0 };
 	for (size_t i = 0; i < names->count; i++) {
-		size_t prefix;
-		unsigned no, count = model_split_name(names->names[i], ".safetensors", &prefix, &no);
-		if (!count || (checked && count == checked_count && prefix == checked_prefix &&
-			       !memcmp(checked, names->names[i], prefix)))
+		const char *name = names->names[i];
+		size_t len;
+		unsigned no, count = model_split_name(name, ".safetensors", &len, &no);
+		if (!count || len != prefix_len || memcmp(name, prefix, len))
 			continue;
-		checked = names->names[i], checked_prefix = prefix, checked_count = count;
-		for (unsigned part = 1; part <= count; part++) {
-			char want[300];
-			char *key = want;
-			if (prefix >= sizeof(want) - 32)
-				break;
-			memcpy(want, names->names[i], prefix);
-			snprintf(want + prefix, sizeof(want) - prefix, "-%05u-of-%05u.safetensors", part, count);
-			if (!bsearch(&key, names->names, names->count, sizeof(*names->names), compare_names))
-				return model_fail(e, -ENOENT, "%s: %s is missing (%u parts, no model.safetensors.index.json)",
-						  dir, want, count);
+		if (w.count && count != w.count)
+			return model_fail(e, -EINVAL, "%s: %s and %s are shards of two sets (%u and %u files) and there"
+					  " is no model.safetensors.index.json to say which is the model", dir,
+					  SHOWN(w.file), SHOWN(name), w.count, count);
+		if (!w.count)
+			w = (struct weights){ name, len, count };
+	}
+	if (!w.count)
+		return 0;
+	int r = check_set(dir, names, &w, e);
+	if (r < 0)
+		return r;
+	*ret_weights = w;
+	return 1;
+}
+
+/*
+ * NAME.safetensors alone, else one complete set of NAME-NNNNN-of-MMMMM:
+ * 1 with it in *ret_weights, 0 when the folder has neither.
+ */
+static int find_named(const char *dir, const struct name_list *names, const char *name,
+		      struct weights *ret_weights, struct model_error *e)
+{
+	char file[64], *key = file;
+	snprintf(file, sizeof(file), "%s.safetensors", name);
+	char **found = names->count ? bsearch(&key, names->names, names->count, sizeof(*names->names),
+					      compare_names) : NULL;
+	if (found) {
+		*ret_weights = (struct weights){ *found, 0, 0 }; /* the list's copy: file is gone on return */
+		return 1;
+	}
+	return find_set(dir, names, name, strlen(name), ret_weights, e);
+}
+
+/* PEFT's adapter_model.safetensors: a LoRA's few matrices, never the model they adapt. */
+static bool is_adapter(const char *name)
+{
+	return !strncmp(name, "adapter_", strlen("adapter_"));
+}
+
+/*
+ * A folder whose weights have a name of their own: the one file, or the
+ * one set of shards, that is not an adapter. Two of them are refused
+ * rather than guessed between or summed: copies of the same weights
+ * (model.fp16.safetensors beside model.fp32.safetensors) would price the
+ * model twice, and which is meant cannot be told.
+ */
+static int find_other(const char *dir, const struct name_list *names, struct weights *ret_weights,
+		      struct model_error *e)
+{
+	struct weights w = { NULL, 0, 0 };
+	const char *adapter = NULL;
+	for (size_t i = 0; i < names->count; i++) {
+		const char *name = names->names[i];
+		if (is_adapter(name)) {
+			adapter = adapter ? adapter : name;
+			continue;
+		}
+		if (w.file && !in_weights(&w, name))
+			return model_fail(e, -EINVAL, "%s: no model.safetensors, model-NNNNN-of-MMMMM.safetensors nor"
+					  " index, and both %s and %s: which are the weights cannot be told (name"
+					  " one .safetensors file)", dir, SHOWN(w.file), SHOWN(name));
+		if (!w.file) {
+			size_t len;
+			unsigned no, count = model_split_name(name, ".safetensors", &len, &no);
+			w = (struct weights){ name, count ? len : 0, count };
 		}
 	}
+	if (!w.file)
+		return model_fail(e, -EINVAL, "%s: %s is a LoRA adapter, not a model's weights: fit the model it"
+				  " adapts", dir, SHOWN(adapter));
+	int r = w.count ? check_set(dir, names, &w, e) : 0;
+	if (r < 0)
+		return r;
+	*ret_weights = w;
 	return 0;
 }
 
 /*
- * A folder's safetensors: the index's shards, else model.safetensors, else
- * every *.safetensors file; only is one file named instead of the folder.
+ * Which of a folder's .safetensors files (no index) are the model's
+ * weights. Folders hold more than the weights: Mistral's repositories
+ * both model-*.safetensors and consolidated.safetensors (the same weights
+ * under mistral-inference's names), others model.fp16.safetensors beside
+ * model.safetensors, a LoRA's adapter_model.safetensors. Summing them
+ * priced a model two or three times (or refused it: "named twice").
+ * transformers loads model.safetensors, else the model-* shards;
+ * mistral-inference consolidated.safetensors: in that order, else the one
+ * file or set of shards left.
+ */
+static int pick_weights(const char *dir, const struct name_list *names, struct weights *ret_weights,
+			struct model_error *e)
+{
+	static const char *const in_order[] = { "model", "consolidated" };
+	for (size_t i = 0; i < sizeof(in_order) / sizeof(in_order[0]); i++) {
+		int r = find_named(dir, names, in_order[i], ret_weights, e);
+		if (r != 0)
+			return r < 0 ? r : 0;
+	}
+	return find_other(dir, names, ret_weights, e);
+}
+
+/* A folder without an index: the files pick_weights() says, in their names' order. */
+static int read_picked(const char *dir, struct folder *f)
+{
+	struct name_list names = { 0 };
+	struct weights w = { NULL, 0, 0 };
+	int r = os_list_dir(dir, ".safetensors", MODEL_MAX_FILES, &names);
+	if (r < 0)
+		r = model_fail(f->e, r, "%s: cannot list: %s", dir, strerror(-r));
+	else if (!names.count)
+		r = model_fail(f->e, -ENOENT, "%s: no .safetensors file", dir);
+	else
+		r = pick_weights(dir, &names, &w, f->e);
+	for (size_t i = 0; r >= 0 && i < names.count; i++)
+		if (in_weights(&w, names.names[i]))
+			r = read_shard(names.names[i], f);
+	name_list_clear(&names);
+	return r;
+}
+
+/*
+ * A folder's safetensors: the index's shards, else the files
+ * pick_weights() says; only is one file named instead of the folder.
  */
 static int read_shards(const char *dir, const char *only, struct model_build *b, struct model_error *e)
 {
@@ -264,16 +415,7 @@ static int read_shards(const char *dir, const char *only, struct model_build *b,
 			free(text);
 		}
 	} else {
-		struct name_list names = { 0 };
-		if ((r = os_list_dir(dir, ".safetensors", MODEL_MAX_FILES, &names)) < 0)
-			r = model_fail(e, r, "%s: cannot list: %s", dir, strerror(-r));
-		else if (!names.count)
-			r = model_fail(e, -ENOENT, "%s: no .safetensors file", dir);
-		else
-			r = check_all_shards(dir, &names, e);
-		for (size_t i = 0; r >= 0 && i < names.count; i++)
-			r = read_shard(names.names[i], &f);
-		name_list_clear(&names);
+		r = read_picked(dir, &f);
 	}
 	free(index);
 	return r;

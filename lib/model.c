@@ -15,17 +15,14 @@ int model_fail(struct model_error *e, int r, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(e->buf, e->size, fmt, ap);
 		va_end(ap);
+		/*
+		 * What it names came from the files (keys, tensor and file names,
+		 * paths): the whole line made printable, the end of a character
+		 * that vsnprintf() cut included, so a caller may print it as it is.
+		 */
+		printable_name(e->buf, e->buf, e->size);
 	}
 	return r;
-}
-
-void printable_name(const char *s, char *out, size_t size)
-{
-	size_t i = 0;
-	for (; s && s[i] && i + 1 < size; i++)
-		out[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
-	if (size)
-		out[i < size ? i : size - 1] = '\0';
 }
 
 static int memory_read_at(void *userdata, uint64_t offset, void *buf, size_t len)

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "hmn.h"
+#include "text.h" /* printable_name(): what of a name a message may show */
 
 /* Bounds no real model comes near; anything past them is hostile or broken. */
 #define MODEL_MAX_LAYERS 4096u           /* llama.cpp's own bound is 512 */
@@ -81,7 +82,7 @@ uint64_t dtype_price(enum hmn_dtype dtype, uint64_t elements);
 
 /* ---- model.c: what the readers build ---- */
 
-/* One explanation, formatted once, kept for the caller. */
+/* One explanation, formatted once, kept for the caller: one line, printable (printable_name()). */
 struct model_error {
 	char *buf;
 	size_t size;
@@ -93,8 +94,12 @@ int model_fail(struct model_error *e, int r, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 #endif
 
-/* s for a message: cut to fit size, each control byte a '?'. */
-void printable_name(const char *s, char *out, size_t size);
+/*
+ * A name from a file (a key, a tensor's or a file's name) as a message
+ * shows it: cut to a readable length, each control character and byte of
+ * invalid UTF-8 a '?'. The buffer lives to the end of the enclosing block.
+ */
+#define SHOWN(s) printable_name((s), (char[72]){ 0 }, 72)
 
 /* Per-layer sums while tensors stream past, before the layer count is final. */
 struct model_build {

@@ -258,13 +258,50 @@ static bool plain_shard_name(const char *s)
 	return true;
 }
 
+/* A set of shard names, sorted, for a weight_map's entries to be looked up in. */
+struct name_set {
+	const char **names;
+	size_t count, capacity;
+};
+
+/* Where name is in the set, or where it would go: the first of names not less than it. */
+static size_t name_set_find(const struct name_set *set, const char *name, bool *ret_found)
+{
+	size_t lo = 0, hi = set->count;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int c = strcmp(set->names[mid], name);
+		if (c == 0) {
+			*ret_found = true;
+			return mid;
+		}
+		if (c < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*ret_found = false;
+	return lo;
+}
+
+static int name_set_insert(struct name_set *set, size_t at, const char *name)
+{
+	int r = array_reserve((void **)&set->names, &set->capacity, set->count, sizeof(*set->names));
+	if (r < 0)
+		return r;
+	memmove(set->names + at + 1, set->names + at, (set->count - at) * sizeof(*set->names));
+	set->names[at] = name;
+	set->count++;
+	return 0;
+}
+
 int safetensors_index(const char *path, const char *text, size_t len,
 		      int (*add)(const char *name, void *data), void *data, struct model_error *e)
 {
 	cJSON *root = cJSON_ParseWithLength(text, len);
 	const cJSON *map = cJSON_GetObjectItemCaseSensitive(root, "weight_map");
-	const char **seen = NULL;
-	size_t n_seen = 0, capacity = 0;
+	struct name_set seen = { NULL, 0, 0 };
+	const char *last = NULL;
 	int ret = 0;
 
 	if (!cJSON_IsObject(map)) {
@@ -281,25 +318,31 @@ int safetensors_index(const char *path, const char *text, size_t len,
 					 name);
 			break;
 		}
-		/* Shards come in runs: the last one first, then the rest. */
-		bool known = n_seen && !strcmp(seen[n_seen - 1], entry->valuestring);
-		for (size_t i = 0; !known && i < n_seen; i++)
-			known = !strcmp(seen[i], entry->valuestring);
+		/*
+		 * Shards come in runs: the one met last is tried first, then a
+		 * binary search. An index whose millions of entries cycle through
+		 * 4096 shards must not cost a scan of every shard seen for each
+		 * (8 s of strcmp() for 60 MB).
+		 */
+		if (last && !strcmp(last, entry->valuestring))
+			continue;
+		bool known;
+		size_t at = name_set_find(&seen, entry->valuestring, &known);
+		last = entry->valuestring;
 		if (known)
 			continue;
-		if (n_seen >= MODEL_MAX_FILES) {
+		if (seen.count >= MODEL_MAX_FILES) {
 			ret = model_fail(e, -EINVAL, "%s names more than %u files", path, MODEL_MAX_FILES);
 			break;
 		}
-		if ((ret = array_reserve((void **)&seen, &capacity, n_seen, sizeof(*seen))) < 0)
-			break;
-		seen[n_seen++] = entry->valuestring;
-		if ((ret = add(entry->valuestring, data)) < 0)
+		if ((ret = name_set_insert(&seen, at, entry->valuestring)) < 0 ||
+		    (ret = add(entry->valuestring, data)) < 0)
 			break;
 	}
-	if (ret >= 0 && !n_seen)
+	if (ret >= 0 && !seen.count)
 		ret = model_fail(e, -EINVAL, "%s names no shard", path);
-	free(seen);
+	size_t n = seen.count;
+	free(seen.names);
 	cJSON_Delete(root);
-	return ret < 0 ? ret : (int)n_seen;
+	return ret < 0 ? ret : (int)n;
 }

@@ -6,6 +6,7 @@
  * the same budget.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,22 @@
 #include "output.h"
 #include "render.h"
 #include "tool.h"
+
+/*
+ * "hmn: MODEL" and the rest of a line, on stderr. MODEL as a terminal may
+ * be shown it: a folder's or a file's name is whoever published it's.
+ */
+static void say(const struct cli *cli, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(const struct cli *cli, const char *fmt, ...)
+{
+	char *shown = text_shown(cli->model);
+	va_list ap;
+	fprintf(stderr, "hmn: %s", shown ? shown : "MODEL");
+	free(shown);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+}
 
 /* The request the options make; their names were checked when parsed. */
 static void request_of(const struct cli *cli, struct hmn_fit_request *req)
@@ -119,7 +136,7 @@ static int answer_gpus(const struct cli *cli, hmn_context *ctx, const struct hmn
 			free(rows);
 			free(answers);
 			hmn_gpu_list_free(gpus);
-			fprintf(stderr, "hmn: %s: cannot estimate: %s\n", cli->model, strerror(-r));
+			say(cli, ": cannot estimate: %s\n", strerror(-r));
 			return EXIT_RUNTIME;
 		}
 		kept++;
@@ -141,17 +158,16 @@ static void say_no_room(const struct cli *cli, const struct fit_report *rep, uns
 			most = &rep->gpus[i];
 	format_size(rep->parts->total, false, need);
 	if (rep->gpus_split > 1)
-		fprintf(stderr, "hmn: %s needs %s on each of %u GPUs; %u %s room\n", cli->model, need,
-			rep->gpus_split, fitting, fitting == 1 ? "has" : "have");
+		say(cli, " needs %s on each of %u GPUs; %u %s room\n", need, rep->gpus_split, fitting,
+		    fitting == 1 ? "has" : "have");
 	else if (!most)
-		fprintf(stderr, "hmn: %s needs %s; no GPU says how much it has free\n", cli->model, need);
+		say(cli, " needs %s; no GPU says how much it has free\n", need);
 	else if (most->planned)
-		fprintf(stderr, "hmn: %s needs %s; --memory gives %s\n", cli->model, need,
-			format_size(most->free_bytes, false, had));
+		say(cli, " needs %s; --memory gives %s\n", need, format_size(most->free_bytes, false, had));
 	else
-		fprintf(stderr, "hmn: %s needs %s; no GPU has that free (most: GPU %s, %s)\n", cli->model, need,
-			gpu_cell(label, most->index, most->is_mig, most->gpu_instance_id, most->compute_instance_id),
-			format_size(most->free_bytes, false, had));
+		say(cli, " needs %s; no GPU has that free (most: GPU %s, %s)\n", need,
+		    gpu_cell(label, most->index, most->is_mig, most->gpu_instance_id, most->compute_instance_id),
+		    format_size(most->free_bytes, false, had));
 }
 
 int cmd_fit(const struct cli *cli, hmn_context *ctx)
@@ -175,7 +191,7 @@ int cmd_fit(const struct cli *cli, hmn_context *ctx)
 		return EXIT_RUNTIME;
 	}
 	if (m->warning && !cli->quiet)
-		fprintf(stderr, "hmn: %s: %s\n", cli->model, m->warning);
+		say(cli, ": %s\n", m->warning);
 	request_of(cli, &req);
 	if (m->format == HMN_MODEL_GGUF && req.kv_dtype != HMN_DTYPE_NONE && !llama_cpp_cache_type(req.kv_dtype)) {
 		char message[200];
@@ -189,24 +205,22 @@ int cmd_fit(const struct cli *cli, hmn_context *ctx)
 	uint32_t block_elements, block_bytes;
 	if (m->format == HMN_MODEL_GGUF && req.eager_attention && req.kv_dtype != HMN_DTYPE_NONE &&
 	    hmn_dtype_block(req.kv_dtype, &block_elements, &block_bytes) == 0 && block_elements > 1 && !cli->quiet)
-		fprintf(stderr, "hmn: %s: llama.cpp needs flash attention (--attention fused) for a %s V cache\n",
-			cli->model, cli->kv_dtype);
+		say(cli, ": llama.cpp needs flash attention (--attention fused) for a %s V cache\n", cli->kv_dtype);
 	/* A MODEL that lacks what the estimate needs is a MODEL problem (exit 1), not a usage error. */
 	if (!req.context && !m->context_length) {
-		fprintf(stderr, "hmn: %s: its trained context is not in the file: give --context N\n", cli->model);
+		say(cli, ": its trained context is not in the file: give --context N\n");
 		status = EXIT_RUNTIME;
 		goto discard;
 	}
 	if ((r = hmn_fit_estimate(m, &req, &parts)) < 0) {
-		fprintf(stderr, "hmn: %s: cannot estimate: %s\n", cli->model,
-			r == -EOVERFLOW ? "the estimate passes 2^64 bytes" : strerror(-r));
+		say(cli, ": cannot estimate: %s\n", r == -EOVERFLOW ? "the estimate passes 2^64 bytes" : strerror(-r));
 		status = EXIT_RUNTIME;
 		goto discard;
 	}
 	if (cli->memory.given) {
 		planned = (struct fit_gpu){ .planned = true };
 		if ((r = answer_for(m, &req, cli->memory.size.bytes, &planned)) < 0) {
-			fprintf(stderr, "hmn: %s: cannot estimate: %s\n", cli->model, strerror(-r));
+			say(cli, ": cannot estimate: %s\n", strerror(-r));
 			status = EXIT_RUNTIME;
 			goto discard;
 		}

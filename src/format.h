@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "hmn.h"
+#include "text.h" /* utf8_sequence_length(), printable_name(): the library's rule */
 
 #define SIZE_TEXT_MAX 32
 #define DURATION_TEXT_MAX 32
@@ -35,13 +36,6 @@ const char *format_duration(uint64_t ms, char buf[DURATION_TEXT_MAX]);
 const char *gpu_product_name(const char *name, char *buf, size_t size);
 
 /*
- * Length of the valid UTF-8 sequence at s (1 to 4), or 0 when s[0] starts
- * no valid sequence (stray continuation, overlong form, surrogate, beyond
- * U+10FFFF, or cut short by n).
- */
-size_t utf8_sequence_length(const unsigned char *s, size_t n, uint32_t *ret_codepoint);
-
-/*
  * Columns a code point takes in a terminal: 0 for combining marks and
  * zero-width characters, 2 for East Asian Wide and Fullwidth ones, else 1.
  * From a built-in table, the same in every locale and on every OS.
@@ -65,8 +59,9 @@ void print_cut(FILE *out, const char *text, size_t len, size_t columns);
 
 /*
  * Copies s into out (out_size bytes, always terminated) for a terminal: every
- * byte of a control character (C0, DEL, C1) or of invalid UTF-8 becomes '?'.
- * Returns the display width in terminal columns (codepoint_width()).
+ * byte of a control character (C0, DEL, C1) or of invalid UTF-8 becomes '?'
+ * (printable_name(), the rule the library's messages follow too). Returns
+ * the display width in terminal columns (codepoint_width()).
  */
 size_t sanitize_for_terminal(const char *s, char *out, size_t out_size);
 

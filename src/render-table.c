@@ -161,11 +161,13 @@ int render_processes_table(FILE *out, const struct hmn_process *const *rows, siz
 static void print_fit_title(FILE *out, const struct fit_report *rep)
 {
 	const struct hmn_model *m = rep->model;
-	char params[32], shown[256];
+	char params[32], shown[256], architecture[128];
 	const char *name = m->name ? m->name : m->path;
+	/* Both as the file says them: neither may reach the terminal as it is. */
 	sanitize_for_terminal(name ? name : "model", shown, sizeof(shown));
+	sanitize_for_terminal(m->architecture ? m->architecture : "?", architecture, sizeof(architecture));
 	fprintf(out, "hmn fit: %s: %s, %s parameters (%s), %llu tokens x %u sequence%s%s", shown,
-		m->architecture ? m->architecture : "?", parameters_text(m->parameters, params),
+		architecture, parameters_text(m->parameters, params),
 		rep->weights_dtype ? rep->weights_dtype : "?", (unsigned long long)rep->context, rep->batch,
 		rep->batch == 1 ? "" : "s", rep->train ? ", training" : "");
 	if (rep->gpus_split > 1)

@@ -149,6 +149,77 @@ MIB=1048576
 	[ "$(echo "$output" | jq .parts.kv_cache_bytes)" -eq "$a" ]
 }
 
+@test "fit on a folder without an index: model.safetensors, else its shards, else consolidated; never two copies" {
+	# Qwen2.5-0.5B (494,032,768 parameters) beside its copies: model.fp16.safetensors, Mistral's
+	# consolidated.safetensors (other tensor names: once summed), a LoRA's adapter_model.safetensors.
+	for folder in Qwen2.5-0.5B-extras Qwen2.5-0.5B-shards-extras Qwen2.5-0.5B-consolidated Qwen2.5-0.5B-fp16; do
+		run_split "$HMN" fit "$MODELS/$folder" --memory 8GiB --json
+		[ "$status" -eq 0 ]
+		[ -z "$stderr" ]
+		echo "$output" | jq -e '.model.parameters == 494032768'
+	done
+	run "$HMN" fit "$MODELS/Qwen2.5-0.5B-extras" --memory 8GiB
+	[[ "${lines[0]}" == *": qwen2, 494.0M parameters (bf16), "* ]]
+	# What cannot be told apart is refused, one line saying which files, never guessed at.
+	run_split "$HMN" fit "$MODELS/hostile/two-copies" --memory 8GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $MODELS/hostile/two-copies: no model.safetensors, model-NNNNN-of-MMMMM.safetensors nor index, and both model.fp16.safetensors and model.fp32.safetensors: which are the weights cannot be told (name one .safetensors file)" ]
+	run_split "$HMN" fit "$MODELS/hostile/adapter-only" --memory 8GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $MODELS/hostile/adapter-only: adapter_model.safetensors is a LoRA adapter, not a model's weights: fit the model it adapts" ]
+	run_split "$HMN" fit "$MODELS/hostile/two-shard-sets" --memory 8GiB
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"model-00001-of-00002.safetensors and model-00001-of-00003.safetensors are shards of two sets"* ]]
+	# Named, one file is read alone: the fp16 copy is a model of its own.
+	run "$HMN" fit "$MODELS/Qwen2.5-0.5B-extras/model.fp16.safetensors" --memory 8GiB --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.parameters == 494032768 and .model.dtype == "f16"'
+}
+
+# no_escapes TEXT...: od -c finds none of tests/make-models' ESCAPES in them (ESC, BEL, the C1 CSI, 0xff).
+no_escapes() {
+	local text
+	for text in "$@"; do
+		if printf '%s' "$text" | od -An -v -c -w1 | tr -d ' ' | paste -sd ' ' |
+			grep -E '(^| )(033|\\a|377)( |$)|(^| )302 233( |$)'; then
+			printf 'in: %s\n' "$text"
+			return 1
+		fi
+	done
+}
+
+@test "fit: a model's names never reach the terminal as escapes: title, warning, errors, its path" {
+	# escapes.gguf: general.architecture, general.name and a tensor's name are ESC[2J ESC]0;owned BEL CSI 0xff.
+	run_split "$HMN" fit "$MODELS/hostile/escapes.gguf" --memory 8GiB
+	[ "$status" -eq 0 ]
+	no_escapes "$output" "$stderr"
+	[[ "${lines[0]}" == "hmn fit: ?[2J?]0;owned????: ?[2J?]0;owned????, "* ]]
+	[ "$stderr" = "hmn: $MODELS/hostile/escapes.gguf: unknown architecture '?[2J?]0;owned????': read as a generic transformer" ]
+	# The JSON escapes ESC and BEL, and stays JSON.
+	run_split "$HMN" fit "$MODELS/hostile/escapes.gguf" --memory 8GiB --json
+	[ "$status" -eq 0 ]
+	no_escapes "$stderr"
+	[ -z "$(printf '%s' "$output" | od -An -v -c -w1 | tr -d ' ' | grep -xE '033|\\a')" ]
+	echo "$output" | jq -e '.model.architecture == "?[2J?]0;owned????" and .model.warning == "unknown architecture '"'?[2J?]0;owned????'"': read as a generic transformer" and (.model.name | startswith("\u001b[2J\u001b]0;owned\u0007"))'
+	# An error naming a tensor of the file.
+	run_split "$HMN" fit "$MODELS/hostile/escapes-tensor.gguf" --memory 8GiB
+	[ "$status" -eq 1 ]
+	no_escapes "$output" "$stderr"
+	[[ "$stderr" == *": tensor '?[2J?]0;owned????' has ggml type 41, "* ]]
+	# MODEL's own path, in hmn's lines and the library's: a folder's name is whoever published it's.
+	local dir="$BATS_TEST_TMPDIR/"$'\e]0;owned\a\e[2J'
+	mkdir "$dir"
+	cp "$MODELS/hostile/escapes.gguf" "$dir/m.gguf"
+	run_split "$HMN" fit "$dir/m.gguf" --memory 1MiB
+	[ "$status" -eq 4 ]
+	no_escapes "$output" "$stderr"
+	[[ "$stderr" == *"$BATS_TEST_TMPDIR/?]0;owned??[2J/m.gguf needs "* ]]
+	run_split "$HMN" fit "$dir/absent.gguf" --memory 8GiB
+	[ "$status" -eq 1 ]
+	no_escapes "$stderr"
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/?]0;owned??[2J/absent.gguf: no such file or folder" ]
+}
+
 @test "fit --gpus N: weights and cache divided, a runtime on each, N GPUs must have room" {
 	two_gpus
 	run_split "$HMN" fit "$MODELS/Mixtral-8x7B-v0.1" --context 8192 --json

@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 /* The input as a file of size bytes (zeros past the input: a hole). */
 static void read_as(const uint8_t *data, size_t len, uint64_t size)
 {
-	char why[256];
+	char why[256] = "";
 	struct model_error e = { why, sizeof(why) };
 	struct memory_file file = { data, len };
 	struct model_reader r;
@@ -27,6 +27,8 @@ static void read_as(const uint8_t *data, size_t len, uint64_t size)
 		ask_everything(m);
 	} else if (m) {
 		abort(); /* ret_ untouched on failure */
+	} else {
+		check_printable(why); /* names from the file, made printable */
 	}
 	hmn_model_free(m);
 }

@@ -4,8 +4,24 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "hmn.h"
+#include "text.h"
+
+/* What libhmn says of a model may be printed as it is: valid UTF-8, no control character. */
+static inline void check_printable(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = s ? strlen(s) : 0;
+	for (size_t i = 0; i < n;) {
+		uint32_t cp;
+		size_t len = utf8_sequence_length(p + i, n - i, &cp);
+		if (len == 0 || codepoint_is_control(cp))
+			abort();
+		i += len;
+	}
+}
 
 /*
  * The estimate, the longest context and the GGUF layers, on whatever the
@@ -16,6 +32,8 @@ static inline void ask_everything(const struct hmn_model *m)
 {
 	struct hmn_fit_request req;
 	struct hmn_fit_parts p;
+	check_printable(m->architecture);
+	check_printable(m->warning);
 	hmn_fit_request_init(&req);
 	if (!m->context_length)
 		req.context = 4096;

@@ -33,6 +33,7 @@ static void finish(struct model_build *b, int r, const char *config, size_t len,
 	if (r >= 0)
 		r = config_read(config, len, b, alone, e);
 	if (r < 0) {
+		check_printable(e->buf); /* names from the file, made printable */
 		model_build_abort(b);
 		return;
 	}
@@ -44,7 +45,7 @@ static void finish(struct model_build *b, int r, const char *config, size_t len,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char why[256];
+	char why[256] = "";
 	struct model_error e = { why, sizeof(why) };
 	struct model_build b;
 
@@ -55,6 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		int n = safetensors_index("fuzz/model.safetensors.index.json", (const char *)data, size, count_shard, &shards, &e);
 		if (n >= 0 && (size_t)n != shards)
 			abort();
+		if (n < 0)
+			check_printable(why);
 		finish(&b, 0, (const char *)data, size, true, &e);
 		return 0;
 	}

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fixture.h"
 #include "internal.h"
@@ -186,6 +187,38 @@ static void test_gguf_models(void)
 	}
 }
 
+/*
+ * Folders without an index that hold more than the weights (tests/make-models'
+ * folders_with_extras): Qwen2.5-0.5B once each, never its copies summed nor
+ * refused as "named twice".
+ */
+static void test_folder_weights(void)
+{
+	static const struct {
+		const char *folder;
+		size_t files;
+		const char *dtype;
+		const char *why;
+	} folders[] = {
+		{ "Qwen2.5-0.5B-extras", 1, "bf16", "model.safetensors alone, not its fp16 copy, consolidated, the adapter" },
+		{ "Qwen2.5-0.5B-shards-extras", 2, "bf16", "the two model-*-of-00002 shards, nothing else" },
+		{ "Qwen2.5-0.5B-consolidated", 1, "bf16", "consolidated.safetensors when there is no model.*" },
+		{ "Qwen2.5-0.5B-fp16", 1, "f16", "the one file that is not an adapter" },
+	};
+	for (size_t i = 0; i < sizeof(folders) / sizeof(folders[0]); i++) {
+		struct hmn_model *m = open_model(folders[i].folder);
+		ok(m != NULL, "%s reads", folders[i].folder);
+		if (!m)
+			continue;
+		ok(m->parameters == 494032768ull && m->n_files == folders[i].files, "%s: %s", folders[i].folder,
+		   folders[i].why);
+		if (m->parameters != 494032768ull || m->n_files != folders[i].files)
+			printf("#   %llu parameters in %zu files\n", (unsigned long long)m->parameters, m->n_files);
+		is_str(hmn_dtype_name(m->dtype), folders[i].dtype, "its dtype");
+		hmn_model_free(m);
+	}
+}
+
 static void test_safetensors_models(void)
 {
 	static const struct {
@@ -238,6 +271,7 @@ static void test_safetensors_models(void)
 		hmn_model_free(c);
 		hmn_model_free(m);
 	}
+	test_folder_weights();
 	struct hmn_model *m = open_model("DeepSeek-V3");
 	if (ok(m != NULL, "DeepSeek-V3's 163 shards read"), m) {
 		is_u64(m->n_files, 163, "163 files");
@@ -543,6 +577,10 @@ static void test_hostile_files(void)
 	expect_error("count-00001-of-00002.gguf", -EINVAL, "split.count is 3, not 2: not part 2");
 	/* Shards without an index: all of them, or the one missing named. */
 	expect_error("shard-gone", -ENOENT, "model-00002-of-00003.safetensors is missing");
+	/* Without an index, weights that cannot be told apart are refused, never summed nor guessed at. */
+	expect_error("two-shard-sets", -EINVAL, "shards of two sets (2 and 3 files)");
+	expect_error("two-copies", -EINVAL, "both model.fp16.safetensors and model.fp32.safetensors");
+	expect_error("adapter-only", -EINVAL, "adapter_model.safetensors is a LoRA adapter");
 	/* No tensors: no weights to price, not a model of 0 bytes. */
 	expect_error("no-tensors", -EINVAL, "hold no tensors");
 	expect_error("no-tensors.gguf", -EINVAL, "holds no tensors");
@@ -1087,6 +1125,161 @@ static void test_truncations(void)
 	free(head);
 }
 
+/* ---- names from a file reach no terminal as they are ----------------------------- */
+
+/* tests/make-models' ESCAPES as a message shows it ("\?": no trigraph). */
+#define ESCAPES_SHOWN "?[2J?]0;owned?\?\?\?"
+
+/* What tests/make-models' ESCAPES would do to a terminal: none of its bytes is left. */
+static bool harmless(const char *s)
+{
+	return s && !strpbrk(s, "\x1b\x07\xff") && !strstr(s, "\xc2\x9b");
+}
+
+static void test_printable(void)
+{
+	char out[64];
+	printable_name("\x1b[2J\x1b]0;owned\x07", out, sizeof(out));
+	is_str(out, "?[2J?]0;owned?", "ESC and BEL are '?'");
+	printable_name("csi\xc2\x9b" "2J", out, sizeof(out));
+	is_str(out, "csi??2J", "a C1 control (CSI, U+009B) is a '?' a byte");
+	printable_name("bad\xff\xfe", out, sizeof(out));
+	is_str(out, "bad??", "bytes of no UTF-8 are '?'");
+	printable_name("cut\xe2\x82", out, sizeof(out));
+	is_str(out, "cut??", "a sequence cut short is '?'");
+	printable_name("del\x7f", out, sizeof(out));
+	is_str(out, "del?", "DEL is '?'");
+	printable_name("caf\xc3\xa9 \xe8\xae\xad\xe7\xbb\x83", out, sizeof(out));
+	is_str(out, "caf\xc3\xa9 \xe8\xae\xad\xe7\xbb\x83", "valid UTF-8 is kept");
+	printable_name("ab\xc3\xa9", out, 4);
+	is_str(out, "ab", "cut to fit at a character's boundary, never inside one");
+	char in_place[] = "x\x1b\xc2\x9by";
+	printable_name(in_place, in_place, sizeof(in_place));
+	is_str(in_place, "x???y", "in place");
+
+	/* Every message the readers make, whatever they put in it: a path, a cut at the buffer's end. */
+	char small[8];
+	struct model_error e = { small, sizeof(small) };
+	model_fail(&e, -EINVAL, "%s", "abcdef\xc3\xa9");
+	is_str(small, "abcdef?", "a message cut inside a character ends in '?', not half of it");
+	e = (struct model_error){ why, sizeof(why) };
+	model_fail(&e, -EINVAL, "%s: no such file", "models/\x1b]0;owned\x07\xc2\x9b");
+	is_str(why, "models/?]0;owned???: no such file", "a path in a message is printable");
+
+	/* A GGUF whose architecture, name and a tensor's name would clear the screen and set the title. */
+	struct hmn_model *m = open_model("hostile/escapes.gguf");
+	if (ok(m != NULL, "a GGUF of hostile names reads"), m) {
+		is_str(m->architecture, ESCAPES_SHOWN, "its architecture is kept printable");
+		ok(harmless(m->warning) && strstr(m->warning, "unknown architecture '" ESCAPES_SHOWN "'"),
+		   "the unknown architecture's warning is printable");
+		ok(m->name && strstr(m->name, "\x1b"), "general.name is kept as it is (the caller shows it)");
+		hmn_model_free(m);
+	}
+	char path[1200];
+	snprintf(path, sizeof(path), "%s/hostile/escapes-tensor.gguf", models);
+	m = NULL;
+	int r = hmn_model_open(path, &m, why, sizeof(why));
+	ok(r == -EINVAL && harmless(why) && strstr(why, "tensor '" ESCAPES_SHOWN "' has ggml type 41"),
+	   "a tensor's name in an error is printable");
+	if (!harmless(why))
+		printf("#   %s\n", why);
+	/* A key of an unknown type, in memory. */
+	static const char escapes[] = "\x1b[2J\x1b]0;owned\x07\xc2\x9b\xff";
+	uint8_t head[128] = "GGUF";
+	uint32_t version = 3, type = 99;
+	uint64_t n_tensors = 0, n_kv = 1, key_len = sizeof(escapes) - 1;
+	memcpy(head + 4, &version, 4);
+	memcpy(head + 8, &n_tensors, 8);
+	memcpy(head + 16, &n_kv, 8);
+	memcpy(head + 24, &key_len, 8);
+	memcpy(head + 32, escapes, key_len);
+	memcpy(head + 32 + key_len, &type, 4);
+	struct memory_file file = { head, sizeof(head) };
+	struct model_reader reader;
+	memory_reader(&reader, &file, sizeof(head), "keys (memory)");
+	e = (struct model_error){ why, sizeof(why) };
+	m = NULL;
+	r = gguf_read(&reader, 1, &m, &e);
+	ok(r == -EINVAL && harmless(why) && strstr(why, "key '" ESCAPES_SHOWN "' has a value of unknown type 99"),
+	   "a key in an error is printable");
+	if (!harmless(why))
+		printf("#   %s\n", why);
+}
+
+static int count_shard(const char *name, void *data)
+{
+	(void)name;
+	++*(size_t *)data;
+	return 0;
+}
+
+/* An index of about size bytes naming n shards (model-%05u-of-04096), for entry i shard_of(i, n). */
+static char *index_text(size_t size, size_t n, unsigned (*shard_of)(size_t i, size_t n), size_t *ret_len)
+{
+	char *text = malloc(size + 128);
+	size_t at = 0;
+	if (!text)
+		return NULL;
+	at += (size_t)sprintf(text, "{\"weight_map\":{");
+	for (size_t i = 0; i < n; i++)
+		at += (size_t)sprintf(text + at, "%s\"t%zu\":\"model-%05u-of-04096.safetensors\"", i ? "," : "", i,
+				      shard_of(i, n));
+	at += (size_t)sprintf(text + at, "}}");
+	*ret_len = at;
+	return text;
+}
+
+static unsigned cycling(size_t i, size_t n)
+{
+	(void)n;
+	return (unsigned)(i % 4096 + 1);
+}
+
+static unsigned in_runs(size_t i, size_t n)
+{
+	return (unsigned)(i * 4096 / n + 1);
+}
+
+/* CPU seconds safetensors_index() takes over text; the shards it names into *ret_shards. */
+static double index_seconds(const char *text, size_t len, size_t *ret_shards)
+{
+	struct model_error e = { why, sizeof(why) };
+	size_t shards = 0;
+	clock_t start = clock();
+	int r = safetensors_index("cycle/model.safetensors.index.json", text, len, count_shard, &shards, &e);
+	double seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
+	*ret_shards = r == (int)shards ? shards : 0;
+	return seconds;
+}
+
+/*
+ * An index whose entries cycle through 4096 shards defeats the shortcut for
+ * a run of one shard: each entry was compared to every shard met (2.7
+ * billion strcmp() in a hostile 60 MB index, 8 s of CPU). Timed against the
+ * same index with its shards in runs, so that the machine's speed, its load
+ * and the sanitizers cancel out: a binary search costs the two about the
+ * same, the old scan twenty times as much.
+ */
+static void test_index_cycle(void)
+{
+	size_t n = 900000, len_cycle, len_runs, shards_cycle, shards_runs; /* ~40 MB */
+	char *cycle = index_text(48u << 20, n, cycling, &len_cycle);
+	char *runs = index_text(48u << 20, n, in_runs, &len_runs);
+	if (!cycle || !runs) {
+		ok(0, "48 MB for each index");
+		free(cycle);
+		free(runs);
+		return;
+	}
+	double t_runs = index_seconds(runs, len_runs, &shards_runs);
+	double t_cycle = index_seconds(cycle, len_cycle, &shards_cycle);
+	ok(shards_cycle == 4096 && shards_runs == 4096, "%zu entries name 4096 shards, each once", n);
+	ok(t_cycle < 3 * t_runs + 0.05, "cycling through the shards takes %.2f s of CPU, in runs %.2f s", t_cycle,
+	   t_runs);
+	free(cycle);
+	free(runs);
+}
+
 int main(void)
 {
 	const char *dir = getenv("MODELS");
@@ -1103,5 +1296,7 @@ int main(void)
 	test_config_defaults();
 	test_header_bounds();
 	test_truncations();
+	test_printable();
+	test_index_cycle();
 	return tap_done();
 }
