@@ -31,6 +31,33 @@ static const bool plain[256] = {
 	[' '] = 1, ['!'] = 1, ['#' ... '['] = 1, [']' ... '~'] = 1,
 };
 
+/*
+ * cJSON's text with the control characters it leaves as they are escaped
+ * too: DEL and C1 (U+0080-U+009F, "\xc2\x80"-"\xc2\x9f" in UTF-8), of
+ * which U+009B starts a terminal's control sequence as ESC [ does. The
+ * contract: control characters are escaped.
+ */
+static void put_escaping_controls(struct json_out *o, const char *text)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t start = 0, i = 0;
+	char escape[8];
+
+	while (p[i]) {
+		bool del = p[i] == 0x7f, c1 = p[i] == 0xc2 && p[i + 1] >= 0x80 && p[i + 1] <= 0x9f;
+		if (!del && !c1) {
+			i++;
+			continue;
+		}
+		put(o, text + start, i - start);
+		snprintf(escape, sizeof(escape), "\\u%04x", del ? 0x7f : p[i + 1]);
+		put(o, escape, 6);
+		i += del ? 1 : 2;
+		start = i;
+	}
+	put(o, text + start, i - start);
+}
+
 /* Writes s as a JSON string; -ENOMEM if cJSON could not escape it. */
 static int put_string(struct json_out *o, const char *s)
 {
@@ -53,7 +80,7 @@ static int put_string(struct json_out *o, const char *s)
 	cJSON *item = valid ? cJSON_CreateString(valid) : NULL;
 	char *text = item ? cJSON_PrintUnformatted(item) : NULL;
 	if (text)
-		put(o, text, strlen(text));
+		put_escaping_controls(o, text);
 	free(text);
 	cJSON_Delete(item);
 	free(valid);
