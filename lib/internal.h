@@ -289,6 +289,22 @@ int os_tree_owns(struct os_tree *t, uint32_t pid, bool host_numbered);
 int os_tree_living(struct os_tree *t, uint32_t **ret_pids, size_t *ret_count);
 struct os_tree *os_tree_free(struct os_tree *t);
 
+#ifndef _WIN32
+#include <signal.h>
+#include <sys/types.h>
+/*
+ * fork() with every signal blocked across it (lib/posix/fork.c). In the
+ * child, every signal the caller catches is back to its default (one it
+ * ignores stays ignored), and all are still blocked: a signal that comes
+ * before the child is ready stays pending, never runs the caller's handler
+ * there, and does what it does to the child once the child unblocks it.
+ * The parent has its own mask again on return. *ret_saved_mask: that mask,
+ * for the child to set (or another) when ready. Returns as fork() does, or
+ * -errno.
+ */
+pid_t os_fork_blocked(sigset_t *ret_saved_mask);
+#endif
+
 /*
  * Signals sent to the caller's whole process group, told from those sent to
  * it alone (lib/linux/group.c): a sentinel child in the group keeps them

@@ -45,18 +45,26 @@ static int spawn(struct hmn_command *c, char *const argv[], bool *ret_exec_faile
 	int r = cloexec_pipe(fds);
 	if (r < 0)
 		return r;
-	c->pid = fork();
-	if (c->pid < 0) {
-		r = -errno;
+	/*
+	 * Forked with every signal blocked, and each we catch back to its
+	 * default in the child before it unblocks them (os_fork_blocked): a
+	 * Ctrl-C between the fork and the exec ends the command as it would
+	 * have once it ran, instead of running our handler in the child and
+	 * being lost there.
+	 */
+	sigset_t saved;
+	pid_t pid = os_fork_blocked(&saved);
+	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
-		return r;
+		return (int)pid;
 	}
+	c->pid = pid;
 	if (c->pid == 0) {
 		/*
 		 * The command gets an empty signal mask; what we catch is the
-		 * default again after exec, what we ignore (nohup's SIGHUP)
-		 * stays ignored, as it was when we started.
+		 * default, what we ignore (nohup's SIGHUP) stays ignored, as it
+		 * was when we started.
 		 */
 		sigset_t none;
 		sigemptyset(&none);
