@@ -287,6 +287,17 @@ void os_tree_sample(struct os_tree *t);
 int os_tree_owns(struct os_tree *t, uint32_t pid, bool host_numbered);
 /* The tree's living processes now, COMMAND included while it runs: malloc'd. */
 int os_tree_living(struct os_tree *t, uint32_t **ret_pids, size_t *ret_count);
+/*
+ * Sends sig to each of the tree's living processes, by its pid in the
+ * caller's own numbering (translated from $HMN_PROCFS's, through NSpid,
+ * where the two differ: a container with the host's /proc), and only to
+ * the process the tree listed (a pid given to another process since is
+ * left alone). Returns how many it was sent to; *ret_refused: how many
+ * could not be sent to because nothing names them in the caller's
+ * numbering (they live above its namespace; $HMN_PROCFS has no pid for
+ * the caller). -errno when the tree cannot be listed.
+ */
+int os_tree_signal(struct os_tree *t, int sig, size_t *ret_refused);
 struct os_tree *os_tree_free(struct os_tree *t);
 
 #ifndef _WIN32
@@ -447,6 +458,14 @@ int parse_proc_nspid(const char *text, size_t len, uint32_t *ret_ns_pid, unsigne
 /* The same with the outermost pid too (the one the status file's own /proc numbers it by). */
 int parse_proc_nspids(const char *text, size_t len, uint32_t *ret_outer, uint32_t *ret_inner,
 		      unsigned *ret_depth);
+/*
+ * The pid at one level of the NSpid line (0: the namespace of the /proc it
+ * was read from, 1: the namespace below it, ...): a process's pid as a
+ * process that many namespaces down numbers it. -ERANGE when the line stops
+ * above that level (the process is not in that namespace, nor below it),
+ * -ENOENT when there is no NSpid line (before Linux 4.1), -EINVAL when bad.
+ */
+int parse_proc_nspid_at(const char *text, size_t len, unsigned level, uint32_t *ret_pid);
 /*
  * The container a /proc/PID/cgroup text places a process in, as
  * "docker:0123456789ab", "podman:...", "containerd:...", "cri-o:...",

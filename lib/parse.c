@@ -406,6 +406,36 @@ int parse_proc_nspid(const char *text, size_t len, uint32_t *ret_ns_pid, unsigne
 	return parse_proc_nspids(text, len, NULL, ret_ns_pid, ret_depth);
 }
 
+int parse_proc_nspid_at(const char *text, size_t len, unsigned level, uint32_t *ret_pid)
+{
+	const char *end = text + len, *v;
+	if (len >= 6 && memcmp(text, "NSpid:", 6) == 0) {
+		v = text + 6;
+	} else {
+		const char *p = find_bytes(text, len, "\nNSpid:", 7);
+		if (!p)
+			return -ENOENT;
+		v = p + 7;
+	}
+	const char *e = line_end(v, end);
+	uint64_t pid;
+	unsigned fields = 0;
+	for (; parse_u64(&v, e, &pid); fields++) {
+		if (pid == 0 || pid > UINT32_MAX)
+			return -EINVAL;
+		if (fields == level) {
+			*ret_pid = (uint32_t)pid;
+			return 0;
+		}
+	}
+	while (v < e && (*v == ' ' || *v == '\t'))
+		v++;
+	if (fields == 0 || v != e)
+		return -EINVAL;
+	/* Fewer fields: the process lives in a namespace above that level, where it has no pid. */
+	return -ERANGE;
+}
+
 /* The path of a /proc/PID/cgroup line "hierarchy:controllers:path", or NULL. */
 static const char *cgroup_line_path(const char *p, const char *e)
 {

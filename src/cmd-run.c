@@ -109,6 +109,8 @@ struct run {
 	struct hmn_budget limit;
 	uint64_t tree_now, tree_now_device_wide; /* the tree's GPU memory at this sample, each measure */
 	bool limit_exceeded;
+	bool limit_stopped;                   /* ...and the signal reached every process of the tree */
+	bool limit_refusal_said;              /* why some process could not be signalled, said once */
 	uint64_t exceeded_ms, exceeded_bytes; /* when (after the start) and at what size */
 	uint64_t kill_at_ms;                  /* SIGKILL to what is left from then on */
 	struct output *report_file; /* -o FILE: opened before COMMAND starts; NULL: a stream */
@@ -466,6 +468,25 @@ static uint64_t tree_size_now(const struct run *run)
 static void put_command(FILE *out, const struct cli *cli);
 
 /*
+ * Signals the tree for --limit. The tree counts as stopped (exit 124) once a
+ * signal has reached every process of it: not where some had no pid hmn
+ * could tell (-EXDEV: the /proc at HMN_PROCFS numbers them in a namespace
+ * hmn's pids do not reach), which are never signalled by another
+ * namespace's number; then hmn exits as COMMAND does.
+ */
+static int signal_tree(struct run *run, int sig)
+{
+	int sent = hmn_command_signal_tree(run->ctx, run->command, sig);
+	if (sent > 0)
+		run->limit_stopped = true;
+	else if (sent < 0 && !run->limit_refusal_said) {
+		fprintf(stderr, "hmn: --limit: the tree cannot be stopped: %s\n", hmn_context_error(run->ctx));
+		run->limit_refusal_said = true;
+	}
+	return sent;
+}
+
+/*
  * --limit: the first sample that finds the tree above it sends SIGTERM to
  * every process of the tree; from --kill-after on, each sample sends SIGKILL
  * to what is left (a process that handles SIGTERM and goes on, or one
@@ -477,7 +498,7 @@ static void enforce_limit(struct run *run)
 
 	if (run->limit_exceeded) {
 		if (now >= run->kill_at_ms)
-			(void)hmn_command_signal_tree(run->ctx, run->command, SIGKILL);
+			(void)signal_tree(run, SIGKILL);
 		return;
 	}
 	if (!run->cli->limit.given || hmn_budget_set(&run->limit, tree_size_now(run)) != -ENOSPC)
@@ -486,8 +507,8 @@ static void enforce_limit(struct run *run)
 	run->exceeded_ms = now - run->start_ms;
 	run->exceeded_bytes = run->limit.current;
 	run->kill_at_ms = now + run->cli->kill_after_ms;
-	int sent = hmn_command_signal_tree(run->ctx, run->command, SIGTERM);
-	if (!run->cli->quiet) {
+	int sent = signal_tree(run, SIGTERM);
+	if (!run->cli->quiet && sent >= 0) {
 		char size[SIZE_TEXT_MAX], limit[SIZE_TEXT_MAX], after[DURATION_TEXT_MAX];
 		fputs("hmn: ", stderr);
 		put_command(stderr, run->cli);
@@ -607,8 +628,9 @@ static void write_text_report(FILE *out, const struct run *run, const struct run
 		run->ram.partial ? "; RAM read in turns over several samples (a tree too large to read in one)" : "");
 	if (rep->limit_exceeded) {
 		char limit[SIZE_TEXT_MAX], at[DURATION_TEXT_MAX];
-		fprintf(out, "; stopped by --limit %s: %s at %s", format_size(rep->limit_bytes, false, limit),
-			format_size(rep->limit_exceeded_bytes, false, size), format_duration(rep->limit_exceeded_ms, at));
+		fprintf(out, "; %s --limit %s: %s at %s", run->limit_stopped ? "stopped by" : "over, not stopped by",
+			format_size(rep->limit_bytes, false, limit), format_size(rep->limit_exceeded_bytes, false, size),
+			format_duration(rep->limit_exceeded_ms, at));
 	}
 	fputs(".\n", out);
 	if (rep->n_left_running == 0)
@@ -744,7 +766,7 @@ static bool command_ended(const struct run *run)
 static bool keep_waiting(struct run *run, bool told_to_stop)
 {
 	/* --limit ended the tree: all of it is waited for, what is left getting its SIGKILL. */
-	if (run->limit_exceeded)
+	if (run->limit_stopped)
 		return !hmn_command_done(run->ctx, run->command);
 	if (!command_ended(run)) {
 		/* Reaps; walks the tree once, when COMMAND is found ended (not a sample after that). */
@@ -900,7 +922,7 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 	/* A report not written whole never passes for a success (a CI step reads it next). */
 	if (!written && status == 0)
 		status = EXIT_RUNTIME;
-	if (run.limit_exceeded)
+	if (run.limit_stopped)
 		return EXIT_LIMIT; /* whatever the tree did with its SIGTERM: --limit ended it */
 	if (sig > 0)
 		signals_end_by(sig); /* as COMMAND was, so that a calling script stops too */

@@ -1,11 +1,11 @@
 /*
- * What hmn run measures of a command's whole tree on Linux and macOS, and
- * does to it, through the tree's pids (hmn_command_pids): its host memory,
- * read within a time budget by the tree meter (lib/tree-meter.c), and a
- * signal to every process of it (--limit).
+ * What hmn run measures of a command's whole tree on Linux and macOS
+ * through the tree's pids (hmn_command_pids): its host memory, read within
+ * a time budget by the tree meter (lib/tree-meter.c). The signal to every
+ * process of it (--limit) is the OS layer's (os_tree_signal), which knows
+ * which process each pid was.
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -93,27 +93,4 @@ int hmn_tree_meter_read(hmn_context *ctx, struct hmn_tree_meter *meter, struct h
 	if (r == 0 && ret->settled)
 		ret->settled = !grew_while_read(ctx, meter, command);
 	return r;
-}
-
-int hmn_command_signal_tree(hmn_context *ctx, struct hmn_command *command, int sig)
-{
-	uint32_t *pids = NULL;
-	size_t n = 0, sent = 0;
-	int r = hmn_command_pids(ctx, command, &pids, &n);
-
-	if (r < 0)
-		return r;
-	/*
-	 * Each process by its pid: a process group would miss what left it
-	 * (setsid) and hit what is not the tree's. A process that ended since
-	 * the listing answers ESRCH. Our own children (the command, the orphans
-	 * we adopt) stay zombies until we reap them, so their pids cannot be
-	 * another's meanwhile; a deeper one reaped by its own parent between the
-	 * listing and the kill could be, in a window of microseconds.
-	 */
-	for (size_t i = 0; i < n; i++)
-		if (kill((pid_t)pids[i], sig) == 0)
-			sent++;
-	free(pids);
-	return (int)sent;
 }

@@ -218,6 +218,26 @@ int hmn_command_signal(struct hmn_command *command, int sig)
 	return kill(command->pid, sig) == 0 ? 0 : -errno;
 }
 
+int hmn_command_signal_tree(hmn_context *ctx, struct hmn_command *command, int sig)
+{
+	size_t refused = 0;
+	int r = os_tree_signal(command->tree, sig, &refused);
+
+	if (r < 0)
+		return hmn_fail(ctx, r, "cannot list the command's processes: %s", strerror(-r));
+	/*
+	 * A process of the tree that has no pid in our PID namespace (or none
+	 * that can be told: a /proc at HMN_PROCFS that does not number us) is
+	 * never sent the signal by the number another namespace gives it,
+	 * which here may be any process's: said, and the tree not stopped.
+	 */
+	if (refused > 0)
+		return hmn_fail(ctx, -EXDEV, "%zu process%s of the tree %s no pid that hmn can tell in its own PID "
+				"namespace (the /proc at HMN_PROCFS numbers %s in another): not signalled", refused,
+				refused == 1 ? "" : "es", refused == 1 ? "has" : "have", refused == 1 ? "it" : "them");
+	return r;
+}
+
 int hmn_command_pass_on(struct hmn_command *command, int sig, bool from_kernel)
 {
 	if (command->exited)

@@ -668,6 +668,26 @@ PY
 	[ "$status" -eq 0 ]
 	[ "$(jq -c '[.measure, .peak_bytes, ([.processes[].peak_bytes] | add)]' <<<"$stderr")" = "[\"per-process\",$((256 * MIB)),$((256 * MIB))]" ]
 }
+@test "run --limit in a PID namespace, the host's /proc at HMN_PROCFS: the tree is stopped by its own pids, exit 124" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root for a PID namespace and mounts"
+	mkdir "$BATS_TEST_TMPDIR/hostproc"
+	# The holder names itself to the stand-in NVML by its host pid; hmn lists the tree in the host's
+	# numbering, and must signal each process by the pid it has in hmn's own namespace.
+	start=$(date +%s%N)
+	run_split unshare --pid --fork --mount bash -c "mount --bind /proc '$BATS_TEST_TMPDIR/hostproc' &&
+		mount -t proc proc /proc &&
+		HMN_PROCFS='$BATS_TEST_TMPDIR/hostproc' exec \"$HMN\" run --limit 1GiB --json -- '$hold' $((2 * GIB)) 30"
+	elapsed=$((($(date +%s%N) - start) / 1000000))
+	[ "$status" -eq 124 ]
+	report=$(tail -1 <<<"$stderr")
+	# (How the holder ends depends on where in its script SIGTERM found it: its status is not asked.)
+	[ "$(jq -c '[.limit_exceeded, .limit_exceeded_bytes]' <<<"$report")" = "[true,$((2 * GIB))]" ]
+	# Stopped: not the holder's 30 s (the host's pid numbers reach no process in there).
+	[ "$elapsed" -lt 15000 ]
+	grep -q ', over --limit 1.0GiB: SIGTERM to its [1-9][0-9]* process' <<<"$stderr"
+	! pgrep -f "$hold $((2 * GIB)) 30" >/dev/null || false
+}
+
 @test "run in a PID namespace with its own /proc: NVML's host pids cannot be matched, so device-wide, said" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root for a PID namespace and mounts"
 	scenario 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=1073741824'

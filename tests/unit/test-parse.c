@@ -430,6 +430,20 @@ static void test_process_tree_files(void)
 	unsigned depth = 0;
 	ok(parse_proc_nspids("NSpid:\t4242\t17\t7\n", 17, &outer, &inner, &depth) == 0 && outer == 4242 &&
 	   inner == 7 && depth == 3, "NSpid: outermost and innermost");
+	/* hmn run's signals in a container: a process's pid as a namespace some levels down numbers it. */
+	const char *nspid = "Name:\tpython3\nNSpid:\t4242\t17\t7\nNSpgid:\t4242\t17\t7\n";
+	uint32_t pid = 0;
+	ok(parse_proc_nspid_at(nspid, strlen(nspid), 0, &pid) == 0 && pid == 4242, "NSpid level 0: the /proc's own");
+	ok(parse_proc_nspid_at(nspid, strlen(nspid), 1, &pid) == 0 && pid == 17, "NSpid level 1");
+	ok(parse_proc_nspid_at(nspid, strlen(nspid), 2, &pid) == 0 && pid == 7, "NSpid level 2: the innermost");
+	pid = 5;
+	ok(parse_proc_nspid_at(nspid, strlen(nspid), 3, &pid) == -ERANGE && pid == 5,
+	   "NSpid: no pid that deep (a process above that namespace), untouched");
+	ok(parse_proc_nspid_at("NSpid:\t8\t9 \n", 13, 2, &pid) == -ERANGE && pid == 5, "trailing blanks: still -ERANGE");
+	ok(parse_proc_nspid_at("Name:\tx\n", 8, 0, &pid) == -ENOENT && pid == 5, "no NSpid line (before 4.1)");
+	ok(parse_proc_nspid_at("NSpid:\t8\tx\n", 11, 1, &pid) == -EINVAL && pid == 5, "garbage at the level");
+	ok(parse_proc_nspid_at("NSpid:\t8\tx\n", 11, 3, &pid) == -EINVAL && pid == 5, "garbage before the level");
+	ok(parse_proc_nspid_at("NSpid:\t\n", 8, 0, &pid) == -EINVAL && pid == 5, "an empty NSpid line");
 }
 
 int main(void)
