@@ -9,6 +9,14 @@
  * as long as the process is listed, sample after sample. A tree of 10,000
  * processes then costs a hash lookup a process a sample, not 10,000 reads.
  *
+ * A pid names a process only for that process's life: the kernel gives it
+ * again once the process has ended, as its cursor comes round to it. So
+ * each answer is kept with the process's start time, and a pid the cursor
+ * has passed since the last sample (or every pid, where that cannot be
+ * told) is looked at again before its answer is given once more: its /proc
+ * directory's inode first (one fstatat; the kernel makes a new one for a
+ * new process), its start time where that changed.
+ *
  * Pids are as $HMN_PROCFS numbers them. In a container (a PID namespace)
  * with the host's /proc there, that is the host's numbering, which the
  * drivers use too; with the container's own /proc, a driver's pids cannot
@@ -25,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -181,6 +190,22 @@ struct member {
 	bool in_tree;
 	uint64_t start_time;
 	unsigned generation;  /* the last sample that asked */
+	bool suspect;         /* the kernel may have given its pid to another process since it was seen */
+	dev_t dev;            /* its /proc directory, when last seen (ino 0: not seen) */
+	ino_t ino;
+};
+
+/*
+ * The kernel's pid cursor and counters, as the last sample read them: a
+ * new process gets the next free pid after the last one given, round to
+ * the lowest past pid_max. While the cursor has not come round to where it
+ * was, the pids given since lie between its two places.
+ */
+struct pid_clock {
+	bool known;
+	uint32_t last_pid;    /* the last pid given (in our namespace) */
+	uint64_t forks;       /* tasks ever made, in every namespace: at least as many as pids given */
+	uint64_t tasks;       /* tasks there were: at least as many as pids held */
 };
 
 struct own_child {
@@ -209,6 +234,8 @@ struct os_tree {
 	size_t n_slots, count;
 	unsigned generation;
 	size_t asked;               /* distinct pids asked about in the last sample */
+	uint32_t pid_max;           /* the kernel's; 0: unknown */
+	struct pid_clock clock;
 	char *buf;                  /* children files */
 	size_t buf_size;
 };
@@ -313,6 +340,10 @@ int os_tree_new(const char *procfs, struct os_tree **ret)
 		return r;
 	}
 	learn_numbering(t);
+	char pid_max[32];
+	ssize_t n = linux_read_head(t->procfs, "sys/kernel/pid_max", pid_max, sizeof(pid_max));
+	if (n > 0)
+		t->pid_max = (uint32_t)strtoul(pid_max, NULL, 10);
 	/* The children we have before COMMAND are never its own. */
 	uint32_t *children = NULL;
 	size_t n_children = 0;
@@ -401,6 +432,16 @@ static bool classify(struct os_tree *t, uint32_t pid, uint64_t *ret_start)
 			return false; /* gone */
 		if (depth == 0)
 			*ret_start = st.start_time;
+		if (child && st.start_time > child_start) {
+			/*
+			 * A parent younger than its child is another process that
+			 * took the pid: the parent ended, and the child has been
+			 * given to a new one since. Its stat again says which.
+			 */
+			p = child;
+			child = 0;
+			continue;
+		}
 		if (p == t->command && st.start_time == t->command_start)
 			return true;
 		if (p == t->self)
@@ -443,16 +484,121 @@ static int rebuild(struct os_tree *t, size_t n_slots, unsigned keep_from)
 	return 0;
 }
 
+/* The pids below this are never given again once the cursor has come round (the kernel's RESERVED_PIDS). */
+#define RESERVED_PIDS 300
+
+static int read_pid_clock(struct os_tree *t, struct pid_clock *ret)
+{
+	char loadavg[128];
+	uint64_t tasks, forks;
+	uint32_t last;
+	ssize_t n = linux_read_head(t->procfs, "loadavg", loadavg, sizeof(loadavg));
+	if (n < 0)
+		return (int)n;
+	int r = parse_loadavg(loadavg, (size_t)n, &tasks, &last);
+	if (r < 0)
+		return r;
+	/* Its "intr" line comes first, a number an interrupt: read whole. */
+	n = linux_read_all(t->procfs, "stat", &t->buf, &t->buf_size);
+	if (n < 0)
+		return (int)n;
+	r = parse_stat_forks(t->buf, (size_t)n, &forks);
+	if (r < 0)
+		return r;
+	*ret = (struct pid_clock){ .known = true, .last_pid = last, .forks = forks, .tasks = tasks };
+	return 0;
+}
+
+/* The pids given since the last sample: (from, to], round past pid_max; all: any may have been. */
+struct pid_window {
+	bool all;
+	uint32_t from, to;
+};
+
+static bool in_window(const struct pid_window *w, uint32_t pid)
+{
+	if (w->all)
+		return true;
+	if (w->from <= w->to)
+		return pid > w->from && pid <= w->to;
+	return pid > w->from || pid <= w->to;
+}
+
+/*
+ * Where the cursor went since the last sample. It cannot have come round
+ * to where it was unless it gave every free pid on the way: more pids than
+ * pid_max less the reserved ones and those held, which the counters bound
+ * (each fork holds one more at most). The cursor is our namespace's: told
+ * only where $HMN_PROCFS numbers as we do. A pid set by hand (ns_last_pid,
+ * clone3's set_tid: a checkpoint being restored, with privileges) is
+ * beyond this.
+ */
+static struct pid_window pids_given(struct os_tree *t)
+{
+	struct pid_clock now = { 0 };
+	struct pid_window w = { .all = true };
+	if (!t->same_numbering || !t->numbering_known || t->pid_max <= RESERVED_PIDS || read_pid_clock(t, &now) < 0) {
+		t->clock.known = false;
+		return w;
+	}
+	if (t->clock.known && now.forks >= t->clock.forks) {
+		uint64_t forks = now.forks - t->clock.forks;
+		if (2 * forks + t->clock.tasks < t->pid_max - RESERVED_PIDS)
+			w = (struct pid_window){ .from = t->clock.last_pid, .to = now.last_pid };
+	}
+	t->clock = now;
+	return w;
+}
+
 void os_tree_sample(struct os_tree *t)
 {
 	size_t asked = 0;
-	for (size_t i = 0; i < t->n_slots; i++)
-		asked += t->slots[i].pid && t->slots[i].generation == t->generation;
+	struct pid_window given = pids_given(t);
+	for (size_t i = 0; i < t->n_slots; i++) {
+		struct member *m = &t->slots[i];
+		asked += m->pid && m->generation == t->generation;
+		if (m->pid && in_window(&given, m->pid))
+			m->suspect = true;
+	}
 	t->asked = asked;
 	t->generation++;
 	/* What the last sample did not ask about has ended: forget it once it is most of the table. */
 	if (t->count > 64 && t->count > 2 * asked)
 		(void)rebuild(t, t->n_slots, t->generation - 1);
+}
+
+/* pid's /proc directory, as fstatat says: -errno when it has none (gone). */
+static int stat_dir(struct os_tree *t, uint32_t pid, struct stat *ret)
+{
+	char path[16];
+	linux_put_uint(path, 0, pid);
+	return fstatat(t->procfs, path, ret, 0) < 0 ? -errno : 0;
+}
+
+/*
+ * Is the process that has m's pid now the one m's answer is about? One
+ * that has gone (reaped: only the driver's row is left of it) has given its
+ * pid to nobody yet. One whose /proc directory is the inode it was is the
+ * same: procfs makes a new inode for a new process, and a stat of the
+ * directory costs a fifth of reading its stat file. Else the start time
+ * says (the inode may have been evicted and made anew for the same
+ * process).
+ */
+static bool same_process(struct os_tree *t, struct member *m)
+{
+	struct stat dir;
+	struct proc_stat st;
+	if (stat_dir(t, m->pid, &dir) < 0)
+		return true;
+	if (m->ino && dir.st_ino == m->ino && dir.st_dev == m->dev)
+		return true;
+	if (read_stat(t, m->pid, &st) < 0)
+		return true;
+	if (st.start_time != m->start_time)
+		return false;
+	m->dev = dir.st_dev;
+	m->ino = dir.st_ino;
+	return true;
 }
 
 int os_tree_owns(struct os_tree *t, uint32_t pid, bool host_numbered)
@@ -464,14 +610,28 @@ int os_tree_owns(struct os_tree *t, uint32_t pid, bool host_numbered)
 	if ((t->count + 1) * 2 > t->n_slots && rebuild(t, t->n_slots ? t->n_slots * 2 : 256, 0) < 0)
 		return -ENOMEM;
 	size_t h = slot_of(t, pid);
-	if (!t->slots[h].pid) {
+	struct member *m = &t->slots[h];
+	/*
+	 * Asked about for the first time, or by a pid that another process may
+	 * have taken since (a tree's process ended, and an unrelated one got its
+	 * pid, or the other way round): classified anew.
+	 */
+	bool fresh = !m->pid;
+	if (fresh || (m->suspect && !same_process(t, m))) {
 		uint64_t start;
+		struct stat dir;
+		/* Its directory before its answer: a process that took the pid after is told by its start. */
+		bool seen = stat_dir(t, pid, &dir) == 0;
 		bool in_tree = classify(t, pid, &start);
-		t->slots[h] = (struct member){ pid, in_tree, start, t->generation };
-		t->count++;
+		*m = (struct member){
+			.pid = pid, .in_tree = in_tree, .start_time = start,
+			.dev = seen ? dir.st_dev : 0, .ino = seen ? dir.st_ino : 0,
+		};
+		t->count += fresh;
 	}
-	t->slots[h].generation = t->generation;
-	return t->slots[h].in_tree;
+	m->suspect = false;
+	m->generation = t->generation;
+	return m->in_tree;
 }
 
 /* Living (no zombie) and, for our own children, adopted from the tree. */
