@@ -385,11 +385,17 @@ int tree_meter_update(struct hmn_tree_meter *m, const uint32_t *pids, size_t n, 
 		      int (*read)(void *data, uint32_t pid, uint64_t *ret_bytes, bool *ret_is_rss),
 		      bool (*time_left)(void *data), void *data, struct hmn_tree_memory *ret);
 /*
- * Does the tree, listed again after an update, hold a process the update
- * did not know (a fork while it read)? The readings taken before that fork
- * count the pages it split twice: that update's sum is not settled.
+ * One call's time (hmn_tree_meter_read), in nanoseconds on a monotonic
+ * clock. The budget runs from the call's start: the tree's listing before
+ * the reads is paid from it.
  */
-bool tree_meter_has_newcomer(const struct hmn_tree_meter *m, const uint32_t *pids, size_t n);
+struct tree_meter_clock {
+	uint64_t deadline;        /* 0: no bound */
+	uint64_t reads_start;     /* when the first read began */
+	uint64_t reads;           /* read so far */
+};
+/* Is there time for one more read, as long as those so far took on average? */
+bool tree_meter_time_left(const struct tree_meter_clock *c, uint64_t now);
 uint32_t os_self_pid(void);
 /*
  * An environment variable that names a file or program hmn would load, run

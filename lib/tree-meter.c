@@ -142,10 +142,16 @@ int tree_meter_update(struct hmn_tree_meter *m, const uint32_t *pids, size_t n, 
 	return 0;
 }
 
-bool tree_meter_has_newcomer(const struct hmn_tree_meter *m, const uint32_t *pids, size_t n)
+bool tree_meter_time_left(const struct tree_meter_clock *c, uint64_t now)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!last_reading(m, pids[i]))
-			return true;
-	return false;
+	if (c->deadline == 0)
+		return true;
+	/*
+	 * The average is of the reads alone, from the first: counted from the
+	 * call's start, the listing's time spread over the reads made the
+	 * first few look as costly as the listing itself, and where the
+	 * listing took half the budget, one process was read a sample.
+	 */
+	uint64_t average = c->reads && now > c->reads_start ? (now - c->reads_start) / c->reads : 0;
+	return now + average < c->deadline;
 }

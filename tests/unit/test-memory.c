@@ -112,10 +112,6 @@ static void test_turns(struct os_proc_root *proc)
 	ok(tree_meter_update(m, tree, 4, "pss", fake_read, fake_time_left, &f, &r) == 0, "time enough: read whole");
 	is_u64(r.bytes, (2 * 262144 + 1024 + 2048) * KIB, "the sum of the four Pss figures");
 	ok(r.complete && r.settled && strcmp(r.measure, "pss") == 0, "complete, settled, measured as Pss");
-	const uint32_t forked[] = { 100, 101, 102, 107, 108 };
-	ok(!tree_meter_has_newcomer(m, tree, 4), "listed again, the same tree: no newcomer");
-	ok(tree_meter_has_newcomer(m, forked, 5), "a fork while it read: a newcomer (the sum is not settled)");
-	ok(!tree_meter_has_newcomer(m, tree + 1, 2), "one that ended since: no newcomer");
 
 	/* Now two reads a call: the four in turns, the others counting their last reading. */
 	process(100, "300000", "1048576"); /* grew */
@@ -157,6 +153,43 @@ static void test_turns(struct os_proc_root *proc)
 	ok(hmn_tree_meter_free(NULL) == NULL, "free accepts NULL");
 }
 
+#define MS 1000000ULL
+
+/*
+ * One call of hmn_tree_meter_read on a simulated clock: the listing takes
+ * listing_ms, each read read_ms, and the reads go on while the meter's
+ * clock says so (one at least). Returns when the call ended, after its
+ * start (0); *ret_reads.
+ */
+static uint64_t simulate(uint64_t budget_ms, uint64_t listing_ms, uint64_t read_ms, uint64_t *ret_reads)
+{
+	struct tree_meter_clock c = { .deadline = budget_ms * MS };
+	uint64_t now = listing_ms * MS;
+	c.reads_start = now;
+	do {
+		now += read_ms * MS;
+		c.reads++;
+	} while (c.reads < 100000 && tree_meter_time_left(&c, now));
+	*ret_reads = c.reads;
+	return now;
+}
+
+/* A sample reads RAM for half the interval at most, the tree's listing included. */
+static void test_budget(void)
+{
+	uint64_t reads, took = simulate(50, 10, 1, &reads);
+	ok(took <= 50 * MS && reads == 39, "a 10 ms listing, 1 ms reads, 50 ms: the listing and 39 reads (%llu ms)",
+	   (unsigned long long)(took / MS));
+	/* Spread over the reads, the listing's 24 ms made the first read look 25 ms long: one read, and stop. */
+	took = simulate(50, 24, 1, &reads);
+	ok(reads == 25 && took == 49 * MS, "a 24 ms listing: the reads' own average, 25 reads (%llu reads, %llu ms)",
+	   (unsigned long long)reads, (unsigned long long)(took / MS));
+	took = simulate(50, 60, 1, &reads);
+	ok(reads == 1, "a listing past the budget: one read still, so that the turn moves on");
+	struct tree_meter_clock none = { 0 };
+	ok(tree_meter_time_left(&none, UINT64_MAX / 2), "no budget: no bound");
+}
+
 int main(void)
 {
 	snprintf(root, sizeof(root), "/tmp/hmn-test-memory.XXXXXX");
@@ -179,6 +212,7 @@ int main(void)
 	struct os_proc_root *proc = os_proc_root_open(root);
 	test_readings(proc);
 	test_turns(proc);
+	test_budget();
 	os_proc_root_close(proc);
 
 	char command[128];
