@@ -413,6 +413,14 @@ struct hmn_tree_memory {
 	 * Pss then counts twice: the sum is too high until they are read again.
 	 */
 	bool settled;
+	/*
+	 * What the tree holds at least, each page counted once: bytes where
+	 * settled; else bytes less the figures of the processes that came
+	 * since the oldest reading the sum keeps (the pages such a reading may
+	 * count again are theirs, and count at most as much as they do).
+	 * HMN_UNKNOWN where bytes is.
+	 */
+	uint64_t lower_bytes;
 };
 /*
  * Reads a command's tree's host memory again and again (hmn run's

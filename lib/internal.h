@@ -373,6 +373,7 @@ struct tree_meter_entry {
 	bool is_rss;
 	bool has_reading;     /* false: listed, but no call has had time to read it yet */
 	uint64_t read_call;   /* the call that read it last */
+	uint64_t first_call;  /* the call that first listed it */
 };
 struct hmn_tree_meter {
 	struct tree_meter_entry *entries; /* sorted by pid: each process's last reading */

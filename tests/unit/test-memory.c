@@ -112,6 +112,7 @@ static void test_turns(struct os_proc_root *proc)
 	ok(tree_meter_update(m, tree, 4, "pss", fake_read, fake_time_left, &f, &r) == 0, "time enough: read whole");
 	is_u64(r.bytes, (2 * 262144 + 1024 + 2048) * KIB, "the sum of the four Pss figures");
 	ok(r.complete && r.settled && strcmp(r.measure, "pss") == 0, "complete, settled, measured as Pss");
+	is_u64(r.lower_bytes, r.bytes, "settled: its lower bound is the sum");
 
 	/* Now two reads a call: the four in turns, the others counting their last reading. */
 	process(100, "300000", "1048576"); /* grew */
@@ -133,6 +134,8 @@ static void test_turns(struct os_proc_root *proc)
 	is_u64(r.bytes, (300000 + 262144 + 4096 + 2048) * KIB, "107 no longer counts; 102 does");
 	ok(strcmp(r.measure, "rss") == 0, "102's figure is VmRSS: the sum says rss");
 	ok(!r.settled, "101 and 108 were read before 102 came: not settled (a fork may have split their pages)");
+	is_u64(r.lower_bytes, (300000 + 262144 + 2048) * KIB,
+	       "its lower bound: without 102's figure (what 101's and 108's older readings may count again)");
 	f = (struct fake){ .proc = proc, .allowed = 100 };
 	ok(tree_meter_update(m, grown, 4, "pss", fake_read, fake_time_left, &f, &r) == 0 && r.settled && r.complete,
 	   "all read again since: settled");
@@ -146,7 +149,7 @@ static void test_turns(struct os_proc_root *proc)
 	const uint32_t gone[] = { 105 };
 	f = (struct fake){ .proc = proc, .allowed = 100 };
 	ok(tree_meter_update(m, gone, 1, "pss", fake_read, fake_time_left, &f, &r) == 0 && r.bytes == HMN_UNKNOWN &&
-	   r.complete, "the tree has gone: nothing measured, not 0 bytes");
+	   r.lower_bytes == HMN_UNKNOWN && r.complete, "the tree has gone: nothing measured, not 0 bytes");
 	ok(tree_meter_update(m, NULL, 0, "pss", fake_read, fake_time_left, &f, &r) == 0 && r.bytes == HMN_UNKNOWN,
 	   "no process: nothing measured");
 	hmn_tree_meter_free(m);
