@@ -418,6 +418,14 @@ struct hmn_tree_memory {
 	 * Pss then counts twice: the sum is too high until they are read again.
 	 */
 	bool settled;
+	/*
+	 * What the tree holds at least, each page counted once: bytes where
+	 * settled; else bytes less the figures of the processes that came
+	 * since the oldest reading the sum keeps (the pages such a reading may
+	 * count again are theirs, and count at most as much as they do).
+	 * HMN_UNKNOWN where bytes is.
+	 */
+	uint64_t lower_bytes;
 };
 /*
  * Reads a command's tree's host memory again and again (hmn run's
@@ -441,8 +449,14 @@ int hmn_tree_meter_read(hmn_context *ctx, struct hmn_tree_meter *meter, struct h
 /*
  * Sends sig to every process of the command's tree (hmn run --limit:
  * SIGTERM, then SIGKILL to what is left); on Windows any signal ends the
- * whole job. Returns how many processes it was sent to (0: none left), or a
- * negative errno when the tree could not be listed.
+ * whole job. Each process is signalled by its pid in the caller's own PID
+ * namespace, and only the process the tree listed (never one that took its
+ * pid since). Returns how many processes it was sent to (0: none left), or
+ * a negative errno: -EXDEV when some process of the tree has no pid that
+ * the caller can tell (a /proc at HMN_PROCFS that numbers it in a PID
+ * namespace the caller's pids do not reach), which then was not signalled
+ * (the others were: hmn_context_error() says how many); another when the
+ * tree could not be listed.
  */
 int hmn_command_signal_tree(hmn_context *ctx, struct hmn_command *command, int sig);
 

@@ -298,7 +298,34 @@ void os_tree_sample(struct os_tree *t);
 int os_tree_owns(struct os_tree *t, uint32_t pid, bool host_numbered);
 /* The tree's living processes now, COMMAND included while it runs: malloc'd. */
 int os_tree_living(struct os_tree *t, uint32_t **ret_pids, size_t *ret_count);
+/*
+ * Sends sig to each of the tree's living processes, by its pid in the
+ * caller's own numbering (translated from $HMN_PROCFS's, through NSpid,
+ * where the two differ: a container with the host's /proc), and only to
+ * the process the tree listed (a pid given to another process since is
+ * left alone). Returns how many it was sent to; *ret_refused: how many
+ * could not be sent to because nothing names them in the caller's
+ * numbering (they live above its namespace; $HMN_PROCFS has no pid for
+ * the caller). -errno when the tree cannot be listed.
+ */
+int os_tree_signal(struct os_tree *t, int sig, size_t *ret_refused);
 struct os_tree *os_tree_free(struct os_tree *t);
+
+#ifndef _WIN32
+#include <signal.h>
+#include <sys/types.h>
+/*
+ * fork() with every signal blocked across it (lib/posix/fork.c). In the
+ * child, every signal the caller catches is back to its default (one it
+ * ignores stays ignored), and all are still blocked: a signal that comes
+ * before the child is ready stays pending, never runs the caller's handler
+ * there, and does what it does to the child once the child unblocks it.
+ * The parent has its own mask again on return. *ret_saved_mask: that mask,
+ * for the child to set (or another) when ready. Returns as fork() does, or
+ * -errno.
+ */
+pid_t os_fork_blocked(sigset_t *ret_saved_mask);
+#endif
 
 /*
  * Signals sent to the caller's whole process group, told from those sent to
@@ -341,6 +368,8 @@ int os_self_rss(const char *procfs, uint64_t *ret_bytes);
  * another negative code when it cannot be read at all.
  */
 int os_process_memory(struct os_proc_root *root, uint32_t pid, uint64_t *ret_bytes, bool *ret_is_rss);
+/* Is the process still running: there, and not a zombie? */
+bool os_process_running(struct os_proc_root *root, uint32_t pid);
 /* The name of what os_process_memory() measures where it is exact: "pss", "footprint". */
 extern const char os_process_memory_measure[];
 #endif
@@ -349,7 +378,9 @@ extern const char os_process_memory_measure[];
  * readings to the tree's pids now (sorted, distinct), reading again first
  * the processes it has no reading of, then the others in turn from where
  * the last call stopped, while time_left() says so (at least one is read),
- * and sums what it knows. read answers as os_process_memory() does.
+ * and sums what it knows. read answers as os_process_memory() does;
+ * running (NULL: not asked) says whether a process read in this call is
+ * still running after the reads.
  */
 struct tree_meter_entry {
 	uint32_t pid;
@@ -357,6 +388,7 @@ struct tree_meter_entry {
 	bool is_rss;
 	bool has_reading;     /* false: listed, but no call has had time to read it yet */
 	uint64_t read_call;   /* the call that read it last */
+	uint64_t first_call;  /* the call that first listed it */
 };
 struct hmn_tree_meter {
 	struct tree_meter_entry *entries; /* sorted by pid: each process's last reading */
@@ -367,13 +399,20 @@ struct hmn_tree_meter {
 };
 int tree_meter_update(struct hmn_tree_meter *m, const uint32_t *pids, size_t n, const char *exact_measure,
 		      int (*read)(void *data, uint32_t pid, uint64_t *ret_bytes, bool *ret_is_rss),
-		      bool (*time_left)(void *data), void *data, struct hmn_tree_memory *ret);
+		      bool (*time_left)(void *data), bool (*running)(void *data, uint32_t pid), void *data,
+		      struct hmn_tree_memory *ret);
 /*
- * Does the tree, listed again after an update, hold a process the update
- * did not know (a fork while it read)? The readings taken before that fork
- * count the pages it split twice: that update's sum is not settled.
+ * One call's time (hmn_tree_meter_read), in nanoseconds on a monotonic
+ * clock. The budget runs from the call's start: the tree's listing before
+ * the reads is paid from it.
  */
-bool tree_meter_has_newcomer(const struct hmn_tree_meter *m, const uint32_t *pids, size_t n);
+struct tree_meter_clock {
+	uint64_t deadline;        /* 0: no bound */
+	uint64_t reads_start;     /* when the first read began */
+	uint64_t reads;           /* read so far */
+};
+/* Is there time for one more read, as long as those so far took on average? */
+bool tree_meter_time_left(const struct tree_meter_clock *c, uint64_t now);
 uint32_t os_self_pid(void);
 /*
  * An environment variable that names a file or program hmn would load, run
@@ -442,6 +481,21 @@ int parse_proc_nspid(const char *text, size_t len, uint32_t *ret_ns_pid, unsigne
 /* The same with the outermost pid too (the one the status file's own /proc numbers it by). */
 int parse_proc_nspids(const char *text, size_t len, uint32_t *ret_outer, uint32_t *ret_inner,
 		      unsigned *ret_depth);
+/*
+ * The pid at one level of the NSpid line (0: the namespace of the /proc it
+ * was read from, 1: the namespace below it, ...): a process's pid as a
+ * process that many namespaces down numbers it. -ERANGE when the line stops
+ * above that level (the process is not in that namespace, nor below it),
+ * -ENOENT when there is no NSpid line (before Linux 4.1), -EINVAL when bad.
+ */
+/*
+ * /proc/loadavg: how many tasks exist (threads included, in every PID
+ * namespace), and the last pid the kernel gave in the reader's namespace.
+ */
+int parse_loadavg(const char *text, size_t len, uint64_t *ret_threads, uint32_t *ret_last_pid);
+/* /proc/stat's "processes": how many tasks were ever made (fork and clone, threads too). -ENOENT without. */
+int parse_stat_forks(const char *text, size_t len, uint64_t *ret_forks);
+int parse_proc_nspid_at(const char *text, size_t len, unsigned level, uint32_t *ret_pid);
 /*
  * The container a /proc/PID/cgroup text places a process in, as
  * "docker:0123456789ab", "podman:...", "containerd:...", "cri-o:...",

@@ -68,9 +68,33 @@ static bool unsettled(const struct hmn_tree_meter *m, const struct tree_meter_en
 	return e->read_call < m->grew_call;
 }
 
+/*
+ * The sum without what it may count twice: a reading taken before the tree
+ * last grew counts the pages it shared then whole, or at the share of
+ * those it shared them with then; a process that came since (a fork) may
+ * share them now, and its own reading counts its share of them again. Each
+ * such page is counted twice at most by as much as the newcomers count of
+ * it, so the sum less every newcomer's figure (those first listed after
+ * the oldest reading kept) counts no page twice. Lower than the truth by
+ * what the newcomers hold of their own, which the next settled reading
+ * has.
+ */
+static uint64_t lower_bound(const struct hmn_tree_meter *m, uint64_t total)
+{
+	uint64_t oldest = UINT64_MAX, newcomers = 0;
+	for (size_t i = 0; i < m->n; i++)
+		if (m->entries[i].has_reading && unsettled(m, &m->entries[i]) && m->entries[i].read_call < oldest)
+			oldest = m->entries[i].read_call;
+	for (size_t i = 0; i < m->n; i++)
+		if (m->entries[i].has_reading && m->entries[i].first_call > oldest)
+			newcomers += m->entries[i].bytes;
+	return newcomers < total ? total - newcomers : 0;
+}
+
 int tree_meter_update(struct hmn_tree_meter *m, const uint32_t *pids, size_t n, const char *exact_measure,
 		      int (*read)(void *data, uint32_t pid, uint64_t *ret_bytes, bool *ret_is_rss),
-		      bool (*time_left)(void *data), void *data, struct hmn_tree_memory *ret)
+		      bool (*time_left)(void *data), bool (*running)(void *data, uint32_t pid), void *data,
+		      struct hmn_tree_memory *ret)
 {
 	struct tree_meter_entry *entries = malloc((n ? n : 1) * sizeof(*entries));
 	unsigned char *state = calloc(n ? n : 1, 1);
@@ -84,7 +108,7 @@ int tree_meter_update(struct hmn_tree_meter *m, const uint32_t *pids, size_t n, 
 	m->calls++;
 	for (size_t i = 0; i < n; i++) {
 		const struct tree_meter_entry *last = last_reading(m, pids[i]);
-		entries[i] = last ? *last : (struct tree_meter_entry){ .pid = pids[i] };
+		entries[i] = last ? *last : (struct tree_meter_entry){ .pid = pids[i], .first_call = m->calls };
 		if (!last)
 			m->grew_call = m->calls;
 	}
@@ -118,6 +142,16 @@ int tree_meter_update(struct hmn_tree_meter *m, const uint32_t *pids, size_t n, 
 			reads++;
 			m->next = pids[i] + 1;
 		}
+	/*
+	 * A process read in this call that has ended since (a worker killed
+	 * mid-reading): its share was taken while it still split pages that
+	 * the others' later readings count whole, so the sum would count them
+	 * twice (a parent's 512 MiB read across its four workers' ends summed
+	 * to 820 MiB). Left out: what is left is a floor, never more.
+	 */
+	for (size_t i = 0; running && i < n; i++)
+		if (state[i] == READ && entries[i].read_call == m->calls && !running(data, entries[i].pid))
+			state[i] = GONE;
 	/* What is known now: the processes still there, each with its last reading. */
 	uint64_t total = 0;
 	bool rss = false, complete = true, settled = true;
@@ -136,16 +170,24 @@ int tree_meter_update(struct hmn_tree_meter *m, const uint32_t *pids, size_t n, 
 	m->n = kept;
 	free(state);
 	/* No process of the tree left to read (it ended before this call): nothing measured, not 0 bytes. */
+	uint64_t bytes = kept ? total : HMN_UNKNOWN;
 	*ret = (struct hmn_tree_memory){
-		.bytes = kept ? total : HMN_UNKNOWN, .measure = rss ? "rss" : exact_measure, .complete = complete, .settled = settled,
+		.bytes = bytes, .measure = rss ? "rss" : exact_measure, .complete = complete, .settled = settled,
+		.lower_bytes = settled || !kept ? bytes : lower_bound(m, total),
 	};
 	return 0;
 }
 
-bool tree_meter_has_newcomer(const struct hmn_tree_meter *m, const uint32_t *pids, size_t n)
+bool tree_meter_time_left(const struct tree_meter_clock *c, uint64_t now)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!last_reading(m, pids[i]))
-			return true;
-	return false;
+	if (c->deadline == 0)
+		return true;
+	/*
+	 * The average is of the reads alone, from the first: counted from the
+	 * call's start, the listing's time spread over the reads made the
+	 * first few look as costly as the listing itself, and where the
+	 * listing took half the budget, one process was read a sample.
+	 */
+	uint64_t average = c->reads && now > c->reads_start ? (now - c->reads_start) / c->reads : 0;
+	return now + average < c->deadline;
 }

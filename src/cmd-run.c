@@ -112,6 +112,8 @@ struct run {
 	struct hmn_budget limit;
 	uint64_t tree_now, tree_now_device_wide; /* the tree's GPU memory at this sample, each measure */
 	bool limit_exceeded;
+	bool limit_stopped;                   /* ...and the signal reached every process of the tree */
+	bool limit_refusal_said;              /* why some process could not be signalled, said once */
 	uint64_t exceeded_ms, exceeded_bytes; /* when (after the start) and at what size */
 	uint64_t kill_at_ms;                  /* SIGKILL to what is left from then on */
 	uint64_t give_up_ms;                  /* what is left then is not waited for (see limit_wait_over) */
@@ -550,6 +552,30 @@ static bool say_about_command(const struct run *run)
 }
 
 /*
+ * Signals the tree for --limit. The tree counts as stopped (exit 124) once a
+ * signal was sent to every process of it: not where some had no pid hmn
+ * could tell (-EXDEV: the /proc at HMN_PROCFS numbers them in a namespace
+ * hmn's pids do not reach), which are never signalled by another
+ * namespace's number; then hmn exits as COMMAND does.
+ */
+static int signal_tree(struct run *run, int sig)
+{
+	int sent = hmn_command_signal_tree(run->ctx, run->command, sig);
+	/*
+	 * The tree could be told apart: every process signalled, or refused
+	 * as not hmn's to signal (EPERM: waited for a while, see
+	 * limit_wait_over), or gone already.
+	 */
+	if (sent >= 0)
+		run->limit_stopped = true;
+	else if (sent < 0 && !run->limit_refusal_said) {
+		fprintf(stderr, "hmn: --limit: the tree cannot be stopped: %s\n", hmn_context_error(run->ctx));
+		run->limit_refusal_said = true;
+	}
+	return sent;
+}
+
+/*
  * --limit: the first sample that finds the tree above it sends SIGTERM to
  * every process of the tree; from --kill-after on, each sample sends SIGKILL
  * to what is left (a process that handles SIGTERM and goes on, or one
@@ -560,8 +586,8 @@ static void enforce_limit(struct run *run)
 	uint64_t now = clock_ms();
 
 	if (run->limit_exceeded) {
-		if (now >= run->kill_at_ms)
-			(void)hmn_command_signal_tree(run->ctx, run->command, SIGKILL);
+		if (run->limit_stopped && now >= run->kill_at_ms)
+			(void)signal_tree(run, SIGKILL);
 		return;
 	}
 	if (!run->cli->limit.given || hmn_budget_set(&run->limit, tree_size_now(run)) != -ENOSPC)
@@ -572,8 +598,8 @@ static void enforce_limit(struct run *run)
 	run->kill_at_ms = now + run->cli->kill_after_ms;
 	run->give_up_ms = run->kill_at_ms +
 			  (run->cli->kill_after_ms > KILL_GRACE_MIN_MS ? run->cli->kill_after_ms : KILL_GRACE_MIN_MS);
-	int sent = hmn_command_signal_tree(run->ctx, run->command, SIGTERM);
-	if (say_about_command(run)) {
+	int sent = signal_tree(run, SIGTERM);
+	if (sent >= 0 && say_about_command(run)) {
 		char size[SIZE_TEXT_MAX], limit[SIZE_TEXT_MAX], after[DURATION_TEXT_MAX];
 		format_size(run->exceeded_bytes, false, size);
 		format_size(run->limit.limit, false, limit);
@@ -698,9 +724,9 @@ static void write_text_report(FILE *out, const struct run *run, const struct run
 		run->ram.partial ? "; RAM read in turns over several samples (a tree too large to read in one)" : "");
 	if (rep->limit_exceeded) {
 		char limit[SIZE_TEXT_MAX], at[DURATION_TEXT_MAX];
-		fprintf(out, "; stopped by --limit %s: %s%s at %s", format_size(rep->limit_bytes, false, limit),
-			device_wide ? "a rise of " : "", format_size(rep->limit_exceeded_bytes, false, size),
-			format_duration(rep->limit_exceeded_ms, at));
+		fprintf(out, "; %s --limit %s: %s%s at %s", run->limit_stopped ? "stopped by" : "over, not stopped by",
+			format_size(rep->limit_bytes, false, limit), device_wide ? "a rise of " : "",
+			format_size(rep->limit_exceeded_bytes, false, size), format_duration(rep->limit_exceeded_ms, at));
 		if (device_wide)
 			fputs(" (" DEVICE_WIDE_LIMIT_NOTE ")", out);
 	}
@@ -832,7 +858,7 @@ static void hurry_the_end(struct run *run, int sig)
 {
 	char signame[24];
 	uint64_t now = clock_ms();
-	int sent = hmn_command_signal_tree(run->ctx, run->command, SIGKILL);
+	int sent = signal_tree(run, SIGKILL);
 
 	run->hurried = true;
 	if (now < run->kill_at_ms)
@@ -853,7 +879,7 @@ static void take_signals(struct run *run)
 	if (!sig)
 		return;
 	run->told_to_stop = true;
-	if (run->limit_exceeded && !run->hurried)
+	if (run->limit_stopped && !run->hurried)
 		hurry_the_end(run, sig);
 }
 
@@ -908,7 +934,8 @@ static bool keep_waiting(struct run *run)
 	 */
 	if (hmn_command_done(run->ctx, run->command))
 		return false; /* nothing of it is left */
-	if (run->limit_exceeded)
+	/* --limit stopped the tree: what is left gets its SIGKILL, and is waited for so long. */
+	if (run->limit_stopped)
 		return !limit_wait_over(run);
 	if (!command_ended(run))
 		return true;
@@ -922,7 +949,7 @@ static bool keep_waiting(struct run *run)
  */
 static uint64_t wake_at(const struct run *run, uint64_t next_sample)
 {
-	if (!run->limit_exceeded)
+	if (!run->limit_stopped)
 		return next_sample;
 	uint64_t deadline = clock_ms() < run->kill_at_ms ? run->kill_at_ms : run->give_up_ms;
 	return deadline < next_sample ? deadline : next_sample;
@@ -1102,7 +1129,7 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 	/* A report not written whole never passes for a success (a CI step reads it next). */
 	if (!written && status == 0)
 		status = EXIT_RUNTIME;
-	if (run.limit_exceeded)
+	if (run.limit_stopped)
 		return EXIT_LIMIT; /* whatever the tree did with its SIGTERM: --limit ended it */
 	if (sig > 0)
 		signals_end_by(sig); /* as COMMAND was, so that a calling script stops too */

@@ -13,15 +13,19 @@ void ram_meter_add(struct ram_meter *m, const struct hmn_tree_memory *reading)
 	if (reading->bytes == HMN_UNKNOWN)
 		return;
 	m->measured++;
-	if (m->settled_seen && !reading->settled)
-		return;
-	/* The first settled reading replaces whatever unsettled ones said. */
-	bool first_settled = reading->settled && !m->settled_seen;
-	if (first_settled || m->peak == HMN_UNKNOWN || reading->bytes > m->peak) {
-		m->peak = reading->bytes;
+	/*
+	 * A reading that is not settled counts at its lower bound, which
+	 * counts no page twice, like every other. (Set aside once a settled
+	 * reading had come, such readings left that one the peak however the
+	 * tree grew after: a tree settled at its start, the shell alone, and
+	 * never again, as a build that forks every sample, reported the
+	 * shell's few MiB.)
+	 */
+	uint64_t bytes = reading->settled ? reading->bytes : reading->lower_bytes;
+	if (bytes != HMN_UNKNOWN && (m->peak == HMN_UNKNOWN || bytes > m->peak)) {
+		m->peak = bytes;
 		m->measure = reading->measure;
 	}
-	m->settled_seen |= reading->settled;
 }
 
 void ram_meter_exit_floor(struct ram_meter *m, uint64_t bytes)

@@ -2,8 +2,8 @@
  * The tree's host memory over a run (hmn run's peak_ram_bytes), fed one
  * reading at a time: its peak, and how that peak was measured. A reading
  * taken while some process's figure predates a fork (not settled: the sum
- * counts the pages the fork split twice) is a peak only where no settled
- * reading ever came. Pure, so it is tested anywhere.
+ * counts the pages the fork split twice) counts at its lower bound, the
+ * sum without what it may count twice. Pure, so it is tested anywhere.
  */
 #ifndef HMN_RAM_METER_H
 #define HMN_RAM_METER_H
@@ -22,7 +22,6 @@ struct ram_meter {
 	uint64_t readings, partial; /* readings taken; those the time ran out in (some processes' older) */
 	uint64_t measured;      /* readings that found some process of the tree */
 	bool is_peak;           /* the readings are peaks themselves (Windows' job): read at the end too */
-	bool settled_seen;      /* peak and measure are from settled readings */
 };
 
 void ram_meter_init(struct ram_meter *m);

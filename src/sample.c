@@ -59,13 +59,49 @@ void utc_now(char buf[32])
 #endif
 }
 
-static volatile sig_atomic_t pending_signal, pending_from_process;
+/*
+ * The signals that came and were not taken yet: a slot each, so that a
+ * second, different signal before the first is taken (SIGTERM, then a
+ * Ctrl-C) is kept, not written over. Each slot holds when it came (its
+ * turn: 0, none pending) and whether a process sent it. A signal that comes
+ * again before it is taken is one, as the kernel keeps it.
+ */
+#define PENDING_MAX 4 /* SIGINT, SIGTERM, SIGHUP; Windows' SIGBREAK */
+static volatile sig_atomic_t pending_sig[PENDING_MAX], pending_turn[PENDING_MAX], pending_from_process[PENDING_MAX];
+static volatile sig_atomic_t turns;
+
+/*
+ * Notes sig (from a handler). The handlers run with each other's signals
+ * blocked (POSIX) or on one console thread (Windows): one at a time.
+ */
+static void note_signal(int sig, bool from_process)
+{
+	size_t free_slot = PENDING_MAX;
+	for (size_t i = 0; i < PENDING_MAX; i++) {
+		if (pending_turn[i] && pending_sig[i] == sig)
+			return; /* pending already: the same signal twice is one */
+		if (!pending_turn[i] && free_slot == PENDING_MAX)
+			free_slot = i;
+	}
+	if (free_slot == PENDING_MAX)
+		return; /* every slot taken: only as many signals as can be caught */
+	pending_sig[free_slot] = sig;
+	pending_from_process[free_slot] = from_process;
+	pending_turn[free_slot] = ++turns;
+}
+
+static bool any_pending(void)
+{
+	for (size_t i = 0; i < PENDING_MAX; i++)
+		if (pending_turn[i])
+			return true;
+	return false;
+}
 
 #ifdef _WIN32
 static void on_signal(int sig)
 {
-	pending_signal = sig;
-	pending_from_process = 0;
+	note_signal(sig, false);
 	signal(sig, on_signal);
 }
 
@@ -98,7 +134,7 @@ void signals_ignore_sigpipe(void)
 
 void sleep_until(uint64_t deadline_ms)
 {
-	while (!pending_signal) {
+	while (!any_pending()) {
 		uint64_t now = clock_ms();
 		if (now >= deadline_ms)
 			return;
@@ -123,15 +159,13 @@ static void on_signal(int sig, siginfo_t *info, void *context)
 {
 	int saved = errno;
 	(void)context;
-	if (sig != SIGCHLD) { /* a child's end only wakes the sleep */
-		pending_signal = sig;
-		/*
-		 * Sent by a process: kill(), sigqueue(), tgkill() (SI_USER, SI_QUEUE,
-		 * SI_TKILL: every code of those is 0 or less); the terminal's come
-		 * from the kernel (SI_KERNEL).
-		 */
-		pending_from_process = info && info->si_code <= 0;
-	}
+	/*
+	 * A child's end only wakes the sleep. Sent by a process: kill(),
+	 * sigqueue(), tgkill() (SI_USER, SI_QUEUE, SI_TKILL: every code of those
+	 * is 0 or less); the terminal's come from the kernel (SI_KERNEL).
+	 */
+	if (sig != SIGCHLD)
+		note_signal(sig, info && info->si_code <= 0);
 	if (wake_pipe[1] >= 0)
 		(void)!write(wake_pipe[1], "", 1); /* full: a wake-up is pending already */
 	errno = saved;
@@ -161,7 +195,10 @@ static void catch_signals(bool wake_on_child, bool keep_ignored)
 	 * a poll, which a signal ends all the same.
 	 */
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	/* One handler at a time: each blocks the others while it notes its signal. */
 	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(caught) / sizeof(caught[0]); i++)
+		sigaddset(&sa.sa_mask, caught[i]);
 	(void)open_wake_pipe(); /* without it, a signal still ends the sleep by EINTR */
 	for (size_t i = 0; i < sizeof(caught) / sizeof(caught[0]); i++) {
 		int sig = caught[i];
@@ -224,7 +261,7 @@ void sleep_until(uint64_t deadline_ms)
 {
 	for (;;) {
 		uint64_t now = clock_ms();
-		if (pending_signal || now >= deadline_ms)
+		if (any_pending() || now >= deadline_ms)
 			return;
 		uint64_t left = deadline_ms - now;
 		struct pollfd p = { .fd = wake_pipe[0], .events = POLLIN };
@@ -236,15 +273,41 @@ void sleep_until(uint64_t deadline_ms)
 }
 #endif
 
+/* The signal that came first of those pending, taken from its slot; 0: none. */
+static int take_first(bool *ret_sent_by_process)
+{
+	size_t first = PENDING_MAX;
+	for (size_t i = 0; i < PENDING_MAX; i++)
+		if (pending_turn[i] && (first == PENDING_MAX || pending_turn[i] < pending_turn[first]))
+			first = i;
+	if (first == PENDING_MAX)
+		return 0;
+	int sig = pending_sig[first];
+	if (ret_sent_by_process)
+		*ret_sent_by_process = pending_from_process[first];
+	pending_turn[first] = 0;
+	return sig;
+}
+
 int signal_take(bool *ret_sent_by_process)
 {
-#ifndef _WIN32
+#ifdef _WIN32
+	return take_first(ret_sent_by_process);
+#else
 	/* Emptied before the look: a signal that comes after it leaves a byte for the next sleep. */
 	drain_wake_pipe();
-#endif
-	int sig = pending_signal;
-	if (ret_sent_by_process)
-		*ret_sent_by_process = pending_from_process;
-	pending_signal = 0;
+	/*
+	 * The slots are taken from with the caught signals blocked: one that
+	 * comes meanwhile is noted after, in a slot of its own, never seen as
+	 * the one being taken (and dropped with it).
+	 */
+	sigset_t block, saved;
+	sigemptyset(&block);
+	for (size_t i = 0; i < sizeof(caught) / sizeof(caught[0]); i++)
+		sigaddset(&block, caught[i]);
+	sigprocmask(SIG_BLOCK, &block, &saved);
+	int sig = take_first(ret_sent_by_process);
+	sigprocmask(SIG_SETMASK, &saved, NULL);
 	return sig;
+#endif
 }

@@ -10,6 +10,7 @@
 #include <mach/mach.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/proc.h>
 #include <unistd.h>
 
 #include "../internal.h"
@@ -48,6 +49,15 @@ const char os_process_memory_measure[] = "footprint";
  * pages of the files it maps, which a resident set would count in each
  * process that maps them.
  */
+bool os_process_running(struct os_proc_root *root, uint32_t pid)
+{
+	struct proc_bsdinfo info;
+	(void)root;
+	if (proc_pidinfo((pid_t)pid, PROC_PIDTBSDINFO, 0, &info, sizeof(info)) != (int)sizeof(info))
+		return errno == EPERM; /* there, but not ours to ask */
+	return info.pbi_status != SZOMB;
+}
+
 int os_process_memory(struct os_proc_root *root, uint32_t pid, uint64_t *ret_bytes, bool *ret_is_rss)
 {
 	struct rusage_info_v2 usage;

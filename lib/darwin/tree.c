@@ -7,6 +7,8 @@
  */
 #include <errno.h>
 #include <libproc.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,6 +102,26 @@ int os_tree_owns(struct os_tree *t, uint32_t pid, bool host_numbered)
 {
 	(void)host_numbered; /* no PID namespaces here */
 	return bsearch(&pid, t->pids, t->count, sizeof(*t->pids), compare_pids) != NULL;
+}
+
+/*
+ * One numbering here, no PID namespaces: each pid as it was listed. The tree
+ * is listed anew just before, so a pid given to another process since is a
+ * window of microseconds (macOS has no pidfd to close it).
+ */
+int os_tree_signal(struct os_tree *t, int sig, size_t *ret_refused)
+{
+	uint32_t *pids = NULL;
+	size_t n = 0, sent = 0;
+	int r = os_tree_living(t, &pids, &n);
+
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < n; i++)
+		sent += kill((pid_t)pids[i], sig) == 0;
+	free(pids);
+	*ret_refused = 0;
+	return sent > INT_MAX ? INT_MAX : (int)sent;
 }
 
 struct os_tree *os_tree_free(struct os_tree *t)

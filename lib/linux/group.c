@@ -28,18 +28,23 @@
 #include "../internal.h"
 #include "files.h"
 
-static void sentinel_main(int sock)
+/*
+ * The sentinel, forked with every signal blocked and each we catch at its
+ * default (os_fork_blocked): a group's signal that came before this runs
+ * is pending here already, as one after it will be.
+ */
+static void sentinel_main(int sock, const sigset_t *saved)
 {
-	sigset_t watched;
+	sigset_t watched, mask = *saved;
 	sigemptyset(&watched);
 	sigaddset(&watched, SIGINT);
 	sigaddset(&watched, SIGTERM);
 	sigaddset(&watched, SIGHUP);
-	sigprocmask(SIG_BLOCK, &watched, NULL);
-	/* Blocked first, then default: a signal now stays pending, and never runs our handler. */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
+	/* The watched ones stay blocked for good; the rest as our parent had them. */
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_SETMASK, &mask, NULL);
 	/* Only the socket: no pipe of ours (stdout to a reader waiting for its end) is kept open. */
 	if (sock != 3 && dup2(sock, 3) < 0)
 		_exit(1);
@@ -73,16 +78,16 @@ int os_group_watch_start(struct os_group_watch *w)
 	w->sock = -1;
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, socks) < 0)
 		return -errno;
-	pid_t pid = fork();
+	sigset_t saved;
+	pid_t pid = os_fork_blocked(&saved);
 	if (pid < 0) {
-		int r = -errno;
 		close(socks[0]);
 		close(socks[1]);
-		return r;
+		return (int)pid;
 	}
 	if (pid == 0) {
 		close(socks[0]);
-		sentinel_main(socks[1]);
+		sentinel_main(socks[1], &saved);
 	}
 	close(socks[1]);
 	w->pid = pid;

@@ -186,6 +186,22 @@ int os_process_ram(struct os_proc_root *root, uint32_t pid, uint64_t *ret_bytes)
 	return 0;
 }
 
+bool os_process_running(struct os_proc_root *root, uint32_t pid)
+{
+	char path[32], buf[1024];
+	char *file = pid_dir(path, pid);
+	struct proc_stat st;
+
+	if (root->fd < 0)
+		return false;
+	strcpy(file, "stat");
+	ssize_t n = linux_read_head(root->fd, path, buf, sizeof(buf));
+	/* A stat that cannot be parsed (a test tree has none): there, so running. */
+	if (n == -ENOENT || n == -ESRCH)
+		return false;
+	return n < 0 || parse_stat(buf, (size_t)n, &st) < 0 || (st.state != 'Z' && st.state != 'X');
+}
+
 int os_process_start_time(struct os_proc_root *root, uint32_t pid, uint64_t *ret_start_time)
 {
 	char path[32], buf[1024];

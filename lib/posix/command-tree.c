@@ -1,20 +1,20 @@
 /*
- * What hmn run measures of a command's whole tree on Linux and macOS, and
- * does to it, through the tree's pids (hmn_command_pids): its host memory,
- * read within a time budget by the tree meter (lib/tree-meter.c), and a
- * signal to every process of it (--limit).
+ * What hmn run measures of a command's whole tree on Linux and macOS
+ * through the tree's pids (hmn_command_pids): its host memory, read within
+ * a time budget by the tree meter (lib/tree-meter.c). The signal to every
+ * process of it (--limit) is the OS layer's (os_tree_signal), which knows
+ * which process each pid was.
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "../internal.h"
 
+/* One call's reading: where, and its time (struct tree_meter_clock). */
 struct reading {
 	struct os_proc_root *root;
-	uint64_t start_ns, deadline_ns; /* deadline 0: no bound */
-	uint64_t reads;
+	struct tree_meter_clock clock;
 };
 
 static uint64_t now_ns(void)
@@ -27,19 +27,14 @@ static uint64_t now_ns(void)
 static int read_process_memory(void *data, uint32_t pid, uint64_t *ret_bytes, bool *ret_is_rss)
 {
 	struct reading *r = data;
-	r->reads++;
+	r->clock.reads++;
 	return os_process_memory(r->root, pid, ret_bytes, ret_is_rss);
 }
 
-/* Is there time for one more process, as long as those read so far took on average? */
 static bool time_left(void *data)
 {
-	struct reading *r = data;
-	if (r->deadline_ns == 0)
-		return true;
-	uint64_t now = now_ns();
-	uint64_t average = r->reads ? (now - r->start_ns) / r->reads : 0;
-	return now + average < r->deadline_ns;
+	const struct reading *r = data;
+	return tree_meter_time_left(&r->clock, now_ns());
 }
 
 static int compare_pids(const void *a, const void *b)
@@ -48,29 +43,19 @@ static int compare_pids(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/*
- * A worker forked while the tree was read splits pages with its parent: the
- * parent's share read before the fork and the worker's read after count
- * them twice (a parent's 512 MiB and four workers read across their forks
- * summed to 840 MiB). Listing the tree again tells; the next call then
- * reads every process anew.
- */
-static bool grew_while_read(hmn_context *ctx, const struct hmn_tree_meter *meter, struct hmn_command *command)
+/* Is a process read in this call still running (not ended, nor a zombie)? */
+static bool still_running(void *data, uint32_t pid)
 {
-	uint32_t *pids = NULL;
-	size_t n = 0;
-	if (hmn_command_pids(ctx, command, &pids, &n) < 0)
-		return true; /* unknown: not settled */
-	bool grew = tree_meter_has_newcomer(meter, pids, n);
-	free(pids);
-	return grew;
+	struct reading *r = data;
+	return os_process_running(r->root, pid);
 }
 
 int hmn_tree_meter_read(hmn_context *ctx, struct hmn_tree_meter *meter, struct hmn_command *command,
 			uint64_t budget_ms, struct hmn_tree_memory *ret)
 {
+	/* The budget runs from here: the tree's listing below is the first thing it pays for. */
 	uint64_t start = now_ns();
-	struct reading reading = { .start_ns = start, .deadline_ns = budget_ms ? start + budget_ms * 1000000u : 0 };
+	struct reading reading = { .clock.deadline = budget_ms ? start + budget_ms * 1000000u : 0 };
 	uint32_t *pids = NULL;
 	size_t n = 0;
 
@@ -87,33 +72,18 @@ int hmn_tree_meter_read(hmn_context *ctx, struct hmn_tree_meter *meter, struct h
 	for (size_t i = 0; i < n; i++)
 		if (distinct == 0 || pids[i] != pids[distinct - 1])
 			pids[distinct++] = pids[i];
-	r = tree_meter_update(meter, pids, distinct, os_process_memory_measure, read_process_memory, time_left,
-			      &reading, ret);
-	free(pids);
-	if (r == 0 && ret->settled)
-		ret->settled = !grew_while_read(ctx, meter, command);
-	return r;
-}
-
-int hmn_command_signal_tree(hmn_context *ctx, struct hmn_command *command, int sig)
-{
-	uint32_t *pids = NULL;
-	size_t n = 0, sent = 0;
-	int r = hmn_command_pids(ctx, command, &pids, &n);
-
-	if (r < 0)
-		return r;
+	reading.clock.reads_start = now_ns();
 	/*
-	 * Each process by its pid: a process group would miss what left it
-	 * (setsid) and hit what is not the tree's. A process that ended since
-	 * the listing answers ESRCH. Our own children (the command, the orphans
-	 * we adopt) stay zombies until we reap them, so their pids cannot be
-	 * another's meanwhile; a deeper one reaped by its own parent between the
-	 * listing and the kill could be, in a window of microseconds.
+	 * No second listing after the reads, to tell a fork while they ran: it
+	 * cost as much as the first (at 2,000 processes, more than the budget),
+	 * and told nothing the sum needs. A fork only adds sharers to the pages
+	 * it shares, so whoever is read after it counts a smaller share of
+	 * them, never a larger: the sum of one call is not made too high by a
+	 * fork during it. The newcomer is listed by the next call, which then
+	 * reads anew what was read before it (tree_meter_update).
 	 */
-	for (size_t i = 0; i < n; i++)
-		if (kill((pid_t)pids[i], sig) == 0)
-			sent++;
+	r = tree_meter_update(meter, pids, distinct, os_process_memory_measure, read_process_memory, time_left,
+			      still_running, &reading, ret);
 	free(pids);
-	return (int)sent;
+	return r;
 }

@@ -45,18 +45,26 @@ static int spawn(struct hmn_command *c, char *const argv[], bool *ret_exec_faile
 	int r = cloexec_pipe(fds);
 	if (r < 0)
 		return r;
-	c->pid = fork();
-	if (c->pid < 0) {
-		r = -errno;
+	/*
+	 * Forked with every signal blocked, and each we catch back to its
+	 * default in the child before it unblocks them (os_fork_blocked): a
+	 * Ctrl-C between the fork and the exec ends the command as it would
+	 * have once it ran, instead of running our handler in the child and
+	 * being lost there.
+	 */
+	sigset_t saved;
+	pid_t pid = os_fork_blocked(&saved);
+	if (pid < 0) {
 		close(fds[0]);
 		close(fds[1]);
-		return r;
+		return (int)pid;
 	}
+	c->pid = pid;
 	if (c->pid == 0) {
 		/*
 		 * The command gets an empty signal mask; what we catch is the
-		 * default again after exec, what we ignore (nohup's SIGHUP)
-		 * stays ignored, as it was when we started.
+		 * default, what we ignore (nohup's SIGHUP) stays ignored, as it
+		 * was when we started.
 		 */
 		sigset_t none;
 		sigemptyset(&none);
@@ -208,6 +216,26 @@ int hmn_command_signal(struct hmn_command *command, int sig)
 	if (command->exited)
 		return -ESRCH;
 	return kill(command->pid, sig) == 0 ? 0 : -errno;
+}
+
+int hmn_command_signal_tree(hmn_context *ctx, struct hmn_command *command, int sig)
+{
+	size_t refused = 0;
+	int r = os_tree_signal(command->tree, sig, &refused);
+
+	if (r < 0)
+		return hmn_fail(ctx, r, "cannot list the command's processes: %s", strerror(-r));
+	/*
+	 * A process of the tree that has no pid in our PID namespace (or none
+	 * that can be told: a /proc at HMN_PROCFS that does not number us) is
+	 * never sent the signal by the number another namespace gives it,
+	 * which here may be any process's: said, and the tree not stopped.
+	 */
+	if (refused > 0)
+		return hmn_fail(ctx, -EXDEV, "%zu process%s of the tree %s no pid that hmn can tell in its own PID "
+				"namespace (the /proc at HMN_PROCFS numbers %s in another): not signalled", refused,
+				refused == 1 ? "" : "es", refused == 1 ? "has" : "have", refused == 1 ? "it" : "them");
+	return r;
 }
 
 int hmn_command_pass_on(struct hmn_command *command, int sig, bool from_kernel)

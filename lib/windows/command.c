@@ -408,6 +408,7 @@ int hmn_tree_meter_read(hmn_context *ctx, struct hmn_tree_meter *meter, struct h
 				      NULL) && info.PeakJobMemoryUsed > 0) {
 		*ret = (struct hmn_tree_memory){
 			.bytes = info.PeakJobMemoryUsed, .measure = "commit", .is_peak = true, .complete = true, .settled = true,
+			.lower_bytes = info.PeakJobMemoryUsed,
 		};
 		return 0;
 	}
@@ -415,7 +416,9 @@ int hmn_tree_meter_read(hmn_context *ctx, struct hmn_tree_meter *meter, struct h
 	int r = job_working_sets(ctx, command, &bytes);
 	if (r < 0)
 		return r;
-	*ret = (struct hmn_tree_memory){ .bytes = bytes, .measure = "rss", .complete = true, .settled = true };
+	*ret = (struct hmn_tree_memory){
+		.bytes = bytes, .measure = "rss", .complete = true, .settled = true, .lower_bytes = bytes,
+	};
 	return 0;
 }
 

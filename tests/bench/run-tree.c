@@ -3,10 +3,14 @@
  * tree is N processes, all on the GPUs (N/8 on each of 8). The command is
  * this program again (--spawn): it forks N children that wait, writes them
  * into the stand-in's scenario, and says it is ready; then the sample that
- * hmn run takes (the tree's rows: hmn_command_sample and a process query
- * for the command) is timed SAMPLES times. Prints the first sample (each
- * process looked up) and the median of the rest. Needs HMN_NVML_LIBRARY
- * (the stand-in), HMN_STUB_SCENARIO with the GPUs, HMN_STUB_WATCH=1.
+ * hmn run takes at its default 100 ms interval is timed SAMPLES times: the
+ * tree's GPU rows (hmn_command_sample and a process query for the command)
+ * and its RAM (hmn_tree_meter_read, 50 ms at most, one meter for the whole
+ * run), as src/cmd-run.c does each sample. Prints the first sample (each
+ * process looked up) and the medians of the rest: the rows alone, and the
+ * whole sample, with the longest (the RAM's budget is a bound, not an
+ * average). Needs HMN_NVML_LIBRARY (the stand-in), HMN_STUB_SCENARIO with
+ * the GPUs, HMN_STUB_WATCH=1.
  *
  * Built with -DHMN_OLD_API against a libhmn from before the tree was kept
  * (hmn_command_pids and a pid filter a sample), for the figure to compare.
@@ -89,8 +93,12 @@ static int compare_doubles(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* One sample as hmn run takes it: the tree's rows. Returns how many, or -errno. */
-static long sample(hmn_context *ctx, struct hmn_command *command)
+/* hmn run's interval, and the share of it a sample reads RAM for (src/ram-meter.h). */
+#define INTERVAL_MS 100
+#define RAM_BUDGET_MS (INTERVAL_MS / 2)
+
+/* The GPU part of a sample as hmn run takes it: the tree's rows. Returns how many, or -errno. */
+static long sample_rows(hmn_context *ctx, struct hmn_command *command)
 {
 	struct hmn_process_list *list = NULL;
 #ifdef HMN_OLD_API
@@ -142,23 +150,40 @@ int main(int argc, char **argv)
 	}
 	for (struct stat st; stat(ready, &st) < 0;)
 		usleep(10000);
-	double *ms = calloc(samples, sizeof(*ms));
+	double *ms = calloc(samples, sizeof(*ms)), *rows_ms = calloc(samples, sizeof(*rows_ms));
 	long rows = 0;
-	for (unsigned i = 0; ms && i < samples; i++) {
+	unsigned incomplete = 0;
+#ifndef HMN_OLD_API
+	struct hmn_tree_meter *ram = hmn_tree_meter_new();
+#endif
+	for (unsigned i = 0; ms && rows_ms && i < samples; i++) {
 		double t = now_ms();
-		rows = sample(ctx, command);
+		rows = sample_rows(ctx, command);
+		rows_ms[i] = now_ms() - t;
+#ifndef HMN_OLD_API
+		struct hmn_tree_memory reading;
+		if (ram && hmn_tree_meter_read(ctx, ram, command, RAM_BUDGET_MS, &reading) == 0)
+			incomplete += !reading.complete;
+#endif
 		ms[i] = now_ms() - t;
 	}
+#ifndef HMN_OLD_API
+	hmn_tree_meter_free(ram);
+#endif
 	hmn_command_signal(command, SIGTERM);
 	while (waitpid((pid_t)hmn_command_pid(command), NULL, 0) < 0 && errno == EINTR)
 		;
-	if (!ms)
+	if (!ms || !rows_ms)
 		return 1;
 	qsort(ms + 1, samples - 1, sizeof(*ms), compare_doubles);
-	printf("%u processes in the tree, %ld rows: first sample %.1f ms, then %.2f ms a sample (median of %u)\n",
-	       n, rows, ms[0], ms[1 + (samples - 1) / 2], samples - 1);
+	qsort(rows_ms + 1, samples - 1, sizeof(*rows_ms), compare_doubles);
+	printf("%u processes in the tree, %ld rows: first sample %.1f ms, then (medians of %u) %.2f ms a sample's GPU rows, "
+	       "%.2f ms the whole sample with its RAM (%u ms at most; longest %.2f ms; %u read part of the tree)\n",
+	       n, rows, ms[0], samples - 1, rows_ms[1 + (samples - 1) / 2], ms[1 + (samples - 1) / 2], RAM_BUDGET_MS,
+	       ms[samples - 1], incomplete);
 	hmn_command_free(command);
 	hmn_context_free(ctx);
 	free(ms);
+	free(rows_ms);
 	return rows == (long)n ? 0 : 1;
 }

@@ -716,6 +716,55 @@ PY
 	done
 }
 
+@test "run: a signal that reaches COMMAND between fork and exec ends it, never lost to hmn's handler" {
+	# tests/stub/slow-child.c holds hmn's second child (COMMAND, not yet exec'd) for 2 s, where a
+	# signal would otherwise have to come within microseconds. SIGTERM: a background job's SIGINT is
+	# ignored, and hmn keeps it so for COMMAND.
+	HMN_SLOW_CHILD=2 HMN_SLOW_CHILD_DIR="$BATS_TEST_TMPDIR" LD_PRELOAD="$SLOW_CHILD" \
+		ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0" \
+		"$HMN" run --json -o "$BATS_TEST_TMPDIR/r.json" -- sleep 5 2>/dev/null &
+	pid=$!
+	started_pids=$pid
+	for _ in $(seq 250); do [ -s "$BATS_TEST_TMPDIR/child" ] && break; sleep 0.02; done
+	child=$(cat "$BATS_TEST_TMPDIR/child")
+	[ "$(readlink "/proc/$child/exe")" = "$(readlink -f "$HMN")" ] # not exec'd yet
+	kill -TERM "$child"
+	wait "$pid" && status=0 || status=$?
+	# COMMAND ended by it (hmn's handler, run in the child, noted it where exec forgot it: sleep ran 5 s).
+	[ "$(jq -c '[.exit_code, .signal, .duration_ms < 4500]' "$BATS_TEST_TMPDIR/r.json")" = '[null,15,true]' ]
+	[ "$status" -eq 143 ]
+}
+
+@test "run: a group's signal that reaches the sentinel before it is ready is still the group's: COMMAND gets it once" {
+	command -v strace >/dev/null || skip "strace is not installed"
+	counter
+	# The sentinel (hmn's first child) held for 5 s before its first call of its own: the
+	# group's SIGTERM comes then, and must wait in it, pending, as it would a moment later.
+	setsid bash -c "HMN_SLOW_CHILD=1 HMN_SLOW_CHILD_MS=5000 HMN_SLOW_CHILD_DIR='$BATS_TEST_TMPDIR' LD_PRELOAD='$SLOW_CHILD' \
+		ASAN_OPTIONS='${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0' \
+		\"$HMN\" run -- python3 '$BATS_TEST_TMPDIR/counter' '$BATS_TEST_TMPDIR/ready' >'$BATS_TEST_TMPDIR/count' 2>/dev/null &
+		echo \$! >'$BATS_TEST_TMPDIR/hmn'
+		for _ in \$(seq 500); do [ -e '$BATS_TEST_TMPDIR/go' ] && break; sleep 0.02; done
+		kill -TERM 0
+		wait" 2>/dev/null &
+	started_pids=$!
+	for _ in $(seq 500); do
+		[ -s "$BATS_TEST_TMPDIR/hmn" ] && [ -e "$BATS_TEST_TMPDIR/ready" ] && [ -s "$BATS_TEST_TMPDIR/child" ] && break
+		sleep 0.02
+	done
+	sentinel=$(cat "$BATS_TEST_TMPDIR/child")
+	[ "$(awk '$1 == "PPid:" { print $2 }' "/proc/$sentinel/status")" = "$(cat "$BATS_TEST_TMPDIR/hmn")" ]
+	strace -f -qq -e trace=kill -e signal=none -o "$BATS_TEST_TMPDIR/trace" -p "$(cat "$BATS_TEST_TMPDIR/hmn")" &
+	for _ in $(seq 500); do grep -q '^TracerPid:[[:space:]]*[1-9]' "/proc/$(cat "$BATS_TEST_TMPDIR/hmn")/status" && break; sleep 0.02; done
+	touch "$BATS_TEST_TMPDIR/go"
+	wait "$started_pids" || true
+	wait
+	# Before, hmn's handler ran in the sentinel and took the signal: hmn, finding none pending
+	# there, thought it was sent to hmn alone and sent COMMAND a second SIGTERM.
+	! grep 'SIGTERM' "$BATS_TEST_TMPDIR/trace" || false
+	[ "$(cat "$BATS_TEST_TMPDIR/count")" = 1 ]
+}
+
 @test "run: stderr closed by its reader: no SIGPIPE death, COMMAND's status (or 1) instead" {
 	run bash -c "\"$HMN\" run -- sh -c 'sleep 0.3; exit 3' 2>&1 >/dev/null | true; echo \${PIPESTATUS[0]}"
 	[ "$output" = 3 ]
@@ -825,6 +874,26 @@ PY
 	[ "$status" -eq 0 ]
 	[ "$(jq -c '[.measure, .peak_bytes, ([.processes[].peak_bytes] | add)]' <<<"$stderr")" = "[\"per-process\",$((256 * MIB)),$((256 * MIB))]" ]
 }
+@test "run --limit in a PID namespace, the host's /proc at HMN_PROCFS: the tree is stopped by its own pids, exit 124" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root for a PID namespace and mounts"
+	mkdir "$BATS_TEST_TMPDIR/hostproc"
+	# The holder names itself to the stand-in NVML by its host pid; hmn lists the tree in the host's
+	# numbering, and must signal each process by the pid it has in hmn's own namespace.
+	start=$(date +%s%N)
+	run_split unshare --pid --fork --mount bash -c "mount --bind /proc '$BATS_TEST_TMPDIR/hostproc' &&
+		mount -t proc proc /proc &&
+		HMN_PROCFS='$BATS_TEST_TMPDIR/hostproc' exec \"$HMN\" run --limit 1GiB --json -- '$hold' $((2 * GIB)) 30"
+	elapsed=$((($(date +%s%N) - start) / 1000000))
+	[ "$status" -eq 124 ]
+	report=$(tail -1 <<<"$stderr")
+	# (How the holder ends depends on where in its script SIGTERM found it: its status is not asked.)
+	[ "$(jq -c '[.limit_exceeded, .limit_exceeded_bytes]' <<<"$report")" = "[true,$((2 * GIB))]" ]
+	# Stopped: not the holder's 30 s (the host's pid numbers reach no process in there).
+	[ "$elapsed" -lt 15000 ]
+	grep -q ', over --limit 1.0GiB: SIGTERM to its [1-9][0-9]* process' <<<"$stderr"
+	! pgrep -f "$hold $((2 * GIB)) 30" >/dev/null || false
+}
+
 @test "run in a PID namespace with its own /proc: NVML's host pids cannot be matched, so device-wide, said" {
 	[ "$(id -u)" -eq 0 ] || skip "needs root for a PID namespace and mounts"
 	scenario 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=1073741824'

@@ -91,6 +91,27 @@ static bool fake_time_left(void *data)
 	return f->reads < f->allowed;
 }
 
+/* Every process runs but 101, which ended once read (a worker killed mid-reading). */
+static bool fake_running(void *data, uint32_t pid)
+{
+	(void)data;
+	return pid != 101;
+}
+
+static void test_ended_while_read(struct os_proc_root *proc)
+{
+	struct hmn_tree_meter *m = hmn_tree_meter_new();
+	struct hmn_tree_memory r;
+	const uint32_t tree[] = { 100, 101, 107, 108 };
+	struct fake f = { .proc = proc, .allowed = 100 };
+
+	ok(tree_meter_update(m, tree, 4, "pss", fake_read, fake_time_left, fake_running, &f, &r) == 0 &&
+	   r.bytes == (262144 + 1024 + 2048) * KIB,
+	   "a process that ended after its reading is left out (its share would count its pages twice)");
+	ok(m->n == 3, "and forgotten");
+	hmn_tree_meter_free(m);
+}
+
 static const char *order(const struct fake *f, char *buf, size_t size)
 {
 	size_t len = 0;
@@ -109,52 +130,88 @@ static void test_turns(struct os_proc_root *proc)
 	struct fake f = { .proc = proc, .allowed = 100 };
 
 	ok(m != NULL, "a meter");
-	ok(tree_meter_update(m, tree, 4, "pss", fake_read, fake_time_left, &f, &r) == 0, "time enough: read whole");
+	ok(tree_meter_update(m, tree, 4, "pss", fake_read, fake_time_left, NULL, &f, &r) == 0, "time enough: read whole");
 	is_u64(r.bytes, (2 * 262144 + 1024 + 2048) * KIB, "the sum of the four Pss figures");
 	ok(r.complete && r.settled && strcmp(r.measure, "pss") == 0, "complete, settled, measured as Pss");
-	const uint32_t forked[] = { 100, 101, 102, 107, 108 };
-	ok(!tree_meter_has_newcomer(m, tree, 4), "listed again, the same tree: no newcomer");
-	ok(tree_meter_has_newcomer(m, forked, 5), "a fork while it read: a newcomer (the sum is not settled)");
-	ok(!tree_meter_has_newcomer(m, tree + 1, 2), "one that ended since: no newcomer");
+	is_u64(r.lower_bytes, r.bytes, "settled: its lower bound is the sum");
 
 	/* Now two reads a call: the four in turns, the others counting their last reading. */
 	process(100, "300000", "1048576"); /* grew */
 	f = (struct fake){ .proc = proc, .allowed = 2 };
-	ok(tree_meter_update(m, tree, 4, "pss", fake_read, fake_time_left, &f, &r) == 0 && !r.complete,
+	ok(tree_meter_update(m, tree, 4, "pss", fake_read, fake_time_left, NULL, &f, &r) == 0 && !r.complete,
 	   "two reads only: not complete");
 	ok(strcmp(order(&f, buf, sizeof(buf)), "100,101") == 0, "read in turn from the first: %s", buf);
 	is_u64(r.bytes, (300000 + 262144 + 1024 + 2048) * KIB, "100's new figure, 107 and 108's last ones");
 	f = (struct fake){ .proc = proc, .allowed = 2 };
-	ok(tree_meter_update(m, tree, 4, "pss", fake_read, fake_time_left, &f, &r) == 0, "the next call");
+	ok(tree_meter_update(m, tree, 4, "pss", fake_read, fake_time_left, NULL, &f, &r) == 0, "the next call");
 	ok(strcmp(order(&f, buf, sizeof(buf)), "107,108") == 0, "goes on where the last stopped: %s", buf);
 	ok(r.settled, "no process came since: settled, though read in turns");
 
 	/* A new process is read before the turn goes on; one that has gone drops out. */
 	const uint32_t grown[] = { 100, 101, 102, 108 }; /* 102 new (VmRSS only), 107 gone */
 	f = (struct fake){ .proc = proc, .allowed = 2 };
-	ok(tree_meter_update(m, grown, 4, "pss", fake_read, fake_time_left, &f, &r) == 0, "a new process, one gone");
+	ok(tree_meter_update(m, grown, 4, "pss", fake_read, fake_time_left, NULL, &f, &r) == 0, "a new process, one gone");
 	ok(strcmp(order(&f, buf, sizeof(buf)), "102,100") == 0, "the new one first, then the turn (wrapped): %s", buf);
 	is_u64(r.bytes, (300000 + 262144 + 4096 + 2048) * KIB, "107 no longer counts; 102 does");
 	ok(strcmp(r.measure, "rss") == 0, "102's figure is VmRSS: the sum says rss");
 	ok(!r.settled, "101 and 108 were read before 102 came: not settled (a fork may have split their pages)");
+	is_u64(r.lower_bytes, (300000 + 262144 + 2048) * KIB,
+	       "its lower bound: without 102's figure (what 101's and 108's older readings may count again)");
 	f = (struct fake){ .proc = proc, .allowed = 100 };
-	ok(tree_meter_update(m, grown, 4, "pss", fake_read, fake_time_left, &f, &r) == 0 && r.settled && r.complete,
+	ok(tree_meter_update(m, grown, 4, "pss", fake_read, fake_time_left, NULL, &f, &r) == 0 && r.settled && r.complete,
 	   "all read again since: settled");
 	ok(strcmp(order(&f, buf, sizeof(buf)), "101,108,102,100") == 0,
 	   "those read before the tree grew first, in turn, then the rest: %s", buf);
 
 	/* However short the time, one process a call is read: a turn always moves on. */
 	f = (struct fake){ .proc = proc, .allowed = 0 };
-	ok(tree_meter_update(m, grown, 4, "pss", fake_read, fake_time_left, &f, &r) == 0 && f.reads == 1,
+	ok(tree_meter_update(m, grown, 4, "pss", fake_read, fake_time_left, NULL, &f, &r) == 0 && f.reads == 1,
 	   "no time at all: one read still");
 	const uint32_t gone[] = { 105 };
 	f = (struct fake){ .proc = proc, .allowed = 100 };
-	ok(tree_meter_update(m, gone, 1, "pss", fake_read, fake_time_left, &f, &r) == 0 && r.bytes == HMN_UNKNOWN &&
-	   r.complete, "the tree has gone: nothing measured, not 0 bytes");
-	ok(tree_meter_update(m, NULL, 0, "pss", fake_read, fake_time_left, &f, &r) == 0 && r.bytes == HMN_UNKNOWN,
+	ok(tree_meter_update(m, gone, 1, "pss", fake_read, fake_time_left, NULL, &f, &r) == 0 && r.bytes == HMN_UNKNOWN &&
+	   r.lower_bytes == HMN_UNKNOWN && r.complete, "the tree has gone: nothing measured, not 0 bytes");
+	ok(tree_meter_update(m, NULL, 0, "pss", fake_read, fake_time_left, NULL, &f, &r) == 0 && r.bytes == HMN_UNKNOWN,
 	   "no process: nothing measured");
 	hmn_tree_meter_free(m);
 	ok(hmn_tree_meter_free(NULL) == NULL, "free accepts NULL");
+}
+
+#define MS 1000000ULL
+
+/*
+ * One call of hmn_tree_meter_read on a simulated clock: the listing takes
+ * listing_ms, each read read_ms, and the reads go on while the meter's
+ * clock says so (one at least). Returns when the call ended, after its
+ * start (0); *ret_reads.
+ */
+static uint64_t simulate(uint64_t budget_ms, uint64_t listing_ms, uint64_t read_ms, uint64_t *ret_reads)
+{
+	struct tree_meter_clock c = { .deadline = budget_ms * MS };
+	uint64_t now = listing_ms * MS;
+	c.reads_start = now;
+	do {
+		now += read_ms * MS;
+		c.reads++;
+	} while (c.reads < 100000 && tree_meter_time_left(&c, now));
+	*ret_reads = c.reads;
+	return now;
+}
+
+/* A sample reads RAM for half the interval at most, the tree's listing included. */
+static void test_budget(void)
+{
+	uint64_t reads, took = simulate(50, 10, 1, &reads);
+	ok(took <= 50 * MS && reads == 39, "a 10 ms listing, 1 ms reads, 50 ms: the listing and 39 reads (%llu ms)",
+	   (unsigned long long)(took / MS));
+	/* Spread over the reads, the listing's 24 ms made the first read look 25 ms long: one read, and stop. */
+	took = simulate(50, 24, 1, &reads);
+	ok(reads == 25 && took == 49 * MS, "a 24 ms listing: the reads' own average, 25 reads (%llu reads, %llu ms)",
+	   (unsigned long long)reads, (unsigned long long)(took / MS));
+	took = simulate(50, 60, 1, &reads);
+	ok(reads == 1, "a listing past the budget: one read still, so that the turn moves on");
+	struct tree_meter_clock none = { 0 };
+	ok(tree_meter_time_left(&none, UINT64_MAX / 2), "no budget: no bound");
 }
 
 int main(void)
@@ -178,7 +235,9 @@ int main(void)
 
 	struct os_proc_root *proc = os_proc_root_open(root);
 	test_readings(proc);
+	test_ended_while_read(proc);
 	test_turns(proc);
+	test_budget();
 	os_proc_root_close(proc);
 
 	char command[128];

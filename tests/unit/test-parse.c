@@ -430,6 +430,30 @@ static void test_process_tree_files(void)
 	unsigned depth = 0;
 	ok(parse_proc_nspids("NSpid:\t4242\t17\t7\n", 17, &outer, &inner, &depth) == 0 && outer == 4242 &&
 	   inner == 7 && depth == 3, "NSpid: outermost and innermost");
+	/* hmn run's signals in a container: a process's pid as a namespace some levels down numbers it. */
+	const char *nspid = "Name:\tpython3\nNSpid:\t4242\t17\t7\nNSpgid:\t4242\t17\t7\n";
+	uint32_t pid = 0;
+	ok(parse_proc_nspid_at(nspid, strlen(nspid), 0, &pid) == 0 && pid == 4242, "NSpid level 0: the /proc's own");
+	ok(parse_proc_nspid_at(nspid, strlen(nspid), 1, &pid) == 0 && pid == 17, "NSpid level 1");
+	ok(parse_proc_nspid_at(nspid, strlen(nspid), 2, &pid) == 0 && pid == 7, "NSpid level 2: the innermost");
+	pid = 5;
+	ok(parse_proc_nspid_at(nspid, strlen(nspid), 3, &pid) == -ERANGE && pid == 5,
+	   "NSpid: no pid that deep (a process above that namespace), untouched");
+	ok(parse_proc_nspid_at("NSpid:\t8\t9 \n", 13, 2, &pid) == -ERANGE && pid == 5, "trailing blanks: still -ERANGE");
+	ok(parse_proc_nspid_at("Name:\tx\n", 8, 0, &pid) == -ENOENT && pid == 5, "no NSpid line (before 4.1)");
+	ok(parse_proc_nspid_at("NSpid:\t8\tx\n", 11, 1, &pid) == -EINVAL && pid == 5, "garbage at the level");
+	ok(parse_proc_nspid_at("NSpid:\t8\tx\n", 11, 3, &pid) == -EINVAL && pid == 5, "garbage before the level");
+	ok(parse_proc_nspid_at("NSpid:\t\n", 8, 0, &pid) == -EINVAL && pid == 5, "an empty NSpid line");
+	/* Which pids the kernel may have given since the last sample: its counters. */
+	uint64_t threads = 7, forks = 7;
+	const char *loadavg = "0.86 1.07 1.26 2/2117 12410\n";
+	ok(parse_loadavg(loadavg, strlen(loadavg), &threads, &pid) == 0 && threads == 2117 && pid == 12410,
+	   "loadavg: tasks, the last pid");
+	ok(parse_loadavg("0.86 1.07 1.26 2117 12410\n", 26, &threads, &pid) == -EINVAL && threads == 2117,
+	   "loadavg without its running/tasks field: refused, untouched");
+	const char *proc_stat = "cpu  1 2 3 4\nintr 6 0 1 0 0\nctxt 99\nbtime 1700000000\nprocesses 336403\nprocs_running 2\n";
+	ok(parse_stat_forks(proc_stat, strlen(proc_stat), &forks) == 0 && forks == 336403, "/proc/stat: processes");
+	ok(parse_stat_forks("cpu  1 2 3 4\n", 13, &forks) == -ENOENT && forks == 336403, "no processes line");
 }
 
 int main(void)

@@ -34,16 +34,26 @@ int main(void)
 	ram_meter_add(&m, &(struct hmn_tree_memory){ .bytes = 5, .measure = "commit", .is_peak = true, .complete = true, .settled = true });
 	ok(m.is_peak, "a reading that is the OS's own peak says so");
 
-	/* Unsettled readings (a fork since some process was read: shares counted twice) are no peak beside settled ones. */
+	/*
+	 * Unsettled readings (a fork since some process was read: shares counted twice) count at
+	 * their lower bound, the sum without what it may count twice: never above the truth, so
+	 * never set aside either.
+	 */
 	ram_meter_init(&m);
-	ram_meter_add(&m, &(struct hmn_tree_memory){ .bytes = 900 * MIB, .measure = "pss" });
-	is_u64(m.peak, 900 * MIB, "an unsettled reading, while there is no other");
-	ram_meter_add(&m, &(struct hmn_tree_memory){ .bytes = 520 * MIB, .measure = "pss", .settled = true });
-	is_u64(m.peak, 520 * MIB, "the first settled reading replaces it, though smaller");
-	ram_meter_add(&m, &(struct hmn_tree_memory){ .bytes = 2000 * MIB, .measure = "rss" });
-	is_u64(m.peak, 520 * MIB, "a later unsettled one is no peak");
-	ram_meter_add(&m, &(struct hmn_tree_memory){ .bytes = 600 * MIB, .measure = "pss", .settled = true });
-	is_u64(m.peak, 600 * MIB, "a larger settled one is");
+	ram_meter_add(&m, &(struct hmn_tree_memory){ .bytes = 900 * MIB, .lower_bytes = 500 * MIB, .measure = "pss" });
+	is_u64(m.peak, 500 * MIB, "an unsettled reading: its lower bound, not its sum (which counts shares twice)");
+	ram_meter_add(&m, &(struct hmn_tree_memory){ .bytes = 520 * MIB, .lower_bytes = 520 * MIB, .measure = "pss",
+						     .settled = true });
+	is_u64(m.peak, 520 * MIB, "a settled one above it");
+	/* A tree settled once at its start and never again (a build forking every sample): no pin. */
+	ram_meter_add(&m, &(struct hmn_tree_memory){ .bytes = 3000 * MIB, .lower_bytes = 2000 * MIB, .measure = "rss" });
+	is_u64(m.peak, 2000 * MIB, "a later unsettled one that holds more at least: the peak, not the early settled figure");
+	ok(strcmp(m.measure, "rss") == 0, "measured as that reading was");
+	ram_meter_add(&m, &(struct hmn_tree_memory){ .bytes = 600 * MIB, .lower_bytes = 600 * MIB, .measure = "pss",
+						     .settled = true });
+	is_u64(m.peak, 2000 * MIB, "a smaller settled one after it changes nothing");
+	ram_meter_add(&m, &(struct hmn_tree_memory){ .bytes = 5000 * MIB, .lower_bytes = HMN_UNKNOWN });
+	is_u64(m.peak, 2000 * MIB, "an unsettled reading with no lower bound counts nothing");
 
 	/* What the OS kept of the ended tree: the peak only where the samples did not see it run. */
 	ram_meter_init(&m);

@@ -53,6 +53,17 @@ static void test_dispositions(void)
 	ok(signal_take(&from_process) == SIGTERM && from_process,
 	   "a signal is noted, and taken once; raise()'s tgkill is a process's, not the terminal's");
 	ok(signal_take(NULL) == 0, "then none");
+	/* A second, different signal before the first is taken: each is kept, in the order they came. */
+	raise(SIGTERM);
+	raise(SIGINT);
+	raise(SIGTERM); /* again before it is taken: one, as the kernel keeps it */
+	int first = signal_take(NULL), second = signal_take(NULL), third = signal_take(NULL);
+	ok(first == SIGTERM && second == SIGINT && third == 0,
+	   "SIGTERM then SIGINT: both taken, first come first (%d, %d, %d)", first, second, third);
+	raise(SIGINT);
+	uint64_t start = clock_ms();
+	sleep_until(start + 5000);
+	ok(clock_ms() - start < 2500 && signal_take(NULL) == SIGINT, "a pending signal ends the sleep at once");
 	signals_restore();
 	ok(disposition(SIGINT).sa_handler == SIG_DFL && disposition(SIGTERM).sa_handler == SIG_DFL,
 	   "restored: the defaults found at the start, before the report");

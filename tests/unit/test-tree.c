@@ -1,0 +1,441 @@
+/*
+ * hmn run's tree on Linux (lib/linux/tree.c) against fake /proc trees:
+ * membership follows the process, not the pid (a pid the kernel gives again
+ * to an unrelated process is not the tree's, nor the other way round), and
+ * --limit's signal reaches each process of the tree by the pid the caller's
+ * own PID namespace gives it (NSpid), never by the number another
+ * namespace's /proc at HMN_PROCFS shows.
+ *
+ * The fake pids are above PID_MAX_LIMIT (4,194,304): no process has them,
+ * so a signal sent to one by mistake (as before) reaches nobody.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "internal.h"
+#include "tap.h"
+
+static char root[64];
+
+static void put(const char *dir, uint32_t pid, const char *file, const char *text)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%u", dir, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%u/task", dir, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%u/task/%u", dir, pid, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/%u/%s", dir, pid, file);
+	FILE *f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/*
+ * A process in the fake tree: its stat (parent, start time), its status
+ * (NSpid: its pid in each namespace from the fake /proc's down), and its
+ * children (none until children() says).
+ */
+static void process(const char *dir, uint32_t pid, uint32_t ppid, unsigned long long start, const char *nspid)
+{
+	char text[512];
+	snprintf(text, sizeof(text), "%u (x) S %u %u %u 0 -1 4194304 100 0 0 0 5 3 0 0 20 0 1 0 %llu 123456 5120\n",
+		 pid, ppid, pid, pid, start);
+	put(dir, pid, "stat", text);
+	snprintf(text, sizeof(text), "Name:\tx\nState:\tS (sleeping)\nPid:\t%u\nPPid:\t%u\nNSpid:\t%s\n", pid, ppid,
+		 nspid);
+	put(dir, pid, "status", text);
+	snprintf(text, sizeof(text), "task/%u/children", pid);
+	put(dir, pid, text, "");
+}
+
+/*
+ * pid ended, and the kernel gave it to a new process: a new directory (a
+ * new inode, as procfs makes one for each process), made while the old one
+ * is still there so that the file system cannot hand back its inode.
+ */
+static void reborn(const char *dir, uint32_t pid, uint32_t ppid, unsigned long long start, const char *nspid)
+{
+	char old[512], now[512], command[1100];
+	snprintf(old, sizeof(old), "%s/%u.old", dir, pid);
+	snprintf(now, sizeof(now), "%s/%u", dir, pid);
+	(void)!rename(now, old);
+	process(dir, pid, ppid, start, nspid);
+	snprintf(command, sizeof(command), "rm -rf '%s'", old);
+	(void)!system(command);
+}
+
+static void children(const char *dir, uint32_t pid, const char *list)
+{
+	char file[64];
+	snprintf(file, sizeof(file), "task/%u/children", pid);
+	put(dir, pid, file, list);
+}
+
+static void self_link(const char *dir, uint32_t pid)
+{
+	char path[512], target[16];
+	snprintf(path, sizeof(path), "%s/self", dir);
+	snprintf(target, sizeof(target), "%u", pid);
+	unlink(path);
+	(void)!symlink(target, path);
+}
+
+/* Membership, as $HMN_PROCFS numbers as we do: each pid's answer is about one process. */
+static void test_reused_pids(void)
+{
+	char dir[128], nspid[32];
+	uint32_t self = (uint32_t)getpid();
+	snprintf(dir, sizeof(dir), "%s/same", root);
+	mkdir(dir, 0755);
+	snprintf(nspid, sizeof(nspid), "%u", self);
+	process(dir, self, 1, 100, nspid);
+	self_link(dir, self);
+	process(dir, 9000001, self, 1000, "9000001"); /* COMMAND */
+	process(dir, 9000002, 9000001, 1001, "9000002"); /* its child */
+	process(dir, 9000003, 1, 900, "9000003");       /* somebody else's */
+	process(dir, 9000004, 9000003, 1002, "9000004"); /* and a child of that */
+
+	struct os_tree *t = NULL;
+	ok(os_tree_new(dir, &t) == 0, "a tree over a fake /proc");
+	os_tree_set_command(t, 9000001);
+	os_tree_sample(t);
+	ok(os_tree_owns(t, 9000001, false) == 1, "COMMAND is the tree's");
+	ok(os_tree_owns(t, 9000002, false) == 1, "its child is");
+	ok(os_tree_owns(t, 9000003, false) == 0, "another process is not");
+	ok(os_tree_owns(t, 9000004, false) == 0, "nor its child");
+
+	/* The child ends; the kernel gives its pid to an unrelated process, somebody else's child. */
+	reborn(dir, 9000002, 9000003, 2000, "9000002");
+	/* 9000004 ends; COMMAND forks a child that gets that pid. */
+	reborn(dir, 9000004, 9000001, 2001, "9000004");
+	os_tree_sample(t);
+	ok(os_tree_owns(t, 9000002, false) == 0,
+	   "a tree's pid taken since by an unrelated process: not the tree's (its GPU memory not counted)");
+	ok(os_tree_owns(t, 9000004, false) == 1, "an unrelated pid taken since by the tree's new child: the tree's");
+	ok(os_tree_owns(t, 9000002, false) == 0 && os_tree_owns(t, 9000004, false) == 1,
+	   "asked again in the same sample: the same answers");
+
+	/* One that has gone (reaped; only the driver's row is left): no other has its pid, the answer stands. */
+	char path[512];
+	snprintf(path, sizeof(path), "rm -rf '%s/9000004'", dir);
+	(void)!system(path);
+	os_tree_sample(t);
+	ok(os_tree_owns(t, 9000004, false) == 1, "gone from /proc: still the tree's last answer");
+	/*
+	 * The same process, its /proc inode made anew (evicted from the kernel's cache): its start
+	 * says so, and its answer stands, not walked again (a parent this fake tree changes under
+	 * it, which a real one cannot, would tell).
+	 */
+	reborn(dir, 9000002, 9000001, 2000, "9000002");
+	os_tree_sample(t);
+	ok(os_tree_owns(t, 9000002, false) == 0, "a new inode, the same start: the answer stands");
+	reborn(dir, 9000003, 1, 900, "9000003");
+	process(dir, 9000005, 9000003, 2002, "9000005");
+	os_tree_sample(t);
+	ok(os_tree_owns(t, 9000005, false) == 0 && os_tree_owns(t, 9000001, false) == 1, "others unchanged");
+	os_tree_free(t);
+}
+
+/* A child that waits to be signalled; returns its pid. */
+static pid_t waiter(void)
+{
+	pid_t pid = fork();
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+/* How pid ended, once it has: the signal that ended it, -1 another way, 0 still running (then killed). */
+static int ended_by(pid_t pid)
+{
+	int status;
+	for (int i = 0; i < 200; i++) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			return WIFSIGNALED(status) ? WTERMSIG(status) : -1;
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	return 0;
+}
+
+/*
+ * hmn run in a container with the host's /proc at HMN_PROCFS: the tree is
+ * listed in the host's numbering, and the signal must go by ours.
+ */
+static void test_signal_in_a_namespace(void)
+{
+	char dir[128], nspid[64];
+	hmn_context *ctx = NULL;
+	struct hmn_command *command = NULL;
+	bool exec_failed;
+	snprintf(dir, sizeof(dir), "%s/host", root);
+	mkdir(dir, 0755);
+	/* We are 9100000 on the "host", and getpid() in our own namespace, one level down. */
+	snprintf(nspid, sizeof(nspid), "9100000\t%u", (unsigned)getpid());
+	process(dir, 9100000, 1, 100, nspid);
+	self_link(dir, 9100000);
+	setenv("HMN_PROCFS", dir, 1);
+	setenv("HMN_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1);
+	char *const argv[] = { "sleep", "30", NULL };
+	if (hmn_context_new(NULL, &ctx, NULL) < 0 || hmn_command_start(ctx, argv, &command, &exec_failed) < 0) {
+		ok(false, "hmn_command_start over the fake host /proc");
+		hmn_context_free(ctx);
+		return;
+	}
+	/*
+	 * Two processes of ours that the "host" numbers 9100001 and 9100002,
+	 * adopted by us (our children there, started after COMMAND), and a
+	 * third, 9100003, that lives in the host's namespace alone: it has no
+	 * pid of ours.
+	 */
+	pid_t a = waiter(), b = waiter();
+	snprintf(nspid, sizeof(nspid), "9100001\t%d", (int)a);
+	process(dir, 9100001, 9100000, 200, nspid);
+	snprintf(nspid, sizeof(nspid), "9100002\t%d", (int)b);
+	process(dir, 9100002, 9100001, 201, nspid);
+	children(dir, 9100000, "9100001 ");
+	children(dir, 9100001, "9100002 ");
+	uint32_t *pids = NULL;
+	size_t n = 0;
+	ok(hmn_command_pids(ctx, command, &pids, &n) == 0 && n == 2 && pids[0] == 9100001 && pids[1] == 9100002,
+	   "the tree as the host's /proc numbers it");
+	free(pids);
+	int sent = hmn_command_signal_tree(ctx, command, SIGTERM);
+	ok(sent == 2, "SIGTERM sent to both (%d)", sent);
+	int how_a = ended_by(a), how_b = ended_by(b);
+	ok(how_a == SIGTERM && how_b == SIGTERM,
+	   "each by our pid for it, from its NSpid line, not the host's number (ended by %d, %d)", how_a, how_b);
+
+	/* One with no pid of ours: never signalled by the host's number, and said. */
+	a = waiter();
+	snprintf(nspid, sizeof(nspid), "9100001\t%d", (int)a);
+	process(dir, 9100001, 9100000, 300, nspid);
+	process(dir, 9100003, 9100000, 301, "9100003");
+	children(dir, 9100000, "9100001 9100003 ");
+	children(dir, 9100001, "");
+	sent = hmn_command_signal_tree(ctx, command, SIGTERM);
+	ok(sent == -EXDEV, "a process of the tree with no pid of ours: -EXDEV (%d)", sent);
+	ok(strstr(hmn_context_error(ctx), "1 process of the tree has no pid that hmn can tell") != NULL, "said: %s", hmn_context_error(ctx));
+	how_a = ended_by(a);
+	ok(how_a == SIGTERM, "the one that has one was signalled all the same (%d)", how_a);
+
+	hmn_command_signal(command, SIGKILL);
+	while (waitpid((pid_t)hmn_command_pid(command), NULL, 0) < 0 && errno == EINTR)
+		;
+	hmn_command_free(command);
+	hmn_context_free(ctx);
+	unsetenv("HMN_PROCFS");
+}
+
+/* ---- a pid given again for real, in a PID namespace of our own ------------------------ */
+
+enum { REUSE_OK, REUSE_SKIP = 100, REUSE_SETUP, REUSE_MEMBER_UNSEEN, REUSE_STILL_COUNTED, REUSE_COMMAND_LOST };
+
+static int write_file(const char *path, unsigned long value)
+{
+	FILE *f = fopen(path, "w");
+	if (!f)
+		return -errno;
+	fprintf(f, "%lu", value);
+	return fclose(f) == 0 ? 0 : -errno;
+}
+
+/* The next process made in our namespace gets pid (a checkpoint-restore's way: root only). */
+static int next_pid_is(pid_t pid)
+{
+	return write_file("/proc/sys/kernel/ns_last_pid", (unsigned long)pid - 1);
+}
+
+static char command_of(int fd)
+{
+	char c = 0;
+	while (read(fd, &c, 1) < 0 && errno == EINTR)
+		;
+	return c;
+}
+
+/*
+ * Another process, not the tree's (made before it), that makes processes
+ * on demand: 'u', one that lives on; 'd', short ones until the pid cursor
+ * is just below 500. Answers each with its pid.
+ */
+static void helper(int in, int out)
+{
+	for (char c; (c = command_of(in));) {
+		pid_t pid = -1;
+		if (c == 'u' && (pid = fork()) == 0)
+			for (;;)
+				pause();
+		for (int i = 0; c == 'd' && i < 2000 && pid != 499; i++) {
+			if ((pid = fork()) == 0)
+				_exit(0);
+			waitpid(pid, NULL, 0);
+		}
+		(void)!write(out, &pid, sizeof(pid));
+	}
+	_exit(0);
+}
+
+/*
+ * COMMAND: it makes a child at pid 500 (the tree's), and on 'k' kills and
+ * reaps it, as a parent does, which frees the pid.
+ */
+static void command_main(int in, int out)
+{
+	pid_t child = next_pid_is(500) == 0 ? fork() : -1;
+	if (child == 0)
+		for (;;)
+			pause();
+	(void)!write(out, &child, sizeof(child));
+	if (command_of(in) == 'k' && child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	(void)!write(out, &child, sizeof(child));
+	for (;;)
+		pause();
+}
+
+static pid_t start(void (*main_of)(int, int), int *ret_to, int *ret_from)
+{
+	int to[2], from[2];
+	if (pipe(to) < 0 || pipe(from) < 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		close(to[1]);
+		close(from[0]);
+		main_of(to[0], from[1]);
+	}
+	close(to[0]);
+	close(from[1]);
+	*ret_to = to[1];
+	*ret_from = from[0];
+	return pid;
+}
+
+static pid_t ask(int to, int from, char c)
+{
+	pid_t pid = -1;
+	(void)!write(to, &c, 1);
+	while (read(from, &pid, sizeof(pid)) < 0 && errno == EINTR)
+		;
+	return pid;
+}
+
+/*
+ * As pid 1 of a PID namespace with its own /proc, where pids can be
+ * arranged: the tree's process at 500 ends, the cursor comes round the
+ * namespace's pids as it does on its own, and 500 goes to an unrelated
+ * process. Exits with REUSE_OK or what went wrong.
+ */
+static int reuse_in_namespace(void)
+{
+	int h_to, h_from, c_to, c_from;
+	char pid_max_text[32] = "";
+	FILE *f = fopen("/proc/sys/kernel/pid_max", "r");
+	if (!f || !fgets(pid_max_text, sizeof(pid_max_text), f))
+		return REUSE_SKIP;
+	fclose(f);
+	long pid_max = atol(pid_max_text);
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("proc", "/proc", "proc", 0, NULL) < 0 || pid_max < 1000)
+		return REUSE_SKIP;
+	pid_t other = start(helper, &h_to, &h_from);
+	struct os_tree *t = NULL;
+	if (other < 0 || os_tree_new("/proc", &t) < 0 || next_pid_is(100) < 0)
+		return REUSE_SETUP;
+	pid_t command = start(command_main, &c_to, &c_from);
+	pid_t member = -1;
+	while (read(c_from, &member, sizeof(member)) < 0 && errno == EINTR)
+		;
+	if (command != 100 || member != 500)
+		return REUSE_SETUP;
+	os_tree_set_command(t, command);
+	/* The cursor near the top, before the first sample: from then on it goes its own way. */
+	if (next_pid_is((pid_t)pid_max - 4) < 0)
+		return REUSE_SETUP;
+	os_tree_sample(t);
+	if (os_tree_owns(t, 500, false) != 1)
+		return REUSE_MEMBER_UNSEEN;
+	ask(c_to, c_from, 'k');
+	/* Round past pid_max, on through the namespace's free pids to 499: the next is 500 again. */
+	if (ask(h_to, h_from, 'd') != 499 || ask(h_to, h_from, 'u') != 500)
+		return REUSE_SETUP;
+	os_tree_sample(t);
+	if (os_tree_owns(t, 500, false) != 0)
+		return REUSE_STILL_COUNTED;
+	if (os_tree_owns(t, 100, false) != 1)
+		return REUSE_COMMAND_LOST;
+	os_tree_free(t);
+	return REUSE_OK;
+}
+
+static void skip(const char *why)
+{
+	printf("ok %d # SKIP %s\n", ++tap_count, why);
+}
+
+static void test_real_reuse(void)
+{
+	if (geteuid() != 0) {
+		skip("a pid given again for real: needs root for a PID namespace");
+		return;
+	}
+	/* The namespace is made in a child of ours: our own later children stay in ours. */
+	pid_t outer = fork();
+	if (outer == 0) {
+		if (unshare(CLONE_NEWPID) < 0)
+			_exit(REUSE_SKIP);
+		pid_t init = fork();
+		if (init == 0)
+			_exit(reuse_in_namespace());
+		int status;
+		while (waitpid(init, &status, 0) < 0 && errno == EINTR)
+			;
+		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : REUSE_SETUP);
+	}
+	int status = 0;
+	while (waitpid(outer, &status, 0) < 0 && errno == EINTR)
+		;
+	int r = WIFEXITED(status) ? WEXITSTATUS(status) : REUSE_SETUP;
+	if (r == REUSE_SKIP) {
+		skip("a pid given again for real: no PID namespace or /proc of our own here");
+		return;
+	}
+	ok(r == REUSE_OK, "a real process of the tree ends, the kernel's cursor comes round, an unrelated "
+			  "process gets its pid: not the tree's (%d)", r);
+}
+
+int main(void)
+{
+	snprintf(root, sizeof(root), "/tmp/hmn-test-tree.XXXXXX");
+	if (!mkdtemp(root)) {
+		printf("1..0 # SKIP no temporary directory\n");
+		return 0;
+	}
+	test_reused_pids();
+	test_signal_in_a_namespace();
+	test_real_reuse();
+	char command[128];
+	snprintf(command, sizeof(command), "rm -rf '%s'", root);
+	if (system(command) != 0)
+		printf("# could not remove %s\n", root);
+	return tap_done();
+}
