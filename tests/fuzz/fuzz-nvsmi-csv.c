@@ -11,12 +11,15 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* A whole "[...]" cell is one of nvidia-smi's non-values: never kept as a name. */
-/* "[N/A]"-like: one line in brackets, which nvidia-smi prints for "unknown" (never a name). */
-static int bracketed(const char *s)
+/*
+ * "[N/A]"-like: one line in brackets, which nvidia-smi prints for "unknown"
+ * (never kept as a name). A name cut to its buffer (size - 1 bytes) can end
+ * in ']' where its cell did not: it was no such cell.
+ */
+static int bracketed(const char *s, size_t size)
 {
 	size_t n = strlen(s);
-	return n >= 2 && s[0] == '[' && s[n - 1] == ']' && !strchr(s, '\n');
+	return n >= 2 && n < size - 1 && s[0] == '[' && s[n - 1] == ']' && !strchr(s, '\n');
 }
 
 static const enum smi_field gpu[] = {
@@ -40,11 +43,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (size_t i = 0; i < n; i++) {
 			/* A kept row has its total, unless it is a unified-memory GPU's ([N/A]). */
 			if (strlen(g[i].name) >= sizeof(g[i].name) || strlen(g[i].uuid) >= sizeof(g[i].uuid) ||
-			    (g[i].total == HMN_UNKNOWN) != g[i].memory_not_available || bracketed(g[i].name))
+			    (g[i].total == HMN_UNKNOWN) != g[i].memory_not_available ||
+			    bracketed(g[i].name, sizeof(g[i].name)))
 				abort();
 			if ((g[i].utilization != HMN_VALUE_UNKNOWN && g[i].utilization > 100) ||
 			    (g[i].memory_utilization != HMN_VALUE_UNKNOWN && g[i].memory_utilization > 100) ||
-			    strlen(g[i].compute_cap) >= sizeof(g[i].compute_cap) || bracketed(g[i].compute_cap))
+			    strlen(g[i].compute_cap) >= sizeof(g[i].compute_cap) ||
+			    bracketed(g[i].compute_cap, sizeof(g[i].compute_cap)))
 				abort();
 		}
 		free(g);
@@ -54,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t nf = layout ? sizeof(recorded) / sizeof(recorded[0]) : sizeof(processes) / sizeof(processes[0]);
 		if (smi_parse_processes(text, size, f, nf, &p, &n, &skipped) == 0) {
 			for (size_t i = 0; i < n; i++)
-				if (strlen(p[i].name) >= sizeof(p[i].name) || bracketed(p[i].name) ||
+				if (strlen(p[i].name) >= sizeof(p[i].name) || bracketed(p[i].name, sizeof(p[i].name)) ||
 				    (p[i].used != HMN_UNKNOWN && p[i].used % (1024 * 1024) != 0))
 					abort();
 			free(p);
