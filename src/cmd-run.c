@@ -16,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifndef _WIN32
+#include <unistd.h>
+#endif
 
 #include "format.h"
 #include "output.h"
@@ -568,7 +571,7 @@ static int signal_tree(struct run *run, int sig)
 	 */
 	if (sent >= 0)
 		run->limit_stopped = true;
-	else if (sent < 0 && !run->limit_refusal_said) {
+	else if (sent < 0 && !run->limit_refusal_said && !run->cli->quiet) {
 		fprintf(stderr, "hmn: --limit: the tree cannot be stopped: %s\n", hmn_context_error(run->ctx));
 		run->limit_refusal_said = true;
 	}
@@ -1020,18 +1023,43 @@ static int open_report_file(struct run *run, struct output *out)
 	return r;
 }
 
+#ifndef _WIN32
+/* Is path a regular file that we may execute? */
+static bool is_executable_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+#endif
+
 /*
- * Does word name a file by its path (not a name looked for in PATH), one
- * that is there? Windows has no #! lines: never.
+ * exec said ENOENT: is COMMAND there all the same, so that what is missing
+ * is the interpreter its #! line names (or a binary's loader)? By its path,
+ * or, for a bare name, in PATH's entries as execvp looks. Windows has no #!
+ * lines: never.
  */
-static bool names_existing_file(const char *word)
+static bool found_all_the_same(const char *word)
 {
 #ifdef _WIN32
 	(void)word;
 	return false;
 #else
-	struct stat st;
-	return strchr(word, '/') && stat(word, &st) == 0 && S_ISREG(st.st_mode);
+	if (strchr(word, '/'))
+		return is_executable_file(word);
+	const char *path = getenv("PATH");
+	char candidate[4096];
+	for (const char *p = path ? path : ""; *p;) {
+		const char *colon = strchr(p, ':');
+		size_t len = colon ? (size_t)(colon - p) : strlen(p);
+		/* An empty entry is the current directory, as execvp takes it. */
+		int n = snprintf(candidate, sizeof(candidate), "%.*s%s%s", (int)len, p, len ? "/" : "", word);
+		if (n > 0 && (size_t)n < sizeof(candidate) && is_executable_file(candidate))
+			return true;
+		p += len + (colon ? 1 : 0);
+		if (!colon)
+			break;
+	}
+	return false;
 #endif
 }
 
@@ -1079,9 +1107,10 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 			run_free(&run);
 			return EXIT_RUN_FAILED;
 		}
-		if (r == -ENOENT && names_existing_file(cli->argv[0])) {
-			/* exec's ENOENT for a file that is there: the interpreter its #! names is not (bash: 126). */
-			fprintf(stderr, "hmn: %s: cannot run: the interpreter its #! line names is not there\n", name);
+		if (r == -ENOENT && found_all_the_same(cli->argv[0])) {
+			/* Found, but could not run (the contract's 126): its #! interpreter, or loader, is not there. */
+			fprintf(stderr, "hmn: %s: cannot run: the interpreter its #! line names (or its loader) is not there\n",
+				name);
 			run_free(&run);
 			return EXIT_CANNOT_RUN;
 		}

@@ -123,7 +123,12 @@ GIB=1073741824
 	chmod 755 "$BATS_TEST_TMPDIR/script"
 	run_split "$HMN" run -- "$BATS_TEST_TMPDIR/script"
 	[ "$status" -eq 126 ]
-	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/script: cannot run: the interpreter its #! line names is not there" ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/script: cannot run: the interpreter its #! line names (or its loader) is not there" ]
+	# The same found through PATH: found, so 126, never "command not found".
+	cp "$BATS_TEST_TMPDIR/script" "$BATS_TEST_TMPDIR/hmn-test-no-interpreter"
+	PATH="$BATS_TEST_TMPDIR:$PATH" run_split "$HMN" run -- hmn-test-no-interpreter
+	[ "$status" -eq 126 ]
+	[ "$stderr" = "hmn: hmn-test-no-interpreter: cannot run: the interpreter its #! line names (or its loader) is not there" ]
 }
 
 @test "run: 125 when hmn cannot start COMMAND (fork refused)" {
