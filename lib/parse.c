@@ -369,20 +369,25 @@ int parse_meminfo(const char *text, size_t len, uint64_t *ret_total, uint64_t *r
 	return 0;
 }
 
+/*
+ * Where the values of a status text's "NSpid:\t4242\t7" line start (the pid
+ * in each PID namespace, outermost first), or NULL: one memmem, not a walk
+ * over the lines, for this runs for every process.
+ */
+static const char *nspid_values(const char *text, size_t len)
+{
+	if (len >= 6 && memcmp(text, "NSpid:", 6) == 0)
+		return text + 6;
+	const char *p = find_bytes(text, len, "\nNSpid:", 7);
+	return p ? p + 7 : NULL;
+}
+
 int parse_proc_nspids(const char *text, size_t len, uint32_t *ret_outer, uint32_t *ret_inner,
 		      unsigned *ret_depth)
 {
-	/* "NSpid:\t4242\t7": the pid in each PID namespace, outermost first. One
-	 * memmem, not a walk over the lines: this runs for every process. */
 	const char *end = text + len, *v;
-	if (len >= 6 && memcmp(text, "NSpid:", 6) == 0) {
-		v = text + 6;
-	} else {
-		const char *p = find_bytes(text, len, "\nNSpid:", 7);
-		if (!p)
-			return -ENOENT;
-		v = p + 7;
-	}
+	if (!(v = nspid_values(text, len)))
+		return -ENOENT;
 	const char *e = line_end(v, end);
 	uint64_t pid, first = 0, last = 0;
 	unsigned depth = 0;
@@ -441,14 +446,8 @@ int parse_stat_forks(const char *text, size_t len, uint64_t *ret_forks)
 int parse_proc_nspid_at(const char *text, size_t len, unsigned level, uint32_t *ret_pid)
 {
 	const char *end = text + len, *v;
-	if (len >= 6 && memcmp(text, "NSpid:", 6) == 0) {
-		v = text + 6;
-	} else {
-		const char *p = find_bytes(text, len, "\nNSpid:", 7);
-		if (!p)
-			return -ENOENT;
-		v = p + 7;
-	}
+	if (!(v = nspid_values(text, len)))
+		return -ENOENT;
 	const char *e = line_end(v, end);
 	uint64_t pid;
 	unsigned fields = 0;
