@@ -272,8 +272,9 @@ static inline bool os_path_is_absolute(const char *path)
 /*
  * Process trees (lib/linux/tree.c, lib/darwin/tree.c). os_become_subreaper:
  * orphaned descendants are re-parented to the caller (Linux); -ENOTSUP
- * elsewhere. os_add_descendants: appends every living descendant of root
- * (not root) to *pids.
+ * elsewhere. os_add_descendants (macOS; Linux walks its children files in
+ * lib/linux/tree.c): appends every living descendant of root (not root) to
+ * *pids.
  */
 int os_become_subreaper(void);
 int os_add_descendants(const char *procfs, uint32_t root, uint32_t **pids, size_t *count,

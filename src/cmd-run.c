@@ -381,7 +381,11 @@ static void sample_failed(struct run *run)
 }
 
 /* One sample of the tree: its rows, their sums, each peak. */
-static int take_sample(struct run *run)
+/*
+ * A sample of the GPUs' rows. tree: what hmn_command_sample said of the
+ * tree at this sample's start (-EXDEV: its processes cannot be told).
+ */
+static int take_sample(struct run *run, int tree)
 {
 	run->tree_now = 0; /* until the rows below say otherwise */
 	run->tree_rows_now = 0;
@@ -390,7 +394,7 @@ static int take_sample(struct run *run)
 		.figures_only = true, /* a process is named once, when first seen (name_new_peaks) */
 	};
 	struct hmn_process_list *list = NULL;
-	int r = hmn_command_sample(run->ctx, run->command);
+	int r = tree;
 
 	/* Windows: the job object refused the command, and its list is not the tree. */
 	const char *why = "the command's processes cannot be listed (the job object refused it)";
@@ -1126,7 +1130,9 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 	 */
 	for (uint64_t next = start;;) {
 		run.samples++; /* GPU memory where there is a GPU, host memory anyway */
-		if (run.has_gpu && take_sample(&run) == -ENOMEM) {
+		/* Each sample starts here: the tree is listed (at most) once for all that follows. */
+		int tree = hmn_command_sample(run.ctx, run.command);
+		if (run.has_gpu && take_sample(&run, tree) == -ENOMEM) {
 			fprintf(stderr, "hmn: out of memory: sampling stopped\n");
 			run.has_gpu = false;
 		}

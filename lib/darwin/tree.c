@@ -75,7 +75,9 @@ int os_tree_living(struct os_tree *t, uint32_t **ret_pids, size_t *ret_count)
 	size_t count = 0, capacity = 0;
 	if (array_reserve((void **)&pids, &capacity, 0, sizeof(*pids)) < 0)
 		return -ENOMEM;
-	pids[count++] = t->command;
+	/* COMMAND while it runs (a zombie, or reaped, is no more the tree's), and what descends from it. */
+	if (os_process_running(NULL, t->command))
+		pids[count++] = t->command;
 	int r = os_add_descendants(NULL, t->command, &pids, &count, &capacity);
 	if (r < 0) {
 		free(pids);

@@ -169,20 +169,6 @@ static int add_descendants(int procfs, uint32_t root, uint32_t **pids, size_t *c
 	return a.failed ? -ENOMEM : r;
 }
 
-int os_add_descendants(const char *procfs_path, uint32_t root, uint32_t **pids, size_t *count,
-		       size_t *capacity)
-{
-	char *buf = NULL;
-	size_t size = 0;
-	int procfs = open(procfs_path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (procfs < 0)
-		return -errno;
-	int r = add_descendants(procfs, root, pids, count, capacity, &buf, &size);
-	free(buf);
-	close(procfs);
-	return r;
-}
-
 /* ---- the tree of one command ------------------------------------------------ */
 
 struct member {

@@ -23,6 +23,14 @@ struct hmn_command {
 	uint64_t peak_rss_bytes; /* the largest resident set of what we reaped of the tree (0: none yet) */
 	struct os_tree *tree;
 	struct os_group_watch group;
+	/*
+	 * The tree's living pids, listed once a sample (a walk of every
+	 * process's children files: some 35 us a process), for every caller
+	 * until the next hmn_command_sample: the RAM reading, the wait, --limit.
+	 */
+	uint32_t *living;
+	size_t n_living;
+	bool living_listed;
 };
 
 static int cloexec_pipe(int fds[2])
@@ -127,6 +135,7 @@ int hmn_command_sample(hmn_context *ctx, struct hmn_command *command)
 {
 	(void)ctx;
 	os_tree_sample(command->tree);
+	command->living_listed = false;
 	return 0;
 }
 
@@ -139,7 +148,30 @@ int hmn_command_pids(hmn_context *ctx, struct hmn_command *command, uint32_t **r
 		     size_t *ret_count)
 {
 	(void)ctx;
-	return os_tree_living(command->tree, ret_pids, ret_count);
+	if (!command->living_listed) {
+		uint32_t *living = NULL;
+		size_t n = 0;
+		int r = os_tree_living(command->tree, &living, &n);
+		if (r < 0)
+			return r;
+		/* COMMAND itself, once reaped, is no more the tree's (macOS lists it by its pid). */
+		size_t kept = 0;
+		for (size_t i = 0; i < n; i++)
+			if (!command->exited || living[i] != (uint32_t)command->pid)
+				living[kept++] = living[i];
+		free(command->living);
+		command->living = living;
+		command->n_living = kept;
+		command->living_listed = true;
+	}
+	uint32_t *copy = malloc((command->n_living ? command->n_living : 1) * sizeof(*copy));
+	if (!copy)
+		return -ENOMEM;
+	if (command->n_living)
+		memcpy(copy, command->living, command->n_living * sizeof(*copy));
+	*ret_pids = copy;
+	*ret_count = command->n_living;
+	return 0;
 }
 
 /* Reaps every child that has ended (the command's status is kept; the sentinel's end noted). */
@@ -257,6 +289,7 @@ struct hmn_command *hmn_command_free(struct hmn_command *command)
 	if (command) {
 		os_group_watch_stop(&command->group);
 		os_tree_free(command->tree);
+		free(command->living);
 		free(command);
 	}
 	return NULL;
