@@ -94,6 +94,7 @@ struct run {
 	struct hmn_command *command;
 	unsigned *indices;    /* --device, resolved */
 	bool has_gpu;
+	bool sampling_stopped;   /* out of memory: the GPUs are sampled no more (what was measured stands) */
 	struct device_state *devices;
 	size_t n_devices;
 	struct peaks processes;
@@ -466,7 +467,7 @@ static int take_sample(struct run *run, int tree)
 }
 
 /*
- * The tree's host memory at this sample, read for a quarter of the interval
+ * The tree's host memory at this sample, read for half the interval
  * at most (a large tree is read in turns over a few samples: see
  * hmn_tree_meter_read); at_end: once more after the tree has gone, where
  * the readings are the OS's own peaks (Windows' job).
@@ -946,7 +947,7 @@ static bool keep_waiting(struct run *run)
 		return !limit_wait_over(run);
 	if (!command_ended(run))
 		return true;
-	return !run->told_to_stop && run->has_gpu && run->holding;
+	return !run->told_to_stop && run->has_gpu && !run->sampling_stopped && run->holding;
 }
 
 /*
@@ -1132,9 +1133,10 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 		run.samples++; /* GPU memory where there is a GPU, host memory anyway */
 		/* Each sample starts here: the tree is listed (at most) once for all that follows. */
 		int tree = hmn_command_sample(run.ctx, run.command);
-		if (run.has_gpu && take_sample(&run, tree) == -ENOMEM) {
+		if (run.has_gpu && !run.sampling_stopped && take_sample(&run, tree) == -ENOMEM) {
+			/* What was measured so far stands, and is reported as such: the GPUs are not "not found". */
 			fprintf(stderr, "hmn: out of memory: sampling stopped\n");
-			run.has_gpu = false;
+			run.sampling_stopped = true;
 		}
 		enforce_limit(&run); /* before RAM, which may take half the interval */
 		sample_ram(&run, false);

@@ -539,7 +539,16 @@ static struct pid_window pids_given(struct os_tree *t)
 void os_tree_sample(struct os_tree *t)
 {
 	size_t asked = 0;
-	struct pid_window given = pids_given(t);
+	/*
+	 * No answer kept (no GPU row asked about yet: hmn run without a GPU):
+	 * no /proc/stat read; the next sample that has answers takes every one
+	 * as suspect, which is safe.
+	 */
+	struct pid_window given = { .all = true };
+	if (t->count > 0)
+		given = pids_given(t);
+	else
+		t->clock.known = false;
 	for (size_t i = 0; i < t->n_slots; i++) {
 		struct member *m = &t->slots[i];
 		asked += m->pid && m->generation == t->generation;
