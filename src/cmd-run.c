@@ -594,7 +594,12 @@ static void enforce_limit(struct run *run)
 	uint64_t now = clock_ms();
 
 	if (run->limit_exceeded) {
-		if (run->limit_stopped && now >= run->kill_at_ms)
+		/*
+		 * SIGKILL to what is left, stopped or not: where some processes
+		 * could not be told apart (-EXDEV), the others had their SIGTERM
+		 * and get their SIGKILL all the same.
+		 */
+		if (now >= run->kill_at_ms)
 			(void)signal_tree(run, SIGKILL);
 		return;
 	}
