@@ -29,6 +29,9 @@
 #include "spill.h"
 #include "tool.h"
 
+/* The text report names this many processes left running, then says how many more. */
+#define LEFT_RUNNING_SHOWN 10
+
 struct device_state {
 	unsigned index;
 	bool is_mig;          /* one MIG instance (--device 0/2.0 or MIG-…), not the whole GPU */
@@ -689,6 +692,24 @@ static size_t distinct_pids(const struct peaks *p)
 }
 
 /* hmn: python3 train.py: peak 18.9GiB of GPU memory (GPU 0: 18.9GiB), 31.2GiB of RAM, in 3 processes over 12.4s, 124 samples. */
+/* "hmn: left running, not waited for: sleep (pid 4242), …": a line for a person, the first few. */
+static void write_left_running(FILE *out, const struct run_report *rep)
+{
+	if (rep->n_left_running == 0)
+		return;
+	/* A line for a person: the first few, and how many more (the JSON report names each). */
+	size_t shown = rep->n_left_running <= LEFT_RUNNING_SHOWN + 1 ? rep->n_left_running : LEFT_RUNNING_SHOWN;
+	fputs("hmn: left running, not waited for:", out);
+	for (size_t i = 0; i < shown; i++) {
+		char name[256];
+		sanitize_for_terminal(rep->left_running[i].name ? rep->left_running[i].name : "?", name, sizeof(name));
+		fprintf(out, "%s %s (pid %" PRIu32 ")", i ? "," : "", name, rep->left_running[i].pid);
+	}
+	if (shown < rep->n_left_running)
+		fprintf(out, " and %zu more", rep->n_left_running - shown);
+	fputs(".\n", out);
+}
+
 static void write_text_report(FILE *out, const struct run *run, const struct run_report *rep)
 {
 	char signame[24];
@@ -706,6 +727,7 @@ static void write_text_report(FILE *out, const struct run *run, const struct run
 		else
 			fprintf(out, ": no GPU found, no GPU memory measured; peak %s of RAM over %s.\n",
 				format_size(rep->peak_ram_bytes, false, size), duration);
+		write_left_running(out, rep); /* it was said only where there was a GPU */
 		return;
 	}
 	fprintf(out, ": peak %s of GPU memory", format_size(rep->peak_bytes, false, size));
@@ -744,15 +766,7 @@ static void write_text_report(FILE *out, const struct run *run, const struct run
 			fputs(" (" DEVICE_WIDE_LIMIT_NOTE ")", out);
 	}
 	fputs(".\n", out);
-	if (rep->n_left_running == 0)
-		return;
-	fputs("hmn: left running, not waited for:", out);
-	for (size_t i = 0; i < rep->n_left_running; i++) {
-		char name[256];
-		sanitize_for_terminal(rep->left_running[i].name ? rep->left_running[i].name : "?", name, sizeof(name));
-		fprintf(out, "%s %s (pid %" PRIu32 ")", i ? "," : "", name, rep->left_running[i].pid);
-	}
-	fputs(".\n", out);
+	write_left_running(out, rep);
 }
 
 /*
