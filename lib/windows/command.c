@@ -13,6 +13,7 @@
 #include <psapi.h>
 #include <errno.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
@@ -254,25 +255,40 @@ uint32_t hmn_command_pid(const struct hmn_command *command)
 int hmn_command_pids(hmn_context *ctx, struct hmn_command *command, uint32_t **ret_pids,
 		     size_t *ret_count)
 {
-	/* The list's header, then room for 1,024 pids: a job larger than that is listed in part. */
-	struct {
-		JOBOBJECT_BASIC_PROCESS_ID_LIST list;
-		ULONG_PTR more[1024];
-	} ids;
 	(void)ctx;
-	memset(&ids, 0, sizeof(ids));
-	if (!QueryInformationJobObject(command->job, JobObjectBasicProcessIdList, &ids, sizeof(ids), NULL) &&
-	    GetLastError() != ERROR_MORE_DATA)
-		return -EIO;
-	size_t n = ids.list.NumberOfProcessIdsInList;
-	uint32_t *pids = malloc((n ? n : 1) * sizeof(*pids));
-	if (!pids)
-		return -ENOMEM;
-	for (size_t i = 0; i < n; i++)
-		pids[i] = (uint32_t)ids.list.ProcessIdList[i];
-	*ret_pids = pids;
-	*ret_count = n;
-	return 0;
+	/*
+	 * Room for as many as the job says it has (and some that start
+	 * meanwhile); ERROR_MORE_DATA: more came, asked again with more room.
+	 * Never a list in part, which would drop the rest's GPU rows.
+	 */
+	for (size_t room = 1024;; room *= 2) {
+		size_t size = offsetof(JOBOBJECT_BASIC_PROCESS_ID_LIST, ProcessIdList) + room * sizeof(ULONG_PTR);
+		JOBOBJECT_BASIC_PROCESS_ID_LIST *list = calloc(1, size);
+		if (!list)
+			return -ENOMEM;
+		if (!QueryInformationJobObject(command->job, JobObjectBasicProcessIdList, list, (DWORD)size, NULL)) {
+			DWORD e = GetLastError();
+			size_t assigned = list->NumberOfAssignedProcesses;
+			free(list);
+			if (e != ERROR_MORE_DATA || room > (1u << 24))
+				return -EIO;
+			if (assigned > room)
+				room = assigned; /* doubled on the way round */
+			continue;
+		}
+		size_t n = list->NumberOfProcessIdsInList;
+		uint32_t *pids = malloc((n ? n : 1) * sizeof(*pids));
+		if (!pids) {
+			free(list);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < n; i++)
+			pids[i] = (uint32_t)list->ProcessIdList[i];
+		free(list);
+		*ret_pids = pids;
+		*ret_count = n;
+		return 0;
+	}
 }
 
 static int compare_pids(const void *a, const void *b)
