@@ -43,54 +43,6 @@ struct device_state {
 	uint64_t above_peak;  /* the most its used rose above the baseline */
 };
 
-/*
- * When each pid of the tree was last seen holding a row, in microseconds
- * since the epoch: the driver's accounting keeps one record per pid, the
- * last process's, and a record of a process that started after our pid was
- * last seen is another process's that reused the pid.
- */
-struct last_seen {
-	struct { uint32_t pid; uint64_t us; } *slots; /* open addressing; pid 0: empty */
-	size_t n_slots, count;
-};
-
-static size_t seen_slot(const struct last_seen *t, uint32_t pid)
-{
-	size_t h = (size_t)((pid * 0x9e3779b97f4a7c15ULL) >> 32) & (t->n_slots - 1);
-	while (t->slots[h].pid && t->slots[h].pid != pid)
-		h = (h + 1) & (t->n_slots - 1);
-	return h;
-}
-
-static int seen_mark(struct last_seen *t, uint32_t pid, uint64_t us)
-{
-	if ((t->count + 1) * 2 > t->n_slots) {
-		struct last_seen bigger = { .n_slots = t->n_slots ? t->n_slots * 2 : 256 };
-		if (!(bigger.slots = calloc(bigger.n_slots, sizeof(*bigger.slots))))
-			return -ENOMEM;
-		for (size_t i = 0; i < t->n_slots; i++)
-			if (t->slots[i].pid)
-				bigger.slots[seen_slot(&bigger, t->slots[i].pid)] = t->slots[i];
-		bigger.count = t->count;
-		free(t->slots);
-		*t = bigger;
-	}
-	size_t h = seen_slot(t, pid);
-	t->count += !t->slots[h].pid;
-	t->slots[h].pid = pid;
-	t->slots[h].us = us;
-	return 0;
-}
-
-/* 0: never seen (no check can be made). */
-static uint64_t seen_at(const struct last_seen *t, uint32_t pid)
-{
-	if (!t->n_slots || pid == 0)
-		return 0;
-	size_t h = seen_slot(t, pid);
-	return t->slots[h].pid ? t->slots[h].us : 0;
-}
-
 struct run {
 	const struct cli *cli;
 	hmn_context *ctx;
@@ -109,7 +61,6 @@ struct run {
 	bool holding;                /* the last sample found the tree holding GPU memory (see tree_holds) */
 	size_t tree_rows_now;        /* the tree's rows at this sample, with a figure or not */
 	unsigned failed_samples;     /* samples in a row that could not read the GPUs */
-	struct last_seen seen;       /* when each pid was last seen in the tree */
 	struct run_left *left;       /* what of the tree was left running, unwaited */
 	size_t n_left;
 	struct spill_meter spill;    /* Windows: WDDM pages dedicated memory out to shared */
@@ -448,9 +399,7 @@ static int take_sample(struct run *run, int tree)
 						   p->compute_instance_id, false);
 		if (d)
 			d->tree_now += p->used_bytes;
-		r = peaks_add(&run->processes, p);
-		if (r == 0)
-			r = seen_mark(&run->seen, p->pid, now_us);
+		r = peaks_add(&run->processes, p, now_us);
 	}
 	name_new_peaks(run, first_new);
 	for (size_t i = 0; i < run->n_devices; i++)
@@ -826,7 +775,7 @@ static int write_report(struct run *run, int exit_code, int sig, uint64_t durati
 	for (size_t i = 0; i < run->processes.count; i++) {
 		uint64_t bytes = sorted[i]->bytes, kept;
 		if (!device_wide && hmn_query_process_peak(run->ctx, sorted[i]->pid, sorted[i]->device_index,
-							      seen_at(&run->seen, sorted[i]->pid), &kept) == 0) {
+							      sorted[i]->last_seen_us, &kept) == 0) {
 			bytes = kept > bytes ? kept : bytes;
 			exact++;
 		}
@@ -1016,7 +965,6 @@ static void note_left_running(struct run *run)
 
 static void run_free(struct run *run)
 {
-	free(run->seen.slots);
 	if (run->report_file)
 		output_discard(run->report_file); /* not written: FILE keeps what it had */
 	for (size_t i = 0; i < run->n_left; i++)

@@ -267,7 +267,7 @@ static int take_sample(struct watch *w, uint64_t elapsed_ms)
 	if (r == 0) {
 		track_gpus(w, gpu_rows, n_gpus);
 		for (size_t i = 0; i < n_rows && r == 0; i++)
-			r = peaks_add(&w->processes, rows[i]);
+			r = peaks_add(&w->processes, rows[i], 0);
 	}
 	free(gpu_rows);
 	free(rows);

@@ -81,14 +81,14 @@ static void prune(struct peaks *p)
 	reindex(p);
 }
 
-int peaks_add(struct peaks *p, const struct hmn_process *row)
+int peaks_add(struct peaks *p, const struct hmn_process *row, uint64_t seen_us)
 {
 	struct peak key = {
 		.pid = row->pid, .start_time = row->start_time, .device_index = row->device_index,
 		.is_mig = row->is_mig,
 		.gpu_instance_id = row->is_mig ? row->gpu_instance_id : 0,
 		.compute_instance_id = row->is_mig ? row->compute_instance_id : 0,
-		.bytes = row->used_bytes,
+		.bytes = row->used_bytes, .last_seen_us = seen_us,
 	};
 
 	if (row->used_bytes == HMN_UNKNOWN)
@@ -104,6 +104,7 @@ int peaks_add(struct peaks *p, const struct hmn_process *row)
 		struct peak *e = &p->items[p->slots[h] - 1];
 		if (row->used_bytes > e->bytes)
 			e->bytes = row->used_bytes;
+		e->last_seen_us = seen_us;
 		return 0;
 	}
 	if (p->count == p->capacity) {

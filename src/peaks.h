@@ -21,6 +21,7 @@ struct peak {
 	unsigned gpu_instance_id, compute_instance_id;
 	uint64_t bytes;       /* the largest known figure seen */
 	char *name;           /* the first name seen; NULL: unknown */
+	uint64_t last_seen_us; /* when a row last had a figure (the caller's clock; 0: not kept) */
 };
 
 struct peaks {
@@ -37,8 +38,12 @@ struct peaks {
 	size_t limit;
 };
 
-/* Records a row's figure (unknown figures are not peaks); -ENOMEM. */
-int peaks_add(struct peaks *p, const struct hmn_process *row);
+/*
+ * Records a row's figure (unknown figures are not peaks) seen at seen_us
+ * (hmn run's accounting check: a driver's record of a later process with
+ * the pid is not this one's); -ENOMEM.
+ */
+int peaks_add(struct peaks *p, const struct hmn_process *row, uint64_t seen_us);
 /* The peaks, largest first (ties by pid): a malloc'd array of pointers into p. */
 const struct peak **peaks_sorted(const struct peaks *p);
 /* Frees what p holds; its limit stays. */

@@ -8,7 +8,7 @@
 static int add(struct peaks *p, uint32_t pid, uint64_t bytes)
 {
 	struct hmn_process row = { .pid = pid, .used_bytes = bytes, .name = "x" };
-	return peaks_add(p, &row);
+	return peaks_add(p, &row, 0);
 }
 
 int main(void)
@@ -44,7 +44,7 @@ int main(void)
 		{ .pid = 4242, .start_time = 9000, .used_bytes = 1 << 20, .name = "bash" },
 	};
 	for (size_t i = 0; i < 3; i++)
-		peaks_add(&q, &rows[i]);
+		peaks_add(&q, &rows[i], 0);
 	const struct peak **reused = peaks_sorted(&q);
 	ok(reused && q.count == 2 && reused[0]->start_time == 1000 && reused[0]->bytes == 3 << 20 &&
 		   strcmp(reused[0]->name, "python3") == 0 && reused[1]->start_time == 9000 &&
@@ -52,5 +52,17 @@ int main(void)
 	   "pid 4242 reused: two processes, each with its peak and name (%zu)", q.count);
 	free(reused);
 	peaks_clear(&q);
+	/* When each process was last seen with a figure: hmn run's check of the driver's accounting record. */
+	struct peaks t = { 0 };
+	struct hmn_process a = { .pid = 7, .start_time = 100, .used_bytes = 5 }, b = a;
+	b.start_time = 200; /* the pid given again */
+	peaks_add(&t, &a, 1000);
+	peaks_add(&t, &a, 2000);
+	peaks_add(&t, &b, 3000);
+	const struct peak **seen = peaks_sorted(&t);
+	ok(seen && t.count == 2 && seen[0]->start_time == 100 && seen[0]->last_seen_us == 2000 &&
+	   seen[1]->last_seen_us == 3000, "last seen kept per process, not per pid");
+	free(seen);
+	peaks_clear(&t);
 	return tap_done();
 }
