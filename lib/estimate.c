@@ -329,8 +329,7 @@ int hmn_fit_reserve(struct hmn_budget *budget, const struct hmn_model *m,
 	return 0;
 }
 
-/* Does req fit in limit bytes, margin included? */
-static int fits(const struct hmn_model *m, const struct hmn_fit_request *req, uint64_t limit)
+int hmn_fit_fits(const struct hmn_model *m, const struct hmn_fit_request *req, uint64_t limit)
 {
 	struct hmn_budget b;
 	hmn_budget_init(&b, limit, req->margin > 0 ? req->margin : DEFAULT_MARGIN);
@@ -353,7 +352,7 @@ static int candidate_fits(struct search *s, uint64_t k)
 		s->req.gpu_layers = (uint32_t)k;
 	else
 		s->req.context = min64(k * s->step, s->cap);
-	return fits(s->m, &s->req, s->limit);
+	return hmn_fit_fits(s->m, &s->req, s->limit);
 }
 
 /* The largest k in [0, hi] that fits (0 is taken to), as the estimate only grows with k. */

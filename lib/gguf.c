@@ -733,7 +733,7 @@ static void apply_layers(const struct gguf_state *s, struct hmn_model *m, const 
 	free(swa);
 }
 
-unsigned model_split_name(const char *path, const char *ext, size_t *ret_prefix_len, unsigned *ret_no)
+unsigned model_split_name(const char *path, const char *ext, size_t *ret_prefix_len)
 {
 	/* NAME-00001-of-00003.gguf, NAME-00001-of-00003.safetensors: five digits each, as the writers make. */
 	static const char digits[] = "-00000-of-00000";
@@ -757,7 +757,6 @@ unsigned model_split_name(const char *path, const char *ext, size_t *ret_prefix_
 	if (!count || !no || no > count)
 		return 0;
 	*ret_prefix_len = (size_t)(p - path);
-	*ret_no = no;
 	return count;
 }
 

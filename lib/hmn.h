@@ -725,6 +725,11 @@ int hmn_fit_estimate(const struct hmn_model *m, const struct hmn_fit_request *re
 int hmn_fit_reserve(struct hmn_budget *budget, const struct hmn_model *m,
 		    const struct hmn_fit_request *req, const char **ret_part);
 /*
+ * Does what req asks fit in limit bytes, its margin included (req->margin,
+ * else 1.1)? 1 or 0, or hmn_fit_estimate()'s errors.
+ */
+int hmn_fit_fits(const struct hmn_model *m, const struct hmn_fit_request *req, uint64_t limit);
+/*
  * The longest context (tokens per sequence) whose estimate fits in limit
  * bytes, at most the model's trained context (req->context, when set, is
  * the cap instead); for a GGUF a multiple of 256. -ENOSPC when not even the

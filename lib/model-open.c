@@ -143,7 +143,7 @@ static int read_text(const char *path, char **ret_text, size_t *ret_len, struct 
 static int open_gguf(const char *path, struct hmn_model **ret, struct model_error *e)
 {
 	size_t prefix;
-	unsigned no, count = model_split_name(path, ".gguf", &prefix, &no);
+	unsigned count = model_split_name(path, ".gguf", &prefix);
 	struct model_reader parts[GGUF_MAX_PARTS];
 	char *names[GGUF_MAX_PARTS] = { NULL };
 	size_t n = count ? count : 1, opened = 0;
@@ -227,10 +227,9 @@ static bool has_name(const struct name_list *names, const char *name)
 static bool in_weights(const struct weights *w, const char *name)
 {
 	size_t len;
-	unsigned no;
 	if (!w->count)
 		return !strcmp(name, w->file);
-	return model_split_name(name, ".safetensors", &len, &no) == w->count && len == w->prefix_len &&
+	return model_split_name(name, ".safetensors", &len) == w->count && len == w->prefix_len &&
 	       !memcmp(name, w->file, len);
 }
 
@@ -271,7 +270,7 @@ static int find_set(const char *dir, const struct name_list *names, const char *
 	for (size_t i = 0; i < names->count; i++) {
 		const char *name = names->names[i];
 		size_t len;
-		unsigned no, count = model_split_name(name, ".safetensors", &len, &no);
+		unsigned count = model_split_name(name, ".safetensors", &len);
 		if (!count || len != prefix_len || memcmp(name, prefix, len))
 			continue;
 		if (w.count && count != w.count)
@@ -338,7 +337,7 @@ static int find_other(const char *dir, const struct name_list *names, struct wei
 					  " one .safetensors file)", dir, SHOWN(w.file), SHOWN(name));
 		if (!w.file) {
 			size_t len;
-			unsigned no, count = model_split_name(name, ".safetensors", &len, &no);
+			unsigned count = model_split_name(name, ".safetensors", &len);
 			w = (struct weights){ name, count ? len : 0, count };
 		}
 	}

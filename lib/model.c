@@ -114,16 +114,6 @@ void model_set_layer_kinds(struct hmn_model *m, const struct arch_info *arch, ui
 
 /* ---- building a model from its tensors ---------------------------------------- */
 
-const char *model_strndup(struct hmn_model *m, const char *s, size_t n)
-{
-	char tmp[512];
-	if (n >= sizeof(tmp))
-		n = sizeof(tmp) - 1;
-	memcpy(tmp, s, n);
-	tmp[n] = '\0';
-	return arena_strdup(m->arena, tmp);
-}
-
 int model_build_start(struct model_build *b, struct hmn_model **ret_model)
 {
 	memset(b, 0, sizeof(*b));

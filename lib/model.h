@@ -130,7 +130,6 @@ int model_build_check_parameters(const struct model_build *b, const char *where,
 /* Settles the layer count and each layer's kind; the model is b->m's, or freed on failure. */
 int model_build_finish(struct model_build *b, struct model_error *e);
 void model_build_abort(struct model_build *b);
-const char *model_strndup(struct hmn_model *m, const char *s, size_t n);
 
 /* Known architectures: how GGUF names their keys and which of their layers slide. */
 struct arch_info {
@@ -150,9 +149,9 @@ int gguf_read(const struct model_reader *parts, size_t n, struct hmn_model **ret
 	      struct model_error *e);
 /*
  * The split count a file's name says, for names ending ext ("x-00001-of-00003.gguf":
- * 3, the prefix's length, part 1); 0 when none.
+ * 3, and the prefix's length); 0 when none.
  */
-unsigned model_split_name(const char *path, const char *ext, size_t *ret_prefix_len, unsigned *ret_no);
+unsigned model_split_name(const char *path, const char *ext, size_t *ret_prefix_len);
 
 /* ---- safetensors.c ---- */
 /* Adds one safetensors file's tensors to b. */

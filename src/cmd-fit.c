@@ -71,13 +71,11 @@ static bool llama_cpp_cache_type(enum hmn_dtype t)
 static int answer_for(const struct hmn_model *m, const struct hmn_fit_request *req, uint64_t free_bytes,
 		      struct fit_gpu *g)
 {
-	struct hmn_budget budget;
-	hmn_budget_init(&budget, free_bytes, req->margin > 0 ? req->margin : 1.1);
-	int r = hmn_fit_reserve(&budget, m, req, NULL);
-	if (r < 0 && r != -ENOSPC)
+	int r = hmn_fit_fits(m, req, free_bytes);
+	if (r < 0)
 		return r;
 	g->free_bytes = free_bytes;
-	g->fits = r == 0;
+	g->fits = r == 1;
 	g->max_context = HMN_UNKNOWN;
 	g->gpu_layers = UINT32_MAX;
 

@@ -42,8 +42,8 @@ int os_file_open(const char *path, struct model_reader *ret_reader)
 	struct stat st;
 	if (fd < 0)
 		return -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		int r = fstat(fd, &st) < 0 ? -errno : S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	int r = fstat(fd, &st) < 0 ? -errno : S_ISREG(st.st_mode) ? 0 : S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+	if (r < 0) {
 		close(fd);
 		return r;
 	}

@@ -9,12 +9,6 @@ setup() {
 	[ -f "$MODELS/MANIFEST" ] || skip "no test models (tests/make-models)"
 }
 
-# The parts of the JSON document, one line: weights kv activations runtime margin per_gpu.
-parts() {
-	jq -r '[.parts.weights_bytes, .parts.kv_cache_bytes, .parts.activations_bytes,
-		.parts.runtime_bytes, .parts.margin_bytes, .per_gpu_bytes] | map(tostring) | join(" ")'
-}
-
 MIB=1048576
 
 @test "fit table: the title, the parts and the GPUs, aligned, one word a cell" {
@@ -48,8 +42,8 @@ MIB=1048576
 		and .train == false and .gpus_split == 1 and .parts.optimizer_bytes == null
 		and .parts.kv_cache_bytes == 2048 * 1048576 and .parts.runtime_bytes == 512 * 1048576
 		and .per_gpu_bytes == .total_bytes
-		and .total_bytes == .parts.weights_bytes + .parts.kv_cache_bytes + .parts.activations_bytes
-			+ .parts.runtime_bytes + .parts.margin_bytes
+		and (.total_bytes - 1.1 * (.parts.weights_bytes + .parts.kv_cache_bytes + .parts.activations_bytes
+			+ .parts.runtime_bytes) | fabs) <= 1
 		and (.gpus | length) == 2 and .gpus[0].index == 0 and .gpus[0].name == "NVIDIA H100 80GB HBM3"
 		and .gpus[0].uuid == "GPU-aaaaaaaa-1111-2222-3333-444444444444"
 		and .gpus[0].free_bytes == 64237862912 and .gpus[0].fits and .gpus[0].max_context == 4096
