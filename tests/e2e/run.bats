@@ -163,8 +163,11 @@ GIB=1073741824
 
 @test "run without any GPU: COMMAND runs, the report says so, its status is kept" {
 	export HMN_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1
-	# The sleep: the first sample reads the tree's Pss before it ends (one that ends first: next test).
-	run_split "$HMN" run --json -- sh -c 'echo ran; sleep 0.3; exit 3'
+	# The sleep: samples read the tree's Pss while it lives (one that ends first: next test). Where
+	# one reading alone found it, the resident set wait4 kept stands in when larger ("rss"), and
+	# that is at least hmn's own at the fork (~5 MiB under ASan): CI's loaded cores once gave the
+	# 100ms default interval one reading of a 0.3s tree. Twenty-five samples leave no such doubt.
+	run_split "$HMN" run --json --interval 20ms -- sh -c 'echo ran; sleep 0.5; exit 3'
 	[ "$status" -eq 3 ]
 	[ "$output" = "ran" ]
 	[ "$(tail -1 <<<"$stderr" | jq -c '[.measure, .peak_bytes, .exit_code, .ram_measure, .peak_ram_bytes > 0, .samples > 0]')" = '[null,null,3,"pss",true,true]' ]
