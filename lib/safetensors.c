@@ -99,10 +99,9 @@ static int check_tiling(const struct model_reader *r, struct range *ranges, size
 static int read_tensor(const struct model_reader *r, const cJSON *t, uint64_t data_size,
 		       struct model_build *b, struct range *range, struct model_error *e)
 {
-	char name[72];
-	printable_name(t->string, name, sizeof(name));
+	/* The name made printable only where a message shows it: a header holds thousands. */
 	if (!cJSON_IsObject(t))
-		return model_fail(e, -EINVAL, "%s: tensor '%s' is not an object", r->name, name);
+		return model_fail(e, -EINVAL, "%s: tensor '%s' is not an object", r->name, SHOWN(t->string));
 	const cJSON *dtype = cJSON_GetObjectItemCaseSensitive(t, "dtype");
 	const cJSON *shape = cJSON_GetObjectItemCaseSensitive(t, "shape");
 	const cJSON *offsets = cJSON_GetObjectItemCaseSensitive(t, "data_offsets");
@@ -111,40 +110,41 @@ static int read_tensor(const struct model_reader *r, const cJSON *t, uint64_t da
 		char d[32];
 		printable_name(cJSON_IsString(dtype) ? dtype->valuestring : "(none)", d, sizeof(d));
 		return model_fail(e, -EINVAL, "%s: tensor '%s' has dtype '%s', which hmn does not know",
-				  r->name, name, d);
+				  r->name, SHOWN(t->string), d);
 	}
 	if (!cJSON_IsArray(shape) || cJSON_GetArraySize(shape) > SAFETENSORS_MAX_DIMS)
 		return model_fail(e, -EINVAL, "%s: tensor '%s' has no shape of at most %d dimensions",
-				  r->name, name, SAFETENSORS_MAX_DIMS);
+				  r->name, SHOWN(t->string), SAFETENSORS_MAX_DIMS);
 	uint64_t dims[SAFETENSORS_MAX_DIMS], begin, end, bytes;
 	size_t n = 0;
 	const cJSON *d;
 	cJSON_ArrayForEach(d, shape) {
 		if (!json_integer(d, &dims[n++]))
 			return model_fail(e, -EINVAL, "%s: tensor '%s' has a shape that is not whole numbers",
-					  r->name, name);
+					  r->name, SHOWN(t->string));
 	}
 	/* An end too big for a double to hold exactly is past any data section. */
 	const cJSON *last = cJSON_IsArray(offsets) ? cJSON_GetArrayItem(offsets, 1) : NULL;
 	if (cJSON_IsNumber(last) && last->valuedouble > JSON_MAX_INTEGER)
 		return model_fail(e, -EINVAL, "%s: tensor '%s' ends past byte 2^53 of a %" PRIu64
-				  "-byte data section: the file is truncated or hostile", r->name, name, data_size);
+				  "-byte data section: the file is truncated or hostile", r->name, SHOWN(t->string), data_size);
 	if (!cJSON_IsArray(offsets) || cJSON_GetArraySize(offsets) != 2 ||
 	    !json_integer(cJSON_GetArrayItem(offsets, 0), &begin) ||
 	    !json_integer(cJSON_GetArrayItem(offsets, 1), &end) || begin > end)
-		return model_fail(e, -EINVAL, "%s: tensor '%s' has no data_offsets [begin, end]", r->name, name);
+		return model_fail(e, -EINVAL, "%s: tensor '%s' has no data_offsets [begin, end]", r->name,
+				  SHOWN(t->string));
 	if (end > data_size)
 		return model_fail(e, -EINVAL, "%s: tensor '%s' ends at byte %" PRIu64 " of a %" PRIu64
-				  "-byte data section: the file is truncated or hostile", r->name, name, end,
+				  "-byte data section: the file is truncated or hostile", r->name, SHOWN(t->string), end,
 				  data_size);
 	if (hmn_tensor_bytes(type, dims, n, &bytes) < 0 || bytes != end - begin)
 		return model_fail(e, -EINVAL, "%s: tensor '%s' has %" PRIu64 " bytes of data, not what its"
-				  " shape in %s takes", r->name, name, end - begin, dtype->valuestring);
+				  " shape in %s takes", r->name, SHOWN(t->string), end - begin, dtype->valuestring);
 	*range = (struct range){ begin, end, t->string };
 	int ret = model_build_tensor(b, t->string, strlen(t->string), type, dims, n, bytes);
 	if (ret == -EFBIG)
 		return model_fail(e, -EINVAL, "%s: more than %u tensors", r->name, MODEL_MAX_TENSORS);
-	return ret < 0 ? model_fail(e, ret, "%s: tensor '%s': %s", r->name, name, strerror(-ret)) : 0;
+	return ret < 0 ? model_fail(e, ret, "%s: tensor '%s': %s", r->name, SHOWN(t->string), strerror(-ret)) : 0;
 }
 
 /* How many structural characters text holds outside its strings, counting up to past max. */

@@ -1207,6 +1207,26 @@ static void test_printable(void)
 	   "a key in an error is printable");
 	if (!harmless(why))
 		printf("#   %s\n", why);
+
+	/* A safetensors tensor of the same name (JSON-escaped) and a dtype nobody knows. */
+	static const char st[] = "{\"\\u001b[2J\\u001b]0;owned\\u0007\\u009b\":"
+				 "{\"dtype\":\"Q9\",\"shape\":[8],\"data_offsets\":[0,8]}}";
+	uint8_t st_file[256] = { 0 };
+	uint64_t st_len = sizeof(st) - 1;
+	memcpy(st_file, &st_len, 8);
+	memcpy(st_file + 8, st, st_len);
+	struct memory_file stf = { st_file, 8 + st_len + 8 };
+	memory_reader(&reader, &stf, 8 + st_len + 8, "tensors (memory)");
+	struct model_build b;
+	e = (struct model_error){ why, sizeof(why) };
+	if (model_build_start(&b, NULL) == 0) {
+		r = safetensors_read(&reader, &b, &e);
+		ok(r == -EINVAL && harmless(why) && strstr(why, "tensor '?[2J?]0;owned?\?\?' has dtype 'Q9'"),
+		   "a safetensors tensor's name in an error is printable");
+		if (!harmless(why))
+			printf("#   %s\n", why);
+		model_build_abort(&b);
+	}
 }
 
 static int count_shard(const char *name, void *data)
