@@ -21,6 +21,7 @@
 #include "../internal.h"
 
 #include "paths.h"
+#include "win32.h"
 
 #define LINE_MAX_CHARS 32768 /* CreateProcessW's limit */
 
@@ -78,41 +79,13 @@ static bool find_in_path(const wchar_t *name, wchar_t *out, size_t size)
 	return false;
 }
 
-static int errno_of(DWORD error)
-{
-	switch (error) {
-	case ERROR_FILE_NOT_FOUND:
-	case ERROR_PATH_NOT_FOUND:
-	case ERROR_INVALID_NAME:
-		return -ENOENT;
-	case ERROR_BAD_EXE_FORMAT:
-	case ERROR_EXE_MACHINE_TYPE_MISMATCH:
-		return -ENOEXEC;
-	case ERROR_NOT_ENOUGH_MEMORY:
-		return -ENOMEM;
-	default:
-		return -EACCES;
-	}
-}
-
-static wchar_t *to_utf16(const char *s)
-{
-	int n = MultiByteToWideChar(CP_UTF8, 0, s, -1, NULL, 0);
-	wchar_t *w = n > 0 ? malloc((size_t)n * sizeof(*w)) : NULL;
-	if (w && MultiByteToWideChar(CP_UTF8, 0, s, -1, w, n) <= 0) {
-		free(w);
-		return NULL;
-	}
-	return w;
-}
-
 /* program: argv[0] when it names a path, else found in PATH; -ENOENT when not found. */
 static int find_program(const char *name, wchar_t *program, size_t size)
 {
-	wchar_t *w = to_utf16(name);
-	int r = 0;
-	if (!w)
-		return -ENOMEM;
+	wchar_t *w;
+	int r = os_utf16(name, &w);
+	if (r < 0)
+		return r;
 	if (has_separator(w)) {
 		int n = _snwprintf(program, size, L"%ls", w);
 		r = n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
@@ -133,7 +106,7 @@ static int full_path(const wchar_t *program, wchar_t *out, size_t size)
 {
 	DWORD n = GetFullPathNameW(program, (DWORD)size, out, NULL);
 	if (n == 0)
-		return errno_of(GetLastError());
+		return os_errno_of(GetLastError(), -EACCES);
 	return n < size ? 0 : -ENAMETOOLONG;
 }
 
@@ -187,10 +160,10 @@ static int build_command_line(char *const argv[], wchar_t *program, size_t progr
 		r = batch_start(full, program, program_size, line, size, &len);
 	/* argv[0] as given (the command sees it), unless cmd.exe runs the script. */
 	for (size_t i = batch ? 1 : 0; argv[i] && r == 0; i++) {
-		wchar_t *w = to_utf16(argv[i]);
-		if (!w)
-			r = -ENOMEM;
-		else if (batch)
+		wchar_t *w = NULL;
+		if ((r = os_utf16(argv[i], &w)) < 0)
+			break;
+		if (batch)
 			r = cmdline_append_batch(l, size - 1, &len, (const uint16_t *)w); /* and the last quote */
 		else
 			r = cmdline_append(l, size, &len, (const uint16_t *)w);
@@ -227,7 +200,7 @@ int hmn_command_start(hmn_context *ctx, char *const argv[], struct hmn_command *
 	if (!c->job || !CreateProcessW(program, line, NULL, NULL, TRUE, CREATE_SUSPENDED, NULL, NULL,
 				       &si, &pi)) {
 		*ret_exec_failed = c->job != NULL;
-		r = errno_of(GetLastError());
+		r = os_errno_of(GetLastError(), -EACCES);
 		if (c->job)
 			CloseHandle(c->job);
 		free(c);

@@ -6,47 +6,20 @@
 #include <windows.h>
 
 #include "../model.h"
-
-#define WIDE_PATH_MAX 32768
-
-static wchar_t *wide(const char *s)
-{
-	int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, NULL, 0);
-	wchar_t *w = n > 0 && n <= WIDE_PATH_MAX ? malloc((size_t)n * sizeof(*w)) : NULL;
-	if (w && MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, w, n) <= 0) {
-		free(w);
-		return NULL;
-	}
-	return w;
-}
-
-static int errno_of(DWORD error)
-{
-	switch (error) {
-	case ERROR_FILE_NOT_FOUND:
-	case ERROR_PATH_NOT_FOUND:
-		return -ENOENT;
-	case ERROR_ACCESS_DENIED:
-		return -EACCES;
-	case ERROR_NOT_ENOUGH_MEMORY:
-	case ERROR_OUTOFMEMORY:
-		return -ENOMEM;
-	default:
-		return -EIO;
-	}
-}
+#include "win32.h"
 
 int os_path_kind(const char *path)
 {
-	wchar_t *w = wide(path);
-	if (!w)
-		return -EINVAL;
+	wchar_t *w;
+	int r = os_utf16(path, &w);
+	if (r < 0)
+		return r;
 	DWORD attributes = GetFileAttributesW(w);
 	DWORD error = GetLastError();
 	free(w);
 	if (attributes == INVALID_FILE_ATTRIBUTES)
 		return error == ERROR_FILE_NOT_FOUND || error == ERROR_PATH_NOT_FOUND ? OS_PATH_MISSING
-										      : errno_of(error);
+										      : os_errno_of(error, -EIO);
 	return attributes & FILE_ATTRIBUTE_DIRECTORY ? OS_PATH_DIRECTORY : OS_PATH_FILE;
 }
 
@@ -57,7 +30,7 @@ static int read_at(void *userdata, uint64_t offset, void *buf, size_t len)
 		OVERLAPPED at = { .Offset = (DWORD)offset, .OffsetHigh = (DWORD)(offset >> 32) };
 		DWORD chunk = len > (1u << 30) ? (1u << 30) : (DWORD)len, got = 0;
 		if (!ReadFile(h, buf, chunk, &got, &at))
-			return errno_of(GetLastError());
+			return os_errno_of(GetLastError(), -EIO);
 		if (got == 0)
 			return -EIO;
 		buf = (char *)buf + got;
@@ -69,14 +42,15 @@ static int read_at(void *userdata, uint64_t offset, void *buf, size_t len)
 
 int os_file_open(const char *path, struct model_reader *ret_reader)
 {
-	wchar_t *w = wide(path);
-	if (!w)
-		return -EINVAL;
+	wchar_t *w;
+	int r = os_utf16(path, &w);
+	if (r < 0)
+		return r;
 	HANDLE h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL,
 			       OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
 	free(w);
 	if (h == INVALID_HANDLE_VALUE)
-		return errno_of(GetLastError());
+		return os_errno_of(GetLastError(), -EIO);
 	LARGE_INTEGER size;
 	if (GetFileType(h) != FILE_TYPE_DISK || !GetFileSizeEx(h, &size) || size.QuadPart < 0) {
 		CloseHandle(h);
@@ -105,16 +79,16 @@ int os_list_dir(const char *dir, const char *suffix, size_t max, struct name_lis
 		return -ENOMEM;
 	memcpy(pattern, dir, dlen);
 	memcpy(pattern + dlen, "\\*", 3);
-	wchar_t *w = wide(pattern);
+	wchar_t *w;
+	int r = os_utf16(pattern, &w);
 	free(pattern);
-	if (!w)
-		return -EINVAL;
+	if (r < 0)
+		return r;
 	WIN32_FIND_DATAW fd;
 	HANDLE find = FindFirstFileW(w, &fd);
 	free(w);
 	if (find == INVALID_HANDLE_VALUE)
-		return errno_of(GetLastError());
-	int r = 0;
+		return os_errno_of(GetLastError(), -EIO);
 	do {
 		char name[MAX_PATH * 4];
 		if (!(fd.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) &&
