@@ -154,10 +154,7 @@ int hmn_tensor_bytes(enum hmn_dtype dtype, const uint64_t *dims, size_t n_dims, 
 	} else {
 		/* Byte types, and sub-byte ones packed whole: the elements' bits rounded up to a byte. */
 		uint64_t elements;
-		if (mul_overflows(row, rows, &elements))
-			return -EOVERFLOW;
-		uint64_t blocks = elements / d->block + (elements % d->block != 0);
-		if (mul_overflows(blocks, d->bytes, &bytes))
+		if (mul_overflows(row, rows, &elements) || (bytes = dtype_price(dtype, elements)) == HMN_UNKNOWN)
 			return -EOVERFLOW;
 	}
 	*ret_bytes = bytes;

@@ -59,6 +59,9 @@ static void test_dtypes(void)
 	ok(hmn_tensor_bytes((enum hmn_dtype)4, dims, 2, &b) == -EINVAL, "a retired ggml id (4) is an error");
 	uint64_t huge[3] = { 1ull << 32, 1ull << 32, 1ull << 32 };
 	ok(hmn_tensor_bytes(HMN_DTYPE_F32, huge, 3, &b) == -EOVERFLOW, "2^96 elements overflow");
+	const uint64_t wide_row[] = { 1ull << 62 };
+	ok(hmn_tensor_bytes(HMN_DTYPE_F32, wide_row, 1, &b) == -EOVERFLOW, "2^62 elements of 4 bytes overflow");
+	ok(hmn_tensor_bytes(HMN_DTYPE_U8, wide_row, 1, &b) == 0 && b == 1ull << 62, "2^62 of 1 byte do not");
 	ok(hmn_tensor_bytes(HMN_DTYPE_F32, NULL, 0, &b) == 0 && b == 4, "a scalar");
 	enum hmn_dtype d;
 	ok(hmn_dtype_from_name("Q4_K", &d) == 0 && d == HMN_DTYPE_Q4_K, "Q4_K by name");
