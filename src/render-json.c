@@ -407,7 +407,7 @@ int render_fit_json(FILE *out, const struct fit_report *rep, const struct render
 	put_u64(o, p->weights, HMN_UNKNOWN);
 	u64_field(o, KEY("kv_cache_bytes"), p->kv_cache, HMN_UNKNOWN);
 	u64_field(o, KEY("activations_bytes"), p->activations, HMN_UNKNOWN);
-	u64_field(o, KEY("optimizer_bytes"), rep->train ? p->optimizer : HMN_UNKNOWN, HMN_UNKNOWN);
+	u64_field(o, KEY("optimizer_bytes"), p->optimizer, HMN_UNKNOWN);
 	u64_field(o, KEY("runtime_bytes"), p->runtime, HMN_UNKNOWN);
 	u64_field(o, KEY("margin_bytes"), p->margin, HMN_UNKNOWN);
 	put(o, "}", 1);

@@ -188,7 +188,7 @@ static int render_fit_parts(FILE *out, const struct fit_report *rep, const struc
 		uint64_t bytes;
 	} rows[] = {
 		{ "weights", p->weights },         { "kv_cache", p->kv_cache },
-		{ "activations", p->activations }, { "optimizer", rep->train ? p->optimizer : HMN_UNKNOWN },
+		{ "activations", p->activations }, { "optimizer", p->optimizer },
 		{ "runtime", p->runtime },         { "margin", p->margin },
 		{ "total", p->total },
 	};
@@ -196,7 +196,7 @@ static int render_fit_parts(FILE *out, const struct fit_report *rep, const struc
 	char size[SIZE_TEXT_MAX];
 	int r = t ? 0 : -ENOMEM;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]) && r == 0; i++) {
-		if (rows[i].bytes == HMN_UNKNOWN && !strcmp(rows[i].name, "optimizer"))
+		if (rows[i].bytes == HMN_UNKNOWN && !strcmp(rows[i].name, "optimizer")) /* not training */
 			continue;
 		r = table_add_cell(t, rows[i].name);
 		if (r == 0)
