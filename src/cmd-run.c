@@ -38,6 +38,7 @@ struct device_state {
 	unsigned gpu_instance_id, compute_instance_id;
 	char *uuid, *name;
 	uint64_t baseline;    /* used when COMMAND started, for the device-wide measure */
+	uint64_t total;       /* its memory, for --limit N% */
 	uint64_t tree_now;    /* the tree's total on it in the sample under way */
 	uint64_t tree_peak;   /* the tree's largest total on it at one sample */
 	uint64_t above_peak;  /* the most its used rose above the baseline */
@@ -196,6 +197,7 @@ static int take_baseline(struct run *run)
 		d->uuid = g->uuid ? strdup(g->uuid) : NULL;
 		d->name = g->name ? strdup(g->name) : NULL;
 		d->baseline = g->used_bytes;
+		d->total = g->total_bytes;
 	}
 	hmn_gpu_list_free(gpus);
 	if (!run->devices)
@@ -470,15 +472,11 @@ static int resolve_limit(struct run *run)
 	if (!run->has_gpu || run->n_devices == 0)
 		return -ENODEV;
 	if (size->is_percent) {
-		struct hmn_gpu_list *gpus = NULL;
-		int r = hmn_query_gpus(run->ctx, &gpus);
-		for (size_t i = 0; r == 0 && i < gpus->count; i++) {
-			const struct hmn_gpu *g = &gpus->gpus[i];
-			if (gpu_device(run, g) && g->total_bytes != HMN_UNKNOWN &&
-			    (smallest == HMN_UNKNOWN || g->total_bytes < smallest))
-				smallest = g->total_bytes;
+		for (size_t i = 0; i < run->n_devices; i++) {
+			uint64_t total = run->devices[i].total;
+			if (total != HMN_UNKNOWN && (smallest == HMN_UNKNOWN || total < smallest))
+				smallest = total;
 		}
-		hmn_gpu_list_free(gpus);
 		if (smallest == HMN_UNKNOWN)
 			return -ERANGE;
 	}
