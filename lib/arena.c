@@ -1,4 +1,4 @@
-/* Strings that live as long as the list (or context) that owns them. */
+/* Strings that live as long as the list (or context) that owns them; growable arrays. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,4 +92,10 @@ int array_reserve(void **items, size_t *capacity, size_t count, size_t elem)
 	*items = p;
 	*capacity = cap;
 	return 0;
+}
+
+int compare_pids(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return (x > y) - (x < y);
 }

@@ -25,6 +25,8 @@ void arena_adopt(struct hmn_arena *into, struct hmn_arena *from);
 
 /* Makes room for one more element of size elem; -ENOMEM on failure. */
 int array_reserve(void **items, size_t *capacity, size_t count, size_t elem);
+/* qsort's and bsearch's order of uint32_t pids, for the sorted pid arrays of every OS. */
+int compare_pids(const void *a, const void *b);
 
 /* ---- logging and errors, from inside the library ---------------------------- */
 

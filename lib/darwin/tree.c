@@ -63,12 +63,6 @@ void os_tree_set_command(struct os_tree *t, int pid)
 	t->command = (uint32_t)pid;
 }
 
-static int compare_pids(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x > y) - (x < y);
-}
-
 int os_tree_living(struct os_tree *t, uint32_t **ret_pids, size_t *ret_count)
 {
 	uint32_t *pids = NULL;

@@ -37,12 +37,6 @@ static bool time_left(void *data)
 	return tree_meter_time_left(&r->clock, now_ns());
 }
 
-static int compare_pids(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x > y) - (x < y);
-}
-
 /* Is a process read in this call still running (not ended, nor a zombie)? */
 static bool still_running(void *data, uint32_t pid)
 {

@@ -264,12 +264,6 @@ int hmn_command_pids(hmn_context *ctx, struct hmn_command *command, uint32_t **r
 	}
 }
 
-static int compare_pids(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x > y) - (x < y);
-}
-
 int hmn_command_sample(hmn_context *ctx, struct hmn_command *command)
 {
 	uint32_t *pids = NULL;
