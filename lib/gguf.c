@@ -729,7 +729,7 @@ static void apply_layers(const struct gguf_state *s, struct hmn_model *m, const 
 	} else if (pattern && pattern->scalar && pattern->scalar <= MODEL_MAX_LAYERS) {
 		every = (uint32_t)pattern->scalar;
 	}
-	model_set_layer_kinds(m, arch, every, swa, n_swa);
+	model_set_layer_kinds(m, arch && arch->recurrent, every, swa, n_swa);
 	free(swa);
 }
 
@@ -869,12 +869,8 @@ int gguf_read(const struct model_reader *parts, size_t n, struct hmn_model **ret
 		goto fail;
 	const struct arch_info *arch = arch_find(m->architecture);
 	apply_layers(first, m, arch);
-	if (!arch) {
-		char w[160];
-		snprintf(w, sizeof(w), "unknown architecture '%s': read as a generic transformer",
-			 m->architecture);
-		m->warning = arena_strdup(m->arena, w);
-	}
+	if (!arch)
+		model_warn_unknown_architecture(m);
 	*ret_model = m;
 	r = 0;
 	goto out;

@@ -773,14 +773,12 @@ int config_read(const char *text_json, size_t len, struct model_build *b, bool i
 		m->tied_embeddings = s.tied;
 	const struct family *f = s.family;
 	const struct arch_info *info = arch_find(m->architecture);
-	struct arch_info local = { .name = m->architecture, .recurrent = f && f->recurrent };
-	model_set_layer_kinds(m, info ? info : &local, pattern, swa, n_swa);
+	model_set_layer_kinds(m, info ? info->recurrent : f && f->recurrent, pattern, swa, n_swa);
 	free(swa);
-	char w[160];
 	if (!f) {
-		snprintf(w, sizeof(w), "unknown architecture '%s': read as a generic transformer", m->architecture);
-		m->warning = arena_strdup(m->arena, w);
+		model_warn_unknown_architecture(m);
 	} else if (assumed) {
+		char w[160];
 		snprintf(w, sizeof(w), "no shape of its own: read with transformers' defaults for %s (%u layers of width %u)",
 			 f->model_type, m->n_layer, m->n_embd);
 		m->warning = arena_strdup(m->arena, w);

@@ -63,7 +63,7 @@ static const struct arch_info arches[] = {
 	{ .name = "stablelm" }, { .name = "internlm2" },
 	{ .name = "olmo" }, { .name = "olmo2" }, { .name = "olmoe" }, { .name = "granite" },
 	{ .name = "granitemoe" }, { .name = "exaone" },
-	{ .name = "deepseek" }, { .name = "deepseek2", .mla = true }, { .name = "glm4" },
+	{ .name = "deepseek" }, { .name = "deepseek2" }, { .name = "glm4" },
 	{ .name = "glm4moe" },
 	{ .name = "gpt-oss", .swa_pattern = 2 }, { .name = "smollm3" },
 	{ .name = "mamba", .recurrent = true }, { .name = "mamba2", .recurrent = true },
@@ -72,8 +72,8 @@ static const struct arch_info arches[] = {
 	/* safetensors' model_type words for the same families */
 	{ .name = "mistral" }, { .name = "mixtral" }, { .name = "qwen2_moe" },
 	{ .name = "qwen3_moe" }, { .name = "gemma3_text", .swa_pattern = 6 },
-	{ .name = "gpt_neox" }, { .name = "deepseek_v2", .mla = true },
-	{ .name = "deepseek_v3", .mla = true },
+	{ .name = "gpt_neox" }, { .name = "deepseek_v2" },
+	{ .name = "deepseek_v3" },
 	{ .name = "phi3small" }, { .name = "gpt_bigcode" },
 	{ .name = "falcon_mamba", .recurrent = true },
 };
@@ -88,10 +88,16 @@ const struct arch_info *arch_find(const char *name)
 	return NULL;
 }
 
-void model_set_layer_kinds(struct hmn_model *m, const struct arch_info *arch, uint32_t swa_pattern,
-			   const bool *swa_layers, size_t n_swa_layers)
+void model_warn_unknown_architecture(struct hmn_model *m)
 {
-	bool recurrent = arch && arch->recurrent;
+	char w[160];
+	snprintf(w, sizeof(w), "unknown architecture '%s': read as a generic transformer", m->architecture);
+	m->warning = arena_strdup(m->arena, w);
+}
+
+void model_set_layer_kinds(struct hmn_model *m, bool recurrent, uint32_t swa_pattern, const bool *swa_layers,
+			   size_t n_swa_layers)
+{
 	for (uint32_t i = 0; i < m->n_layer; i++) {
 		struct hmn_model_layer *l = &m->layers[i];
 		bool slides = false;

@@ -136,12 +136,13 @@ struct arch_info {
 	const char *name;            /* GGUF's general.architecture */
 	uint32_t swa_pattern;        /* every Nth layer is full, the rest slide (0: none) */
 	bool recurrent;              /* Mamba-style state, no KV cache */
-	bool mla;                    /* DeepSeek's latent attention */
 };
 const struct arch_info *arch_find(const char *name);
-/* Sets layers' kinds from the model's window and pattern; warns for an unknown architecture. */
-void model_set_layer_kinds(struct hmn_model *m, const struct arch_info *arch, uint32_t swa_pattern,
-			   const bool *swa_layers, size_t n_swa_layers);
+/* m's warning: its architecture is not one hmn knows, and how it was read instead. */
+void model_warn_unknown_architecture(struct hmn_model *m);
+/* Sets layers' kinds from the model's window and pattern; recurrent: every layer keeps a state. */
+void model_set_layer_kinds(struct hmn_model *m, bool recurrent, uint32_t swa_pattern, const bool *swa_layers,
+			   size_t n_swa_layers);
 
 /* ---- gguf.c ---- */
 /* Reads n parts of one GGUF model (one for an unsplit file), in order. */
