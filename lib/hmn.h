@@ -347,9 +347,10 @@ int hmn_command_sample(hmn_context *ctx, struct hmn_command *command);
  * The pids of the command (while it runs) and every living descendant,
  * adopted ones included: malloc'd, in *ret_pids (free it). From $HMN_PROCFS
  * on Linux (and in its numbering), proc_listchildpids on macOS, the job's
- * list on Windows. Listed once a sample, by the first call after
- * hmn_command_sample (a tree of thousands costs milliseconds to walk): the
- * later calls until the next sample answer the same list.
+ * list on Windows. On Linux and macOS listed once a sample, by the first
+ * call after hmn_command_sample or hmn_command_done (a tree of thousands
+ * costs milliseconds to walk): the later calls until then answer the same
+ * list, less what was reaped since.
  */
 int hmn_command_pids(hmn_context *ctx, struct hmn_command *command, uint32_t **ret_pids,
 		     size_t *ret_count);

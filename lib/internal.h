@@ -291,6 +291,8 @@ struct os_tree;
 int os_tree_new(const char *procfs, struct os_tree **ret);
 /* COMMAND, by the pid fork() answered. */
 void os_tree_set_command(struct os_tree *t, int pid);
+/* COMMAND was reaped: its pid may be another process's from now on. */
+void os_tree_command_reaped(struct os_tree *t);
 /* A sample begins: processes the last one did not ask about have ended, and are forgotten. */
 void os_tree_sample(struct os_tree *t);
 /*

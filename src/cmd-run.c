@@ -29,7 +29,7 @@
 #include "spill.h"
 #include "tool.h"
 
-/* The text report names this many processes left running, then says how many more. */
+/* The text report names this many processes left running, then how many more (eleven: all, never "1 more"). */
 #define LEFT_RUNNING_SHOWN 10
 
 struct device_state {
@@ -337,9 +337,8 @@ static void sample_failed(struct run *run)
 		run->holding = false;
 }
 
-/* One sample of the tree: its rows, their sums, each peak. */
 /*
- * A sample of the GPUs' rows. tree: what hmn_command_sample said of the
+ * A sample of the GPUs' rows: the tree's, their sums, each peak. tree: what hmn_command_sample said of the
  * tree at this sample's start (-EXDEV: its processes cannot be told).
  */
 static int take_sample(struct run *run, int tree)
@@ -638,7 +637,6 @@ static size_t distinct_pids(const struct peaks *p)
 	return distinct;
 }
 
-/* hmn: python3 train.py: peak 18.9GiB of GPU memory (GPU 0: 18.9GiB), 31.2GiB of RAM, in 3 processes over 12.4s, 124 samples. */
 /* "hmn: left running, not waited for: sleep (pid 4242), …": a line for a person, the first few. */
 static void write_left_running(FILE *out, const struct run_report *rep)
 {
@@ -657,6 +655,7 @@ static void write_left_running(FILE *out, const struct run_report *rep)
 	fputs(".\n", out);
 }
 
+/* hmn: python3 train.py: peak 18.9GiB of GPU memory (GPU 0: 18.9GiB), 31.2GiB of RAM, in 3 processes over 12.4s, 124 samples. */
 static void write_text_report(FILE *out, const struct run *run, const struct run_report *rep)
 {
 	char signame[24];
@@ -903,8 +902,8 @@ static bool keep_waiting(struct run *run)
 	/*
 	 * Asked every time, whatever the answer: it reaps, so that what of the
 	 * tree ends while we wait (the orphans we adopted) never stays a
-	 * zombie, and it walks the tree once COMMAND has ended (as the RAM
-	 * reading does each sample anyway).
+	 * zombie; once COMMAND has ended it answers from the sample's
+	 * listing (the RAM reading's), less what it has just reaped.
 	 */
 	if (hmn_command_done(run->ctx, run->command))
 		return false; /* nothing of it is left */
@@ -923,9 +922,11 @@ static bool keep_waiting(struct run *run)
  */
 static uint64_t wake_at(const struct run *run, uint64_t next_sample)
 {
-	if (!run->limit_stopped)
+	if (!run->limit_exceeded)
 		return next_sample;
-	uint64_t deadline = clock_ms() < run->kill_at_ms ? run->kill_at_ms : run->give_up_ms;
+	/* SIGKILL is due whether the tree could be stopped or not (see enforce_limit); the wait's end only if it was. */
+	uint64_t now = clock_ms();
+	uint64_t deadline = now < run->kill_at_ms ? run->kill_at_ms : run->limit_stopped ? run->give_up_ms : next_sample;
 	return deadline < next_sample ? deadline : next_sample;
 }
 

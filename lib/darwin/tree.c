@@ -47,6 +47,7 @@ int os_add_descendants(const char *procfs, uint32_t root, uint32_t **pids, size_
 
 struct os_tree {
 	uint32_t command;
+	bool command_reaped;  /* its pid is no more its own; its children went to launchd */
 	uint32_t *pids;       /* the tree at the last sample, sorted */
 	size_t count;
 };
@@ -63,13 +64,27 @@ void os_tree_set_command(struct os_tree *t, int pid)
 	t->command = (uint32_t)pid;
 }
 
+void os_tree_command_reaped(struct os_tree *t)
+{
+	t->command_reaped = true;
+}
+
 int os_tree_living(struct os_tree *t, uint32_t **ret_pids, size_t *ret_count)
 {
 	uint32_t *pids = NULL;
 	size_t count = 0, capacity = 0;
 	if (array_reserve((void **)&pids, &capacity, 0, sizeof(*pids)) < 0)
 		return -ENOMEM;
-	/* COMMAND while it runs (a zombie, or reaped, is no more the tree's), and what descends from it. */
+	/*
+	 * COMMAND while it runs (a zombie is no more the tree's), and what
+	 * descends from it; once it is reaped, nothing: its pid may be any
+	 * process's, and what it left was re-parented to launchd.
+	 */
+	if (t->command_reaped) {
+		*ret_pids = pids;
+		*ret_count = 0;
+		return 0;
+	}
 	if (os_process_running(NULL, t->command))
 		pids[count++] = t->command;
 	int r = os_add_descendants(NULL, t->command, &pids, &count, &capacity);

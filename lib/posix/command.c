@@ -25,8 +25,10 @@ struct hmn_command {
 	struct os_group_watch group;
 	/*
 	 * The tree's living pids, listed once a sample (a walk of every
-	 * process's children files: some 35 us a process), for every caller
-	 * until the next hmn_command_sample: the RAM reading, the wait, --limit.
+	 * process's children files: some 35 us a process) for the callers
+	 * of that sample (the RAM reading, --limit, then the wait), until
+	 * the next hmn_command_sample or hmn_command_done; a process reaped
+	 * meanwhile is taken out of it.
 	 */
 	uint32_t *living;
 	size_t n_living;
@@ -154,14 +156,9 @@ int hmn_command_pids(hmn_context *ctx, struct hmn_command *command, uint32_t **r
 		int r = os_tree_living(command->tree, &living, &n);
 		if (r < 0)
 			return r;
-		/* COMMAND itself, once reaped, is no more the tree's (macOS lists it by its pid). */
-		size_t kept = 0;
-		for (size_t i = 0; i < n; i++)
-			if (!command->exited || living[i] != (uint32_t)command->pid)
-				living[kept++] = living[i];
 		free(command->living);
 		command->living = living;
-		command->n_living = kept;
+		command->n_living = n;
 		command->living_listed = true;
 	}
 	uint32_t *copy = malloc((command->n_living ? command->n_living : 1) * sizeof(*copy));
@@ -172,6 +169,18 @@ int hmn_command_pids(hmn_context *ctx, struct hmn_command *command, uint32_t **r
 	*ret_pids = copy;
 	*ret_count = command->n_living;
 	return 0;
+}
+
+/* A process reaped since the tree was listed this sample is no more the tree's. */
+static void forget_living(struct hmn_command *command, pid_t pid)
+{
+	for (size_t i = 0; i < command->n_living; i++)
+		if (command->living[i] == (uint32_t)pid) {
+			/* In order: the list is sorted (the RAM meter reads it in turns by pid). */
+			memmove(&command->living[i], &command->living[i + 1],
+				(--command->n_living - i) * sizeof(*command->living));
+			return;
+		}
 }
 
 /* Reaps every child that has ended (the command's status is kept; the sentinel's end noted). */
@@ -185,6 +194,7 @@ static void reap(struct hmn_command *command)
 			continue;
 		if (p <= 0)
 			return;
+		forget_living(command, p);
 		if (p != command->group.pid) {
 			/*
 			 * The command or an orphan we adopted: its largest resident
@@ -200,6 +210,7 @@ static void reap(struct hmn_command *command)
 				command->peak_rss_bytes = rss;
 		}
 		if (p == command->pid) {
+			os_tree_command_reaped(command->tree);
 			command->exited = true;
 			command->exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 			command->signal = WIFSIGNALED(status) ? WTERMSIG(status) : -1;
@@ -218,7 +229,14 @@ bool hmn_command_done(hmn_context *ctx, struct hmn_command *command)
 	if (!command->exited)
 		return false;
 	/* What cannot be listed is not waited for: the command itself has ended. */
-	if (hmn_command_pids(ctx, command, &pids, &n) < 0)
+	int r = hmn_command_pids(ctx, command, &pids, &n);
+	/*
+	 * The sample's list is used up: a caller that asks again, sampling or
+	 * not, is answered from a new one (a descendant that its own parent
+	 * reaped leaves no trace here).
+	 */
+	command->living_listed = false;
+	if (r < 0)
 		return true;
 	free(pids);
 	return n == 0;
