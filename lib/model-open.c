@@ -236,9 +236,10 @@ static bool in_weights(const struct weights *w, const char *name)
 /*
  * w names a set of shards found in names: all its count of them are there,
  * or the first one missing is named (as a split GGUF's parts are): a
- * missing one would price a fraction of the model as the whole.
+ * missing one would price a fraction of the model as the whole. named:
+ * one of them was named (the folder's index was not asked).
  */
-static int check_set(const char *dir, const struct name_list *names, const struct weights *w,
+static int check_set(const char *dir, const struct name_list *names, const struct weights *w, bool named,
 		     struct model_error *e)
 {
 	size_t size = w->prefix_len + 32;
@@ -250,8 +251,10 @@ static int check_set(const char *dir, const struct name_list *names, const struc
 		memcpy(want, w->file, w->prefix_len);
 		snprintf(want + w->prefix_len, size - w->prefix_len, "-%05u-of-%05u.safetensors", part, w->count);
 		if (!has_name(names, want))
-			r = model_fail(e, -ENOENT, "%s: %s is missing (%u parts, no model.safetensors.index.json)",
-				       dir, SHOWN(want), w->count);
+			r = named ? model_fail(e, -ENOENT, "%s/%s: %s, of its set of %u, is missing", dir,
+					       SHOWN(w->file), SHOWN(want), w->count)
+				  : model_fail(e, -ENOENT, "%s: %s is missing (%u parts, no"
+					       " model.safetensors.index.json)", dir, SHOWN(want), w->count);
 	}
 	free(want);
 	return r;
@@ -282,7 +285,7 @@ static int find_set(const char *dir, const struct name_list *names, const char *
 	}
 	if (!w.count)
 		return 0;
-	int r = check_set(dir, names, &w, e);
+	int r = check_set(dir, names, &w, false, e);
 	if (r < 0)
 		return r;
 	*ret_weights = w;
@@ -344,7 +347,7 @@ static int find_other(const char *dir, const struct name_list *names, struct wei
 	if (!w.file)
 		return model_fail(e, -EINVAL, "%s: %s is a LoRA adapter, not a model's weights: fit the model it"
 				  " adapts", dir, SHOWN(adapter));
-	int r = w.count ? check_set(dir, names, &w, e) : 0;
+	int r = w.count ? check_set(dir, names, &w, false, e) : 0;
 	if (r < 0)
 		return r;
 	*ret_weights = w;
@@ -394,17 +397,45 @@ static int read_picked(const char *dir, struct folder *f)
 }
 
 /*
+ * The whole set that shard (PREFIX-NNNNN-of-MMMMM.safetensors) is one of,
+ * as a split GGUF is read whichever part is named: one shard alone priced
+ * a fraction of the model (its layers' weights, the config's whole cache)
+ * and said it fit.
+ */
+static int read_set_of(const char *dir, const char *shard, struct folder *f)
+{
+	struct name_list names = { 0 };
+	struct weights w = { shard, 0, 0 };
+	/* This set, by its count too: another of the same name beside it is not read. */
+	w.count = model_split_name(shard, ".safetensors", &w.prefix_len);
+	int r = os_list_dir(dir, ".safetensors", MODEL_MAX_FILES, &names);
+	if (r < 0)
+		r = model_fail(f->e, r, "%s: cannot list: %s", dir, strerror(-r));
+	else
+		r = check_set(dir, &names, &w, true, f->e);
+	for (size_t i = 0; r >= 0 && i < names.count; i++)
+		if (in_weights(&w, names.names[i]))
+			r = read_shard(names.names[i], f);
+	name_list_clear(&names);
+	return r;
+}
+
+/*
  * A folder's safetensors: the index's shards, else the files
- * pick_weights() says; only is one file named instead of the folder.
+ * pick_weights() says; only is one file named instead of the folder
+ * (a shard of a set: its whole set).
  */
 static int read_shards(const char *dir, const char *only, struct model_build *b, struct model_error *e)
 {
 	struct folder f = { dir, b, e };
 	char *index = join(dir, "model.safetensors.index.json");
+	size_t prefix;
 	int r;
 	if (!index)
 		return -ENOMEM;
-	if (only) {
+	if (only && model_split_name(only, ".safetensors", &prefix)) {
+		r = read_set_of(dir, only, &f);
+	} else if (only) {
 		r = read_shard(only, &f);
 	} else if (os_path_kind(index) == OS_PATH_FILE) {
 		char *text;

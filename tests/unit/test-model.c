@@ -290,9 +290,12 @@ static void test_safetensors_models(void)
 		is_u64(m->parameters, 15706484224ull, "15,706,484,224 parameters implied (as published)");
 		hmn_model_free(m);
 	}
+	/* A shard named brings its whole set, as a split GGUF's part does: never a fraction priced as the model. */
 	m = open_model("Meta-Llama-3-8B/model-00002-of-00004.safetensors");
 	if (ok(m != NULL, "one shard with the config.json beside it"), m) {
-		ok(m->parameters < 8030261248ull / 2 && m->n_layer == 32, "its own tensors, the folder's shape");
+		ok(m->parameters == 8030261248ull && m->n_files == 4 && m->n_layer == 32,
+		   "its set's four files: the whole model (%llu parameters, %u files)",
+		   (unsigned long long)m->parameters, (unsigned)m->n_files);
 		hmn_model_free(m);
 	}
 }
@@ -583,6 +586,9 @@ static void test_hostile_files(void)
 	expect_error("count-00001-of-00002.gguf", -EINVAL, "split.count is 3, not 2: not part 2");
 	/* Shards without an index: all of them, or the one missing named. */
 	expect_error("shard-gone", -ENOENT, "model-00002-of-00003.safetensors is missing");
+	/* One of its shards named: the set it belongs to, with the one gone said (a fraction was priced). */
+	expect_error("shard-gone/model-00003-of-00003.safetensors", -ENOENT,
+		     "model-00002-of-00003.safetensors, of its set of 3, is missing");
 	/* Without an index, weights that cannot be told apart are refused, never summed nor guessed at. */
 	expect_error("two-shard-sets", -EINVAL, "shards of two sets (2 and 3 files)");
 	expect_error("two-copies", -EINVAL, "both model.fp16.safetensors and model.fp32.safetensors");
