@@ -210,3 +210,15 @@ readme_setup() {
 	[ -z "$bad" ]
 	[ -z "$(ls | grep -vxE '[a-z0-9.-]+|README\.md|LICENSE|meson_options\.txt|build[a-z0-9-]*' || true)" ]
 }
+
+@test "the README's list of hmn run --json's keys is the keys hmn writes, in order" {
+	export HMN_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1
+	run_split "$HMN" run --json -- true
+	[ "$status" -eq 0 ]
+	got=$(tail -1 <<<"$stderr" | jq -c 'keys_unsorted')
+	# The README's `hmn run --json` one report, `{"command", ...}`, joined across its lines.
+	want=$(tr '\n' ' ' <"$readme" | grep -o 'hmn run --json` one report, `{[^}]*}' | grep -o '{.*}' | jq -c -R 'sub("^{"; "[") | sub("}$"; "]") | fromjson')
+	echo "README: $want"
+	echo "hmn:    $got"
+	[ "$want" = "$got" ]
+}
