@@ -1057,7 +1057,8 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 		run_free(&run);
 		return EXIT_RUN_FAILED;
 	}
-	if (!run.has_gpu)
+	/* A notice, not an error: -q (a CI job's) hears the exit status alone, as the report is silent too. */
+	if (!run.has_gpu && !cli->quiet)
 		fprintf(stderr, "hmn: %s: running the command all the same, measuring no GPU memory\n",
 			hmn_context_error(ctx));
 	signals_catch_for_command();

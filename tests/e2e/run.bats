@@ -174,6 +174,10 @@ GIB=1073741824
 	[[ "$(head -1 <<<"$stderr")" == *": running the command all the same, measuring no GPU memory" ]]
 	run_split "$HMN" run -- sleep 0.3
 	[[ "$(tail -1 <<<"$stderr")" =~ ^hmn:\ sleep\ 0\.3:\ no\ GPU\ found,\ no\ GPU\ memory\ measured\;\ peak\ [0-9]+MiB\ of\ RAM\ over\ [0-9]+ms\.$ ]]
+	# -q: neither the notice nor the report; COMMAND's own stderr alone.
+	run_split "$HMN" run -q -- sh -c 'echo err >&2; exit 4'
+	[ "$status" -eq 4 ]
+	[ "$stderr" = "err" ]
 }
 
 @test "run: a command that ends before the first sample reads it still held RAM: never a peak of 0 bytes" {
