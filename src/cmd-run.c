@@ -702,7 +702,7 @@ static void write_text_report(FILE *out, const struct run *run, const struct run
 		device_wide ? run->unmatched ? "; device-wide: the GPU's pids cannot be matched to the command's processes"
 					       : "; device-wide: no source here measures processes"
 		: accounting ? "; each process's own peak exact, from NVML accounting" : "",
-		run->ram.partial ? "; RAM read in turns over several samples (a tree too large to read in one)" : "");
+		run->ram.partial ? "; RAM read in turns over several samples (the tree took longer to read than half the interval)" : "");
 	if (rep->limit_exceeded) {
 		char limit[SIZE_TEXT_MAX], at[DURATION_TEXT_MAX];
 		fprintf(out, "; %s --limit %s: %s%s at %s", run->limit_stopped ? "stopped by" : "over, not stopped by",
