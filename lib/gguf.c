@@ -428,11 +428,11 @@ static int read_header(struct gguf_state *s, uint64_t *ret_tensors)
 		return r;
 	/* A tensor info takes at least 28 bytes, a key and value at least 13. */
 	if (*ret_tensors > MODEL_MAX_TENSORS || *ret_tensors > (c->end - c->pos) / 28)
-		return model_fail(c->e, -EINVAL, "%s: %" PRIu64 " tensors claimed in a header of %" PRIu64
-				  " bytes", c->r->name, *ret_tensors, c->r->size);
+		return model_fail(c->e, -EINVAL, "%s: %" PRIu64 " tensor%s claimed in a header of %" PRIu64
+				  " bytes", c->r->name, *ret_tensors, *ret_tensors == 1 ? "" : "s", c->r->size);
 	if (n_kv > GGUF_MAX_KV || n_kv > (c->end - c->pos) / 13)
-		return model_fail(c->e, -EINVAL, "%s: %" PRIu64 " metadata keys claimed in a header of %" PRIu64
-				  " bytes", c->r->name, n_kv, c->r->size);
+		return model_fail(c->e, -EINVAL, "%s: %" PRIu64 " metadata key%s claimed in a header of %" PRIu64
+				  " bytes", c->r->name, n_kv, n_kv == 1 ? "" : "s", c->r->size);
 	for (uint64_t i = 0; i < n_kv; i++)
 		if ((r = read_kv(s)) < 0)
 			return r;

@@ -54,15 +54,26 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= k && !strcmp(s + n - k, suffix);
 }
 
-/* dir/name, malloc'd. */
+static bool is_separator(char c)
+{
+#ifdef _WIN32
+	if (c == '\\')
+		return true;
+#endif
+	return c == '/';
+}
+
+/* dir/name, malloc'd: one separator between them, whatever dir ends in ("float/" as typed). */
 static char *join(const char *dir, const char *name)
 {
 	size_t d = strlen(dir), n = strlen(name);
+	bool ends = d && is_separator(dir[d - 1]);
 	char *p = malloc(d + n + 2);
 	if (p) {
 		memcpy(p, dir, d);
-		p[d] = '/';
-		memcpy(p + d + 1, name, n + 1);
+		if (!ends)
+			p[d++] = '/';
+		memcpy(p + d, name, n + 1);
 	}
 	return p;
 }

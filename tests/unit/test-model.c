@@ -566,6 +566,8 @@ static void test_hostile_files(void)
 	expect_error("no-config", -ENOENT, "no config.json");
 	expect_error("bad-config", -EINVAL, "not a JSON object");
 	expect_error("missing-shard", -ENOENT, "model-00001-of-00002.safetensors: no such file");
+	/* A folder typed with its slash: one separator in what is said (it said "missing-shard//model-…"). */
+	expect_error("missing-shard/", -ENOENT, "missing-shard/model-00001-of-00002.safetensors: no such file");
 	expect_error("layers-huge", -EINVAL, "num_hidden_layers: 4000000000 is more than 4096");
 	expect_error("nothing-here.gguf", -ENOENT, "no such file");
 	/* Weights are checked against the data: each byte counted once, each name once. */
