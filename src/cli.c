@@ -222,12 +222,12 @@ static int set_value(struct parser *p, const struct option_spec *o, const char *
 		return 0;
 	case VALUE_DURATION:
 		if (!parse_duration(value, (uint64_t *)field))
-			return fail(p, "invalid DURATION '%.40s' for %s (e.g. 250ms, 1.5s, 2m; 1ms or more)", value,
+			return fail(p, "invalid DURATION '%.40s' for %s (e.g. 250ms, 1.5s, 2m; 1ms to 366d)", value,
 				    typed);
 		return 0;
 	case VALUE_COUNT:
 		if (!parse_u32(value, strlen(value), &n) || n == 0)
-			return fail(p, "invalid %s '%.40s' (a whole number, 1 or more)", typed, value);
+			return fail(p, "invalid %s '%.40s' (a whole number, 1 to 4294967295)", typed, value);
 		*(uint64_t *)field = n;
 		return 0;
 	case VALUE_SIZE:

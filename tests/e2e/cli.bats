@@ -70,7 +70,7 @@ Try 'hmn ps --help'." ]
 	run_split "$HMN" ps --so=bogus
 	[ "${stderr%%$'\n'*}" = "hmn: invalid --so 'bogus' (expected vram (default), pid, name or device)" ]
 	run_split "$HMN" watch --int=0
-	[ "${stderr%%$'\n'*}" = "hmn: invalid DURATION '0' for --int (e.g. 250ms, 1.5s, 2m; 1ms or more)" ]
+	[ "${stderr%%$'\n'*}" = "hmn: invalid DURATION '0' for --int (e.g. 250ms, 1.5s, 2m; 1ms to 366d)" ]
 	run_split "$HMN" watch --d 1s
 	[ "${stderr%%$'\n'*}" = "hmn: option '--d' is ambiguous (--duration, --device)" ]
 	run_split "$HMN" --json=1

@@ -252,7 +252,7 @@ wait_for() {
 	for d in 0 -1s abc 10x 1e3 '' 0.5ms 0.9MS 0.0001s 367d; do
 		run_split "$HMN" watch --interval "$d"
 		[ "$status" -eq 2 ]
-		[[ "${stderr%%$'\n'*}" == "hmn: invalid DURATION '$d' for --interval (e.g. 250ms, 1.5s, 2m; 1ms or more)" ]]
+		[[ "${stderr%%$'\n'*}" == "hmn: invalid DURATION '$d' for --interval (e.g. 250ms, 1.5s, 2m; 1ms to 366d)" ]]
 		[ "$(sed -n 2p <<<"$stderr")" = "Try 'hmn watch --help'." ]
 	done
 	run_split "$HMN" watch --count 0
