@@ -386,6 +386,11 @@ int cli_parse(struct cli *cli, int argc, char **argv, char *error, size_t error_
 	}
 	if (cli->memory.given && cli->memory.size.is_percent)
 		return fail(&p, "--memory takes a size (e.g. 24GiB), not a share of a GPU");
+	/* Options that another one makes moot are refused, never silently dropped. */
+	if (cli->memory.given && cli->n_devices)
+		return fail(&p, "--device chooses among the GPUs present; --memory plans for one of its own instead");
+	if (cli->kill_after_ms && !cli->limit.given)
+		return fail(&p, "--kill-after is how long after --limit's SIGTERM SIGKILL comes: it needs --limit");
 	const char *refused = format_refused(cli);
 	if (refused)
 		return fail(&p, "%s", refused);

@@ -461,7 +461,7 @@ llama_config() {
 
 @test "fit usage errors: exit 2 and the command's help named" {
 	for args in "" "a.gguf b.gguf" "--memory 50% x.gguf" "--dtype q9_z x.gguf" "--format csv x.gguf" \
-		"--margin 0.5 x.gguf" "--context 0 x.gguf" "--attention slow x.gguf"; do
+		"--margin 0.5 x.gguf" "--context 0 x.gguf" "--attention slow x.gguf" "--memory 24GiB --device 0 x.gguf"; do
 		run_split "$HMN" fit $args
 		[ "$status" -eq 2 ]
 		[[ "$stderr" == *"Try 'hmn fit --help'." ]]

@@ -446,11 +446,15 @@ Try 'hmn run --help'." ]
 	done
 	run_split "$HMN" run --format csv -- true
 	[ "$status" -eq 125 ]
-	for bad in "--limit bogus" "--limit 101%" "--limit=-1G" "--kill-after 0" "--kill-after 0.5ms" "--kill-after x"; do
-		run_split "$HMN" run $bad -- true
+	for bad in "--limit bogus" "--limit 101%" "--limit=-1G" "--kill-after 0" "--kill-after 0.5ms" "--kill-after x" \
+		"--kill-after 5s"; do
+		run_split "$HMN" run $bad -- touch "$BATS_TEST_TMPDIR/ran"
 		[ "$status" -eq 125 ]
 		[[ "$stderr" == *"Try 'hmn run --help'." ]]
+		[ ! -e "$BATS_TEST_TMPDIR/ran" ]
 	done
+	# --kill-after alone: moot without --limit, said so rather than dropped.
+	[[ "$stderr" == "hmn: --kill-after is how long after --limit's SIGTERM SIGKILL comes: it needs --limit"* ]]
 	# 1ms and up, in any case; COMMAND ran.
 	run_split "$HMN" run --interval 1MS -- sh -c 'exit 3'
 	[ "$status" -eq 3 ]
