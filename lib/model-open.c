@@ -542,6 +542,61 @@ out:
 	return r;
 }
 
+/*
+ * A folder without config.json that holds GGUF files (a download of one
+ * from a GGUF repository): its one model, a split one from its parts, or
+ * -EAGAIN when it holds none (read as a transformers folder then). Two
+ * models (a repository's quants side by side) are refused: which is meant
+ * cannot be told.
+ */
+static int open_gguf_folder(const char *dir, struct hmn_model **ret, struct model_error *e)
+{
+	struct name_list names = { 0 };
+	int r = os_list_dir(dir, ".gguf", MODEL_MAX_FILES, &names);
+	if (r < 0 || !names.count) {
+		name_list_clear(&names);
+		return -EAGAIN; /* what open_hf says of the folder stands */
+	}
+	size_t first_len, len;
+	unsigned first_count = model_split_name(names.names[0], ".gguf", &first_len);
+	const char *other = NULL;
+	for (size_t i = 1; i < names.count && !other; i++) {
+		unsigned count = model_split_name(names.names[i], ".gguf", &len);
+		if (!first_count || count != first_count || len != first_len ||
+		    memcmp(names.names[i], names.names[0], len))
+			other = names.names[i];
+	}
+	if (other) {
+		r = model_fail(e, -EINVAL, "%s: no config.json, and GGUF files of more than one model (%s, %s%s):"
+			       " name the one to fit", dir, SHOWN(names.names[0]), SHOWN(other),
+			       names.count > 2 ? ", …" : "");
+	} else {
+		char *path = join(dir, names.names[0]);
+		r = path ? open_gguf(path, ret, e) : -ENOMEM;
+		free(path);
+		if (r >= 0)
+			(*ret)->path = arena_strdup((*ret)->arena, dir); /* the path as given */
+	}
+	name_list_clear(&names);
+	return r;
+}
+
+/* A folder: a transformers one (config.json and safetensors), else the GGUF model it holds. */
+static int open_folder(const char *path, struct hmn_model **ret, struct model_error *e)
+{
+	char *config = join(path, "config.json");
+	if (!config)
+		return -ENOMEM;
+	bool have_config = os_path_kind(config) == OS_PATH_FILE;
+	free(config);
+	if (!have_config) {
+		int r = open_gguf_folder(path, ret, e);
+		if (r != -EAGAIN)
+			return r;
+	}
+	return open_hf(path, path, NULL, false, ret, e);
+}
+
 int hmn_model_open(const char *path, struct hmn_model **ret_model, char *why, size_t why_size)
 {
 	struct model_error e = { why, why_size };
@@ -558,7 +613,7 @@ int hmn_model_open(const char *path, struct hmn_model **ret_model, char *why, si
 	if (kind == OS_PATH_MISSING)
 		return model_fail(&e, -ENOENT, "%s: no such file or folder", path);
 	if (kind == OS_PATH_DIRECTORY) {
-		r = open_hf(path, path, NULL, false, &m, &e);
+		r = open_folder(path, &m, &e);
 	} else {
 		/* The first bytes say what a file is; its name says which kind of JSON. */
 		struct model_reader reader;

@@ -290,6 +290,28 @@ static void test_safetensors_models(void)
 		is_u64(m->parameters, 15706484224ull, "15,706,484,224 parameters implied (as published)");
 		hmn_model_free(m);
 	}
+	/* A folder of GGUF files and no config.json: its one model (split or not); two are refused. */
+	struct hmn_model *whole = open_model("llama-3.2-1b.Q8_0.gguf");
+	m = open_model("Llama-3.2-1B-GGUF");
+	if (ok(m != NULL && whole != NULL, "a folder holding one GGUF reads"), m && whole) {
+		ok(m->format == HMN_MODEL_GGUF && m->weights_bytes == whole->weights_bytes &&
+		   strstr(m->path, "Llama-3.2-1B-GGUF") && !strstr(m->path, ".gguf"),
+		   "as its GGUF does, named by the folder given (%s)", m->path);
+	}
+	hmn_model_free(m);
+	hmn_model_free(whole);
+	m = open_model("Llama-3-8B-GGUF-split");
+	if (ok(m != NULL, "a folder holding one split GGUF reads"), m)
+		ok(m->n_files == 3 && m->parameters == 8030261248ull, "its three parts (%zu files)", m->n_files);
+	hmn_model_free(m);
+	char folder[1200];
+	snprintf(folder, sizeof(folder), "%s/Llama-3.2-1B-GGUF-quants", models);
+	m = NULL;
+	int quants = hmn_model_open(folder, &m, why, sizeof(why));
+	ok(quants == -EINVAL && !m && strstr(why, "GGUF files of more than one model (llama-3.2-1b.Q8_0.gguf, "
+					       "moe-tiny.Q8_0.gguf): name the one to fit"),
+	   "two GGUF models in a folder: which cannot be told, said (%s)", why);
+	hmn_model_free(m);
 	/* A shard named brings its whole set, as a split GGUF's part does: never a fraction priced as the model. */
 	m = open_model("Meta-Llama-3-8B/model-00002-of-00004.safetensors");
 	if (ok(m != NULL, "one shard with the config.json beside it"), m) {
