@@ -31,7 +31,7 @@ MIB=1048576
 	[ -z "$stderr" ]
 }
 
-@test "fit --json: the contract's keys; total is the parts; the KV cache as llama.cpp allocates it" {
+@test "fit --json: the contract's keys; total is 1.1 x the parts, the margin the rest; the KV cache as llama.cpp allocates it" {
 	two_gpus
 	run_split "$HMN" fit "$MODELS/llama-2-7b.Q4_0.gguf" --context 4096 --json
 	[ "$status" -eq 0 ]
@@ -44,6 +44,8 @@ MIB=1048576
 		and .per_gpu_bytes == .total_bytes
 		and (.total_bytes - 1.1 * (.parts.weights_bytes + .parts.kv_cache_bytes + .parts.activations_bytes
 			+ .parts.runtime_bytes) | fabs) <= 1
+		and .parts.margin_bytes == .total_bytes - (.parts.weights_bytes + .parts.kv_cache_bytes
+			+ .parts.activations_bytes + .parts.runtime_bytes)
 		and (.gpus | length) == 2 and .gpus[0].index == 0 and .gpus[0].name == "NVIDIA H100 80GB HBM3"
 		and .gpus[0].uuid == "GPU-aaaaaaaa-1111-2222-3333-444444444444"
 		and .gpus[0].free_bytes == 64237862912 and .gpus[0].fits and .gpus[0].max_context == 4096

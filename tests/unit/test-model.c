@@ -468,6 +468,7 @@ static void test_estimate(void)
 	uint64_t expected = sum + (sum + 9) / 10;
 	ok(p.total >= expected - 1 && p.total <= expected + 1, "total 1.1 x the parts: %llu against %llu",
 	   (unsigned long long)p.total, (unsigned long long)expected);
+	is_u64(p.margin, p.total - sum, "the margin is what the total holds beyond the parts");
 	double weights = p.weights / (MIB * 1024);
 	ok(weights > 14.95 && weights < 14.97, "weights 14.96 GiB (the contract's example: %.2f)", weights);
 
