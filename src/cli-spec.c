@@ -65,7 +65,7 @@ static const struct option_spec
 	fit_attention = OPTION("attention", 0, VALUE_CHOICE, attention, "MODE",
 			       "fused (default: no s^2 scores) or eager", .choices = attentions),
 	fit_gpus = OPTION("gpus", 0, VALUE_COUNT, gpus, "N", "split over N GPUs (tensor parallel)"),
-	fit_memory = OPTION("memory", 0, VALUE_SIZE, memory, "SIZE", "plan for a GPU of SIZE, not those present"),
+	fit_memory = OPTION("memory", 0, VALUE_BYTES, memory, "SIZE", "plan for a GPU of SIZE, not those present"),
 	fit_margin = OPTION("margin", 0, VALUE_FACTOR, margin, "F", "factor for fragmentation (default 1.1)"),
 	fit_json = OPTION("json", 0, VALUE_SET, format, NULL, "JSON on stdout (--format json)", .value = FORMAT_JSON),
 	fit_format = OPTION("format", 0, VALUE_CHOICE, format, "F", "table (default) or json", .choices = formats);

@@ -21,6 +21,7 @@ enum value_kind {
 	VALUE_DURATION,  /* DURATION, in ms into a uint64_t */
 	VALUE_COUNT,     /* a whole number, 1 or more, into a uint64_t */
 	VALUE_SIZE,      /* SIZE, into a struct size_option */
+	VALUE_BYTES,     /* SIZE but N%, into a struct size_option (--memory: no GPU to take a share of) */
 	VALUE_PIDS,      /* a LIST of process IDs, added to cli->pids */
 	VALUE_DEVICES,   /* a LIST of GPUs, added to cli->devices */
 	VALUE_FACTOR,    /* a number from 1 to 10, into a double (--margin) */

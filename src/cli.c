@@ -235,6 +235,13 @@ static int set_value(struct parser *p, const struct option_spec *o, const char *
 			return fail(p, "invalid SIZE '%.40s' for %s (e.g. 40GiB, 512M, 1.5T, 25%%)", value, typed);
 		((struct size_option *)field)->given = true;
 		return 0;
+	case VALUE_BYTES:
+		if (!parse_size(value, &((struct size_option *)field)->size))
+			return fail(p, "invalid SIZE '%.40s' for %s (e.g. 24GiB, 512M, 1.5T)", value, typed);
+		if (((struct size_option *)field)->size.is_percent)
+			return fail(p, "%s takes a size (e.g. 24GiB), not a share of a GPU", typed);
+		((struct size_option *)field)->given = true;
+		return 0;
 	case VALUE_PIDS:
 		return add_items(p, value, typed, &p->cli->pid_text, add_pid);
 	case VALUE_DEVICES:
@@ -384,8 +391,6 @@ int cli_parse(struct cli *cli, int argc, char **argv, char *error, size_t error_
 		return fail(&p, command_named(argv[next]) && !command ? "'%.40s' must come before its options"
 								       : "unexpected argument '%.40s'", argv[next]);
 	}
-	if (cli->memory.given && cli->memory.size.is_percent)
-		return fail(&p, "--memory takes a size (e.g. 24GiB), not a share of a GPU");
 	/* Options that another one makes moot are refused, never silently dropped. */
 	if (cli->memory.given && cli->n_devices)
 		return fail(&p, "--device chooses among the GPUs present; --memory plans for one of its own instead");

@@ -461,6 +461,15 @@ llama_config() {
 	[ "$status" -eq 0 ]
 }
 
+@test "fit --memory: a size; its errors never suggest the share it refuses" {
+	run_split "$HMN" fit --memory 16EiB x.gguf
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "hmn: invalid SIZE '16EiB' for --memory (e.g. 24GiB, 512M, 1.5T)"* ]]
+	run_split "$HMN" fit --memory 50% x.gguf
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "hmn: --memory takes a size (e.g. 24GiB), not a share of a GPU"* ]]
+}
+
 @test "fit usage errors: exit 2 and the command's help named" {
 	for args in "" "a.gguf b.gguf" "--memory 50% x.gguf" "--dtype q9_z x.gguf" "--format csv x.gguf" \
 		"--margin 0.5 x.gguf" "--context 0 x.gguf" "--attention slow x.gguf" "--memory 24GiB --device 0 x.gguf"; do
