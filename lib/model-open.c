@@ -543,7 +543,7 @@ out:
 }
 
 /*
- * A folder without config.json that holds GGUF files (a download of one
+ * A folder without safetensors that holds GGUF files (a download of one
  * from a GGUF repository): its one model, a split one from its parts, or
  * -EAGAIN when it holds none (read as a transformers folder then). Two
  * models (a repository's quants side by side) are refused: which is meant
@@ -567,7 +567,7 @@ static int open_gguf_folder(const char *dir, struct hmn_model **ret, struct mode
 			other = names.names[i];
 	}
 	if (other) {
-		r = model_fail(e, -EINVAL, "%s: no config.json, and GGUF files of more than one model (%s, %s%s):"
+		r = model_fail(e, -EINVAL, "%s: no safetensors, and GGUF files of more than one model (%s, %s%s):"
 			       " name the one to fit", dir, SHOWN(names.names[0]), SHOWN(other),
 			       names.count > 2 ? ", …" : "");
 	} else {
@@ -581,15 +581,30 @@ static int open_gguf_folder(const char *dir, struct hmn_model **ret, struct mode
 	return r;
 }
 
-/* A folder: a transformers one (config.json and safetensors), else the GGUF model it holds. */
+/* Does dir hold safetensors weights (an index, or a .safetensors file)? */
+static bool has_safetensors(const char *dir)
+{
+	struct name_list names = { 0 };
+	char *index = join(dir, "model.safetensors.index.json");
+	bool has = !index || os_path_kind(index) == OS_PATH_FILE;
+	free(index);
+	if (!has) {
+		int r = os_list_dir(dir, ".safetensors", 1, &names);
+		has = r == -E2BIG || (r == 0 && names.count);
+		name_list_clear(&names);
+	}
+	return has;
+}
+
+/*
+ * A folder: a transformers one (config.json and safetensors), else the
+ * GGUF model it holds, config.json or not (a GGUF repository may carry
+ * the original's config.json: its shape alone priced the model in bf16
+ * beside the Q4 file that is the weights), else config.json alone.
+ */
 static int open_folder(const char *path, struct hmn_model **ret, struct model_error *e)
 {
-	char *config = join(path, "config.json");
-	if (!config)
-		return -ENOMEM;
-	bool have_config = os_path_kind(config) == OS_PATH_FILE;
-	free(config);
-	if (!have_config) {
+	if (!has_safetensors(path)) {
 		int r = open_gguf_folder(path, ret, e);
 		if (r != -EAGAIN)
 			return r;

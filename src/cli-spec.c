@@ -106,9 +106,10 @@ const struct command_spec cli_commands[] = {
 	  true, EXIT_RUN_FAILED },
 	{ COMMAND_FIT, "fit", "MODEL", "how much GPU memory MODEL needs; which GPUs have room",
 	  "Estimates the GPU memory MODEL needs from its headers alone (a GGUF file, a\n"
-	  ".safetensors file, a folder with config.json, or a config.json) and which GPUs\n"
-	  "have room for it now. Exit 0 when it fits on a listed GPU, 4 when on none,\n"
-	  "1 when MODEL cannot be read, 3 when no GPU is found and no --memory is given.",
+	  ".safetensors file, a folder with config.json and safetensors, a folder of one\n"
+	  "GGUF model, or a config.json) and which GPUs have room for it now. Exit 0 when\n"
+	  "it fits on a listed GPU, 4 when on none, 1 when MODEL cannot be read, 3 when\n"
+	  "no GPU is found and no --memory is given (--memory SIZE plans without one).",
 	  (const struct option_spec *const[]){ &fit_context, &fit_batch, &fit_ubatch, &fit_dtype, &fit_kv_dtype, &fit_train,
 					       &fit_attention, &fit_gpus, &opt_device, &fit_memory, &fit_margin,
 					       &opt_no_header, &opt_bytes, &fit_json, &fit_format, &fit_quiet, NULL },

@@ -103,8 +103,12 @@ static int answer_gpus(const struct cli *cli, hmn_context *ctx, const struct hmn
 {
 	struct hmn_gpu_list *gpus = NULL;
 	int r = hmn_query_gpus(ctx, &gpus);
-	if (r < 0)
-		return exit_for_query_error(ctx, r);
+	if (r < 0) {
+		int status = exit_for_query_error(ctx, r);
+		if (r == -ENODEV)
+			fputs("hmn: to plan for a GPU that is not here: hmn fit --memory SIZE MODEL\n", stderr);
+		return status;
+	}
 	if ((r = resolve_devices(cli, gpus, NULL)) < 0) {
 		hmn_gpu_list_free(gpus);
 		return r == -EINVAL ? EXIT_USAGE : EXIT_RUNTIME;

@@ -279,6 +279,8 @@ no_escapes() {
 	run_split "$HMN" fit "$MODELS/gpt2"
 	[ "$status" -eq 3 ]
 	[[ "$stderr" == "hmn: no GPU found"* ]]
+	# and how to plan without one.
+	[ "$(tail -1 <<<"$stderr")" = "hmn: to plan for a GPU that is not here: hmn fit --memory SIZE MODEL" ]
 }
 
 @test "fit -q is a CI gate: the status alone; -o FILE still gets the document" {

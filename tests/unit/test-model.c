@@ -290,7 +290,7 @@ static void test_safetensors_models(void)
 		is_u64(m->parameters, 15706484224ull, "15,706,484,224 parameters implied (as published)");
 		hmn_model_free(m);
 	}
-	/* A folder of GGUF files and no config.json: its one model (split or not); two are refused. */
+	/* A folder of GGUF files and no safetensors: its one model (split or not), config.json beside or not; two are refused. */
 	struct hmn_model *whole = open_model("llama-3.2-1b.Q8_0.gguf");
 	m = open_model("Llama-3.2-1B-GGUF");
 	if (ok(m != NULL && whole != NULL, "a folder holding one GGUF reads"), m && whole) {
