@@ -345,7 +345,7 @@ uint32_t hmn_command_pid(const struct hmn_command *command);
 int hmn_command_sample(hmn_context *ctx, struct hmn_command *command);
 /*
  * The pids of the command (while it runs) and every living descendant,
- * adopted ones included: malloc'd, in *ret_pids (free it). From $HMN_PROCFS
+ * adopted ones included, sorted, each once: malloc'd, in *ret_pids (free it). From $HMN_PROCFS
  * on Linux (and in its numbering), proc_listchildpids on macOS, the job's
  * list on Windows. On Linux and macOS listed once a sample, by the first
  * call after hmn_command_sample or hmn_command_done (a tree of thousands

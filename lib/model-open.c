@@ -111,6 +111,25 @@ static const char *basename_of(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/*
+ * The name of the folder dir is (Meta-Llama-3-8B/), in m's arena: the
+ * model's name when its files give none. Resolved, so that "." and a
+ * config.json named from inside the folder are named too; NULL for a root.
+ */
+static const char *folder_name(struct hmn_model *m, const char *dir)
+{
+	char *full = os_full_path(dir);
+	if (!full && !(full = strdup(dir)))
+		return NULL;
+	size_t n = strlen(full);
+	while (n > 1 && (full[n - 1] == '/' || full[n - 1] == '\\'))
+		full[--n] = '\0';
+	const char *base = basename_of(full);
+	const char *name = *base && strcmp(base, ".") && strcmp(base, "..") ? arena_strdup(m->arena, base) : NULL;
+	free(full);
+	return name;
+}
+
 static int open_failed(struct model_error *e, const char *path, int r)
 {
 	if (r == -ENOENT)
@@ -247,10 +266,9 @@ static bool in_weights(const struct weights *w, const char *name)
 /*
  * w names a set of shards found in names: all its count of them are there,
  * or the first one missing is named (as a split GGUF's parts are): a
- * missing one would price a fraction of the model as the whole. named:
- * one of them was named (the folder's index was not asked).
+ * missing one would price a fraction of the model as the whole.
  */
-static int check_set(const char *dir, const struct name_list *names, const struct weights *w, bool named,
+static int check_set(const char *dir, const struct name_list *names, const struct weights *w,
 		     struct model_error *e)
 {
 	size_t size = w->prefix_len + 32;
@@ -262,10 +280,8 @@ static int check_set(const char *dir, const struct name_list *names, const struc
 		memcpy(want, w->file, w->prefix_len);
 		snprintf(want + w->prefix_len, size - w->prefix_len, "-%05u-of-%05u.safetensors", part, w->count);
 		if (!has_name(names, want))
-			r = named ? model_fail(e, -ENOENT, "%s/%s: %s, of its set of %u, is missing", dir,
-					       SHOWN(w->file), SHOWN(want), w->count)
-				  : model_fail(e, -ENOENT, "%s: %s is missing (%u parts, no"
-					       " model.safetensors.index.json)", dir, SHOWN(want), w->count);
+			r = model_fail(e, -ENOENT, "%s: %s is missing (%u parts, no model.safetensors.index.json)",
+				       dir, SHOWN(want), w->count);
 	}
 	free(want);
 	return r;
@@ -296,7 +312,7 @@ static int find_set(const char *dir, const struct name_list *names, const char *
 	}
 	if (!w.count)
 		return 0;
-	int r = check_set(dir, names, &w, false, e);
+	int r = check_set(dir, names, &w, e);
 	if (r < 0)
 		return r;
 	*ret_weights = w;
@@ -358,7 +374,7 @@ static int find_other(const char *dir, const struct name_list *names, struct wei
 	if (!w.file)
 		return model_fail(e, -EINVAL, "%s: %s is a LoRA adapter, not a model's weights: fit the model it"
 				  " adapts", dir, SHOWN(adapter));
-	int r = w.count ? check_set(dir, names, &w, false, e) : 0;
+	int r = w.count ? check_set(dir, names, &w, e) : 0;
 	if (r < 0)
 		return r;
 	*ret_weights = w;
@@ -411,23 +427,30 @@ static int read_picked(const char *dir, struct folder *f)
  * The whole set that shard (PREFIX-NNNNN-of-MMMMM.safetensors) is one of,
  * as a split GGUF is read whichever part is named: one shard alone priced
  * a fraction of the model (its layers' weights, the config's whole cache)
- * and said it fit.
+ * and said it fit. Each part by its own name, in order (not from a
+ * listing, which leaves out a dot-file's set); the first missing is said
+ * of path, as typed.
  */
-static int read_set_of(const char *dir, const char *shard, struct folder *f)
+static int read_set_of(const char *path, const char *dir, const char *shard, struct folder *f)
 {
-	struct name_list names = { 0 };
-	struct weights w = { shard, 0, 0 };
-	/* This set, by its count too: another of the same name beside it is not read. */
-	w.count = model_split_name(shard, ".safetensors", &w.prefix_len);
-	int r = os_list_dir(dir, ".safetensors", MODEL_MAX_FILES, &names);
-	if (r < 0)
-		r = model_fail(f->e, r, "%s: cannot list: %s", dir, strerror(-r));
-	else
-		r = check_set(dir, &names, &w, true, f->e);
-	for (size_t i = 0; r >= 0 && i < names.count; i++)
-		if (in_weights(&w, names.names[i]))
-			r = read_shard(names.names[i], f);
-	name_list_clear(&names);
+	size_t prefix;
+	unsigned count = model_split_name(shard, ".safetensors", &prefix);
+	size_t size = prefix + 32;
+	char *want = malloc(size);
+	int r = want ? 0 : -ENOMEM;
+	for (unsigned part = 1; part <= count && r >= 0; part++) {
+		memcpy(want, shard, prefix);
+		snprintf(want + prefix, size - prefix, "-%05u-of-%05u.safetensors", part, count);
+		char *p = join(dir, want);
+		if (!p)
+			r = -ENOMEM;
+		else if (os_path_kind(p) != OS_PATH_FILE)
+			r = model_fail(f->e, -ENOENT, "%s: %s, of its set of %u, is missing", path, SHOWN(want), count);
+		free(p);
+		if (r >= 0)
+			r = read_shard(want, f);
+	}
+	free(want);
 	return r;
 }
 
@@ -436,7 +459,8 @@ static int read_set_of(const char *dir, const char *shard, struct folder *f)
  * pick_weights() says; only is one file named instead of the folder
  * (a shard of a set: its whole set).
  */
-static int read_shards(const char *dir, const char *only, struct model_build *b, struct model_error *e)
+static int read_shards(const char *path, const char *dir, const char *only, struct model_build *b,
+		       struct model_error *e)
 {
 	struct folder f = { dir, b, e };
 	char *index = join(dir, "model.safetensors.index.json");
@@ -445,7 +469,7 @@ static int read_shards(const char *dir, const char *only, struct model_build *b,
 	if (!index)
 		return -ENOMEM;
 	if (only && model_split_name(only, ".safetensors", &prefix)) {
-		r = read_set_of(dir, only, &f);
+		r = read_set_of(path, dir, only, &f);
 	} else if (only) {
 		r = read_shard(only, &f);
 	} else if (os_path_kind(index) == OS_PATH_FILE) {
@@ -497,7 +521,7 @@ static int open_hf(const char *path, const char *dir, const char *only_shard, bo
 		goto out;
 	b.m->format = config_alone ? HMN_MODEL_CONFIG : HMN_MODEL_SAFETENSORS;
 	b.m->path = arena_strdup(b.m->arena, path);
-	if (!config_alone && ((r = read_shards(dir, only_shard, &b, e)) < 0 ||
+	if (!config_alone && ((r = read_shards(path, dir, only_shard, &b, e)) < 0 ||
 			      (r = model_build_check_names(&b, path, e)) < 0))
 		goto fail;
 	/*
@@ -521,15 +545,7 @@ static int open_hf(const char *path, const char *dir, const char *only_shard, bo
 	if ((r = config_read(text, len, &b, config_alone, e)) < 0)
 		goto fail;
 	b.m->path = arena_strdup(b.m->arena, path);
-	/* A folder's name is the model's (Meta-Llama-3-8B/). */
-	char *abs = strcmp(dir, ".") ? strdup(dir) : NULL;
-	if (abs) {
-		size_t n = strlen(abs);
-		while (n > 1 && (abs[n - 1] == '/' || abs[n - 1] == '\\'))
-			abs[--n] = '\0';
-		b.m->name = arena_strdup(b.m->arena, basename_of(abs));
-		free(abs);
-	}
+	b.m->name = folder_name(b.m, dir);
 	*ret = b.m;
 	r = 0;
 	goto out;
@@ -574,8 +590,11 @@ static int open_gguf_folder(const char *dir, struct hmn_model **ret, struct mode
 		char *path = join(dir, names.names[0]);
 		r = path ? open_gguf(path, ret, e) : -ENOMEM;
 		free(path);
-		if (r >= 0)
+		if (r >= 0) {
 			(*ret)->path = arena_strdup((*ret)->arena, dir); /* the path as given */
+			if (!(*ret)->name)
+				(*ret)->name = folder_name(*ret, dir);
+		}
 	}
 	name_list_clear(&names);
 	return r;

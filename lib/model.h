@@ -194,5 +194,7 @@ void name_list_sort(struct name_list *l);
 void name_list_clear(struct name_list *l);
 /* The files in dir whose names end with suffix, sorted, into *ret (empty on entry). */
 int os_list_dir(const char *dir, const char *suffix, size_t max, struct name_list *ret);
+/* path made absolute, "." and ".." resolved (links too, where the OS does), malloc'd; NULL on failure. */
+char *os_full_path(const char *path);
 
 #endif

@@ -59,13 +59,7 @@ int hmn_tree_meter_read(hmn_context *ctx, struct hmn_tree_meter *meter, struct h
 	int r = hmn_command_pids(ctx, command, &pids, &n);
 	if (r < 0)
 		return r;
-	/* The meter keeps its readings by pid: sorted and distinct, whatever order the tree lists. */
-	if (n > 1)
-		qsort(pids, n, sizeof(*pids), compare_pids);
-	size_t distinct = 0;
-	for (size_t i = 0; i < n; i++)
-		if (distinct == 0 || pids[i] != pids[distinct - 1])
-			pids[distinct++] = pids[i];
+	/* The meter keeps its readings by pid: hmn_command_pids gives them sorted and distinct. */
 	reading.clock.reads_start = now_ns();
 	/*
 	 * No second listing after the reads, to tell a fork while they ran: it
@@ -76,7 +70,7 @@ int hmn_tree_meter_read(hmn_context *ctx, struct hmn_tree_meter *meter, struct h
 	 * fork during it. The newcomer is listed by the next call, which then
 	 * reads anew what was read before it (tree_meter_update).
 	 */
-	r = tree_meter_update(meter, pids, distinct, os_process_memory_measure, read_process_memory, time_left,
+	r = tree_meter_update(meter, pids, n, os_process_memory_measure, read_process_memory, time_left,
 			      still_running, &reading, ret);
 	free(pids);
 	return r;

@@ -156,9 +156,19 @@ int hmn_command_pids(hmn_context *ctx, struct hmn_command *command, uint32_t **r
 		int r = os_tree_living(command->tree, &living, &n);
 		if (r < 0)
 			return r;
+		/*
+		 * Sorted, each once: an orphan re-parented to us while the walk
+		 * went on is met twice (under its old parent, then as ours).
+		 */
+		if (n > 1)
+			qsort(living, n, sizeof(*living), compare_pids);
+		size_t kept = 0;
+		for (size_t i = 0; i < n; i++)
+			if (kept == 0 || living[i] != living[kept - 1])
+				living[kept++] = living[i];
 		free(command->living);
 		command->living = living;
-		command->n_living = n;
+		command->n_living = kept;
 		command->living_listed = true;
 	}
 	uint32_t *copy = malloc((command->n_living ? command->n_living : 1) * sizeof(*copy));
@@ -176,7 +186,7 @@ static void forget_living(struct hmn_command *command, pid_t pid)
 {
 	for (size_t i = 0; i < command->n_living; i++)
 		if (command->living[i] == (uint32_t)pid) {
-			/* In order: the list is sorted (the RAM meter reads it in turns by pid). */
+			/* In order: the list is kept sorted (see hmn_command_pids). */
 			memmove(&command->living[i], &command->living[i + 1],
 				(--command->n_living - i) * sizeof(*command->living));
 			return;

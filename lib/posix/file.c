@@ -62,14 +62,34 @@ void os_file_close(struct model_reader *reader)
 		close((int)(intptr_t)reader->userdata);
 }
 
+/*
+ * Is this entry a file (a link to one counts: the Hugging Face cache's
+ * snapshots are links to its blobs)? A folder named x.gguf is not one, as
+ * Windows' listing already said.
+ */
+static bool is_file(DIR *d, const struct dirent *de)
+{
+	struct stat st;
+	if (de->d_type == DT_REG)
+		return true;
+	if (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN)
+		return false;
+	return fstatat(dirfd(d), de->d_name, &st, 0) == 0 && S_ISREG(st.st_mode);
+}
+
 int os_list_dir(const char *dir, const char *suffix, size_t max, struct name_list *ret)
 {
 	DIR *d = opendir(dir);
 	int r = 0;
 	if (!d)
 		return -errno;
-	for (struct dirent *de; r >= 0 && (de = readdir(d));)
-		r = name_list_add(ret, de->d_name, suffix, max);
+	size_t k = strlen(suffix);
+	for (struct dirent *de; r >= 0 && (de = readdir(d));) {
+		size_t n = strlen(de->d_name);
+		/* Only names that could be taken are looked at (a stat for a link). */
+		if (n > k && !strcmp(de->d_name + n - k, suffix) && is_file(d, de))
+			r = name_list_add(ret, de->d_name, suffix, max);
+	}
 	closedir(d);
 	if (r < 0) {
 		name_list_clear(ret);
@@ -77,4 +97,9 @@ int os_list_dir(const char *dir, const char *suffix, size_t max, struct name_lis
 	}
 	name_list_sort(ret);
 	return 0;
+}
+
+char *os_full_path(const char *path)
+{
+	return realpath(path, NULL);
 }

@@ -74,11 +74,13 @@ void os_file_close(struct model_reader *reader)
 int os_list_dir(const char *dir, const char *suffix, size_t max, struct name_list *ret)
 {
 	size_t dlen = strlen(dir);
+	/* One separator before the *: a \\?\ path is taken as typed, and "dir\\*" is no such folder there. */
+	bool ends = dlen && (dir[dlen - 1] == '\\' || dir[dlen - 1] == '/');
 	char *pattern = malloc(dlen + 3);
 	if (!pattern)
 		return -ENOMEM;
 	memcpy(pattern, dir, dlen);
-	memcpy(pattern + dlen, "\\*", 3);
+	memcpy(pattern + dlen, ends ? "*" : "\\*", ends ? 2 : 3);
 	wchar_t *w;
 	int r = os_utf16(pattern, &w);
 	free(pattern);
@@ -102,4 +104,24 @@ int os_list_dir(const char *dir, const char *suffix, size_t max, struct name_lis
 	}
 	name_list_sort(ret);
 	return 0;
+}
+
+char *os_full_path(const char *path)
+{
+	wchar_t *w, *full = NULL;
+	char *utf8 = NULL;
+	if (os_utf16(path, &w) < 0)
+		return NULL;
+	DWORD n = GetFullPathNameW(w, 0, NULL, NULL);
+	if (n > 0 && (full = malloc((size_t)n * sizeof(*full))) && GetFullPathNameW(w, n, full, NULL) < n) {
+		int len = WideCharToMultiByte(CP_UTF8, 0, full, -1, NULL, 0, NULL, NULL);
+		if (len > 0 && (utf8 = malloc((size_t)len)) &&
+		    WideCharToMultiByte(CP_UTF8, 0, full, -1, utf8, len, NULL, NULL) <= 0) {
+			free(utf8);
+			utf8 = NULL;
+		}
+	}
+	free(full);
+	free(w);
+	return utf8;
 }

@@ -463,6 +463,17 @@ llama_config() {
 	[ "$status" -eq 0 ]
 }
 
+@test "fit: the model is named by its folder however the folder was typed, from inside it too" {
+	cd "$MODELS/Meta-Llama-3-8B"
+	for path in . ./ config.json ./config.json model-00002-of-00004.safetensors "$MODELS/Meta-Llama-3-8B/"; do
+		run_split "$HMN" fit --memory 80GiB "$path" --json
+		[ "$status" -eq 0 ]
+		[ "$(jq -c '[.model.name, .model.path]' <<<"$output")" = "[\"Meta-Llama-3-8B\",\"$path\"]" ]
+	done
+	run_split "$HMN" fit --memory 80GiB .
+	[ "${lines[0]}" = "hmn fit: Meta-Llama-3-8B: llama, 8.03B parameters (bf16), 8192 tokens x 1 sequence" ]
+}
+
 @test "fit --memory: a size; its errors never suggest the share it refuses" {
 	run_split "$HMN" fit --memory 16EiB x.gguf
 	[ "$status" -eq 2 ]

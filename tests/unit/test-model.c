@@ -290,7 +290,11 @@ static void test_safetensors_models(void)
 		is_u64(m->parameters, 15706484224ull, "15,706,484,224 parameters implied (as published)");
 		hmn_model_free(m);
 	}
-	/* A folder of GGUF files and no safetensors: its one model (split or not), config.json beside or not; two are refused. */
+	/*
+	 * A folder of GGUF files and no safetensors: its one model (split or
+	 * not), config.json beside or not, a folder named cache.gguf in it
+	 * not a second; two are refused.
+	 */
 	struct hmn_model *whole = open_model("llama-3.2-1b.Q8_0.gguf");
 	m = open_model("Llama-3.2-1B-GGUF");
 	if (ok(m != NULL && whole != NULL, "a folder holding one GGUF reads"), m && whole) {
@@ -614,6 +618,8 @@ static void test_hostile_files(void)
 	/* One of its shards named: the set it belongs to, with the one gone said (a fraction was priced). */
 	expect_error("shard-gone/model-00003-of-00003.safetensors", -ENOENT,
 		     "model-00002-of-00003.safetensors, of its set of 3, is missing");
+	expect_error("dot-shard-gone/.model-00003-of-00003.safetensors", -ENOENT,
+		     ".model-00002-of-00003.safetensors, of its set of 3, is missing");
 	/* Without an index, weights that cannot be told apart are refused, never summed nor guessed at. */
 	expect_error("two-shard-sets", -EINVAL, "shards of two sets (2 and 3 files)");
 	expect_error("two-copies", -EINVAL, "both model.fp16.safetensors and model.fp32.safetensors");
@@ -1256,7 +1262,7 @@ static void test_printable(void)
 	if (model_build_start(&b, NULL) == 0) {
 		r = safetensors_read(&reader, &b, &e);
 		ok(r == -EINVAL && harmless(why) && strstr(why, "tensor '?[2J?]0;owned?\?\?' has dtype 'Q9'"),
-		   "a safetensors tensor's name in an error is printable");
+		   "a hostile tensor name in a safetensors error is shown printable");
 		if (!harmless(why))
 			printf("#   %s\n", why);
 		model_build_abort(&b);

@@ -217,6 +217,16 @@ static void test_signal_in_a_namespace(void)
 	ok(hmn_command_pids(ctx, command, &pids, &n) == 0 && n == 2 && pids[0] == 9100001 && pids[1] == 9100002,
 	   "the tree as the host's /proc numbers it");
 	free(pids);
+	/* 9100002 re-parented to us while the walk went on: met twice, listed once, in order. */
+	children(dir, 9100000, "9100002 9100001 ");
+	hmn_command_sample(ctx, command);
+	pids = NULL;
+	int listed = hmn_command_pids(ctx, command, &pids, &n);
+	ok(listed == 0 && n == 2 && pids[0] == 9100001 && pids[1] == 9100002,
+	   "a process met twice in one walk is listed once, the list sorted (%zu)", n);
+	free(pids);
+	children(dir, 9100000, "9100001 ");
+	hmn_command_sample(ctx, command);
 	int sent = hmn_command_signal_tree(ctx, command, SIGTERM);
 	ok(sent == 2, "SIGTERM sent to both (%d)", sent);
 	int how_a = ended_by(a), how_b = ended_by(b);
