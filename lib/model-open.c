@@ -63,16 +63,24 @@ static bool is_separator(char c)
 	return c == '/';
 }
 
-/* dir/name, malloc'd: one separator between them, whatever dir ends in ("float/" as typed). */
+/*
+ * dir/name, malloc'd: one separator between them, whatever dir ends in
+ * ("float/" as typed); Windows' own, which a \\?\ path needs.
+ */
 static char *join(const char *dir, const char *name)
 {
+#ifdef _WIN32
+	const char separator = '\\';
+#else
+	const char separator = '/';
+#endif
 	size_t d = strlen(dir), n = strlen(name);
 	bool ends = d && is_separator(dir[d - 1]);
 	char *p = malloc(d + n + 2);
 	if (p) {
 		memcpy(p, dir, d);
 		if (!ends)
-			p[d++] = '/';
+			p[d++] = separator;
 		memcpy(p + d, name, n + 1);
 	}
 	return p;
@@ -111,22 +119,46 @@ static const char *basename_of(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/* path's last component, without the separators after it, malloc'd ("" for a root). */
+static char *last_component(const char *path)
+{
+	char *copy = strdup(path);
+	if (!copy)
+		return NULL;
+	size_t n = strlen(copy);
+	while (n > 1 && (copy[n - 1] == '/' || copy[n - 1] == '\\'))
+		copy[--n] = '\0';
+	const char *base = basename_of(copy);
+	memmove(copy, base, strlen(base) + 1);
+	return copy;
+}
+
+/* A component that names no folder of its own: "", ".", "..", a root, a drive ("C:"). */
+static bool names_no_folder(const char *component)
+{
+	size_t n = strlen(component);
+	return !n || !strcmp(component, ".") || !strcmp(component, "..") || !strcmp(component, "/") ||
+	       !strcmp(component, "\\") || component[n - 1] == ':';
+}
+
 /*
  * The name of the folder dir is (Meta-Llama-3-8B/), in m's arena: the
- * model's name when its files give none. Resolved, so that "." and a
- * config.json named from inside the folder are named too; NULL for a root.
+ * model's name when its files give none. As typed (a link named for the
+ * model keeps that name, never the Hugging Face cache's snapshot hash it
+ * points to); resolved only where what was typed names no folder ("." and
+ * a config.json named from inside the folder); NULL for a root.
  */
 static const char *folder_name(struct hmn_model *m, const char *dir)
 {
-	char *full = os_full_path(dir);
-	if (!full && !(full = strdup(dir)))
-		return NULL;
-	size_t n = strlen(full);
-	while (n > 1 && (full[n - 1] == '/' || full[n - 1] == '\\'))
-		full[--n] = '\0';
-	const char *base = basename_of(full);
-	const char *name = *base && strcmp(base, ".") && strcmp(base, "..") ? arena_strdup(m->arena, base) : NULL;
-	free(full);
+	char *base = last_component(dir);
+	if (base && names_no_folder(base)) {
+		char *full = os_full_path(dir);
+		free(base);
+		base = full ? last_component(full) : NULL;
+		free(full);
+	}
+	const char *name = base && !names_no_folder(base) ? arena_strdup(m->arena, base) : NULL;
+	free(base);
 	return name;
 }
 
@@ -435,6 +467,8 @@ static int read_set_of(const char *path, const char *dir, const char *shard, str
 {
 	size_t prefix;
 	unsigned count = model_split_name(shard, ".safetensors", &prefix);
+	if (count > MODEL_MAX_FILES)
+		return model_fail(f->e, -E2BIG, "%s: a set of %u shards (at most %u)", path, count, MODEL_MAX_FILES);
 	size_t size = prefix + 32;
 	char *want = malloc(size);
 	int r = want ? 0 : -ENOMEM;
@@ -442,13 +476,17 @@ static int read_set_of(const char *path, const char *dir, const char *shard, str
 		memcpy(want, shard, prefix);
 		snprintf(want + prefix, size - prefix, "-%05u-of-%05u.safetensors", part, count);
 		char *p = join(dir, want);
-		if (!p)
-			r = -ENOMEM;
-		else if (os_path_kind(p) != OS_PATH_FILE)
+		int kind = p ? os_path_kind(p) : -ENOMEM;
+		if (kind == OS_PATH_MISSING)
 			r = model_fail(f->e, -ENOENT, "%s: %s, of its set of %u, is missing", path, SHOWN(want), count);
+		else if (kind < 0 && kind != -ENOMEM)
+			r = model_fail(f->e, kind, "%s: %s, of its set of %u: %s", path, SHOWN(want), count,
+				       strerror(-kind));
+		else if (kind < 0)
+			r = kind;
 		free(p);
 		if (r >= 0)
-			r = read_shard(want, f);
+			r = read_shard(want, f); /* a folder by that name: open_failed says so */
 	}
 	free(want);
 	return r;
@@ -623,7 +661,13 @@ static bool has_safetensors(const char *dir)
  */
 static int open_folder(const char *path, struct hmn_model **ret, struct model_error *e)
 {
-	if (!has_safetensors(path)) {
+	/* Safetensors without a config.json cannot be priced: the GGUF beside them can (a LoRA adapter). */
+	char *config = join(path, "config.json");
+	if (!config)
+		return -ENOMEM;
+	bool have_config = os_path_kind(config) == OS_PATH_FILE;
+	free(config);
+	if (!have_config || !has_safetensors(path)) {
 		int r = open_gguf_folder(path, ret, e);
 		if (r != -EAGAIN)
 			return r;

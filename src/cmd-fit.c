@@ -105,7 +105,7 @@ static int answer_gpus(const struct cli *cli, hmn_context *ctx, const struct hmn
 	int r = hmn_query_gpus(ctx, &gpus);
 	if (r < 0) {
 		int status = exit_for_query_error(ctx, r);
-		if (r == -ENODEV)
+		if (r == -ENODEV && !cli->n_devices) /* --device and --memory do not go together */
 			fputs("hmn: to plan for a GPU that is not here: hmn fit --memory SIZE MODEL\n", stderr);
 		return status;
 	}

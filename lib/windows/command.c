@@ -258,6 +258,9 @@ int hmn_command_pids(hmn_context *ctx, struct hmn_command *command, uint32_t **r
 		for (size_t i = 0; i < n; i++)
 			pids[i] = (uint32_t)list->ProcessIdList[i];
 		free(list);
+		/* Sorted, as hmn.h says (a job lists each process once, in its own order). */
+		if (n > 1)
+			qsort(pids, n, sizeof(*pids), compare_pids);
 		*ret_pids = pids;
 		*ret_count = n;
 		return 0;

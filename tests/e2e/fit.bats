@@ -474,6 +474,28 @@ llama_config() {
 	[ "${lines[0]}" = "hmn fit: Meta-Llama-3-8B: llama, 8.03B parameters (bf16), 8192 tokens x 1 sequence" ]
 }
 
+@test "fit: folders as downloads leave them: a link keeps its name, a stray adapter, a snapshot whose blob is gone" {
+	# A link named for the model (to a Hugging Face cache snapshot, say): the link's name, not the target's.
+	ln -s "$MODELS/Meta-Llama-3-8B" "$BATS_TEST_TMPDIR/MyLlama"
+	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/MyLlama" --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.model.name' <<<"$output")" = MyLlama ]
+	# A GGUF and a LoRA's safetensors, no config.json: the GGUF is the model (the safetensors cannot be priced).
+	mkdir "$BATS_TEST_TMPDIR/gguf-adapter"
+	ln -s "$MODELS/llama-3.2-1b.Q8_0.gguf" "$BATS_TEST_TMPDIR/gguf-adapter/llama-3.2-1b.Q8_0.gguf"
+	cp "$MODELS/hostile/shard-gone/model-00001-of-00003.safetensors" "$BATS_TEST_TMPDIR/gguf-adapter/adapter_model.safetensors"
+	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/gguf-adapter" --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.model.format, .model.name]' <<<"$output")" = '["gguf","Llama 3.2 1B"]' ]
+	# The weights a link that leads nowhere (its blob deleted): said, never the config.json priced alone.
+	mkdir "$BATS_TEST_TMPDIR/broken"
+	cp "$MODELS/Meta-Llama-3-8B/config.json" "$BATS_TEST_TMPDIR/broken/"
+	ln -s /nonexistent/blob "$BATS_TEST_TMPDIR/broken/model.safetensors"
+	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/broken"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/broken/model.safetensors: no such file" ]
+}
+
 @test "fit --memory: a size; its errors never suggest the share it refuses" {
 	run_split "$HMN" fit --memory 16EiB x.gguf
 	[ "$status" -eq 2 ]

@@ -417,3 +417,16 @@ npm_folder() {
 	[ "$(ls -A data)" = "hmn.json" ]
 	[ "$(ls -A links)" = "hmn.json" ]
 }
+
+@test "hmn.exe fit: a folder by a long (\\\\?\\) path, with and without its last backslash; a missing shard said of the path as typed" {
+	models="Z:$(tr / '\\' <<<"$MODELS")"
+	for folder in "\\\\?\\$models\\Meta-Llama-3-8B" "\\\\?\\$models\\Llama-3-8B-GGUF-split\\"; do
+		run "${wine[@]}" "$HMN" fit --memory 80GiB "$folder" --json
+		[ "$status" -eq 0 ]
+		[ "$(jq -c '[.model.name, .model.parameters]' <<<"$output")" = '["Meta-Llama-3-8B",8030261248]' ]
+	done
+	# A shard's missing sibling, said of the path as typed.
+	run "${wine[@]}" "$HMN" fit --memory 80GiB "$models\\hostile\\shard-gone\\model-00001-of-00003.safetensors"
+	[ "$status" -eq 1 ]
+	[[ "$(tr -d '\r' <<<"$output")" == *"shard-gone\\model-00001-of-00003.safetensors: model-00002-of-00003.safetensors, of its set of 3, is missing" ]]
+}
