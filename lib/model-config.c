@@ -781,7 +781,7 @@ int config_read(const char *text_json, size_t len, struct model_build *b, bool i
 		char w[160];
 		snprintf(w, sizeof(w), "no shape of its own: read with transformers' defaults for %s (%u layers of width %u)",
 			 f->model_type, m->n_layer, m->n_embd);
-		m->warning = arena_strdup(m->arena, w);
+		model_add_warning(m, w);
 	}
 	return 0;
 }

@@ -119,26 +119,39 @@ static const char *basename_of(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* path's last component, without the separators after it, malloc'd ("" for a root). */
+/*
+ * path's last component, malloc'd: without the separators after it, nor
+ * "." components ("MyLlama/." is MyLlama, as typed); "" for a root; on
+ * Windows without a drive ("Z:MyModel" is MyModel).
+ */
 static char *last_component(const char *path)
 {
 	char *copy = strdup(path);
 	if (!copy)
 		return NULL;
 	size_t n = strlen(copy);
-	while (n > 1 && (copy[n - 1] == '/' || copy[n - 1] == '\\'))
-		copy[--n] = '\0';
+	for (;;) {
+		while (n > 1 && is_separator(copy[n - 1]))
+			copy[--n] = '\0';
+		if (n > 2 && copy[n - 1] == '.' && is_separator(copy[n - 2]))
+			copy[n -= 2] = '\0'; /* "x/." */
+		else
+			break;
+	}
 	const char *base = basename_of(copy);
+#ifdef _WIN32
+	if (base == copy && n >= 2 && copy[1] == ':')
+		base += 2;
+#endif
 	memmove(copy, base, strlen(base) + 1);
 	return copy;
 }
 
-/* A component that names no folder of its own: "", ".", "..", a root, a drive ("C:"). */
+/* A component that names no folder of its own: "", ".", "..", a root ("/"; on Windows "\\"). */
 static bool names_no_folder(const char *component)
 {
-	size_t n = strlen(component);
-	return !n || !strcmp(component, ".") || !strcmp(component, "..") || !strcmp(component, "/") ||
-	       !strcmp(component, "\\") || component[n - 1] == ':';
+	return !*component || !strcmp(component, ".") || !strcmp(component, "..") ||
+	       (strlen(component) == 1 && is_separator(component[0]));
 }
 
 /*
@@ -603,7 +616,7 @@ out:
  * models (a repository's quants side by side) are refused: which is meant
  * cannot be told.
  */
-static int open_gguf_folder(const char *dir, struct hmn_model **ret, struct model_error *e)
+static int open_gguf_folder(const char *dir, bool have_config, struct hmn_model **ret, struct model_error *e)
 {
 	struct name_list names = { 0 };
 	int r = os_list_dir(dir, ".gguf", MODEL_MAX_FILES, &names);
@@ -621,9 +634,9 @@ static int open_gguf_folder(const char *dir, struct hmn_model **ret, struct mode
 			other = names.names[i];
 	}
 	if (other) {
-		r = model_fail(e, -EINVAL, "%s: no safetensors, and GGUF files of more than one model (%s, %s%s):"
-			       " name the one to fit", dir, SHOWN(names.names[0]), SHOWN(other),
-			       names.count > 2 ? ", …" : "");
+		r = model_fail(e, -EINVAL, "%s: %s, and GGUF files of more than one model (%s, %s%s): name the one"
+			       " to fit", dir, have_config ? "no safetensors weights" : "no config.json",
+			       SHOWN(names.names[0]), SHOWN(other), names.count > 2 ? ", …" : "");
 	} else {
 		char *path = join(dir, names.names[0]);
 		r = path ? open_gguf(path, ret, e) : -ENOMEM;
@@ -668,7 +681,7 @@ static int open_folder(const char *path, struct hmn_model **ret, struct model_er
 	bool have_config = os_path_kind(config) == OS_PATH_FILE;
 	free(config);
 	if (!have_config || !has_safetensors(path)) {
-		int r = open_gguf_folder(path, ret, e);
+		int r = open_gguf_folder(path, have_config, ret, e);
 		if (r != -EAGAIN)
 			return r;
 	}

@@ -88,11 +88,21 @@ const struct arch_info *arch_find(const char *name)
 	return NULL;
 }
 
+void model_add_warning(struct hmn_model *m, const char *text)
+{
+	char w[512];
+	if (m->warning && *m->warning)
+		snprintf(w, sizeof(w), "%s; %s", m->warning, text);
+	else
+		snprintf(w, sizeof(w), "%s", text);
+	m->warning = arena_strdup(m->arena, w);
+}
+
 void model_warn_unknown_architecture(struct hmn_model *m)
 {
 	char w[160];
 	snprintf(w, sizeof(w), "unknown architecture '%s': read as a generic transformer", m->architecture);
-	m->warning = arena_strdup(m->arena, w);
+	model_add_warning(m, w);
 }
 
 void model_set_layer_kinds(struct hmn_model *m, bool recurrent, uint32_t swa_pattern, const bool *swa_layers,

@@ -140,6 +140,8 @@ struct arch_info {
 const struct arch_info *arch_find(const char *name);
 /* m's warning: its architecture is not one hmn knows, and how it was read instead. */
 void model_warn_unknown_architecture(struct hmn_model *m);
+/* Adds text to m's warning (after the one it has, if any: "first; text"). */
+void model_add_warning(struct hmn_model *m, const char *text);
 /* Sets layers' kinds from the model's window and pattern; recurrent: every layer keeps a state. */
 void model_set_layer_kinds(struct hmn_model *m, bool recurrent, uint32_t swa_pattern, const bool *swa_layers,
 			   size_t n_swa_layers);

@@ -65,9 +65,8 @@ void os_file_close(struct model_reader *reader)
 /*
  * Is this entry a file (a link to one counts: the Hugging Face cache's
  * snapshots are links to its blobs)? A folder named x.gguf is not one, as
- * Windows' listing already said. A link that leads nowhere is kept: its
- * open says what is wrong (a snapshot whose blob was deleted was left
- * out, and the config.json beside it priced as the model, exit 0).
+ * Windows' listing already said, nor a link that leads nowhere (a stale
+ * one beside the weights would spoil the folder).
  */
 static bool is_file(DIR *d, const struct dirent *de)
 {
@@ -76,7 +75,7 @@ static bool is_file(DIR *d, const struct dirent *de)
 		return true;
 	if (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN)
 		return false;
-	return fstatat(dirfd(d), de->d_name, &st, 0) < 0 || !S_ISDIR(st.st_mode);
+	return fstatat(dirfd(d), de->d_name, &st, 0) == 0 && S_ISREG(st.st_mode);
 }
 
 int os_list_dir(const char *dir, const char *suffix, size_t max, struct name_list *ret)

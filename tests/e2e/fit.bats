@@ -279,8 +279,11 @@ no_escapes() {
 	run_split "$HMN" fit "$MODELS/gpt2"
 	[ "$status" -eq 3 ]
 	[[ "$stderr" == "hmn: no GPU found"* ]]
-	# and how to plan without one.
+	# and how to plan without one; not with --device, which --memory does not go with.
 	[ "$(tail -1 <<<"$stderr")" = "hmn: to plan for a GPU that is not here: hmn fit --memory SIZE MODEL" ]
+	run_split "$HMN" fit --device 0 "$MODELS/gpt2"
+	[ "$status" -eq 3 ]
+	[[ "$stderr" != *"--memory"* ]]
 }
 
 @test "fit -q is a CI gate: the status alone; -o FILE still gets the document" {
@@ -474,12 +477,19 @@ llama_config() {
 	[ "${lines[0]}" = "hmn fit: Meta-Llama-3-8B: llama, 8.03B parameters (bf16), 8192 tokens x 1 sequence" ]
 }
 
-@test "fit: folders as downloads leave them: a link keeps its name, a stray adapter, a snapshot whose blob is gone" {
+@test "fit: folders as downloads leave them: a link keeps its name, a stray adapter, stale links" {
 	# A link named for the model (to a Hugging Face cache snapshot, say): the link's name, not the target's.
 	ln -s "$MODELS/Meta-Llama-3-8B" "$BATS_TEST_TMPDIR/MyLlama"
-	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/MyLlama" --json
-	[ "$status" -eq 0 ]
-	[ "$(jq -r '.model.name' <<<"$output")" = MyLlama ]
+	for typed in MyLlama MyLlama/ MyLlama/. MyLlama/./ MyLlama/config.json; do
+		run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/$typed" --json
+		[ "$status" -eq 0 ]
+		[ "$(jq -r '.model.name' <<<"$output")" = MyLlama ]
+	done
+	# A name ending in ':' is a name on POSIX (on Windows, a drive).
+	mkdir "$BATS_TEST_TMPDIR/weird:"
+	cp "$MODELS/Meta-Llama-3-8B/config.json" "$BATS_TEST_TMPDIR/weird:/"
+	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/weird:" --json
+	[ "$(jq -r '.model.name' <<<"$output")" = "weird:" ]
 	# A GGUF and a LoRA's safetensors, no config.json: the GGUF is the model (the safetensors cannot be priced).
 	mkdir "$BATS_TEST_TMPDIR/gguf-adapter"
 	ln -s "$MODELS/llama-3.2-1b.Q8_0.gguf" "$BATS_TEST_TMPDIR/gguf-adapter/llama-3.2-1b.Q8_0.gguf"
@@ -487,13 +497,17 @@ llama_config() {
 	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/gguf-adapter" --json
 	[ "$status" -eq 0 ]
 	[ "$(jq -c '[.model.format, .model.name]' <<<"$output")" = '["gguf","Llama 3.2 1B"]' ]
-	# The weights a link that leads nowhere (its blob deleted): said, never the config.json priced alone.
-	mkdir "$BATS_TEST_TMPDIR/broken"
-	cp "$MODELS/Meta-Llama-3-8B/config.json" "$BATS_TEST_TMPDIR/broken/"
-	ln -s /nonexistent/blob "$BATS_TEST_TMPDIR/broken/model.safetensors"
-	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/broken"
+	# A stale link beside the weights (a quant deleted since) spoils nothing, nor does a folder named x.gguf.
+	ln -s /nonexistent/blob "$BATS_TEST_TMPDIR/gguf-adapter/old.Q4_0.gguf"
+	mkdir "$BATS_TEST_TMPDIR/gguf-adapter/cache.gguf"
+	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/gguf-adapter" --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.model.format' <<<"$output")" = gguf ]
+	# Two models, no config.json: which is meant cannot be told, and the reason is the right one.
+	ln -s "$MODELS/moe-tiny.Q8_0.gguf" "$BATS_TEST_TMPDIR/gguf-adapter/moe-tiny.Q8_0.gguf"
+	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/gguf-adapter"
 	[ "$status" -eq 1 ]
-	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/broken/model.safetensors: no such file" ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/gguf-adapter: no config.json, and GGUF files of more than one model (llama-3.2-1b.Q8_0.gguf, moe-tiny.Q8_0.gguf): name the one to fit" ]
 }
 
 @test "fit --memory: a size; its errors never suggest the share it refuses" {
