@@ -47,9 +47,7 @@ static bool still_running(void *data, uint32_t pid)
 int hmn_tree_meter_read(hmn_context *ctx, struct hmn_tree_meter *meter, struct hmn_command *command,
 			uint64_t budget_ms, struct hmn_tree_memory *ret)
 {
-	/* The budget runs from here: the tree's listing below is the first thing it pays for. */
-	uint64_t start = now_ns();
-	struct reading reading = { .clock.deadline = budget_ms ? start + budget_ms * 1000000u : 0 };
+	struct reading reading = { 0 };
 	uint32_t *pids = NULL;
 	size_t n = 0;
 
@@ -59,8 +57,15 @@ int hmn_tree_meter_read(hmn_context *ctx, struct hmn_tree_meter *meter, struct h
 	int r = hmn_command_pids(ctx, command, &pids, &n);
 	if (r < 0)
 		return r;
-	/* The meter keeps its readings by pid: hmn_command_pids gives them sorted and distinct. */
+	/*
+	 * The meter keeps its readings by pid: hmn_command_pids gives them
+	 * sorted and distinct. The budget is the reads' own, from here: charged
+	 * with the listing (~190 ms at 10,000 processes, against 50 ms), each
+	 * sample read one process, and 5,000 sleeps under `--interval 100ms`
+	 * peaked at 20 MiB where they hold 534 MiB.
+	 */
 	reading.clock.reads_start = now_ns();
+	reading.clock.deadline = budget_ms ? reading.clock.reads_start + budget_ms * 1000000u : 0;
 	/*
 	 * No second listing after the reads, to tell a fork while they ran: it
 	 * cost as much as the first (at 2,000 processes, more than the budget),
