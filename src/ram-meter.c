@@ -14,14 +14,13 @@ void ram_meter_add(struct ram_meter *m, const struct hmn_tree_memory *reading)
 		return;
 	m->measured++;
 	/*
-	 * A reading that is not settled counts at its lower bound, which
-	 * counts no page twice, like every other. (Set aside once a settled
-	 * reading had come, such readings left that one the peak however the
-	 * tree grew after: a tree settled at its start, the shell alone, and
-	 * never again, as a build that forks every sample, reported the
-	 * shell's few MiB.)
+	 * A reading counts at its lower bound (its bytes when settled), which
+	 * counts no page twice. (Set aside once a settled reading had come,
+	 * unsettled ones left that one the peak however the tree grew after: a
+	 * tree settled at its start, the shell alone, and never again, as a
+	 * build that forks every sample, reported the shell's few MiB.)
 	 */
-	uint64_t bytes = reading->settled ? reading->bytes : reading->lower_bytes;
+	uint64_t bytes = reading->lower_bytes;
 	if (bytes != HMN_UNKNOWN && (m->peak == HMN_UNKNOWN || bytes > m->peak)) {
 		m->peak = bytes;
 		m->measure = reading->measure;

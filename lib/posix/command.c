@@ -184,13 +184,14 @@ int hmn_command_pids(hmn_context *ctx, struct hmn_command *command, uint32_t **r
 /* A process reaped since the tree was listed this sample is no more the tree's. */
 static void forget_living(struct hmn_command *command, pid_t pid)
 {
-	for (size_t i = 0; i < command->n_living; i++)
-		if (command->living[i] == (uint32_t)pid) {
-			/* In order: the list is kept sorted (see hmn_command_pids). */
-			memmove(&command->living[i], &command->living[i + 1],
-				(--command->n_living - i) * sizeof(*command->living));
-			return;
-		}
+	uint32_t key = (uint32_t)pid;
+	/* Sorted (see hmn_command_pids): found by halves, taken out in order (10,000 orphans reaped at once). */
+	uint32_t *at = command->n_living ? bsearch(&key, command->living, command->n_living, sizeof(key),
+						     compare_pids) : NULL;
+	if (at) {
+		size_t i = (size_t)(at - command->living);
+		memmove(at, at + 1, (--command->n_living - i) * sizeof(*at));
+	}
 }
 
 /* Reaps every child that has ended (the command's status is kept; the sentinel's end noted). */

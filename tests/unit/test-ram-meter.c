@@ -8,7 +8,7 @@
 
 static void add(struct ram_meter *m, uint64_t bytes, const char *measure, bool complete)
 {
-	struct hmn_tree_memory r = { .bytes = bytes, .measure = measure, .complete = complete, .settled = true };
+	struct hmn_tree_memory r = { .bytes = bytes, .measure = measure, .complete = complete, .settled = true, .lower_bytes = bytes };
 	ram_meter_add(m, &r);
 }
 
@@ -31,7 +31,7 @@ int main(void)
 	is_u64(m.readings, 5, "five readings");
 	is_u64(m.partial, 1, "one of them partial");
 	ok(!m.is_peak, "no peak readings");
-	ram_meter_add(&m, &(struct hmn_tree_memory){ .bytes = 5, .measure = "commit", .is_peak = true, .complete = true, .settled = true });
+	ram_meter_add(&m, &(struct hmn_tree_memory){ .bytes = 5, .measure = "commit", .is_peak = true, .complete = true, .settled = true, .lower_bytes = 5 });
 	ok(m.is_peak, "a reading that is the OS's own peak says so");
 
 	/*
