@@ -48,9 +48,9 @@ void memory_reader(struct model_reader *r, struct memory_file *file, uint64_t si
 
 /*
  * What llama.cpp's llama-model.cpp says of each (the names are GGUF's):
- * which layers slide (set_swa_pattern), which keep a recurrent state, which
- * use latent attention. An architecture not here is read as a plain
- * transformer, with a warning.
+ * which layers slide (set_swa_pattern), which keep a recurrent state
+ * (latent attention is told by its keys). An architecture not here is read
+ * as a plain transformer, with a warning.
  */
 static const struct arch_info arches[] = {
 	{ .name = "llama" }, { .name = "llama4", .swa_pattern = 4 }, { .name = "mistral3" },
@@ -69,13 +69,7 @@ static const struct arch_info arches[] = {
 	{ .name = "mamba", .recurrent = true }, { .name = "mamba2", .recurrent = true },
 	{ .name = "rwkv6", .recurrent = true }, { .name = "rwkv7", .recurrent = true },
 	{ .name = "bert" }, { .name = "nomic-bert" },
-	/* safetensors' model_type words for the same families */
-	{ .name = "mistral" }, { .name = "mixtral" }, { .name = "qwen2_moe" },
-	{ .name = "qwen3_moe" }, { .name = "gemma3_text", .swa_pattern = 6 },
-	{ .name = "gpt_neox" }, { .name = "deepseek_v2" },
-	{ .name = "deepseek_v3" },
-	{ .name = "phi3small" }, { .name = "gpt_bigcode" },
-	{ .name = "falcon_mamba", .recurrent = true },
+	/* config.json's model_type words are model-config.c's families[], not here. */
 };
 
 const struct arch_info *arch_find(const char *name)
