@@ -624,21 +624,40 @@ static int open_gguf_folder(const char *dir, bool have_config, struct hmn_model 
 		name_list_clear(&names);
 		return -EAGAIN; /* what open_hf says of the folder stands */
 	}
-	size_t first_len, len;
-	unsigned first_count = model_split_name(names.names[0], ".gguf", &first_len);
-	const char *other = NULL;
-	for (size_t i = 1; i < names.count && !other; i++) {
-		unsigned count = model_split_name(names.names[i], ".gguf", &len);
-		if (!first_count || count != first_count || len != first_len ||
-		    memcmp(names.names[i], names.names[0], len))
-			other = names.names[i];
+	/*
+	 * A vision model's projector (llama.cpp's mmproj-*.gguf, beside the
+	 * model in the repositories that serve it) is loaded beside the
+	 * model, never as one: set aside, as a LoRA's adapter_* is.
+	 */
+	const char *model = NULL, *other = NULL, *projector = NULL;
+	size_t first_len = 0, len, files = 0;
+	unsigned first_count = 0;
+	for (size_t i = 0; i < names.count; i++) {
+		const char *name = names.names[i];
+		if (!strncmp(name, "mmproj", strlen("mmproj"))) {
+			projector = projector ? projector : name;
+			continue;
+		}
+		files++;
+		unsigned count = model_split_name(name, ".gguf", &len);
+		if (!model) {
+			model = name;
+			first_count = count;
+			first_len = len;
+		} else if (!other &&
+			   (!first_count || count != first_count || len != first_len || memcmp(name, model, len))) {
+			other = name;
+		}
 	}
-	if (other) {
+	if (!model) {
+		r = model_fail(e, -EINVAL, "%s: %s is a vision model's projector, not a model: fit the model it serves",
+			       dir, SHOWN(projector));
+	} else if (other) {
 		r = model_fail(e, -EINVAL, "%s: %s, and GGUF files of more than one model (%s, %s%s): name the one"
 			       " to fit", dir, have_config ? "no safetensors weights" : "no config.json",
-			       SHOWN(names.names[0]), SHOWN(other), names.count > 2 ? ", …" : "");
+			       SHOWN(model), SHOWN(other), files > 2 ? ", …" : "");
 	} else {
-		char *path = join(dir, names.names[0]);
+		char *path = join(dir, model);
 		r = path ? open_gguf(path, ret, e) : -ENOMEM;
 		free(path);
 		if (r >= 0) {

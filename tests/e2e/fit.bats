@@ -503,6 +503,15 @@ llama_config() {
 	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/gguf-adapter" --json
 	[ "$status" -eq 0 ]
 	[ "$(jq -r '.model.format' <<<"$output")" = gguf ]
+	# A vision model's projector beside it is not a second model; alone, it is said to be none.
+	ln -s "$MODELS/moe-tiny.Q8_0.gguf" "$BATS_TEST_TMPDIR/gguf-adapter/mmproj-model-f16.gguf"
+	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/gguf-adapter" --json
+	[ "$(jq -c '[.model.format, .model.name]' <<<"$output")" = '["gguf","Llama 3.2 1B"]' ]
+	mkdir "$BATS_TEST_TMPDIR/projector"
+	ln -s "$MODELS/moe-tiny.Q8_0.gguf" "$BATS_TEST_TMPDIR/projector/mmproj-model-f16.gguf"
+	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/projector"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/projector: mmproj-model-f16.gguf is a vision model's projector, not a model: fit the model it serves" ]
 	# Two models, no config.json: which is meant cannot be told, and the reason is the right one.
 	ln -s "$MODELS/moe-tiny.Q8_0.gguf" "$BATS_TEST_TMPDIR/gguf-adapter/moe-tiny.Q8_0.gguf"
 	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/gguf-adapter"
