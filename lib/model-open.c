@@ -45,6 +45,7 @@ void name_list_clear(struct name_list *l)
 	for (size_t i = 0; i < l->count; i++)
 		free(l->names[i]);
 	free(l->names);
+	free(l->dangling);
 	*l = (struct name_list){ 0 };
 }
 
@@ -551,7 +552,7 @@ static int open_hf(const char *path, const char *dir, const char *only_shard, bo
 	char *text = NULL;
 	size_t len;
 	struct model_build b;
-	int r;
+	int r = 0;
 
 	if (!config || !index) {
 		r = -ENOMEM;
@@ -564,9 +565,16 @@ static int open_hf(const char *path, const char *dir, const char *only_shard, bo
 	}
 	if (!config_alone && !only_shard && os_path_kind(index) != OS_PATH_FILE) {
 		struct name_list names = { 0 };
-		if (os_list_dir(dir, ".safetensors", 1, &names) == 0 && !names.count)
+		if (os_list_dir(dir, ".safetensors", 1, &names) == 0 && !names.count) {
+			/* Weights whose link leads nowhere (a deleted blob) are broken weights, not none. */
+			if (names.dangling)
+				r = model_fail(e, -ENOENT, "%s: %s leads nowhere (its file is gone)", path,
+					       SHOWN(names.dangling));
 			config_alone = true;
+		}
 		name_list_clear(&names);
+		if (r < 0)
+			goto out;
 	}
 	if ((r = model_build_start(&b, NULL)) < 0)
 		goto out;

@@ -189,6 +189,7 @@ void os_file_close(struct model_reader *reader);
 struct name_list {
 	char **names;
 	size_t count, capacity;
+	char *dangling;  /* the first name of the suffix left out as a link that leads nowhere, or NULL */
 };
 /* Adds name when it ends with suffix (and does not start with a dot); -E2BIG past max names. */
 int name_list_add(struct name_list *l, const char *name, const char *suffix, size_t max);

@@ -66,16 +66,20 @@ void os_file_close(struct model_reader *reader)
  * Is this entry a file (a link to one counts: the Hugging Face cache's
  * snapshots are links to its blobs)? A folder named x.gguf is not one, as
  * Windows' listing already said, nor a link that leads nowhere (a stale
- * one beside the weights would spoil the folder).
+ * one beside the weights would spoil the folder): *ret_dangling says so.
  */
-static bool is_file(DIR *d, const struct dirent *de)
+static bool is_file(DIR *d, const struct dirent *de, bool *ret_dangling)
 {
 	struct stat st;
+	*ret_dangling = false;
 	if (de->d_type == DT_REG)
 		return true;
 	if (de->d_type != DT_LNK && de->d_type != DT_UNKNOWN)
 		return false;
-	return fstatat(dirfd(d), de->d_name, &st, 0) == 0 && S_ISREG(st.st_mode);
+	if (fstatat(dirfd(d), de->d_name, &st, 0) == 0)
+		return S_ISREG(st.st_mode);
+	*ret_dangling = errno == ENOENT;
+	return false;
 }
 
 int os_list_dir(const char *dir, const char *suffix, size_t max, struct name_list *ret)
@@ -87,9 +91,14 @@ int os_list_dir(const char *dir, const char *suffix, size_t max, struct name_lis
 	size_t k = strlen(suffix);
 	for (struct dirent *de; r >= 0 && (de = readdir(d));) {
 		size_t n = strlen(de->d_name);
+		bool dangling;
 		/* Only names that could be taken are looked at (a stat for a link). */
-		if (n > k && !strcmp(de->d_name + n - k, suffix) && is_file(d, de))
+		if (n <= k || strcmp(de->d_name + n - k, suffix) || de->d_name[0] == '.')
+			continue;
+		if (is_file(d, de, &dangling))
 			r = name_list_add(ret, de->d_name, suffix, max);
+		else if (dangling && !ret->dangling && !(ret->dangling = strdup(de->d_name)))
+			r = -ENOMEM;
 	}
 	closedir(d);
 	if (r < 0) {

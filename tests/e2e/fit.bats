@@ -497,6 +497,14 @@ llama_config() {
 	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/gguf-adapter" --json
 	[ "$status" -eq 0 ]
 	[ "$(jq -c '[.model.format, .model.name]' <<<"$output")" = '["gguf","Llama 3.2 1B"]' ]
+	# Weights that are a link leading nowhere (a Hugging Face cache blob deleted): said, never the
+	# config.json beside them priced alone.
+	mkdir "$BATS_TEST_TMPDIR/broken"
+	cp "$MODELS/Meta-Llama-3-8B/config.json" "$BATS_TEST_TMPDIR/broken/"
+	ln -s /nonexistent/blob "$BATS_TEST_TMPDIR/broken/model.safetensors"
+	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/broken"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/broken: model.safetensors leads nowhere (its file is gone)" ]
 	# A stale link beside the weights (a quant deleted since) spoils nothing, nor does a folder named x.gguf.
 	ln -s /nonexistent/blob "$BATS_TEST_TMPDIR/gguf-adapter/old.Q4_0.gguf"
 	mkdir "$BATS_TEST_TMPDIR/gguf-adapter/cache.gguf"
