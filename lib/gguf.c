@@ -760,6 +760,17 @@ unsigned model_split_name(const char *path, const char *ext, size_t *ret_prefix_
 	return count;
 }
 
+char *model_split_part(const char *name, size_t prefix_len, unsigned part, unsigned count, const char *ext)
+{
+	size_t size = prefix_len + strlen(ext) + 32;
+	char *p = malloc(size);
+	if (p) {
+		memcpy(p, name, prefix_len);
+		snprintf(p + prefix_len, size - prefix_len, "-%05u-of-%05u%s", part, count, ext);
+	}
+	return p;
+}
+
 static struct gguf_state *state_new(void)
 {
 	struct gguf_state *s = malloc(sizeof(*s));

@@ -229,14 +229,10 @@ static int open_gguf(const char *path, struct hmn_model **ret, struct model_erro
 		return model_fail(e, -EINVAL, "%s: a split GGUF of %zu parts (at most %u)", path, n, GGUF_MAX_PARTS);
 	for (size_t i = 0; i < n; i++) {
 		/* A split model is read from its first part, whichever part was named. */
-		names[i] = count ? malloc(prefix + 21) : strdup(path);
+		names[i] = count ? model_split_part(path, prefix, (unsigned)i + 1, count, ".gguf") : strdup(path);
 		if (!names[i]) {
 			r = -ENOMEM;
 			break;
-		}
-		if (count) {
-			memcpy(names[i], path, prefix);
-			snprintf(names[i] + prefix, 21, "-%05zu-of-%05u.gguf", i + 1, count);
 		}
 		if ((r = os_file_open(names[i], &parts[i])) < 0) {
 			if (count && r == -ENOENT)
@@ -317,19 +313,16 @@ static bool in_weights(const struct weights *w, const char *name)
 static int check_set(const char *dir, const struct name_list *names, const struct weights *w,
 		     struct model_error *e)
 {
-	size_t size = w->prefix_len + 32;
-	char *want = malloc(size);
 	int r = 0;
-	if (!want)
-		return -ENOMEM;
 	for (unsigned part = 1; part <= w->count && r == 0; part++) {
-		memcpy(want, w->file, w->prefix_len);
-		snprintf(want + w->prefix_len, size - w->prefix_len, "-%05u-of-%05u.safetensors", part, w->count);
-		if (!has_name(names, want))
+		char *want = model_split_part(w->file, w->prefix_len, part, w->count, ".safetensors");
+		if (!want)
+			r = -ENOMEM;
+		else if (!has_name(names, want))
 			r = model_fail(e, -ENOENT, "%s: %s is missing (%u parts, no model.safetensors.index.json)",
 				       dir, SHOWN(want), w->count);
+		free(want);
 	}
-	free(want);
 	return r;
 }
 
@@ -483,18 +476,15 @@ static int read_set_of(const char *path, const char *dir, const char *shard, str
 	unsigned count = model_split_name(shard, ".safetensors", &prefix);
 	if (count > MODEL_MAX_FILES)
 		return model_fail(f->e, -E2BIG, "%s: a set of %u shards (at most %u)", path, count, MODEL_MAX_FILES);
-	size_t size = prefix + 32;
-	char *want = malloc(size);
-	int r = want ? 0 : -ENOMEM;
+	int r = 0;
 	for (unsigned part = 1; part <= count && r >= 0; part++) {
-		memcpy(want, shard, prefix);
-		snprintf(want + prefix, size - prefix, "-%05u-of-%05u.safetensors", part, count);
+		char *want = model_split_part(shard, prefix, part, count, ".safetensors");
 		/* Opened as it is read (no stat first: 163 shards for DeepSeek-V3); a folder of its name is said so. */
-		r = read_shard(want, f);
+		r = want ? read_shard(want, f) : -ENOMEM;
 		if (r == -ENOENT)
 			r = model_fail(f->e, -ENOENT, "%s: %s, of its set of %u, is missing", path, SHOWN(want), count);
+		free(want);
 	}
-	free(want);
 	return r;
 }
 

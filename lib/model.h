@@ -155,6 +155,8 @@ int gguf_read(const struct model_reader *parts, size_t n, struct hmn_model **ret
  * 3, and the prefix's length); 0 when none.
  */
 unsigned model_split_name(const char *path, const char *ext, size_t *ret_prefix_len);
+/* Part part of count of the set name begins (its first prefix_len bytes): PREFIX-00002-of-00003EXT, malloc'd. */
+char *model_split_part(const char *name, size_t prefix_len, unsigned part, unsigned count, const char *ext);
 
 /* ---- safetensors.c ---- */
 /* Adds one safetensors file's tensors to b. */
