@@ -737,11 +737,11 @@ static int read_config(struct config *c, struct hmn_model *m, struct shape *s, b
 	return read_sliding(c, s->family, m, ret_swa, ret_n, ret_pattern);
 }
 
-int config_read(const char *text_json, size_t len, struct model_build *b, bool implies_tensors,
+int config_read(const char *file, const char *text_json, size_t len, struct model_build *b, bool implies_tensors,
 		struct model_error *e)
 {
 	struct hmn_model *m = b->m;
-	struct config c = { .file = m->path ? m->path : "config.json", .e = e };
+	struct config c = { .file = file, .e = e };
 	cJSON *root = cJSON_ParseWithLength(text_json, len);
 	struct shape s = { 0 };
 	bool *swa = NULL;

@@ -582,10 +582,8 @@ static int open_hf(const char *path, const char *dir, const char *only_shard, bo
 	}
 	if ((r = read_text(config, &text, &len, e)) < 0)
 		goto fail;
-	b.m->path = arena_strdup(b.m->arena, config);
-	if ((r = config_read(text, len, &b, config_alone, e)) < 0)
+	if ((r = config_read(config, text, len, &b, config_alone, e)) < 0)
 		goto fail;
-	b.m->path = arena_strdup(b.m->arena, path);
 	b.m->name = folder_name(b.m, dir);
 	*ret = b.m;
 	r = 0;

@@ -172,12 +172,12 @@ int safetensors_index(const char *path, const char *text, size_t len,
 
 /* ---- model-config.c ---- */
 /*
- * Reads a Hugging Face config.json into b's model: the architecture, its
- * shape, trained context and sliding windows; with implies_tensors (a
- * config.json alone), the tensors its shape implies. Then finishes b (the
+ * Reads a Hugging Face config.json (file: its name in messages) into b's
+ * model: the architecture, its shape, trained context and sliding windows;
+ * with implies_tensors (a config.json alone), the tensors its shape implies. Then finishes b (the
  * tensors of a folder's shards must be in it before).
  */
-int config_read(const char *text, size_t len, struct model_build *b, bool implies_tensors,
+int config_read(const char *file, const char *text, size_t len, struct model_build *b, bool implies_tensors,
 		struct model_error *e);
 
 /* ---- model-open.c and the OS layer (lib/posix/file.c, lib/windows/file.c) ---- */

@@ -31,7 +31,7 @@ static void finish(struct model_build *b, int r, const char *config, size_t len,
 		   struct model_error *e)
 {
 	if (r >= 0)
-		r = config_read(config, len, b, alone, e);
+		r = config_read("config.json", config, len, b, alone, e);
 	if (r < 0) {
 		check_printable(e->buf); /* names from the file, made printable */
 		model_build_abort(b);

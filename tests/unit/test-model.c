@@ -698,8 +698,7 @@ static int read_config(const char *json, struct hmn_model **ret_model)
 	if (r < 0)
 		return r;
 	b.m->format = HMN_MODEL_CONFIG;
-	b.m->path = "dir/config.json";
-	if ((r = config_read(json, strlen(json), &b, true, &e)) < 0) {
+	if ((r = config_read("dir/config.json", json, strlen(json), &b, true, &e)) < 0) {
 		model_build_abort(&b);
 		return r;
 	}
@@ -1056,7 +1055,7 @@ static void test_header_bounds(void)
 		struct model_build b;
 		if (model_build_start(&b, NULL) < 0)
 			continue;
-		ret = config_read(configs[i], strlen(configs[i]), &b, true, &e);
+		ret = config_read("config.json", configs[i], strlen(configs[i]), &b, true, &e);
 		if (i == 0)
 			ok(ret == -EINVAL && strstr(why, "4097"), "4097 layers refused: %s", why);
 		else
