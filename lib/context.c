@@ -831,11 +831,14 @@ static void recall_known(const hmn_context *ctx, const uint32_t *pids, size_t n,
 static bool read_known_again(const hmn_context *ctx, struct known_process *k)
 {
 #ifdef __linux__
-	uint64_t start;
-	if (os_process_start_time(ctx->proc_root, k->identity.pid, &start) == 0 && start != k->identity.start_time)
+	/* One read of stat: the start time and the resident set (statm only where stat has none). */
+	uint64_t start, ram = HMN_UNKNOWN;
+	int r = os_process_stat(ctx->proc_root, k->identity.pid, &start, &ram);
+	if (r == 0 && start != k->identity.start_time)
 		return false;
-	if (os_process_ram(ctx->proc_root, k->identity.pid, &k->identity.ram_bytes) < 0)
-		k->identity.ram_bytes = HMN_UNKNOWN;
+	if (ram == HMN_UNKNOWN && os_process_ram(ctx->proc_root, k->identity.pid, &ram) < 0)
+		ram = HMN_UNKNOWN;
+	k->identity.ram_bytes = ram;
 #else
 	(void)ctx, (void)k;
 #endif

@@ -228,6 +228,12 @@ void os_proc_root_read_start_times(struct os_proc_root *root);
  * every query. -ENOENT, -ESRCH: gone; -ENODATA: unreadable.
  */
 int os_process_start_time(struct os_proc_root *root, uint32_t pid, uint64_t *ret_start_time);
+/*
+ * As os_process_start_time, with the resident set from the same read (stat's
+ * field 24) into *ret_ram_bytes when not NULL (HMN_UNKNOWN where stat has it
+ * not: a test tree's). Linux.
+ */
+int os_process_stat(struct os_proc_root *root, uint32_t pid, uint64_t *ret_start_time, uint64_t *ret_ram_bytes);
 /* Linux: a process's resident set now (what os_process_details reads as ram_bytes). */
 int os_process_ram(struct os_proc_root *root, uint32_t pid, uint64_t *ret_bytes);
 /*
@@ -456,6 +462,7 @@ struct proc_stat {
 	uint32_t ppid;
 	char state;           /* 'R', 'S', 'Z' (a zombie), ... */
 	uint64_t start_time;  /* clock ticks after boot (field 22); 0: unreadable */
+	uint64_t rss_pages;   /* resident pages (field 24, as statm and VmRSS count them); HMN_UNKNOWN: none */
 };
 int parse_stat(const char *text, size_t len, struct proc_stat *ret);
 /* The resident pages of a /proc/PID/statm text (its second field, as VmRSS counts them). */

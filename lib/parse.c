@@ -257,21 +257,22 @@ int parse_stat(const char *text, size_t len, struct proc_stat *ret)
 	if (!close || end - close < 4 || close[1] != ' ' || close[3] != ' ')
 		return -EINVAL;
 	const char *p = close + 4;
-	uint64_t ppid, start = 0;
+	uint64_t ppid, start = 0, rss = HMN_UNKNOWN;
 	if (!parse_u64(&p, end, &ppid) || ppid > UINT32_MAX)
 		return -EINVAL;
-	/* starttime is field 22: 18 fields on from ppid (field 4), some of them negative. */
-	for (int field = 4; field < 22 && p < end; field++) {
+	/* starttime is field 22, rss field 24: on from ppid (field 4), some fields negative. */
+	for (int field = 4; field < 24 && p < end; field++) {
 		if (*p != ' ')
 			break;
 		p++;
-		if (field + 1 < 22)
+		uint64_t *want = field + 1 == 22 ? &start : field + 1 == 24 ? &rss : NULL;
+		if (!want)
 			while (p < end && *p != ' ')
 				p++;
-		else if (!parse_u64(&p, end, &start))
-			start = 0;
+		else if (!parse_u64(&p, end, want))
+			*want = field + 1 == 22 ? 0 : HMN_UNKNOWN;
 	}
-	*ret = (struct proc_stat){ .ppid = (uint32_t)ppid, .state = close[2], .start_time = start };
+	*ret = (struct proc_stat){ .ppid = (uint32_t)ppid, .state = close[2], .start_time = start, .rss_pages = rss };
 	return 0;
 }
 

@@ -2,9 +2,11 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "files.h"
+#include "../internal.h"
 
 ssize_t linux_read_head(int dir, const char *path, char *buf, size_t size)
 {
@@ -68,4 +70,15 @@ size_t linux_put_uint(char *buf, size_t len, unsigned long n)
 		buf[len++] = digits[--k];
 	buf[len] = '\0';
 	return len;
+}
+
+int linux_read_stat(int procfs, unsigned pid, struct proc_stat *ret)
+{
+	char path[32], buf[1024];
+	size_t len = linux_put_uint(path, 0, pid);
+	memcpy(path + len, "/stat", 6);
+	ssize_t n = linux_read_head(procfs, path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	return parse_stat(buf, (size_t)n, ret);
 }

@@ -27,4 +27,8 @@ ssize_t linux_read_all(int dir, const char *path, char **buf, size_t *size);
  */
 size_t linux_put_uint(char *buf, size_t len, unsigned long n);
 
+struct proc_stat;
+/* PID/stat under the /proc at fd procfs, parsed (parse_stat); -errno, -EINVAL when it does not parse. */
+int linux_read_stat(int procfs, unsigned pid, struct proc_stat *ret);
+
 #endif

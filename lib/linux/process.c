@@ -188,36 +188,39 @@ int os_process_ram(struct os_proc_root *root, uint32_t pid, uint64_t *ret_bytes)
 
 bool os_process_running(struct os_proc_root *root, uint32_t pid)
 {
-	char path[32], buf[1024];
-	char *file = pid_dir(path, pid);
 	struct proc_stat st;
-
 	if (root->fd < 0)
 		return false;
-	strcpy(file, "stat");
-	ssize_t n = linux_read_head(root->fd, path, buf, sizeof(buf));
-	/* A stat that cannot be parsed (a test tree has none): there, so running. */
-	if (n == -ENOENT || n == -ESRCH)
+	int r = linux_read_stat(root->fd, pid, &st);
+	/* A stat that cannot be read otherwise, or parsed (a test tree has none): there, so running. */
+	if (r == -ENOENT || r == -ESRCH)
 		return false;
-	return n < 0 || parse_stat(buf, (size_t)n, &st) < 0 || (st.state != 'Z' && st.state != 'X');
+	return r < 0 || (st.state != 'Z' && st.state != 'X');
+}
+
+int os_process_stat(struct os_proc_root *root, uint32_t pid, uint64_t *ret_start_time, uint64_t *ret_ram_bytes)
+{
+	struct proc_stat st;
+	if (root->fd < 0)
+		return -ENOENT;
+	int r = linux_read_stat(root->fd, pid, &st);
+	if (r < 0)
+		return r == -EINVAL ? -ENODATA : r;
+	if (st.start_time == 0)
+		return -ENODATA;
+	*ret_start_time = st.start_time;
+	if (ret_ram_bytes && st.rss_pages != HMN_UNKNOWN) {
+		long page = sysconf(_SC_PAGESIZE);
+		*ret_ram_bytes = st.rss_pages * (uint64_t)(page > 0 ? page : 4096);
+	} else if (ret_ram_bytes) {
+		*ret_ram_bytes = HMN_UNKNOWN;
+	}
+	return 0;
 }
 
 int os_process_start_time(struct os_proc_root *root, uint32_t pid, uint64_t *ret_start_time)
 {
-	char path[32], buf[1024];
-	char *file = pid_dir(path, pid);
-	struct proc_stat st;
-
-	if (root->fd < 0)
-		return -ENOENT;
-	strcpy(file, "stat");
-	ssize_t n = linux_read_head(root->fd, path, buf, sizeof(buf));
-	if (n < 0)
-		return (int)n;
-	if (parse_stat(buf, (size_t)n, &st) < 0 || st.start_time == 0)
-		return -ENODATA;
-	*ret_start_time = st.start_time;
-	return 0;
+	return os_process_stat(root, pid, ret_start_time, NULL);
 }
 
 /* Reads pids[begin, end) into out, strings into arena; -ENOMEM. */

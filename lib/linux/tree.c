@@ -228,13 +228,7 @@ struct os_tree {
 
 static int read_stat(struct os_tree *t, uint32_t pid, struct proc_stat *ret)
 {
-	char path[32], buf[1024];
-	size_t len = linux_put_uint(path, 0, pid);
-	memcpy(path + len, "/stat", 6);
-	ssize_t n = linux_read_head(t->procfs, path, buf, sizeof(buf));
-	if (n < 0)
-		return (int)n;
-	return parse_stat(buf, (size_t)n, ret);
+	return linux_read_stat(t->procfs, pid, ret);
 }
 
 /* Our children now, as $HMN_PROCFS numbers them (every thread's: an orphan goes to any of them). */

@@ -407,8 +407,10 @@ static void test_process_tree_files(void)
 	struct proc_stat st;
 	ok(parse_stat(full, strlen(full), &st) == 0 && st.ppid == 1000 && st.state == 'S' && st.start_time == 987654,
 	   "stat: ppid, state and start time (field 22), a ')' in the name");
+	is_u64(st.rss_pages, 2048, "stat: resident pages (field 24), as statm's second field");
 	static const char zombie[] = "77 (x) Z 1 77 77 0 -1 4 0 0 0 0 0 0 0 0 20 0 1 0 55";
 	ok(parse_stat(zombie, strlen(zombie), &st) == 0 && st.state == 'Z' && st.start_time == 55, "stat: a zombie");
+	is_u64(st.rss_pages, HMN_UNKNOWN, "stat ending at field 22: resident pages unknown");
 	static const char short_line[] = "77 (x) S 1 77";
 	ok(parse_stat(short_line, strlen(short_line), &st) == 0 && st.ppid == 1 && st.start_time == 0,
 	   "stat cut before field 22: start time unknown (0)");
