@@ -11,6 +11,7 @@
 #include <windows.h>
 #else
 #include <limits.h>
+#include <time.h>
 #include <unistd.h>
 #endif
 
@@ -326,11 +327,39 @@ static char *temp_name(const char *path)
 }
 
 #define MAX_LINKS 40 /* as the kernel's own limit for a path */
+#define FIFO_WAIT_MS 2000
+
+/*
+ * May the link at path be followed? The kernel's own rule for links in a
+ * sticky world-writable directory (fs.protected_symlinks): only where the
+ * link is ours or the directory owner's. hmn reads links itself (to rename
+ * over their target), so the kernel's check never runs: without this, root's
+ * `-o /tmp/metrics.json` wrote over whatever another user's link there named.
+ */
+static bool may_follow(const char *path)
+{
+	size_t dir_len = dir_length(path);
+	char *dir = malloc(dir_len + 2);
+	struct stat link, d;
+	bool ok = true;
+
+	if (!dir)
+		return false;
+	if (dir_len)
+		memcpy(dir, path, dir_len), dir[dir_len] = '\0';
+	else
+		strcpy(dir, ".");
+	if (lstat(path, &link) == 0 && stat(dir, &d) == 0 && (d.st_mode & S_ISVTX) && (d.st_mode & S_IWOTH))
+		ok = link.st_uid == geteuid() || link.st_uid == d.st_uid;
+	free(dir);
+	return ok;
+}
 
 /*
  * path with the symbolic links of its last component followed (a relative
- * target is relative to the link's directory); malloc'd, NULL with errno.
- * A name that is no link, or names nothing yet, is the target itself.
+ * target is relative to the link's directory); malloc'd, NULL with errno
+ * (EACCES: a link may_follow() refuses). A name that is no link, or names
+ * nothing yet, is the target itself.
  */
 static char *follow_links(const char *path)
 {
@@ -341,6 +370,11 @@ static char *follow_links(const char *path)
 		ssize_t n = readlink(current, target, sizeof(target) - 1);
 		if (n < 0)
 			return current; /* not a link: the file to write (what else fails, open says) */
+		if (!may_follow(current)) {
+			free(current);
+			errno = EACCES;
+			return NULL;
+		}
 		if (hops == MAX_LINKS) {
 			free(current);
 			errno = ELOOP;
@@ -486,9 +520,29 @@ static int open_target(struct output *o)
 			return fd < 0 ? -errno : fd;
 		}
 	}
+	if (exists && S_ISBLK(st.st_mode)) {
+		o->refusal = "a block device (a disk): never written over";
+		return -EINVAL;
+	}
 	if (exists && !S_ISREG(st.st_mode)) {
-		int fd = open(o->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-		return fd < 0 ? -errno : fd;
+		/*
+		 * A FIFO's reader is waited for FIFO_WAIT_MS at most (one started
+		 * beside hmn: `cat fifo & hmn free -o fifo`), never for ever: the
+		 * open blocked before COMMAND ran, and past SIGTERM.
+		 */
+		int fd;
+		for (int waited = 0;; waited += 10) {
+			fd = open(o->target, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+			if (fd >= 0 || errno != ENXIO || waited >= FIFO_WAIT_MS)
+				break;
+			nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000000L }, NULL);
+		}
+		if (fd < 0 && errno == ENXIO)
+			o->refusal = "a FIFO that no process reads (waited 2s)";
+		if (fd < 0)
+			return -errno;
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+		return fd;
 	}
 	if (exists && replace_refused(o->target, &st))
 		return -EPERM;
@@ -551,7 +605,7 @@ int output_open(struct output *o, const char *path)
 	int fd = open_target(o);
 	if (fd < 0 || !(o->file = fdopen(fd, "wb"))) {
 		int e = fd < 0 ? -fd : errno;
-		fprintf(stderr, "hmn: cannot write %s: %s\n", path, strerror(e));
+		fprintf(stderr, "hmn: cannot write %s: %s\n", path, o->refusal ? o->refusal : strerror(e));
 		if (fd >= 0)
 			close(fd);
 		if (o->temp_path && fd >= 0)

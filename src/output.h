@@ -6,9 +6,12 @@
  * never half.
  *
  * A symbolic link is followed: the file it names is replaced, the link
- * stays. A file that exists and is not a regular file (a device such as
- * /dev/null, a FIFO) is opened and written as it is, never replaced, and so
- * is hmn's own stdout or stderr (-o /dev/stdout keeps a shell's >>). A new
+ * stays (not another user's link in a sticky world-writable directory, as
+ * the kernel's fs.protected_symlinks). A file that exists and is not a
+ * regular file (a character device such as /dev/null, a FIFO: its reader
+ * waited for 2 s at most) is opened and written as it is, never replaced,
+ * and so is hmn's own stdout or stderr (-o /dev/stdout keeps a shell's >>);
+ * a block device is refused. A new
  * file gets 0666 less the umask; a replaced one keeps its mode (and, where
  * hmn may give it, its owner).
  *
@@ -37,6 +40,7 @@ struct output {
 	output_char *target;  /* path with its symbolic links followed */
 	output_char *temp_path; /* the temporary file beside target, until committed or discarded */
 	bool unnamed;         /* Linux: the temporary file has no name until it is whole (O_TMPFILE) */
+	const char *refusal;  /* why it cannot be written, where strerror would not say */
 };
 
 /* Is this -o argument stdout ("-", or none)? */

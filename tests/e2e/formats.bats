@@ -292,6 +292,35 @@ PY
 	[ -p "$BATS_TEST_TMPDIR/fifo" ]
 	jq -e 'length == 2' "$BATS_TEST_TMPDIR/from-fifo"
 	[ "$(ls -A "$BATS_TEST_TMPDIR" | grep -c 'hmn-')" -eq 0 ]
+	# A FIFO nobody reads: said within seconds, never a hang (hmn run's COMMAND never ran).
+	run_split timeout 10 "$HMN" run -o "$BATS_TEST_TMPDIR/fifo" -- touch "$BATS_TEST_TMPDIR/ran"
+	[ "$status" -eq 125 ]
+	[ "$stderr" = "hmn: cannot write $BATS_TEST_TMPDIR/fifo: a FIFO that no process reads (waited 2s)" ]
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+}
+
+@test "--output as root: never over a block device, nor through another user's link in a sticky directory" {
+	[ "$(id -u)" -eq 0 ] || skip "needs root to make a device node and a link of another user's"
+	# A block device node with no driver behind it (major 240, local use): refused before any open.
+	mknod "$BATS_TEST_TMPDIR/disk" b 240 0
+	run_split "$HMN" free -o "$BATS_TEST_TMPDIR/disk"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: cannot write $BATS_TEST_TMPDIR/disk: a block device (a disk): never written over" ]
+	[ -b "$BATS_TEST_TMPDIR/disk" ]
+	# /tmp's rule (fs.protected_symlinks): nobody's link to root's file is not followed by root.
+	mkdir -m 1777 "$BATS_TEST_TMPDIR/shared"
+	echo secret >"$BATS_TEST_TMPDIR/victim"
+	ln -s "$BATS_TEST_TMPDIR/victim" "$BATS_TEST_TMPDIR/shared/metrics.json"
+	chown -h 65534 "$BATS_TEST_TMPDIR/shared/metrics.json"
+	run_split "$HMN" free --json -o "$BATS_TEST_TMPDIR/shared/metrics.json"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: cannot write $BATS_TEST_TMPDIR/shared/metrics.json: Permission denied" ]
+	[ "$(cat "$BATS_TEST_TMPDIR/victim")" = secret ]
+	# Our own link there is followed, as the kernel would.
+	ln -s "$BATS_TEST_TMPDIR/victim" "$BATS_TEST_TMPDIR/shared/ours.json"
+	run_split "$HMN" free --json -o "$BATS_TEST_TMPDIR/shared/ours.json"
+	[ "$status" -eq 0 ]
+	jq -e 'length == 2' "$BATS_TEST_TMPDIR/victim"
 }
 
 @test "--output -: stdout" {
