@@ -9,6 +9,8 @@
 #include <stdint.h>
 #include <wchar.h>
 #include <windows.h>
+
+#include "windows/win32.h" /* libhmn's UTF-16 and Win32-error helpers (static: linked in) */
 #else
 #include <limits.h>
 #include <time.h>
@@ -35,67 +37,6 @@ bool output_is_stdout(const char *path)
 /* The attributes a replaced file keeps (a read-only one is refused, see open_replacement). */
 #define KEPT_ATTRIBUTES (FILE_ATTRIBUTE_HIDDEN | FILE_ATTRIBUTE_SYSTEM | FILE_ATTRIBUTE_ARCHIVE | \
 			 FILE_ATTRIBUTE_NOT_CONTENT_INDEXED)
-
-/* UTF-8 as UTF-16, malloc'd. */
-static int utf16(const char *s, wchar_t **ret)
-{
-	int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, NULL, 0);
-	if (n <= 0)
-		return -EILSEQ;
-	wchar_t *w = malloc((size_t)n * sizeof(*w));
-	if (!w)
-		return -ENOMEM;
-	if (MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, s, -1, w, n) <= 0) {
-		free(w);
-		return -EILSEQ;
-	}
-	*ret = w;
-	return 0;
-}
-
-/* A Windows error as the errno whose strerror() the POSIX branch would print. */
-static int errno_of(DWORD error)
-{
-	switch (error) {
-	case ERROR_FILE_NOT_FOUND:
-	case ERROR_PATH_NOT_FOUND:
-	case ERROR_INVALID_DRIVE:
-	case ERROR_BAD_NETPATH:
-	case ERROR_BAD_NET_NAME:
-		return -ENOENT;
-	case ERROR_ACCESS_DENIED:
-	case ERROR_SHARING_VIOLATION:
-	case ERROR_LOCK_VIOLATION:
-		return -EACCES;
-	case ERROR_FILE_EXISTS:
-	case ERROR_ALREADY_EXISTS:
-		return -EEXIST;
-	case ERROR_NOT_ENOUGH_MEMORY:
-	case ERROR_OUTOFMEMORY:
-		return -ENOMEM;
-	case ERROR_DISK_FULL:
-	case ERROR_HANDLE_DISK_FULL:
-		return -ENOSPC;
-	case ERROR_WRITE_PROTECT:
-		return -EROFS;
-	case ERROR_FILENAME_EXCED_RANGE:
-		return -ENAMETOOLONG;
-	case ERROR_DIRECTORY:
-		return -ENOTDIR;
-	case ERROR_NOT_SAME_DEVICE:
-		return -EXDEV;
-	case ERROR_INVALID_NAME:
-	case ERROR_BAD_PATHNAME:
-	case ERROR_INVALID_PARAMETER:
-		return -EINVAL;
-	case ERROR_INVALID_HANDLE: /* CON with no console */
-		return -EBADF;
-	case ERROR_PIPE_BUSY:
-		return -EBUSY;
-	default:
-		return -EIO;
-	}
-}
 
 /* The length of path's directory part, its last separator (or a drive's colon, C:x) included. */
 static size_t dir_length(const wchar_t *path)
@@ -162,7 +103,7 @@ static int follow_link(struct output *o, HANDLE h)
 	DWORD error = GetLastError();
 	DWORD attributes = GetFileAttributesW(o->target);
 	if (attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_REPARSE_POINT))
-		return errno_of(error);
+		return os_errno_of(error, -EIO);
 	return 0;
 }
 
@@ -206,7 +147,7 @@ static int open_temp(struct output *o, DWORD attributes)
 		DWORD e = GetLastError();
 		if (e != ERROR_FILE_EXISTS && e != ERROR_ALREADY_EXISTS) {
 			free(name);
-			return errno_of(e);
+			return os_errno_of(e, -EIO);
 		}
 	}
 	free(name);
@@ -238,17 +179,17 @@ static int open_replacement(struct output *o, HANDLE h)
 static int open_unwritable(struct output *o, DWORD error)
 {
 	if (is_device_name(o->target))
-		return errno_of(error);
+		return os_errno_of(error, -EIO);
 	DWORD attributes = GetFileAttributesW(o->target);
 	if (attributes == INVALID_FILE_ATTRIBUTES)
-		return errno_of(error);
+		return os_errno_of(error, -EIO);
 	if (attributes & FILE_ATTRIBUTE_DIRECTORY)
 		return -EISDIR;
 	/* Its attributes alone: no read, write or delete access, which is all others' sharing can deny. */
 	HANDLE h = CreateFileW(o->target, FILE_READ_ATTRIBUTES,
 			       FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING, 0, NULL);
 	if (h == INVALID_HANDLE_VALUE)
-		return errno_of(GetLastError());
+		return os_errno_of(GetLastError(), -EIO);
 	return open_replacement(o, h);
 }
 
@@ -263,7 +204,7 @@ static int open_unwritable(struct output *o, DWORD error)
  */
 static int open_target(struct output *o)
 {
-	int r = utf16(o->path, &o->target);
+	int r = os_utf16(o->path, &o->target);
 	if (r < 0)
 		return r;
 	HANDLE h = CreateFileW(o->target, GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING,
@@ -277,7 +218,7 @@ static int open_target(struct output *o)
 	DWORD attributes = GetFileAttributesW(o->target);
 	if ((attributes != INVALID_FILE_ATTRIBUTES && (attributes & FILE_ATTRIBUTE_REPARSE_POINT)) ||
 	    is_device_name(o->target))
-		return errno_of(error);
+		return os_errno_of(error, -EIO);
 	return open_temp(o, FILE_ATTRIBUTE_NORMAL);
 }
 
@@ -298,7 +239,7 @@ static int replace_file(const wchar_t *from, const wchar_t *to)
 			return 0;
 		DWORD e = GetLastError();
 		if ((e != ERROR_ACCESS_DENIED && e != ERROR_SHARING_VIOLATION) || tries == 20)
-			return errno_of(e);
+			return os_errno_of(e, -EIO);
 		Sleep(50);
 	}
 }

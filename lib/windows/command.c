@@ -275,8 +275,7 @@ int hmn_command_sample(hmn_context *ctx, struct hmn_command *command)
 		return -EXDEV;
 	int r = hmn_command_pids(ctx, command, &pids, &n);
 	if (r < 0)
-		return r; /* the last sample's tree stands */
-	qsort(pids, n, sizeof(*pids), compare_pids);
+		return r; /* the last sample's tree stands; hmn_command_pids sorted it */
 	free(command->tree);
 	command->tree = pids;
 	command->tree_count = n;

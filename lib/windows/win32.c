@@ -28,8 +28,13 @@ int os_errno_of(DWORD error, int otherwise)
 	case ERROR_FILE_NOT_FOUND:
 	case ERROR_PATH_NOT_FOUND:
 	case ERROR_INVALID_NAME:
+	case ERROR_INVALID_DRIVE:
+	case ERROR_BAD_NETPATH:
+	case ERROR_BAD_NET_NAME:
 		return -ENOENT;
 	case ERROR_ACCESS_DENIED:
+	case ERROR_SHARING_VIOLATION:
+	case ERROR_LOCK_VIOLATION:
 		return -EACCES;
 	case ERROR_BAD_EXE_FORMAT:
 	case ERROR_EXE_MACHINE_TYPE_MISMATCH:
@@ -37,6 +42,27 @@ int os_errno_of(DWORD error, int otherwise)
 	case ERROR_NOT_ENOUGH_MEMORY:
 	case ERROR_OUTOFMEMORY:
 		return -ENOMEM;
+	case ERROR_FILE_EXISTS:
+	case ERROR_ALREADY_EXISTS:
+		return -EEXIST;
+	case ERROR_DISK_FULL:
+	case ERROR_HANDLE_DISK_FULL:
+		return -ENOSPC;
+	case ERROR_WRITE_PROTECT:
+		return -EROFS;
+	case ERROR_FILENAME_EXCED_RANGE:
+		return -ENAMETOOLONG;
+	case ERROR_DIRECTORY:
+		return -ENOTDIR;
+	case ERROR_NOT_SAME_DEVICE:
+		return -EXDEV;
+	case ERROR_BAD_PATHNAME:
+	case ERROR_INVALID_PARAMETER:
+		return -EINVAL;
+	case ERROR_INVALID_HANDLE: /* CON with no console */
+		return -EBADF;
+	case ERROR_PIPE_BUSY:
+		return -EBUSY;
 	default:
 		return otherwise;
 	}

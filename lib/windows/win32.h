@@ -13,7 +13,7 @@
  * past WIDE_PATH_MAX, -ENOMEM.
  */
 int os_utf16(const char *s, wchar_t **ret);
-/* error (GetLastError()) as a negative errno; otherwise for what has none. */
+/* error (GetLastError()) as a negative errno (the one POSIX would say); otherwise for what has none. */
 int os_errno_of(DWORD error, int otherwise);
 
 #endif
