@@ -67,7 +67,6 @@ static const struct option_spec
 	fit_gpus = OPTION("gpus", 0, VALUE_COUNT, gpus, "N", "split over N GPUs (tensor parallel)"),
 	fit_memory = OPTION("memory", 0, VALUE_BYTES, memory, "SIZE", "plan for a GPU of SIZE, not those present"),
 	fit_margin = OPTION("margin", 0, VALUE_FACTOR, margin, "F", "factor for fragmentation (default 1.1)"),
-	fit_json = OPTION("json", 0, VALUE_SET, format, NULL, "JSON on stdout (--format json)", .value = FORMAT_JSON),
 	fit_format = OPTION("format", 0, VALUE_CHOICE, format, "F", "table (default) or json", .choices = formats);
 
 /* Every command takes these, before or after its name. */
@@ -112,7 +111,7 @@ const struct command_spec cli_commands[] = {
 	  "no GPU is found and no --memory is given (--memory SIZE plans without one).",
 	  (const struct option_spec *const[]){ &fit_context, &fit_batch, &fit_ubatch, &fit_dtype, &fit_kv_dtype, &fit_train,
 					       &fit_attention, &fit_gpus, &opt_device, &fit_memory, &fit_margin,
-					       &opt_no_header, &opt_bytes, &fit_json, &fit_format, &fit_quiet, NULL },
+					       &opt_no_header, &opt_bytes, &opt_json, &fit_format, &fit_quiet, NULL },
 	  false, EXIT_USAGE },
 };
 const size_t cli_n_commands = sizeof(cli_commands) / sizeof(cli_commands[0]);
