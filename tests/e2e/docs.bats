@@ -59,6 +59,14 @@ help_options() {
 	run_split "$HMN" fit "$MODELS/llama-2-7b.Q4_0.gguf" --memory 80GiB --kv-dtype q4_k
 	[ "$status" -eq 2 ]
 	[ "$(bash_complete 'hmn fit --kv-dtype ' | words)" = "$(sed 's/.*takes //; s/, / /g; s/ or / /' <<<"${stderr%%$'\n'*}" | words | sed 's/^/fp8 /' | words)" ]
+	# The type lists are written in each shell's file: fish's and zsh's are bash's.
+	completions="$TESTS_DIR/../completions"
+	for list in dtypes kv_dtypes; do
+		want=$(sed -n "s/^\tlocal $list=\"\(.*\)\"$/\1/p" "$completions/bash/hmn")
+		[ -n "$want" ]
+		[ "$(sed -n "s/^set -l $list '\(.*\)'$/\1/p" "$completions/fish/hmn.fish")" = "$want" ]
+		[ "$(sed -n "s/^\t\tlocal $list='(\(.*\))'$/\1/p" "$completions/zsh/_hmn")" = "$want" ]
+	done
 	# After "run --", the command's own words: commands first.
 	[[ " $(bash_complete 'hmn run -- ech' | words)" == *" echo "* ]]
 }
