@@ -72,3 +72,20 @@ wait_for_exec() {
 	done
 	return 1
 }
+
+# tmux_pane COLUMNS ROWS LINE: a shell LINE in a detached tmux pane of that size, which stays
+# once LINE ends; $tmux_socket names the server (teardown kills it).
+tmux_pane() {
+	tmux_socket="hmn-$$-$BATS_TEST_NUMBER"
+	printf 'set -g remain-on-exit on\nset -g default-shell /bin/sh\n' >"$BATS_TEST_TMPDIR/tmux.conf"
+	tmux -L "$tmux_socket" -f "$BATS_TEST_TMPDIR/tmux.conf" new-session -d -x "$1" -y "$2" -s w "$3"
+}
+
+# tmux_view_until_done: the pane's text in $view once a line DONE shows (10 s at most).
+tmux_view_until_done() {
+	for _ in $(seq 100); do
+		view=$(tmux -L "$tmux_socket" capture-pane -p -t w)
+		grep -q '^DONE$' <<<"$view" && return 0
+		sleep 0.1
+	done
+}

@@ -16,14 +16,15 @@ teardown() {
 
 # Three processes on two GPUs: python3.11 (C+G on GPU 0, 2 GiB; 3.5 GiB of RAM), a
 # long-named trainer (compute on GPU 0 and 1; 812 MiB of RAM), Xorg (graphics, unknown
-# size; its status has no VmRSS line, as a kernel thread's has none: RAM unknown).
+# size; its status has no VmRSS line, as a kernel thread's has none: RAM unknown); any
+# further scenario lines given are added.
 three_processes() {
 	two_gpus \
 		'proc gpu=0 pid=4242 used=2147483648 list=compute' \
 		'proc gpu=0 pid=4242 used=2147483648 list=graphics' \
 		'proc gpu=0 pid=777 used=536870912 list=compute' \
 		'proc gpu=1 pid=777 used=1073741824 list=compute' \
-		'proc gpu=1 pid=1500 used=na list=graphics'
+		'proc gpu=1 pid=1500 used=na list=graphics' "$@"
 	fake_process 4242 0 /usr/bin/python3.11 "" 3670016
 	fake_process 777 65534 "/opt/train/a-trainer-with-a-very-long-name" a-trainer-with- 831488
 	fake_process 1500 0 /usr/lib/xorg/Xorg
@@ -279,15 +280,8 @@ Try 'hmn ps --help'." ]
 	three_processes
 	printf '%s\n' "$("$HMN" ps 2>/dev/null)" >"$BATS_TEST_TMPDIR/whole"
 	grep -q 'a-trainer-with-a-very-long-name$' "$BATS_TEST_TMPDIR/whole"
-	tmux_socket="hmn-ps-$$-$BATS_TEST_NUMBER"
-	printf 'set -g remain-on-exit on\nset -g default-shell /bin/sh\n' >"$BATS_TEST_TMPDIR/tmux.conf"
-	tmux -L "$tmux_socket" -f "$BATS_TEST_TMPDIR/tmux.conf" new-session -d -x 56 -y 20 -s w \
-		"'$HMN' ps 2>/dev/null; '$HMN' free 2>/dev/null; echo DONE; sleep 30"
-	for _ in $(seq 100); do
-		view=$(tmux -L "$tmux_socket" capture-pane -p -t w)
-		grep -q '^DONE$' <<<"$view" && break
-		sleep 0.1
-	done
+	tmux_pane 56 20 "'$HMN' ps 2>/dev/null; '$HMN' free 2>/dev/null; echo DONE; sleep 30"
+	tmux_view_until_done
 	sed 's/^/# /' <<<"$view" >&3
 	# One screen line a row: as many lines as the whole tables have, none over 56 columns.
 	[ "$(grep -c '' <<<"$view")" -ge 9 ]
@@ -301,22 +295,12 @@ Try 'hmn ps --help'." ]
 @test "ps and free in 50 columns: a line the other columns already fill is cut at the edge, never wrapped" {
 	command -v tmux >/dev/null || skip "tmux is not installed"
 	# 49 columns before NAME in ps, 50 in free: NAME has no room for "x…" in either.
-	three_processes
 	# A narrower table (ps --pid 888) leaves NAME 9 columns: cut by display width.
-	two_gpus 'proc gpu=0 pid=4242 used=2147483648 list=compute' 'proc gpu=0 pid=4242 used=2147483648 list=graphics' \
-		'proc gpu=0 pid=777 used=536870912 list=compute' 'proc gpu=1 pid=777 used=1073741824 list=compute' \
-		'proc gpu=1 pid=1500 used=na list=graphics' 'proc gpu=0 pid=888 used=1048576 list=compute'
+	three_processes 'proc gpu=0 pid=888 used=1048576 list=compute'
 	fake_process 888 0 /usr/bin/x训练模型训练模型
-	tmux_socket="hmn-ps-$$-$BATS_TEST_NUMBER"
-	printf 'set -g remain-on-exit on\nset -g default-shell /bin/sh\n' >"$BATS_TEST_TMPDIR/tmux.conf"
-	tmux -L "$tmux_socket" -f "$BATS_TEST_TMPDIR/tmux.conf" new-session -d -x 50 -y 24 -s w \
-		"'$HMN' ps --pid 4242,777,1500 2>/dev/null; '$HMN' free 2>/dev/null; '$HMN' free -l 2>/dev/null; \
+	tmux_pane 50 24 "'$HMN' ps --pid 4242,777,1500 2>/dev/null; '$HMN' free 2>/dev/null; '$HMN' free -l 2>/dev/null; \
 		 '$HMN' ps --pid 888 2>/dev/null; echo DONE; sleep 30"
-	for _ in $(seq 100); do
-		view=$(tmux -L "$tmux_socket" capture-pane -p -t w)
-		grep -q '^DONE$' <<<"$view" && break
-		sleep 0.1
-	done
+	tmux_view_until_done
 	sed 's/^/# /' <<<"$view" >&3
 	# One screen line a row (5 + 3 + 3 + 2, and DONE), none over 50 columns.
 	[ "$(grep -c . <<<"$view")" -eq 14 ]

@@ -34,10 +34,7 @@ tmux_watch() {
 	local columns=$1 rows=$2 err=""
 	[ "$3" = - ] || err="2>'$3'"
 	shift 3
-	tmux_socket="hmn-watch-$$-$BATS_TEST_NUMBER"
-	printf 'set -g remain-on-exit on\nset -g default-shell /bin/sh\n' >"$BATS_TEST_TMPDIR/tmux.conf"
-	tmux -L "$tmux_socket" -f "$BATS_TEST_TMPDIR/tmux.conf" new-session -d -x "$columns" -y "$rows" -s w \
-		"trap : INT; env HMN_NVML_LIBRARY='$HMN_NVML_LIBRARY' HMN_STUB_SCENARIO='$HMN_STUB_SCENARIO' HMN_STUB_WATCH=1 \
+	tmux_pane "$columns" "$rows" "trap : INT; env HMN_NVML_LIBRARY='$HMN_NVML_LIBRARY' HMN_STUB_SCENARIO='$HMN_STUB_SCENARIO' HMN_STUB_WATCH=1 \
 		 HMN_PROCFS='$HMN_PROCFS' HMN_SYSFS='$HMN_SYSFS' HMN_NVIDIA_SMI='$HMN_NVIDIA_SMI' \
 		 HMN_FAKE_SMI_DIR='$HMN_FAKE_SMI_DIR' '$HMN' watch $* $err; echo \$? >'$BATS_TEST_TMPDIR/status'; sleep 30"
 }
@@ -384,9 +381,7 @@ wait_for() {
 	# 12 wide characters: 24 columns, 12 code points; 15 "é" as e + U+0301: 15 columns, 30 code points.
 	fake_process 4242 0 /usr/bin/训练模型训练模型训练模型
 	fake_process 4343 0 "/usr/bin/$(printf 'e\xcc\x81%.0s' {1..15})"
-	tmux_socket="hmn-watch-$$"
-	tmux -L "$tmux_socket" -f /dev/null new-session -d -x 60 -y 20 -s w \
-		"env LC_ALL=C HMN_NVML_LIBRARY='$HMN_NVML_LIBRARY' HMN_STUB_SCENARIO='$HMN_STUB_SCENARIO' HMN_STUB_WATCH=1 \
+	tmux_pane 60 20 "env LC_ALL=C HMN_NVML_LIBRARY='$HMN_NVML_LIBRARY' HMN_STUB_SCENARIO='$HMN_STUB_SCENARIO' HMN_STUB_WATCH=1 \
 		 HMN_PROCFS='$HMN_PROCFS' HMN_SYSFS='$HMN_SYSFS' HMN_NVIDIA_SMI='$HMN_NVIDIA_SMI' \
 		 HMN_FAKE_SMI_DIR='$HMN_FAKE_SMI_DIR' '$HMN' watch --interval 200ms; sleep 30"
 	sleep 1
