@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fake-proc.h"
 #include "internal.h"
 #include "tap.h"
 
@@ -21,15 +22,7 @@ static char root[64];
 
 static void put(uint32_t pid, const char *file, const char *text)
 {
-	char path[256];
-	snprintf(path, sizeof(path), "%s/%u", root, pid);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/%u/%s", root, pid, file);
-	FILE *f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
+	fake_proc_put(root, pid, file, text);
 }
 
 static const char rollup[] =

@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fake-proc.h"
 #include "internal.h"
 #include "tap.h"
 
@@ -28,19 +29,7 @@ static char root[64];
 
 static void put(const char *dir, uint32_t pid, const char *file, const char *text)
 {
-	char path[512];
-	snprintf(path, sizeof(path), "%s/%u", dir, pid);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/%u/task", dir, pid);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/%u/task/%u", dir, pid, pid);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/%u/%s", dir, pid, file);
-	FILE *f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
+	fake_proc_put(dir, pid, file, text);
 }
 
 /*
