@@ -753,6 +753,15 @@ static struct hmn_process_list *query_again(hmn_context *ctx)
 	return procs;
 }
 
+/* The next query's pid 100 is this process: its name, owner and start time. */
+static void pid100_is(hmn_context *ctx, const char *name, unsigned uid, uint64_t start, const char *what)
+{
+	struct hmn_process_list *procs = query_again(ctx);
+	const struct hmn_process *p = procs ? find(procs, 100, 0) : NULL;
+	ok(p && p->name && !strcmp(p->name, name) && p->uid == uid && p->start_time == start, "%s", what);
+	hmn_process_list_free(procs);
+}
+
 /*
  * A pid listed by two queries in a row is one process only while its start
  * time is the same: the system may have given it to another process between
@@ -773,36 +782,24 @@ static void test_pid_reused(void)
 	hmn_context *ctx = NULL;
 	ok(hmn_context_new(&o, &ctx, NULL) == 0, "pid reused: a remembering context opens");
 
-	struct hmn_process_list *procs = query_again(ctx);
-	const struct hmn_process *p = procs ? find(procs, 100, 0) : NULL;
-	ok(p && p->name && !strcmp(p->name, "trainer") && p->uid == 1000 && p->start_time == 1000,
-	   "pid reused: the first process read, with its start time");
-	procs = hmn_process_list_free(procs);
+	pid100_is(ctx, "trainer", 1000, 1000, "pid reused: the first process read, with its start time");
 
 	/* The same process exec()s: same start time, remembered, not read again. */
 	fake_process_at(procfs, 100, 1000, "/opt/bin/exec-ed", 1000);
-	procs = query_again(ctx);
-	p = procs ? find(procs, 100, 0) : NULL;
-	ok(p && p->name && !strcmp(p->name, "trainer") && p->start_time == 1000,
-	   "pid reused: the same start time is the same process, its name remembered");
-	procs = hmn_process_list_free(procs);
+	pid100_is(ctx, "trainer", 1000, 1000, "pid reused: the same start time is the same process, its name remembered");
 
 	/* It ended and the pid went to another process, between two queries that both list it. */
 	fake_process_at(procfs, 100, 2000, "/usr/bin/miner", 999999);
-	procs = query_again(ctx);
-	p = procs ? find(procs, 100, 0) : NULL;
-	is_str(p ? p->name : NULL, "miner", "pid reused: another start time is another process, read anew");
-	ok(p && p->path && !strcmp(p->path, "/usr/bin/miner") && p->uid == 2000 && p->start_time == 999999,
-	   "pid reused: its path, owner and start time are its own");
+	struct hmn_process_list *procs = query_again(ctx);
+	const struct hmn_process *p = procs ? find(procs, 100, 0) : NULL;
+	ok(p && p->name && !strcmp(p->name, "miner") && p->path && !strcmp(p->path, "/usr/bin/miner") && p->uid == 2000 &&
+	   p->start_time == 999999, "pid reused: another start time is another process, read anew: its own name, path,"
+	   " owner and start time");
 	procs = hmn_process_list_free(procs);
 
 	/* And that one is remembered in turn. */
 	fake_process_at(procfs, 100, 2000, "/usr/bin/exec-ed", 999999);
-	procs = query_again(ctx);
-	p = procs ? find(procs, 100, 0) : NULL;
-	ok(p && p->name && !strcmp(p->name, "miner") && p->start_time == 999999,
-	   "pid reused: the new process is remembered from then on");
-	procs = hmn_process_list_free(procs);
+	pid100_is(ctx, "miner", 2000, 999999, "pid reused: the new process is remembered from then on");
 
 	/*
 	 * It exits; the driver lists it once more. Nothing says another process
@@ -813,11 +810,7 @@ static void test_pid_reused(void)
 	snprintf(path, sizeof(path), "rm -rf '%s/100'", procfs);
 	if (system(path) != 0)
 		fprintf(stderr, "could not remove %s/100\n", procfs);
-	procs = query_again(ctx);
-	p = procs ? find(procs, 100, 0) : NULL;
-	ok(p && p->name && !strcmp(p->name, "miner") && p->start_time == 999999,
-	   "pid reused: a process gone from /proc is still the one it was");
-	procs = hmn_process_list_free(procs);
+	pid100_is(ctx, "miner", 2000, 999999, "pid reused: a process gone from /proc is still the one it was");
 
 	hmn_context_free(ctx);
 	setenv("HMN_PROCFS", "/nonexistent-procfs", 1);
