@@ -37,7 +37,14 @@ compare() {
 	got_compute=$(mib "$(jq .parts.activations_bytes <<<"$fit")")
 	echo "# $file $context tokens, flash $flash: weights $got_model/$want_model MiB, KV $got_kv/$want_kv," \
 		"compute $got_compute/$want_compute (hmn/llama.cpp)" >&3
-	[ "$got_model" = "$(printf '%.2f' "$want_model")" ]
+	# A CPU whose llama.cpp repacks some weights into a buffer of its own (AMX on Sapphire
+	# Rapids) logs no figure the tensors' size can be held against: said, the rest compared.
+	extra=$(jq -r '.extra_buffers | join(", ")' <<<"$ref")
+	if [ -n "$extra" ] && [ "$got_model" != "$(printf '%.2f' "$want_model")" ]; then
+		echo "# weights not compared: llama.cpp put some in $extra buffers, outside its mapped one" >&3
+	else
+		[ "$got_model" = "$(printf '%.2f' "$want_model")" ]
+	fi
 	[ "$got_kv" = "$(printf '%.2f' "$want_kv")" ]
 	awk -v g="$got_compute" -v w="$want_compute" 'BEGIN { d = g / w - 1; exit !(d > -0.15 && d < 0.15) }'
 }

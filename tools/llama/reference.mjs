@@ -14,7 +14,8 @@
 //    "recurrent_mib":..., "compute_mib":..., "output_mib":..., "lines":[...]}
 // n_ubatch is what llama.cpp used: node-llama-cpp adds 1 to the batch for a
 // model with sliding windows.
-// A figure llama.cpp did not log is null. Exit status 1 when the model or the
+// A figure llama.cpp did not log is null. extra_buffers names the model buffers of
+// another type (AMX, CPU_REPACK), where model_mib may not be the tensors' size. Exit status 1 when the model or the
 // context could not be made (llama.cpp's last lines on stderr).
 import { getLlama, LlamaLogLevel } from "node-llama-cpp";
 
@@ -106,6 +107,14 @@ function total(re) {
 	return sum === null ? null : Math.round(sum * 100) / 100;
 }
 
+// Model buffers of another type than the plain CPU one (AMX, CPU_REPACK: a CPU whose
+// llama.cpp build repacks some weights, as Sapphire Rapids' does) hold those
+// tensors in a layout of their own, and the mapped buffer may no longer span
+// all the file's tensors: model_mib (the plain buffers) is then not always
+// the tensors' size.
+const extraBuffers = [...new Set(lines.map((l) => l.match(/load_tensors: +(\S+) model buffer size/))
+	.filter((m) => m && m[1] !== "CPU" && m[1] !== "CPU_Mapped").map((m) => m[1]))];
+
 const result = {
 	model: model,
 	context: opts.context,
@@ -115,6 +124,7 @@ const result = {
 	n_ctx: figure(/llama_context: n_ctx +=\s*(\d+)/),
 	n_ubatch: figure(/llama_context: n_ubatch +=\s*(\d+)/),
 	model_mib: total(/CPU(?:_Mapped)? model buffer size\s*=\s*([\d.]+) MiB/),
+	extra_buffers: extraBuffers,
 	kv_mib: total(/llama_kv_cache(?:_unified)?: +size = +([\d.]+) MiB/),
 	kv_cells: figure(/llama_kv_cache(?:_unified)?: +size = .*\( *(\d+) cells/),
 	recurrent_mib: figure(/llama_memory_recurrent: +size = +([\d.]+) MiB/),
