@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli-spec.h"
+#include "hmn-model.h"
 #include "hmn.h"
 
 #define LONG_BASE 0x100 /* getopt_long returns LONG_BASE + i for specs[i] named by its long name */

@@ -27,6 +27,7 @@
 #include "render.h"
 #include "sample.h"
 #include "spill.h"
+#include "hmn-run.h"
 #include "tool.h"
 
 /* The text report names this many processes left running, then how many more (eleven: all, never "1 more"). */
@@ -346,7 +347,8 @@ static int take_sample(struct run *run, int tree)
 	run->tree_now = 0; /* until the rows below say otherwise */
 	run->tree_rows_now = 0;
 	struct hmn_process_filter filter = {
-		.devices = run->indices, .n_devices = run->cli->n_devices, .command = run->command,
+		.devices = run->indices, .n_devices = run->cli->n_devices,
+		.keep_pid = hmn_command_owns, .keep_pid_data = run->command,
 		.figures_only = true, /* a process is named once, when first seen (name_new_peaks) */
 	};
 	struct hmn_process_list *list = NULL;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "hmn-model.h"
 #include "hmn.h"
 
 #define MIB (1024ULL * 1024)

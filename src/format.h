@@ -7,8 +7,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "hmn-model.h"
 #include "hmn.h"
-#include "text.h" /* utf8_sequence_length(), printable_name(): the library's rule */
+#include "util/text.h" /* utf8_sequence_length(), printable_name(): the library's rule */
 
 #define SIZE_TEXT_MAX 32
 #define DURATION_TEXT_MAX 32

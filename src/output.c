@@ -10,7 +10,7 @@
 #include <wchar.h>
 #include <windows.h>
 
-#include "windows/win32.h" /* libhmn's UTF-16 and Win32-error helpers (static: linked in) */
+#include "os/windows/win32.h" /* libhmn's UTF-16 and Win32-error helpers (static: linked in) */
 #else
 #include <limits.h>
 #include <time.h>

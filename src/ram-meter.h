@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "hmn.h"
+#include "hmn-run.h"
 
 /* A sample reads host memory for at most this share of the interval (1/2). */
 #define RAM_SHARE_OF_INTERVAL 2

@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "hmn-model.h"
 #include "hmn.h"
 
 struct render_options {

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "nvml-abi.h"
+#include "gpu/nvml/nvml-abi.h"
 
 #define LOOKUP(var, name) \
 	do { if (!(var = dlsym(lib, name))) { fprintf(stderr, "no %s\n", name); return 1; } } while (0)

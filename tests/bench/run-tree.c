@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "hmn.h"
+#include "hmn-run.h"
 
 #define GPUS 8
 
@@ -110,7 +110,7 @@ static long sample_rows(hmn_context *ctx, struct hmn_command *command)
 		r = n ? hmn_query_processes(ctx, &filter, &list) : -ENOENT;
 	free(pids);
 #else
-	struct hmn_process_filter filter = { .command = command, .figures_only = true };
+	struct hmn_process_filter filter = { .keep_pid = hmn_command_owns, .keep_pid_data = command, .figures_only = true };
 	int r = hmn_command_sample(ctx, command);
 	if (r == 0)
 		r = hmn_query_processes(ctx, &filter, &list);

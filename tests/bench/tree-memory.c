@@ -24,7 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "hmn.h"
+#include "hmn-run.h"
 
 static double now_ms(void)
 {

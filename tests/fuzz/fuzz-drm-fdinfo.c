@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "gpu/drm/drm-parse.h"
+#include "gpu/pci.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 
 #include "fuzz-model.h"
-#include "model.h"
+#include "model/model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -18,7 +18,7 @@ static void read_as(const uint8_t *data, size_t len, uint64_t size)
 	char why[256] = "";
 	struct model_error e = { why, sizeof(why) };
 	struct memory_file file = { data, len };
-	struct model_reader r;
+	struct reader r;
 	struct hmn_model *m = NULL;
 	memory_reader(&r, &file, size, "fuzz.gguf");
 	if (gguf_read(&r, 1, &m, &e) == 0) {

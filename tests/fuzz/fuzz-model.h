@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hmn.h"
-#include "text.h"
+#include "hmn-model.h"
+#include "util/text.h"
 
 /* What libhmn says of a model may be printed as it is: valid UTF-8, no control character. */
 static inline void check_printable(const char *s)

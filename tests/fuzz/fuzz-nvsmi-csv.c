@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "gpu/nvidia-smi/nvidia-smi.h"
+#include "hmn.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -6,8 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "darwin-abi.h"
-#include "internal.h"
+#include "gpu/dxgi-pdh/dxgi-pdh-parse.h"
+#include "gpu/metal/metal-abi.h"
+#include "gpu/metal/metal.h"
+#include "os/darwin/darwin-parse.h"
+#include "os/windows/command-line.h"
+#include "util/text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "gpu/pci.h"
+#include "os/linux/proc-parse.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "fuzz-model.h"
-#include "model.h"
+#include "model/model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	/* As a whole file, then with a terabyte of hole after it (the data a header names). */
 	struct memory_file file = { data, size };
-	struct model_reader r;
+	struct reader r;
 	memory_reader(&r, &file, size, "fuzz.safetensors");
 	finish(&b, safetensors_read(&r, &b, &e), llama_config, sizeof(llama_config) - 1, false, &e);
 	if (model_build_start(&b, NULL) < 0)

@@ -57,7 +57,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "nvml-abi.h"
+#include "gpu/nvml/nvml-abi.h"
 
 #define EXPORT __attribute__((visibility("default")))
 #define MAX_GPUS 64

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <stdint.h>
 
-#include "hmn.h"
+#include "hmn-common.h"
 #include "tap.h"
 
 static void test_budget(void)

@@ -5,8 +5,10 @@
  */
 #include <stdlib.h>
 
-#include "darwin-abi.h"
-#include "internal.h"
+#include "gpu/metal/metal-abi.h"
+#include "gpu/metal/metal.h"
+#include "hmn.h"
+#include "os/darwin/darwin-parse.h"
 #include "tap.h"
 
 #define GIB (1024ULL * 1024 * 1024)

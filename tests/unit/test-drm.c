@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "gpu/drm/drm-parse.h"
+#include "gpu/pci.h"
+#include "hmn.h"
 #include "fixture.h"
 #include "tap.h"
 

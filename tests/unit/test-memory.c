@@ -13,7 +13,10 @@
 #include <unistd.h>
 
 #include "fake-proc.h"
-#include "internal.h"
+#include "hmn-run.h"
+#include "os/linux/proc-parse.h"
+#include "os/os.h"
+#include "run/run.h"
 #include "tap.h"
 
 #define KIB 1024ULL

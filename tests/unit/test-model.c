@@ -12,8 +12,9 @@
 #include <time.h>
 
 #include "fixture.h"
-#include "internal.h"
-#include "model.h"
+#include "model/model.h"
+#include "os/os.h"
+#include "util/names.h"
 #include "tap.h"
 
 #define MIB (1024.0 * 1024.0)
@@ -1020,7 +1021,7 @@ static void test_header_bounds(void)
 {
 	uint8_t head[64] = "GGUF";
 	struct counted c = { { head, sizeof(head) }, 0, 0, 0 };
-	struct model_reader r = { counted_read_at, 1ull << 40, &c, "huge-key (memory)" };
+	struct reader r = { counted_read_at, 1ull << 40, &c, "huge-key (memory)" };
 	struct model_error e = { why, sizeof(why) };
 	struct hmn_model *m = NULL;
 	uint32_t version = 3;
@@ -1071,7 +1072,7 @@ static void test_header_bounds(void)
 	uint64_t n = 100000001;
 	memcpy(st, &n, 8);
 	struct counted sc = { { st, sizeof(st) }, 0, 0, 0 };
-	struct model_reader sr = { counted_read_at, 1ull << 40, &sc, "st (memory)" };
+	struct reader sr = { counted_read_at, 1ull << 40, &sc, "st (memory)" };
 	struct model_build b;
 	if (model_build_start(&b, NULL) == 0) {
 		ret = safetensors_read(&sr, &b, &e);
@@ -1098,7 +1099,7 @@ static void test_header_bounds(void)
 		at += sizeof(close) - 1;
 		memset(text + at, ' ', 8 + big - at);
 		struct memory_file f = { (const uint8_t *)text, 8 + big };
-		struct model_reader tr;
+		struct reader tr;
 		memory_reader(&tr, &f, 8 + big, "values (memory)");
 		if (model_build_start(&b, NULL) == 0) {
 			ret = safetensors_read(&tr, &b, &e);
@@ -1118,7 +1119,7 @@ static void test_header_bounds(void)
 		memcpy(small, &meta_len, 8);
 		memcpy(small + 8, metas[i], meta_len);
 		struct memory_file mf = { small, 8 + meta_len + 8 };
-		struct model_reader mr;
+		struct reader mr;
 		memory_reader(&mr, &mf, 8 + meta_len + 8, "metadata (memory)");
 		if (model_build_start(&b, NULL) < 0)
 			continue;
@@ -1136,7 +1137,7 @@ static void test_header_bounds(void)
 static void test_truncations(void)
 {
 	char path[1200];
-	struct model_reader r;
+	struct reader r;
 	snprintf(path, sizeof(path), "%s/moe-tiny.Q8_0.gguf", models);
 	if (os_file_open(path, &r) < 0) {
 		ok(0, "moe-tiny opens");
@@ -1148,7 +1149,7 @@ static void test_truncations(void)
 	r.read_at(r.userdata, 0, head, n);
 	os_file_close(&r);
 	struct memory_file whole = { head, n };
-	struct model_reader full;
+	struct reader full;
 	struct model_error e = { why, sizeof(why) };
 	struct hmn_model *m = NULL;
 	memory_reader(&full, &whole, 841628352ull, "moe-tiny (memory)");
@@ -1161,7 +1162,7 @@ static void test_truncations(void)
 	unsigned failures = 0, models_made = 0;
 	for (size_t cut = 0; cut < cuts; cut += cut < 4096 ? 1 : 97) {
 		struct memory_file part = { head, cut };
-		struct model_reader pr;
+		struct reader pr;
 		memory_reader(&pr, &part, cut, "cut");
 		m = NULL;
 		if (gguf_read(&pr, 1, &m, &e) < 0)
@@ -1244,7 +1245,7 @@ static void test_printable(void)
 	memcpy(head + 32, escapes, key_len);
 	memcpy(head + 32 + key_len, &type, 4);
 	struct memory_file file = { head, sizeof(head) };
-	struct model_reader reader;
+	struct reader reader;
 	memory_reader(&reader, &file, sizeof(head), "keys (memory)");
 	e = (struct model_error){ why, sizeof(why) };
 	m = NULL;

@@ -5,7 +5,10 @@
  */
 #include <stdlib.h>
 
-#include "internal.h"
+#include "gpu/nvidia-smi/nvidia-smi.h"
+#include "gpu/pci.h"
+#include "hmn.h"
+#include "util/text.h"
 #include "fixture.h"
 #include "tap.h"
 

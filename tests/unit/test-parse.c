@@ -2,7 +2,12 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "internal.h"
+#include "gpu/nvml/nvml.h"
+#include "gpu/pci.h"
+#include "hmn.h"
+#include "os/linux/proc-parse.h"
+#include "util/number.h"
+#include "util/text.h"
 #include "tap.h"
 
 static const char status_text[] =

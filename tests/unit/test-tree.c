@@ -22,7 +22,9 @@
 #include <unistd.h>
 
 #include "fake-proc.h"
-#include "internal.h"
+#include "hmn-run.h"
+#include "os/linux/proc-parse.h"
+#include "os/os.h"
 #include "tap.h"
 
 static char root[64];

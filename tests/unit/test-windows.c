@@ -7,7 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "gpu/dxgi-pdh/dxgi-pdh-parse.h"
+#include "hmn.h"
+#include "os/windows/command-line.h"
+#include "util/text.h"
 #include "tap.h"
 
 static void test_utf16(void)

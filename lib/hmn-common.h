@@ -1,0 +1,57 @@
+/*
+ * libhmn — what every part of it shares: the markers of a size and an
+ * owner nobody measured, the library's version, and a memory budget (hmn run's --limit,
+ * hmn fit's reservation). Included by hmn.h, hmn-run.h and hmn-model.h.
+ */
+#ifndef HMN_COMMON_H
+#define HMN_COMMON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HMN_UNKNOWN UINT64_MAX      /* a size nobody measured */
+#define HMN_UID_UNKNOWN UINT32_MAX  /* an owner nobody could read */
+
+/* The library's version, "X.Y.Z". */
+const char *hmn_version(void);
+
+/*
+ * ---- A memory budget ---------------------------------------------------------
+ *
+ * Bytes against a limit, with a factor for what allocators lose (alignment,
+ * fragmentation): a reservation is refused when the current use times the
+ * factor would pass the limit. Plain data: declare one, fill it with
+ * hmn_budget_init(), no free needed. Not thread-safe.
+ */
+struct hmn_budget {
+	uint64_t limit;             /* HMN_UNKNOWN: no limit */
+	uint64_t current;           /* reserved now */
+	uint64_t peak;              /* the most ever reserved at once */
+	double overhead;            /* ≥ 1: the factor applied before comparing with the limit */
+};
+/* overhead below 1 (or NaN) is taken as 1. */
+void hmn_budget_init(struct hmn_budget *budget, uint64_t limit, double overhead);
+/* Would bytes more stay within the limit? */
+bool hmn_budget_would_fit(const struct hmn_budget *budget, uint64_t bytes);
+/* Reserves bytes: 0, or -ENOSPC (nothing reserved) when it would pass the limit. */
+int hmn_budget_reserve(struct hmn_budget *budget, uint64_t bytes);
+/* Gives bytes back (never below zero). */
+void hmn_budget_release(struct hmn_budget *budget, uint64_t bytes);
+/*
+ * The use measured now replaces the current one (hmn run --limit: the tree's
+ * size at a sample), the peak kept; it is taken whatever the limit says.
+ * Returns 0, or -ENOSPC when it (times the overhead) is above the limit.
+ */
+int hmn_budget_set(struct hmn_budget *budget, uint64_t bytes);
+/* The current use times the overhead: what the limit is compared with. */
+uint64_t hmn_budget_charged(const struct hmn_budget *budget);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,261 @@
+/*
+ * libhmn — models and the memory they need (hmn fit).
+ *
+ * Everything here is arithmetic over a model's headers: no GPU, no context,
+ * no allocation of a size a file claims. Read a model once, then ask:
+ *
+ *     struct hmn_model *m = NULL;
+ *     char why[256];
+ *     if (hmn_model_open("llama-3-8b.Q4_K_M.gguf", &m, why, sizeof(why)) < 0)
+ *         ...print why...
+ *     struct hmn_fit_request req;
+ *     hmn_fit_request_init(&req);
+ *     req.context = 8192;
+ *     struct hmn_fit_parts parts;
+ *     hmn_fit_estimate(m, &req, &parts);
+ *     hmn_model_free(m);
+ */
+
+#ifndef HMN_MODEL_H
+#define HMN_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hmn-common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*
+ * The type of a tensor's elements. GGUF's types keep ggml's own ids (0-39);
+ * safetensors' types with no ggml id, and int4 (accelerate's 4 bits a
+ * parameter), come after.
+ */
+enum hmn_dtype {
+	HMN_DTYPE_F32 = 0, HMN_DTYPE_F16 = 1, HMN_DTYPE_Q4_0 = 2, HMN_DTYPE_Q4_1 = 3,
+	HMN_DTYPE_Q5_0 = 6, HMN_DTYPE_Q5_1 = 7, HMN_DTYPE_Q8_0 = 8, HMN_DTYPE_Q8_1 = 9,
+	HMN_DTYPE_Q2_K = 10, HMN_DTYPE_Q3_K = 11, HMN_DTYPE_Q4_K = 12, HMN_DTYPE_Q5_K = 13,
+	HMN_DTYPE_Q6_K = 14, HMN_DTYPE_Q8_K = 15, HMN_DTYPE_IQ2_XXS = 16, HMN_DTYPE_IQ2_XS = 17,
+	HMN_DTYPE_IQ3_XXS = 18, HMN_DTYPE_IQ1_S = 19, HMN_DTYPE_IQ4_NL = 20, HMN_DTYPE_IQ3_S = 21,
+	HMN_DTYPE_IQ2_S = 22, HMN_DTYPE_IQ4_XS = 23, HMN_DTYPE_I8 = 24, HMN_DTYPE_I16 = 25,
+	HMN_DTYPE_I32 = 26, HMN_DTYPE_I64 = 27, HMN_DTYPE_F64 = 28, HMN_DTYPE_IQ1_M = 29,
+	HMN_DTYPE_BF16 = 30, HMN_DTYPE_TQ1_0 = 34, HMN_DTYPE_TQ2_0 = 35, HMN_DTYPE_MXFP4 = 39,
+	/* safetensors' types beyond ggml's */
+	HMN_DTYPE_BOOL = 64, HMN_DTYPE_U8, HMN_DTYPE_U16, HMN_DTYPE_U32, HMN_DTYPE_U64,
+	HMN_DTYPE_F8_E4M3, HMN_DTYPE_F8_E5M2, HMN_DTYPE_F8_E8M0, HMN_DTYPE_F8_E4M3FNUZ,
+	HMN_DTYPE_F8_E5M2FNUZ, HMN_DTYPE_C64, HMN_DTYPE_F4, HMN_DTYPE_F6_E2M3, HMN_DTYPE_F6_E3M2,
+	HMN_DTYPE_INT4,     /* int4 as --dtype plans it: 4 bits a parameter, no scales */
+	HMN_DTYPE_NONE = -1 /* "as in the file" */
+};
+
+/*
+ * The type called name: a GGUF type ("q4_k", "Q4_K_M" is not one), a
+ * safetensors dtype ("BF16", "F8_E4M3"), or one of --dtype's words ("fp8",
+ * "int8", "int4", "fp16", "fp32"); case-insensitive. -EINVAL when unknown.
+ */
+int hmn_dtype_from_name(const char *name, enum hmn_dtype *ret_dtype);
+/* Its name in lower case ("q4_k", "bf16", "f8_e4m3"); NULL for a value that is none. */
+const char *hmn_dtype_name(enum hmn_dtype dtype);
+/* Elements a block holds and the bytes of one block (F16: 1 and 2; Q4_K: 256 and 144; F4: 2 and 1). */
+int hmn_dtype_block(enum hmn_dtype dtype, uint32_t *ret_elements, uint32_t *ret_bytes);
+
+/*
+ * The bytes of a tensor of n_dims dimensions (dims[0] the innermost, as GGUF
+ * orders them; a product does not care) in dtype: ggml's rule for block
+ * types (dims[0] a whole number of blocks, else -EINVAL), whole bytes for
+ * sub-byte types. -EINVAL for an unknown dtype, -EOVERFLOW past 2^64.
+ */
+int hmn_tensor_bytes(enum hmn_dtype dtype, const uint64_t *dims, size_t n_dims, uint64_t *ret_bytes);
+
+/*
+ * The memory one attention layer's forward pass holds for batch sequences of
+ * seq tokens attending to kv_len positions (kv_len = seq without a cache):
+ * Q (heads × head_dim), K and V (kv_heads × head_dim), the output, in
+ * elem_bytes each; with eager true also the heads × seq × kv_len scores, in
+ * elem_bytes, and their softmax (the s² matrices); a fused kernel (flash
+ * attention) keeps neither. HMN_UNKNOWN on overflow.
+ */
+uint64_t hmn_attention_bytes(uint64_t batch, uint64_t seq, uint64_t kv_len, uint32_t heads,
+			     uint32_t kv_heads, uint32_t head_dim, uint32_t elem_bytes, bool eager);
+
+enum hmn_model_format { HMN_MODEL_GGUF = 1, HMN_MODEL_SAFETENSORS, HMN_MODEL_CONFIG };
+
+/* What a layer keeps per token, or in a fixed state. */
+enum hmn_layer_kind {
+	HMN_LAYER_ATTENTION,   /* a KV cache as long as the context */
+	HMN_LAYER_SLIDING,     /* a KV cache capped at the sliding window */
+	HMN_LAYER_RECURRENT,   /* a fixed state per sequence (Mamba, RWKV) */
+	HMN_LAYER_NO_CACHE,    /* keeps nothing (a layer that reuses another's cache) */
+};
+
+struct hmn_model_layer {
+	enum hmn_layer_kind kind;
+	uint32_t n_head_kv;         /* KV heads of this layer (0 for a recurrent one) */
+	uint64_t weights_bytes;     /* this layer's tensors, as stored */
+	uint64_t matrix_elements;   /* elements of its tensors of 2 or more dimensions */
+	uint64_t vector_bytes;      /* bytes of its 1-D tensors (norms, biases) */
+};
+
+struct hmn_model {
+	enum hmn_model_format format;
+	const char *path;           /* as given */
+	const char *name;           /* general.name, or the folder's name, as it is (not made printable); NULL: none */
+	/* "llama", "gemma3", "deepseek2" as the file names it, printable (as why is in hmn_model_open()) */
+	const char *architecture;
+	/*
+	 * NULL, or what the caller should hear (printable, as why is): an
+	 * unknown architecture read as a generic transformer.
+	 */
+	const char *warning;
+	enum hmn_dtype dtype;       /* the type most of the weights' bytes are in */
+	enum hmn_dtype float_dtype; /* the float type of the model (its activations, safetensors' KV default) */
+	uint64_t parameters;
+	uint64_t weights_bytes;     /* every tensor (GGUF: as mapped, padded to the alignment) */
+	/*
+	 * The tensors outside the layers, summed as a layer's are: the token
+	 * embeddings (llama.cpp keeps them in host memory), the output norm and
+	 * head (no head when tied to the embeddings), and the rest (position
+	 * embeddings, a next-token-prediction block past the layer count).
+	 */
+	struct hmn_model_layer input, output, other;
+	uint64_t context_length;    /* trained; 0: unknown */
+	uint32_t n_layer;
+	struct hmn_model_layer *layers; /* n_layer of them */
+	uint32_t n_embd, n_ff, n_head, n_head_kv, n_vocab;
+	uint32_t key_length, value_length; /* per head */
+	uint32_t sliding_window;    /* 0: none */
+	uint32_t n_expert, n_expert_used, n_ff_expert, n_shared_expert;
+	uint32_t kv_lora_rank, rope_dim;   /* multi-head latent attention (DeepSeek): both non-zero */
+	uint32_t ssm_conv, ssm_inner, ssm_state, ssm_group; /* Mamba's state */
+	bool tied_embeddings;
+	size_t n_tensors, n_files;
+	struct hmn_arena *arena;    /* private */
+};
+
+/*
+ * Reads a model's headers: a GGUF file (with the other parts of a split
+ * one), a .safetensors file (with the config.json beside it, when there is
+ * one), a folder holding config.json and its safetensors files, or a
+ * config.json alone. A folder's weights are the shards its
+ * model.safetensors.index.json names; without one, model.safetensors, else
+ * all of model-NNNNN-of-MMMMM.safetensors, else consolidated.safetensors,
+ * else all of consolidated-NNNNN-of-MMMMM.safetensors, else the one file
+ * (or set of shards) that is not a LoRA adapter (adapter_*): never two
+ * copies of the weights summed.
+ * Returns 0, or a negative errno with one line in why (what, and where:
+ * the file and the offset), printable: each byte of a control character or
+ * of invalid UTF-8 from the file's names a '?'. -EINVAL a malformed or
+ * hostile file, -ENOENT a missing file, -EFBIG a header past the bounds,
+ * -ENOTSUP a format or version hmn does not read, -ENOMEM, or what the OS
+ * said.
+ */
+int hmn_model_open(const char *path, struct hmn_model **ret_model, char *why, size_t why_size);
+struct hmn_model *hmn_model_free(struct hmn_model *model);
+
+/* How an estimate is asked for; hmn_fit_request_init() sets the contract's defaults. */
+struct hmn_fit_request {
+	uint64_t context;           /* tokens per sequence; 0: the model's trained context */
+	uint32_t batch;             /* sequences; 0 means 1 */
+	uint32_t ubatch;            /* tokens of one forward step (llama.cpp's n_ubatch); 0 means 512 */
+	enum hmn_dtype dtype;       /* weights priced in this type; HMN_DTYPE_NONE: as stored */
+	enum hmn_dtype kv_dtype;    /* HMN_DTYPE_NONE: f16 for GGUF, the float type for safetensors */
+	bool train;
+	bool eager_attention;       /* the s² scores held (no fused kernel) */
+	uint32_t gpus;              /* tensor parallel over this many; 0 means 1 */
+	double margin;              /* factor on the sum; 0 means 1.1 */
+	const char *vendor;         /* whose runtime ("nvidia", "amd", "intel", "apple"); NULL: nvidia */
+	/* GGUF: the last this many layers on the GPU (llama.cpp's --gpu-layers); UINT32_MAX: all */
+	uint32_t gpu_layers;
+};
+/* Every field 0 but dtype and kv_dtype (HMN_DTYPE_NONE) and gpu_layers (all). */
+void hmn_fit_request_init(struct hmn_fit_request *req);
+
+/* The estimate for one GPU, each part in bytes. */
+struct hmn_fit_parts {
+	uint64_t weights, kv_cache, activations;
+	uint64_t optimizer;         /* HMN_UNKNOWN unless train */
+	uint64_t runtime, margin;
+	uint64_t total;             /* the parts and the margin: what one GPU needs */
+	uint64_t context;           /* the context it was made for (padded as the runtime pads it) */
+	enum hmn_dtype kv_dtype;    /* the KV cache's type it was made for */
+};
+
+/*
+ * Each part on its own, for one GPU (already divided by req->gpus), in
+ * bytes; HMN_UNKNOWN on overflow. The weights of the layers req->gpu_layers
+ * names, repriced at req->dtype (tensors of 2 or more dimensions; norms and
+ * biases stay as stored).
+ */
+uint64_t hmn_fit_weights(const struct hmn_model *m, const struct hmn_fit_request *req);
+/*
+ * The KV cache (and recurrent state). GGUF as llama.cpp allocates it: the
+ * context padded to 256 cells a sequence, sliding-window layers at
+ * pad(min(context, window + ubatch), 256). safetensors as vLLM does:
+ * 2 × kv_heads × head_dim a token and layer (MLA: kv_lora_rank + rope_dim,
+ * once), in blocks of 16 tokens, sliding-window layers at their window.
+ */
+uint64_t hmn_fit_kv_cache(const struct hmn_model *m, const struct hmn_fit_request *req);
+/*
+ * Inference: the compute buffer of one step of min(batch × context, ubatch)
+ * tokens over the full cache (the largest of the attention, feed-forward
+ * and output phases, as llama.cpp's graph allocator sizes it; the logits in
+ * f32). Training: the activations kept for the backward pass (Korthikanti
+ * et al. 2022, without recomputation; the s² term only with eager attention).
+ */
+uint64_t hmn_fit_activations(const struct hmn_model *m, const struct hmn_fit_request *req);
+/*
+ * Training's optimizer state beside the weights: gradients in the weights'
+ * type, fp32 master weights when that type is narrower, AdamW's two fp32
+ * moments: with 16-bit weights, 16 bytes a parameter in all (ZeRO's count).
+ */
+uint64_t hmn_fit_optimizer(uint64_t parameters, enum hmn_dtype dtype);
+/* What the GPU's runtime takes in each process: 512 MiB on NVIDIA (CUDA context, libraries). */
+uint64_t hmn_fit_runtime(const char *vendor);
+
+/*
+ * The whole estimate for one GPU: each part, the margin and the total
+ * (with train, no KV cache: a training step's K and V are activations).
+ * -EINVAL for a request the model cannot answer (no context known, a dtype
+ * of no size), -EOVERFLOW.
+ */
+int hmn_fit_estimate(const struct hmn_model *m, const struct hmn_fit_request *req,
+		     struct hmn_fit_parts *ret_parts);
+
+/*
+ * Reserves each part of req's estimate for one GPU in budget, in the
+ * contract's order (weights, kv_cache, activations, optimizer, runtime).
+ * Returns 0 when all fit, -ENOSPC when one did not (*ret_part, when not
+ * NULL, names it; what fitted stays reserved), or hmn_fit_estimate()'s errors.
+ */
+int hmn_fit_reserve(struct hmn_budget *budget, const struct hmn_model *m,
+		    const struct hmn_fit_request *req, const char **ret_part);
+/*
+ * Does what req asks fit in limit bytes, its margin included (req->margin,
+ * else 1.1)? 1 or 0, or hmn_fit_estimate()'s errors.
+ */
+int hmn_fit_fits(const struct hmn_model *m, const struct hmn_fit_request *req, uint64_t limit);
+/*
+ * The longest context (tokens per sequence) whose estimate fits in limit
+ * bytes, at most the model's trained context (req->context, when set, is
+ * the cap instead); for a GGUF a multiple of 256. -ENOSPC when not even the
+ * shortest does.
+ */
+int hmn_fit_max_context(const struct hmn_model *m, const struct hmn_fit_request *req,
+			uint64_t limit, uint64_t *ret_context);
+/*
+ * GGUF: how many of the model's layers fit on a GPU with limit bytes
+ * (llama.cpp's --gpu-layers: the last ones, the output with the last count,
+ * n_layer + 1), their KV cache, the compute buffer and the runtime with
+ * them. 0 when none does; -ENOTSUP for another format.
+ */
+int hmn_fit_gpu_layers(const struct hmn_model *m, const struct hmn_fit_request *req,
+		       uint64_t limit, uint32_t *ret_layers);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

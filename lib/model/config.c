@@ -1,0 +1,786 @@
+/*
+ * A Hugging Face config.json: the architecture's shape, its trained context,
+ * sliding windows, experts, latent attention, recurrent state. Without
+ * tensors (a config.json alone) the parameters the shape implies stand in
+ * for the weights, layer by layer.
+ *
+ * Every number taken from it is checked first: a key the shape needs that
+ * is missing, a value that is not a whole number within bounds, or a shape
+ * that does not hold together (heads that do not divide the width) makes it
+ * malformed, said naming the key. Read as 0 or wrapped, such a number gave
+ * a model of 0 parameters or no KV cache, and a confident "fits".
+ *
+ * A key left out is not always missing: transformers builds the model from
+ * its config class, whose defaults stand for what config.json does not say
+ * (Gemma 3 4B's text_config names neither its heads nor its vocabulary).
+ * For the families hmn knows, those defaults are a table here; for any
+ * other model_type, a key the shape needs and does not have is malformed.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "model/model.h"
+
+/* A number transformers' config class sets when config.json leaves its key out. */
+struct config_default {
+	const char *key;
+	uint64_t value;          /* a flag's: 0 or 1 */
+};
+
+#define DEFAULTS(...) ((const struct config_default[]){ __VA_ARGS__, { NULL, 0 } })
+
+/* How a family builds its layers, where it differs from Llama's, and its config class's defaults. */
+struct family {
+	const char *model_type;
+	bool plain_mlp;        /* up and down (GELU), not gate, up and down */
+	bool linear_bias;      /* every linear layer has a bias */
+	bool qkv_bias;         /* Q, K and V have biases */
+	bool layer_norm;       /* LayerNorm (weight and bias), not RMSNorm */
+	bool qk_norm;          /* a norm on Q and on K (head_dim each) */
+	bool sandwich_norm;    /* norms after attention and MLP too (Gemma 2/3) */
+	bool tied;             /* the default of tie_word_embeddings */
+	bool positions;        /* learned position embeddings (GPT-2) */
+	bool recurrent;        /* Mamba */
+	uint32_t swa_pattern;  /* every Nth layer full, the others slide */
+	/*
+	 * The class's defaults for the keys hmn reads (configuration_*.py);
+	 * where the class derives one instead (head_dim, num_key_value_heads
+	 * of None), it is left out, and the code derives it the same way.
+	 */
+	const struct config_default *defaults;
+};
+
+/* Gemma3TextConfig's: a gemma3 config's text_config is one whatever its model_type says. */
+#define GEMMA3_TEXT_DEFAULTS                                                                              \
+	DEFAULTS({ "vocab_size", 262208 }, { "hidden_size", 2304 }, { "intermediate_size", 9216 },        \
+		 { "num_hidden_layers", 26 }, { "num_attention_heads", 8 }, { "num_key_value_heads", 4 }, \
+		 { "head_dim", 256 }, { "max_position_embeddings", 131072 }, { "sliding_window", 4096 })
+
+static const struct family families[] = {
+	{ .model_type = "llama",
+	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "hidden_size", 4096 }, { "intermediate_size", 11008 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "max_position_embeddings", 2048 }) },
+	{ .model_type = "mistral",
+	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "hidden_size", 4096 }, { "intermediate_size", 14336 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "num_key_value_heads", 8 }, { "max_position_embeddings", 131072 },
+			       { "sliding_window", 4096 }) },
+	{ .model_type = "mixtral",
+	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "hidden_size", 4096 }, { "intermediate_size", 14336 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "num_key_value_heads", 8 }, { "max_position_embeddings", 131072 },
+			       { "num_local_experts", 8 }, { "num_experts_per_tok", 2 }) },
+	{ .model_type = "qwen3", .qk_norm = true,
+	  .defaults = DEFAULTS({ "vocab_size", 151936 }, { "hidden_size", 4096 }, { "intermediate_size", 22016 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "num_key_value_heads", 32 }, { "head_dim", 128 },
+			       { "max_position_embeddings", 32768 }, { "use_sliding_window", 0 },
+			       { "sliding_window", 4096 }) },
+	{ .model_type = "qwen3_moe", .qk_norm = true,
+	  .defaults = DEFAULTS({ "vocab_size", 151936 }, { "hidden_size", 2048 }, { "intermediate_size", 6144 },
+			       { "num_hidden_layers", 24 }, { "num_attention_heads", 32 },
+			       { "num_key_value_heads", 4 }, { "max_position_embeddings", 32768 },
+			       { "use_sliding_window", 0 }, { "sliding_window", 4096 },
+			       { "moe_intermediate_size", 768 }, { "num_experts", 128 },
+			       { "num_experts_per_tok", 8 }) },
+	{ .model_type = "qwen2", .qkv_bias = true,
+	  .defaults = DEFAULTS({ "vocab_size", 151936 }, { "hidden_size", 4096 }, { "intermediate_size", 22016 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "num_key_value_heads", 32 }, { "max_position_embeddings", 32768 },
+			       { "use_sliding_window", 0 }, { "sliding_window", 4096 }) },
+	{ .model_type = "qwen2_moe", .qkv_bias = true,
+	  .defaults = DEFAULTS({ "vocab_size", 151936 }, { "hidden_size", 2048 }, { "intermediate_size", 5632 },
+			       { "num_hidden_layers", 24 }, { "num_attention_heads", 16 },
+			       { "num_key_value_heads", 16 }, { "max_position_embeddings", 32768 },
+			       { "use_sliding_window", 0 }, { "sliding_window", 4096 },
+			       { "moe_intermediate_size", 1408 }, { "shared_expert_intermediate_size", 5632 },
+			       { "num_experts", 60 }, { "num_experts_per_tok", 4 }) },
+	{ .model_type = "gemma", .tied = true,
+	  .defaults = DEFAULTS({ "vocab_size", 256000 }, { "hidden_size", 3072 }, { "intermediate_size", 24576 },
+			       { "num_hidden_layers", 28 }, { "num_attention_heads", 16 },
+			       { "num_key_value_heads", 16 }, { "head_dim", 256 },
+			       { "max_position_embeddings", 8192 }) },
+	{ .model_type = "gemma2", .tied = true, .sandwich_norm = true, .swa_pattern = 2,
+	  .defaults = DEFAULTS({ "vocab_size", 256000 }, { "hidden_size", 2304 }, { "intermediate_size", 9216 },
+			       { "num_hidden_layers", 26 }, { "num_attention_heads", 8 },
+			       { "num_key_value_heads", 4 }, { "head_dim", 256 },
+			       { "max_position_embeddings", 8192 }, { "sliding_window", 4096 }) },
+	{ .model_type = "gemma3_text", .tied = true, .sandwich_norm = true, .qk_norm = true,
+	  .swa_pattern = 6, .defaults = GEMMA3_TEXT_DEFAULTS },
+	{ .model_type = "gemma3", .tied = true, .sandwich_norm = true, .qk_norm = true,
+	  .swa_pattern = 6, .defaults = GEMMA3_TEXT_DEFAULTS },
+	{ .model_type = "phi3",
+	  .defaults = DEFAULTS({ "vocab_size", 32064 }, { "hidden_size", 3072 }, { "intermediate_size", 8192 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "max_position_embeddings", 4096 }) },
+	{ .model_type = "deepseek_v2",
+	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "hidden_size", 4096 }, { "intermediate_size", 11008 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "max_position_embeddings", 2048 }, { "kv_lora_rank", 512 }, { "q_lora_rank", 1536 },
+			       { "qk_nope_head_dim", 128 }, { "qk_rope_head_dim", 64 }, { "v_head_dim", 128 },
+			       { "n_routed_experts", 64 }, { "n_shared_experts", 2 },
+			       { "moe_intermediate_size", 1407 }, { "first_k_dense_replace", 0 }) },
+	{ .model_type = "deepseek_v3",
+	  .defaults = DEFAULTS({ "vocab_size", 129280 }, { "hidden_size", 7168 }, { "intermediate_size", 18432 },
+			       { "num_hidden_layers", 61 }, { "num_attention_heads", 128 },
+			       { "num_key_value_heads", 128 }, { "max_position_embeddings", 4096 },
+			       { "kv_lora_rank", 512 }, { "q_lora_rank", 1536 }, { "qk_nope_head_dim", 128 },
+			       { "qk_rope_head_dim", 64 }, { "v_head_dim", 128 }, { "n_routed_experts", 256 },
+			       { "n_shared_experts", 1 }, { "num_experts_per_tok", 8 },
+			       { "moe_intermediate_size", 2048 }, { "first_k_dense_replace", 3 }) },
+	/* GPT-2's own names (hidden_size is n_embd to it); n_inner None is 4 × n_embd. */
+	{ .model_type = "gpt2", .plain_mlp = true, .linear_bias = true, .layer_norm = true,
+	  .tied = true, .positions = true,
+	  .defaults = DEFAULTS({ "vocab_size", 50257 }, { "n_embd", 768 }, { "n_layer", 12 }, { "n_head", 12 },
+			       { "n_positions", 1024 }) },
+	{ .model_type = "gpt_neox", .plain_mlp = true, .linear_bias = true, .layer_norm = true,
+	  .defaults = DEFAULTS({ "vocab_size", 50432 }, { "hidden_size", 6144 }, { "intermediate_size", 24576 },
+			       { "num_hidden_layers", 44 }, { "num_attention_heads", 64 },
+			       { "max_position_embeddings", 2048 }) },
+	/* The state's own defaults (state_size, conv_kernel, expand) are read_recurrent's. */
+	{ .model_type = "mamba", .tied = true, .recurrent = true,
+	  .defaults = DEFAULTS({ "vocab_size", 50280 }, { "hidden_size", 768 }, { "num_hidden_layers", 32 }) },
+	{ .model_type = "falcon_mamba", .tied = true, .recurrent = true,
+	  .defaults = DEFAULTS({ "vocab_size", 50280 }, { "hidden_size", 768 }, { "num_hidden_layers", 32 }) },
+};
+
+/* Where a config's shape is read: a multimodal one's text_config first, then the top level. */
+struct config {
+	const cJSON *text, *root;
+	const struct family *family; /* whose defaults stand for keys left out; NULL: none */
+	const char *file;            /* for messages */
+	struct model_error *e;
+};
+
+#define KEYS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/* The shape every transformer has, by transformers' names and the older ones some families keep. */
+#define LAYER_KEYS KEYS("num_hidden_layers", "n_layer", "num_layers")
+#define WIDTH_KEYS KEYS("hidden_size", "n_embd", "d_model")
+#define VOCAB_KEYS KEYS("vocab_size")
+#define HEAD_KEYS KEYS("num_attention_heads", "n_head")
+#define FF_KEYS KEYS("intermediate_size", "n_inner", "ffn_dim")
+
+/* v, unless it is absent or null (which configs write for "none": q_lora_rank, sliding_window). */
+static const cJSON *present(const cJSON *v)
+{
+	return v && !cJSON_IsNull(v) ? v : NULL;
+}
+
+/* key's value, text_config's before the top level's; *ret_where names which, for messages. */
+static const cJSON *lookup(const struct config *c, const char *key, const char **ret_where)
+{
+	const char *where = "text_config.";
+	const cJSON *v = c->text != c->root ? present(cJSON_GetObjectItemCaseSensitive(c->text, key)) : NULL;
+	if (!v) {
+		v = present(cJSON_GetObjectItemCaseSensitive(c->root, key));
+		where = "";
+	}
+	if (v && ret_where)
+		*ret_where = where;
+	return v;
+}
+
+/* A JSON value as a message shows it: a number as written, a string quoted, else what it is. */
+static void describe(const cJSON *v, char *out, size_t size)
+{
+	if (cJSON_IsNumber(v)) {
+		/* The shorter of cJSON's own two precisions that reads back as the same number. */
+		snprintf(out, size, "%.15g", v->valuedouble);
+		if (strtod(out, NULL) != v->valuedouble)
+			snprintf(out, size, "%.17g", v->valuedouble);
+	} else if (cJSON_IsString(v)) {
+		char s[40];
+		printable_name(v->valuestring, s, sizeof(s));
+		snprintf(out, size, "the string \"%s\"", s);
+	} else {
+		snprintf(out, size, "%s", cJSON_IsTrue(v) ? "true" : cJSON_IsFalse(v) ? "false" :
+			 cJSON_IsArray(v) ? "an array" : "an object");
+	}
+}
+
+/* One of keys written as null, in text_config or at the top level. */
+static bool written_null(const struct config *c, const char *const *keys)
+{
+	for (; *keys; keys++)
+		if (cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(c->text, *keys)) ||
+		    cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(c->root, *keys)))
+			return true;
+	return false;
+}
+
+/*
+ * The family's default for keys, none of which the config has: the first
+ * of them (a name or an alias) its config class sets. A null is no such
+ * default: transformers passes it to the class as None, which says "none"
+ * (sliding_window, DeepSeek-V2-Lite's q_lora_rank) or "derive it"
+ * (num_key_value_heads: as many as the heads), as the fallbacks here do.
+ */
+static const struct config_default *family_default(const struct config *c, const char *const *keys)
+{
+	if (!c->family || !c->family->defaults || written_null(c, keys))
+		return NULL;
+	for (; *keys; keys++)
+		for (const struct config_default *d = c->family->defaults; d->key; d++)
+			if (!strcmp(d->key, *keys))
+				return d;
+	return NULL;
+}
+
+/*
+ * The first of keys present: a whole number in [min, max] into *ret, 1;
+ * else the family's default, 1; 0 when there is neither (*ret untouched).
+ * Anything else is malformed, said naming the key (-EINVAL): a string, -1,
+ * 32.5, or 1e300 would become a shape of 0 or a product that wraps, and a
+ * confident wrong estimate.
+ */
+static int config_number(const struct config *c, const char *const *keys, uint64_t min, uint64_t max,
+			 uint64_t *ret)
+{
+	const char *const *names = keys;
+	for (; *keys; keys++) {
+		const char *where = "";
+		const cJSON *v = lookup(c, *keys, &where);
+		if (!v)
+			continue;
+		char shown[64];
+		describe(v, shown, sizeof(shown));
+		if (!cJSON_IsNumber(v))
+			return model_fail(c->e, -EINVAL, "%s: %s%s: %s is not a number", c->file, where, *keys, shown);
+		double d = v->valuedouble;
+		if (!(d >= (double)min) || d != floor(d))
+			return model_fail(c->e, -EINVAL, "%s: %s%s: %s is not a whole number of %" PRIu64 " or more",
+					  c->file, where, *keys, shown, min);
+		if (d > (double)max)
+			return model_fail(c->e, -EINVAL, "%s: %s%s: %s is more than %" PRIu64, c->file, where, *keys,
+					  shown, max);
+		*ret = (uint64_t)d;
+		return 1;
+	}
+	const struct config_default *d = family_default(c, names);
+	if (!d)
+		return 0;
+	*ret = d->value;
+	return 1;
+}
+
+/* As config_number, for what the shape cannot do without: absent is malformed too. */
+static int config_required(const struct config *c, const char *const *keys, uint64_t min, uint64_t max,
+			   uint64_t *ret)
+{
+	int r = config_number(c, keys, min, max, ret);
+	if (r == 0)
+		/* Neither written nor a default of a family hmn knows: hmn would be guessing the model's size. */
+		return model_fail(c->e, -EINVAL, "%s: %s is missing%s", c->file, keys[0],
+				  c->text != c->root ? " (from text_config and the top level)" : "");
+	return r < 0 ? r : 0;
+}
+
+/* As config_number, fallback when none of keys is present. */
+static int config_optional(const struct config *c, const char *const *keys, uint64_t min, uint64_t max,
+			   uint64_t fallback, uint64_t *ret)
+{
+	uint64_t v;
+	int r = config_number(c, keys, min, max, &v);
+	if (r < 0)
+		return r;
+	*ret = r ? v : fallback;
+	return 0;
+}
+
+/* true or false; when absent, the family's default, else fallback; anything else is malformed. */
+static int config_flag(const struct config *c, const char *key, bool fallback, bool *ret)
+{
+	const char *where = "";
+	const cJSON *v = lookup(c, key, &where);
+	if (v && !cJSON_IsBool(v)) {
+		char shown[64];
+		describe(v, shown, sizeof(shown));
+		return model_fail(c->e, -EINVAL, "%s: %s%s: %s is not true or false", c->file, where, key, shown);
+	}
+	const struct config_default *d = v ? NULL : family_default(c, KEYS(key));
+	*ret = v ? cJSON_IsTrue(v) : d ? d->value != 0 : fallback;
+	return 0;
+}
+
+/* torch_dtype (else dtype, newer transformers' name): a type's name; one hmn does not know is none. */
+static int torch_dtype(const struct config *c, enum hmn_dtype *ret)
+{
+	static const char *const keys[] = { "torch_dtype", "dtype" };
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const char *where = "";
+		const cJSON *v = lookup(c, keys[i], &where);
+		if (!v)
+			continue;
+		if (!cJSON_IsString(v)) {
+			char shown[64];
+			describe(v, shown, sizeof(shown));
+			return model_fail(c->e, -EINVAL, "%s: %s%s: %s is not a type's name", c->file, where, keys[i],
+					  shown);
+		}
+		enum hmn_dtype d;
+		*ret = hmn_dtype_from_name(v->valuestring, &d) == 0 ? d : HMN_DTYPE_NONE;
+		return 0;
+	}
+	*ret = HMN_DTYPE_NONE;
+	return 0;
+}
+
+/* What a config-alone estimate prices the weights' matrices in (a quantised checkpoint). */
+static enum hmn_dtype quantized_dtype(const cJSON *root)
+{
+	const cJSON *q = cJSON_GetObjectItemCaseSensitive(root, "quantization_config");
+	if (!cJSON_IsObject(q))
+		return HMN_DTYPE_NONE;
+	const cJSON *method = cJSON_GetObjectItemCaseSensitive(q, "quant_method");
+	if (cJSON_IsString(method) && !strcmp(method->valuestring, "fp8"))
+		return HMN_DTYPE_F8_E4M3;
+	const cJSON *bits = cJSON_GetObjectItemCaseSensitive(q, "bits");
+	if (cJSON_IsNumber(bits) && bits->valuedouble == 4)
+		return HMN_DTYPE_INT4;
+	if (cJSON_IsNumber(bits) && bits->valuedouble == 8)
+		return HMN_DTYPE_I8;
+	return HMN_DTYPE_NONE;
+}
+
+struct shape {
+	const struct family *family;
+	uint64_t h, ff, vocab, positions;
+	uint64_t q_lora, nope, rope, v_head;
+	uint64_t ff_moe, ff_shared, first_dense;
+	bool tied;
+	enum hmn_dtype weights, matrices;
+};
+
+/* One synthetic tensor of n parameters (a matrix, or a vector) into b. */
+static int implied(struct model_build *b, const char *name, uint64_t n, bool matrix, const struct shape *s)
+{
+	if (!n)
+		return 0;
+	if (n == HMN_UNKNOWN)
+		return -EOVERFLOW;
+	enum hmn_dtype type = matrix && s->matrices != HMN_DTYPE_NONE ? s->matrices : s->weights;
+	uint64_t dims[2] = { n, 1 };
+	uint64_t bytes = dtype_price(type, n);
+	if (bytes == HMN_UNKNOWN)
+		return -EOVERFLOW;
+	return model_build_tensor(b, name, strlen(name), type, dims, matrix ? 2 : 1, bytes);
+}
+
+static uint64_t norm_params(const struct shape *s, uint64_t width)
+{
+	return s->family && s->family->layer_norm ? sat_mul(2, width) : width;
+}
+
+/* Saturating sums and products (HMN_UNKNOWN past 2^64): a hostile shape is too large, never wrapped. */
+#define MUL3(a, b, c) sat_mul(sat_mul(a, b), c)
+
+static int implied_layer(struct model_build *b, const struct hmn_model *m, const struct shape *s, uint32_t i)
+{
+	const struct family *f = s->family;
+	char name[64];
+	uint64_t h = s->h, hd = m->key_length, nh = m->n_head, nkv = m->n_head_kv;
+	uint64_t matrix = 0, vector = 0;
+	int r;
+
+	if (f && f->recurrent) {
+		uint64_t di = m->ssm_inner, ds = m->ssm_state, dc = m->ssm_conv;
+		uint64_t rank = s->rope; /* time_step_rank, kept in rope for Mamba */
+		matrix = sat_add(sat_add(MUL3(h, 2, di), sat_mul(di, dc)),
+				 sat_add(sat_mul(di, sat_add(rank, sat_mul(2, ds))),
+					 sat_add(sat_add(sat_mul(rank, di), sat_mul(di, ds)), sat_mul(di, h))));
+		vector = sat_add(sat_mul(3, di), h);
+	} else {
+		if (m->kv_lora_rank) {
+			uint64_t qk = sat_add(s->nope, s->rope);
+			matrix = sat_add(matrix, s->q_lora ? sat_add(sat_mul(h, s->q_lora), MUL3(s->q_lora, nh, qk))
+							   : MUL3(h, nh, qk));
+			vector = sat_add(vector, sat_add(s->q_lora, m->kv_lora_rank));
+			matrix = sat_add(matrix, sat_add(sat_mul(h, sat_add(m->kv_lora_rank, s->rope)),
+							 MUL3(m->kv_lora_rank, nh, sat_add(s->nope, s->v_head))));
+			matrix = sat_add(matrix, MUL3(nh, s->v_head, h));
+		} else {
+			matrix = sat_add(sat_add(MUL3(h, nh, hd), sat_mul(2, MUL3(h, nkv, hd))), MUL3(nh, hd, h));
+			if (f && (f->linear_bias || f->qkv_bias))
+				vector = sat_add(vector, sat_add(sat_mul(nh, hd), sat_mul(2, sat_mul(nkv, hd))));
+			if (f && f->linear_bias)
+				vector = sat_add(vector, h);
+			if (f && f->qk_norm)
+				vector = sat_add(vector, sat_mul(2, hd));
+		}
+		vector = sat_add(vector, sat_mul(norm_params(s, h), f && f->sandwich_norm ? 4 : 2));
+		bool moe = m->n_expert && i >= s->first_dense;
+		uint64_t ff = moe ? s->ff_moe : s->ff;
+		uint64_t per = MUL3(f && f->plain_mlp ? 2 : 3, h, ff);
+		if (f && f->plain_mlp && f->linear_bias)
+			vector = sat_add(vector, sat_add(ff, h));
+		if (moe) {
+			matrix = sat_add(matrix, sat_add(sat_mul(m->n_expert, per), sat_mul(h, m->n_expert)));
+			matrix = sat_add(matrix, MUL3(3, h, s->ff_shared));
+		} else {
+			matrix = sat_add(matrix, per);
+		}
+	}
+	snprintf(name, sizeof(name), "blk.%u.weight", i);
+	if ((r = implied(b, name, matrix, true, s)) < 0)
+		return r;
+	snprintf(name, sizeof(name), "blk.%u.norm", i);
+	return implied(b, name, vector, false, s);
+}
+
+/* The tensors the shape implies, for a config.json without weights. */
+static int implied_tensors(struct model_build *b, const struct hmn_model *m, const struct shape *s)
+{
+	int r;
+	if ((r = implied(b, "token_embd.weight", sat_mul(s->vocab, s->h), true, s)) < 0 ||
+	    (r = implied(b, "token_embd.positions", sat_mul(s->positions, s->h), true, s)) < 0)
+		return r;
+	for (uint32_t i = 0; i < m->n_layer; i++)
+		if ((r = implied_layer(b, m, s, i)) < 0)
+			return r;
+	if ((r = implied(b, "output_norm.weight", norm_params(s, s->h), false, s)) < 0)
+		return r;
+	if (!s->tied && (r = implied(b, "output.weight", sat_mul(s->vocab, s->h), true, s)) < 0)
+		return r;
+	return 0;
+}
+
+/* ---- the shape, read and checked --------------------------------------------- */
+
+/* Layers, width, vocabulary, trained context, tied embeddings: what every family has. */
+static int read_common(const struct config *c, const struct family *f, struct hmn_model *m, struct shape *s)
+{
+	uint64_t layers, context;
+	int r;
+
+	if ((r = config_required(c, LAYER_KEYS, 1, MODEL_MAX_LAYERS,
+				 &layers)) < 0 ||
+	    (r = config_required(c, WIDTH_KEYS, 1, MODEL_MAX_WIDTH, &s->h)) < 0 ||
+	    (r = config_required(c, VOCAB_KEYS, 1, MODEL_MAX_WIDTH, &s->vocab)) < 0 ||
+	    /* Absent (Mamba's), hmn fit asks for --context. */
+	    (r = config_optional(c, KEYS("max_position_embeddings", "n_positions", "max_seq_len", "seq_length"), 1,
+				 MODEL_MAX_CONTEXT, 0, &context)) < 0 ||
+	    (r = config_flag(c, "tie_word_embeddings", f ? f->tied : false, &s->tied)) < 0)
+		return r;
+	m->n_layer = (uint32_t)layers;
+	m->n_embd = (uint32_t)s->h;
+	m->n_vocab = (uint32_t)s->vocab;
+	m->context_length = context;
+	s->positions = f && f->positions ? context : 0;
+	return 0;
+}
+
+/* DeepSeek's latent attention: with a kv_lora_rank, the heads' widths are its own keys. */
+static int read_mla(const struct config *c, struct hmn_model *m, struct shape *s)
+{
+	uint64_t rank;
+	int r;
+
+	/* 0 or null: no latent attention. */
+	if ((r = config_optional(c, KEYS("kv_lora_rank"), 0, MODEL_MAX_WIDTH, 0, &rank)) < 0)
+		return r;
+	if (!rank)
+		return 0;
+	if ((r = config_optional(c, KEYS("q_lora_rank"), 0, MODEL_MAX_WIDTH, 0, &s->q_lora)) < 0 ||
+	    (r = config_required(c, KEYS("qk_nope_head_dim"), 1, MODEL_MAX_WIDTH, &s->nope)) < 0 ||
+	    (r = config_required(c, KEYS("qk_rope_head_dim"), 1, MODEL_MAX_WIDTH, &s->rope)) < 0 ||
+	    (r = config_required(c, KEYS("v_head_dim"), 1, MODEL_MAX_WIDTH, &s->v_head)) < 0)
+		return r;
+	m->kv_lora_rank = (uint32_t)rank;
+	m->rope_dim = (uint32_t)s->rope;
+	return 0;
+}
+
+/*
+ * The heads and the feed-forward. Without head_dim the heads split the
+ * width, so they must divide it (Gemma says head_dim: 8 heads of 256 in
+ * 2304); the KV heads are shared by groups of heads, so they divide those.
+ */
+static int read_attention(const struct config *c, const struct family *f, struct hmn_model *m, struct shape *s)
+{
+	uint64_t heads, kv, head_dim, ff;
+	int r;
+
+	if ((r = config_required(c, HEAD_KEYS, 1, MODEL_MAX_WIDTH, &heads)) < 0 ||
+	    (r = config_optional(c, KEYS("num_key_value_heads", "num_kv_heads"), 1, MODEL_MAX_WIDTH, heads, &kv)) < 0)
+		return r;
+	if (heads % kv)
+		return model_fail(c->e, -EINVAL, "%s: num_key_value_heads: %" PRIu64 " does not divide"
+				  " num_attention_heads, %" PRIu64, c->file, kv, heads);
+	if ((r = config_number(c, KEYS("head_dim"), 1, MODEL_MAX_WIDTH, &head_dim)) < 0)
+		return r;
+	if (r == 0) {
+		/* Latent attention's heads are as wide as its own keys say, whatever the width. */
+		if (s->h % heads && !m->kv_lora_rank)
+			return model_fail(c->e, -EINVAL, "%s: num_attention_heads: %" PRIu64 " does not divide"
+					  " hidden_size, %" PRIu64 ", and there is no head_dim", c->file, heads, s->h);
+		head_dim = s->h / heads;
+	}
+	/* GPT-2 and GPT-NeoX write none (n_inner: null) for their 4 × width. */
+	if (f && f->plain_mlp)
+		r = config_optional(c, FF_KEYS, 1, MODEL_MAX_WIDTH, 4 * s->h, &ff);
+	else
+		r = config_required(c, FF_KEYS, 1, MODEL_MAX_WIDTH, &ff);
+	if (r < 0)
+		return r;
+	m->n_head = (uint32_t)heads;
+	m->n_head_kv = (uint32_t)kv;
+	m->key_length = m->value_length = (uint32_t)head_dim;
+	if (m->kv_lora_rank) {
+		m->key_length = (uint32_t)(s->nope + s->rope);
+		m->value_length = (uint32_t)s->v_head;
+	}
+	s->ff = ff;
+	m->n_ff = (uint32_t)ff;
+	return 0;
+}
+
+/* A mixture of experts; 0 or null experts: a dense model. */
+static int read_experts(const struct config *c, struct hmn_model *m, struct shape *s)
+{
+	uint64_t experts, used, shared;
+	int r;
+
+	if ((r = config_optional(c, KEYS("num_local_experts", "n_routed_experts", "num_experts"), 0, MODEL_MAX_WIDTH,
+				 0, &experts)) < 0 ||
+	    (r = config_optional(c, KEYS("num_experts_per_tok", "num_experts_per_token"), 0, MODEL_MAX_WIDTH, 0,
+				 &used)) < 0 ||
+	    (r = config_optional(c, KEYS("moe_intermediate_size"), 1, MODEL_MAX_WIDTH, s->ff, &s->ff_moe)) < 0 ||
+	    (r = config_optional(c, KEYS("n_shared_experts"), 0, MODEL_MAX_WIDTH, 0, &shared)) < 0 ||
+	    (r = config_optional(c, KEYS("shared_expert_intermediate_size"), 0, MODEL_MAX_WIDTH,
+				 sat_mul(shared, s->ff_moe), &s->ff_shared)) < 0 ||
+	    (r = config_optional(c, KEYS("first_k_dense_replace"), 0, MODEL_MAX_LAYERS, 0, &s->first_dense)) < 0)
+		return r;
+	if (experts && used > experts)
+		return model_fail(c->e, -EINVAL, "%s: num_experts_per_tok: %" PRIu64 " is more than the %" PRIu64
+				  " experts", c->file, used, experts);
+	m->n_expert = (uint32_t)experts;
+	m->n_expert_used = (uint32_t)used;
+	m->n_ff_expert = experts ? (uint32_t)s->ff_moe : 0;
+	m->n_shared_expert = (uint32_t)shared;
+	return 0;
+}
+
+/* Mamba's state instead of heads; the defaults are transformers' MambaConfig's. */
+static int read_recurrent(const struct config *c, struct hmn_model *m, struct shape *s)
+{
+	uint64_t state, conv, inner, groups, rank = (s->h + 15) / 16;
+	int r;
+
+	if ((r = config_optional(c, KEYS("state_size"), 1, MODEL_MAX_WIDTH, 16, &state)) < 0 ||
+	    (r = config_optional(c, KEYS("conv_kernel"), 1, MODEL_MAX_WIDTH, 4, &conv)) < 0 ||
+	    (r = config_optional(c, KEYS("intermediate_size"), 1, MODEL_MAX_WIDTH, 2 * s->h, &inner)) < 0 ||
+	    (r = config_optional(c, KEYS("n_groups"), 0, MODEL_MAX_WIDTH, 0, &groups)) < 0)
+		return r;
+	/* "auto" is MambaConfig's own word for the default. */
+	const cJSON *t = lookup(c, "time_step_rank", NULL);
+	if (!(cJSON_IsString(t) && !strcmp(t->valuestring, "auto")) &&
+	    (r = config_optional(c, KEYS("time_step_rank"), 1, MODEL_MAX_WIDTH, rank, &rank)) < 0)
+		return r;
+	m->ssm_state = (uint32_t)state;
+	m->ssm_conv = (uint32_t)conv;
+	m->ssm_inner = (uint32_t)inner;
+	m->ssm_group = (uint32_t)groups;
+	m->n_ff = (uint32_t)inner;
+	s->ff = inner;
+	s->rope = rank; /* time_step_rank, kept in rope for Mamba */
+	m->n_head = m->n_head_kv = 0;
+	m->key_length = m->value_length = 0;
+	return 0;
+}
+
+static int read_shape(const struct config *c, const struct family *f, struct hmn_model *m, struct shape *s)
+{
+	int r;
+	if ((r = read_common(c, f, m, s)) < 0)
+		return r;
+	if (f && f->recurrent)
+		return read_recurrent(c, m, s);
+	if ((r = read_mla(c, m, s)) < 0 || (r = read_attention(c, f, m, s)) < 0)
+		return r;
+	return read_experts(c, m, s);
+}
+
+/*
+ * layer_types, when the config has it: a name for each layer (transformers
+ * refuses another count); those with "sliding" in them slide. *ret_swa is
+ * malloc'd, NULL when there is none.
+ */
+static int layer_types(const struct config *c, const struct hmn_model *m, bool **ret_swa, size_t *ret_n)
+{
+	const char *where = "";
+	const cJSON *types = lookup(c, "layer_types", &where);
+	if (!types) {
+		*ret_swa = NULL;
+		*ret_n = 0;
+		return 0;
+	}
+	if (!cJSON_IsArray(types)) {
+		char shown[64];
+		describe(types, shown, sizeof(shown));
+		return model_fail(c->e, -EINVAL, "%s: %slayer_types: %s is not a list of layer types", c->file, where,
+				  shown);
+	}
+	int n = cJSON_GetArraySize(types);
+	if (n < 0 || (unsigned)n != m->n_layer)
+		return model_fail(c->e, -EINVAL, "%s: %slayer_types has %d entries for %u layers", c->file, where, n,
+				  m->n_layer);
+	bool *swa = calloc(m->n_layer, sizeof(*swa));
+	if (!swa)
+		return -ENOMEM;
+	size_t i = 0;
+	const cJSON *t;
+	cJSON_ArrayForEach(t, types) {
+		if (!cJSON_IsString(t)) {
+			char shown[64];
+			describe(t, shown, sizeof(shown));
+			free(swa);
+			return model_fail(c->e, -EINVAL, "%s: %slayer_types[%zu]: %s is not a layer type's name",
+					  c->file, where, i, shown);
+		}
+		swa[i++] = strstr(t->valuestring, "sliding") != NULL;
+	}
+	*ret_swa = swa;
+	*ret_n = i;
+	return 0;
+}
+
+/* The window, and which layers slide: layer_types, else the family's pattern or every layer. */
+static int read_sliding(const struct config *c, const struct family *f, struct hmn_model *m, bool **ret_swa,
+			size_t *ret_n, uint32_t *ret_pattern)
+{
+	uint64_t window, pattern;
+	bool use;
+	bool *swa = NULL;
+	size_t n = 0;
+	int r;
+
+	/* 0 or null: no window. */
+	if ((r = config_optional(c, KEYS("sliding_window"), 0, UINT32_MAX, 0, &window)) < 0 ||
+	    (r = config_flag(c, "use_sliding_window", true, &use)) < 0 ||
+	    (r = config_optional(c, KEYS("sliding_window_pattern"), 1, MODEL_MAX_LAYERS, f ? f->swa_pattern : 0,
+				 &pattern)) < 0 ||
+	    (r = layer_types(c, m, &swa, &n)) < 0)
+		return r;
+	/* Qwen2 names a window it does not use unless use_sliding_window says so. */
+	m->sliding_window = use ? (uint32_t)window : 0;
+	if (!m->sliding_window) {
+		free(swa);
+		swa = NULL;
+		n = 0;
+	}
+	*ret_swa = swa;
+	*ret_n = n;
+	*ret_pattern = (uint32_t)pattern;
+	return 0;
+}
+
+static const struct family *family_of(const char *model_type)
+{
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
+		if (!strcmp(families[i].model_type, model_type))
+			return &families[i];
+	return NULL;
+}
+
+/* The model's own name for its architecture: model_type, else the first of architectures. */
+static const char *architecture_of(const struct config *c)
+{
+	const cJSON *type = lookup(c, "model_type", NULL);
+	const cJSON *archs = cJSON_GetObjectItemCaseSensitive(c->root, "architectures");
+	if (cJSON_IsString(type))
+		return type->valuestring;
+	if (cJSON_IsArray(archs) && cJSON_IsString(cJSON_GetArrayItem(archs, 0)))
+		return cJSON_GetArrayItem(archs, 0)->valuestring;
+	return NULL;
+}
+
+/* Whether the config says any of its shape itself, or leaves all of it to its class's defaults. */
+static bool shape_written(const struct config *c)
+{
+	const char *const *const shape[] = { LAYER_KEYS, WIDTH_KEYS, VOCAB_KEYS, HEAD_KEYS, FF_KEYS };
+	for (size_t i = 0; i < sizeof(shape) / sizeof(shape[0]); i++)
+		for (const char *const *k = shape[i]; *k; k++)
+			if (lookup(c, *k, NULL))
+				return true;
+	return false;
+}
+
+/* Everything the estimate takes from the config, checked, into m and s. */
+static int read_config(struct config *c, struct hmn_model *m, struct shape *s, bool **ret_swa,
+		       size_t *ret_n, uint32_t *ret_pattern)
+{
+	const char *arch = architecture_of(c);
+	enum hmn_dtype dt = HMN_DTYPE_NONE;
+	int r;
+
+	if (!arch)
+		return model_fail(c->e, -EINVAL, "%s: no model_type: not a model's config.json", c->file);
+	char name[64];
+	printable_name(arch, name, sizeof(name));
+	m->architecture = arena_strdup(m->arena, name);
+	s->family = c->family = family_of(arch);
+	if ((r = read_shape(c, s->family, m, s)) < 0 || (r = torch_dtype(c, &dt)) < 0)
+		return r;
+	s->weights = dt != HMN_DTYPE_NONE ? dt : HMN_DTYPE_F32;
+	s->matrices = quantized_dtype(c->root);
+	if (dt != HMN_DTYPE_NONE)
+		m->float_dtype = dt;
+	return read_sliding(c, s->family, m, ret_swa, ret_n, ret_pattern);
+}
+
+int config_read(const char *file, const char *text_json, size_t len, struct model_build *b, bool implies_tensors,
+		struct model_error *e)
+{
+	struct hmn_model *m = b->m;
+	struct config c = { .file = file, .e = e };
+	cJSON *root = cJSON_ParseWithLength(text_json, len);
+	struct shape s = { 0 };
+	bool *swa = NULL;
+	size_t n_swa = 0;
+	uint32_t pattern = 0;
+	int r;
+
+	if (!cJSON_IsObject(root)) {
+		cJSON_Delete(root);
+		return model_fail(e, -EINVAL, "%s: not a model's config.json (not a JSON object)", c.file);
+	}
+	c.root = root;
+	c.text = cJSON_GetObjectItemCaseSensitive(root, "text_config");
+	if (!cJSON_IsObject(c.text))
+		c.text = root;
+	r = read_config(&c, m, &s, &swa, &n_swa, &pattern);
+	if (r >= 0 && implies_tensors && (r = implied_tensors(b, m, &s)) < 0)
+		r = model_fail(e, r, "%s: the shape it gives is too large", c.file);
+	/* A sparse config names some of its shape (Llava 1.5's text_config: its vocabulary); one that names none is said. */
+	bool assumed = r >= 0 && c.family && !shape_written(&c);
+	cJSON_Delete(root);
+	if (r >= 0)
+		r = model_build_finish(b, e);
+	if (r < 0) {
+		free(swa);
+		return r;
+	}
+	if (implies_tensors)
+		m->tied_embeddings = s.tied;
+	const struct family *f = s.family;
+	const struct arch_info *info = arch_find(m->architecture);
+	model_set_layer_kinds(m, info ? info->recurrent : f && f->recurrent, pattern, swa, n_swa);
+	free(swa);
+	if (!f) {
+		model_warn_unknown_architecture(m);
+	} else if (assumed) {
+		char w[160];
+		snprintf(w, sizeof(w), "no shape of its own: read with transformers' defaults for %s (%u layers of width %u)",
+			 f->model_type, m->n_layer, m->n_embd);
+		model_add_warning(m, w);
+	}
+	return 0;
+}

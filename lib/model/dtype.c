@@ -1,0 +1,171 @@
+/* Tensor element types: ggml's block sizes and safetensors' bits, and a tensor's bytes. */
+#include <errno.h>
+#include <string.h>
+#include <strings.h>
+
+#include "model/model.h"
+
+struct dtype_info {
+	enum hmn_dtype dtype;
+	const char *name;
+	uint32_t block;           /* elements a block holds */
+	uint32_t bytes;           /* bytes a block takes */
+	bool is_float;            /* a type activations and a KV cache can be kept in */
+};
+
+/* ggml.c's type traits (block size, type size) and safetensors' bits. */
+static const struct dtype_info dtypes[] = {
+	{ HMN_DTYPE_F32, "f32", 1, 4, true },
+	{ HMN_DTYPE_F16, "f16", 1, 2, true },
+	{ HMN_DTYPE_Q4_0, "q4_0", 32, 18, false },
+	{ HMN_DTYPE_Q4_1, "q4_1", 32, 20, false },
+	{ HMN_DTYPE_Q5_0, "q5_0", 32, 22, false },
+	{ HMN_DTYPE_Q5_1, "q5_1", 32, 24, false },
+	{ HMN_DTYPE_Q8_0, "q8_0", 32, 34, false },
+	{ HMN_DTYPE_Q8_1, "q8_1", 32, 36, false },
+	{ HMN_DTYPE_Q2_K, "q2_k", 256, 84, false },
+	{ HMN_DTYPE_Q3_K, "q3_k", 256, 110, false },
+	{ HMN_DTYPE_Q4_K, "q4_k", 256, 144, false },
+	{ HMN_DTYPE_Q5_K, "q5_k", 256, 176, false },
+	{ HMN_DTYPE_Q6_K, "q6_k", 256, 210, false },
+	{ HMN_DTYPE_Q8_K, "q8_k", 256, 292, false },
+	{ HMN_DTYPE_IQ2_XXS, "iq2_xxs", 256, 66, false },
+	{ HMN_DTYPE_IQ2_XS, "iq2_xs", 256, 74, false },
+	{ HMN_DTYPE_IQ3_XXS, "iq3_xxs", 256, 98, false },
+	{ HMN_DTYPE_IQ1_S, "iq1_s", 256, 50, false },
+	{ HMN_DTYPE_IQ4_NL, "iq4_nl", 32, 18, false },
+	{ HMN_DTYPE_IQ3_S, "iq3_s", 256, 110, false },
+	{ HMN_DTYPE_IQ2_S, "iq2_s", 256, 82, false },
+	{ HMN_DTYPE_IQ4_XS, "iq4_xs", 256, 136, false },
+	{ HMN_DTYPE_I8, "i8", 1, 1, false },
+	{ HMN_DTYPE_I16, "i16", 1, 2, false },
+	{ HMN_DTYPE_I32, "i32", 1, 4, false },
+	{ HMN_DTYPE_I64, "i64", 1, 8, false },
+	{ HMN_DTYPE_F64, "f64", 1, 8, true },
+	{ HMN_DTYPE_IQ1_M, "iq1_m", 256, 56, false },
+	{ HMN_DTYPE_BF16, "bf16", 1, 2, true },
+	{ HMN_DTYPE_TQ1_0, "tq1_0", 256, 54, false },
+	{ HMN_DTYPE_TQ2_0, "tq2_0", 256, 66, false },
+	{ HMN_DTYPE_MXFP4, "mxfp4", 32, 17, false },
+	{ HMN_DTYPE_BOOL, "bool", 1, 1, false },
+	{ HMN_DTYPE_U8, "u8", 1, 1, false },
+	{ HMN_DTYPE_U16, "u16", 1, 2, false },
+	{ HMN_DTYPE_U32, "u32", 1, 4, false },
+	{ HMN_DTYPE_U64, "u64", 1, 8, false },
+	{ HMN_DTYPE_F8_E4M3, "f8_e4m3", 1, 1, true },
+	{ HMN_DTYPE_F8_E5M2, "f8_e5m2", 1, 1, true },
+	{ HMN_DTYPE_F8_E8M0, "f8_e8m0", 1, 1, false },
+	{ HMN_DTYPE_F8_E4M3FNUZ, "f8_e4m3fnuz", 1, 1, true },
+	{ HMN_DTYPE_F8_E5M2FNUZ, "f8_e5m2fnuz", 1, 1, true },
+	{ HMN_DTYPE_C64, "c64", 1, 8, false },
+	{ HMN_DTYPE_F4, "f4", 2, 1, false },
+	{ HMN_DTYPE_F6_E2M3, "f6_e2m3", 4, 3, false },
+	{ HMN_DTYPE_F6_E3M2, "f6_e3m2", 4, 3, false },
+	{ HMN_DTYPE_INT4, "int4", 2, 1, false },
+};
+
+/* --dtype's words and other spellings of the same types. */
+static const struct {
+	const char *word;
+	enum hmn_dtype dtype;
+} aliases[] = {
+	{ "fp32", HMN_DTYPE_F32 }, { "float32", HMN_DTYPE_F32 },
+	{ "fp16", HMN_DTYPE_F16 }, { "float16", HMN_DTYPE_F16 }, { "half", HMN_DTYPE_F16 },
+	{ "bfloat16", HMN_DTYPE_BF16 },
+	{ "fp8", HMN_DTYPE_F8_E4M3 }, { "float8_e4m3fn", HMN_DTYPE_F8_E4M3 },
+	{ "float8_e5m2", HMN_DTYPE_F8_E5M2 },
+	{ "int8", HMN_DTYPE_I8 }, { "uint8", HMN_DTYPE_U8 },
+	{ "float64", HMN_DTYPE_F64 }, { "fp64", HMN_DTYPE_F64 },
+	{ "fp4", HMN_DTYPE_F4 },
+};
+
+static const struct dtype_info *dtype_find(enum hmn_dtype dtype)
+{
+	for (size_t i = 0; i < sizeof(dtypes) / sizeof(dtypes[0]); i++)
+		if (dtypes[i].dtype == dtype)
+			return &dtypes[i];
+	return NULL;
+}
+
+bool dtype_is_ggml(uint32_t id)
+{
+	return id < HMN_DTYPE_BOOL && dtype_find((enum hmn_dtype)id) != NULL;
+}
+
+bool dtype_is_float(enum hmn_dtype dtype)
+{
+	const struct dtype_info *d = dtype_find(dtype);
+	return d && d->is_float;
+}
+
+int hmn_dtype_from_name(const char *name, enum hmn_dtype *ret_dtype)
+{
+	if (!name)
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(dtypes) / sizeof(dtypes[0]); i++)
+		if (!strcasecmp(name, dtypes[i].name)) {
+			*ret_dtype = dtypes[i].dtype;
+			return 0;
+		}
+	for (size_t i = 0; i < sizeof(aliases) / sizeof(aliases[0]); i++)
+		if (!strcasecmp(name, aliases[i].word)) {
+			*ret_dtype = aliases[i].dtype;
+			return 0;
+		}
+	return -EINVAL;
+}
+
+const char *hmn_dtype_name(enum hmn_dtype dtype)
+{
+	const struct dtype_info *d = dtype_find(dtype);
+	return d ? d->name : NULL;
+}
+
+int hmn_dtype_block(enum hmn_dtype dtype, uint32_t *ret_elements, uint32_t *ret_bytes)
+{
+	const struct dtype_info *d = dtype_find(dtype);
+	if (!d)
+		return -EINVAL;
+	if (ret_elements)
+		*ret_elements = d->block;
+	if (ret_bytes)
+		*ret_bytes = d->bytes;
+	return 0;
+}
+
+int hmn_tensor_bytes(enum hmn_dtype dtype, const uint64_t *dims, size_t n_dims, uint64_t *ret_bytes)
+{
+	const struct dtype_info *d = dtype_find(dtype);
+	if (!d || (n_dims && !dims))
+		return -EINVAL;
+	/* ggml: rows of dims[0] elements, each a whole number of blocks. */
+	uint64_t row = n_dims ? dims[0] : 1;
+	if (d->block > 1 && dtype < HMN_DTYPE_BOOL && row % d->block)
+		return -EINVAL;
+	uint64_t rows = 1;
+	for (size_t i = 1; i < n_dims; i++)
+		if (mul_overflows(rows, dims[i], &rows))
+			return -EOVERFLOW;
+	uint64_t bytes;
+	if (d->block > 1 && dtype < HMN_DTYPE_BOOL) {
+		if (mul_overflows(row / d->block, d->bytes, &bytes) || mul_overflows(bytes, rows, &bytes))
+			return -EOVERFLOW;
+	} else {
+		/* Byte types, and sub-byte ones packed whole: the elements' bits rounded up to a byte. */
+		uint64_t elements;
+		if (mul_overflows(row, rows, &elements) || (bytes = dtype_price(dtype, elements)) == HMN_UNKNOWN)
+			return -EOVERFLOW;
+	}
+	*ret_bytes = bytes;
+	return 0;
+}
+
+uint64_t dtype_price(enum hmn_dtype dtype, uint64_t elements)
+{
+	const struct dtype_info *d = dtype_find(dtype);
+	uint64_t blocks, bytes;
+	if (!d)
+		return HMN_UNKNOWN;
+	blocks = elements / d->block + (elements % d->block != 0);
+	return mul_overflows(blocks, d->bytes, &bytes) ? HMN_UNKNOWN : bytes;
+}

@@ -1,0 +1,406 @@
+/*
+ * The estimate: each part of the memory a model needs on one GPU, as the
+ * runtimes allocate it (llama.cpp for GGUF, vLLM's arithmetic for
+ * safetensors), and the searches over it (longest context, layers that fit)
+ * through a budget.
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "model/model.h"
+
+#define MIB (1024ull * 1024)
+#define GGUF_CELL_PAD 256      /* llama.cpp pads each stream's cells to this */
+#define VLLM_BLOCK 16          /* vLLM's KV block, in tokens */
+#define MASK_PAD 64            /* ggml's GGML_KQ_MASK_PAD */
+#define DEFAULT_UBATCH 512
+#define DEFAULT_MARGIN 1.1
+
+void hmn_fit_request_init(struct hmn_fit_request *req)
+{
+	memset(req, 0, sizeof(*req));
+	req->dtype = HMN_DTYPE_NONE;
+	req->kv_dtype = HMN_DTYPE_NONE;
+	req->gpu_layers = UINT32_MAX;
+}
+
+/* The request with its defaults filled in. */
+struct plan {
+	uint64_t context;      /* tokens per sequence */
+	uint64_t batch, ubatch, gpus;
+	enum hmn_dtype kv_dtype;
+	uint32_t first_layer;  /* the layers from here on are on the GPU */
+	bool output;           /* the output head is too */
+	bool whole;            /* everything but a GGUF's input layer is */
+	bool gguf;
+};
+
+static uint64_t pad(uint64_t n, uint64_t to)
+{
+	return n % to ? sat_add(n, to - n % to) : n;
+}
+
+static uint64_t div_up(uint64_t n, uint64_t d)
+{
+	return n == HMN_UNKNOWN ? HMN_UNKNOWN : n / d + (n % d != 0);
+}
+
+static uint64_t min64(uint64_t a, uint64_t b)
+{
+	return a < b ? a : b;
+}
+
+static void plan_of(const struct hmn_model *m, const struct hmn_fit_request *req, struct plan *p)
+{
+	p->context = req->context ? req->context : m->context_length;
+	p->batch = req->batch ? req->batch : 1;
+	p->ubatch = req->ubatch ? req->ubatch : DEFAULT_UBATCH;
+	p->gpus = req->gpus ? req->gpus : 1;
+	p->gguf = m->format == HMN_MODEL_GGUF;
+	p->kv_dtype = req->kv_dtype != HMN_DTYPE_NONE ? req->kv_dtype
+			: p->gguf || m->float_dtype == HMN_DTYPE_NONE ? HMN_DTYPE_F16 : m->float_dtype;
+	uint32_t on_gpu = req->gpu_layers > m->n_layer ? m->n_layer : req->gpu_layers;
+	p->first_layer = m->n_layer - on_gpu;
+	p->output = req->gpu_layers > m->n_layer;
+	p->whole = req->gpu_layers == UINT32_MAX || p->output;
+}
+
+/* ---- weights ------------------------------------------------------------------ */
+
+static uint64_t part_weights(const struct hmn_model_layer *l, enum hmn_dtype dtype)
+{
+	if (dtype == HMN_DTYPE_NONE)
+		return l->weights_bytes;
+	return sat_add(l->vector_bytes, dtype_price(dtype, l->matrix_elements));
+}
+
+uint64_t hmn_fit_weights(const struct hmn_model *m, const struct hmn_fit_request *req)
+{
+	struct plan p;
+	plan_of(m, req, &p);
+	uint64_t sum = 0;
+	for (uint32_t i = p.first_layer; i < m->n_layer; i++)
+		sum = sat_add(sum, part_weights(&m->layers[i], req->dtype));
+	if (p.whole) {
+		sum = sat_add(sum, sat_add(part_weights(&m->output, req->dtype), part_weights(&m->other, req->dtype)));
+		/*
+		 * llama.cpp keeps a GGUF's input layer (token_embd) on the CPU
+		 * whatever --gpu-layers says ("there is very little benefit to
+		 * offloading the input layer", llama-model.cpp's dev_input); a
+		 * tied model's output head is that matrix, duplicated onto the
+		 * output's device, so it counts once, as the output.
+		 */
+		if (!p.gguf || m->tied_embeddings)
+			sum = sat_add(sum, part_weights(&m->input, req->dtype));
+	}
+	return div_up(sum, p.gpus);
+}
+
+/* ---- KV cache ----------------------------------------------------------------- */
+
+/* The cells (tokens) a layer of this kind keeps per sequence. */
+static uint64_t layer_cells(const struct hmn_model *m, const struct plan *p, enum hmn_layer_kind kind)
+{
+	uint64_t ctx = p->context;
+	if (p->gguf) {
+		if (kind == HMN_LAYER_SLIDING)
+			ctx = min64(ctx, sat_add(m->sliding_window, p->ubatch));
+		return pad(ctx, GGUF_CELL_PAD);
+	}
+	if (kind == HMN_LAYER_SLIDING)
+		ctx = min64(ctx, m->sliding_window);
+	return pad(ctx, VLLM_BLOCK);
+}
+
+/* One layer's cache for one sequence, in bytes. */
+static uint64_t layer_kv(const struct hmn_model *m, const struct plan *p, const struct hmn_model_layer *l)
+{
+	if (l->kind == HMN_LAYER_NO_CACHE)
+		return 0;
+	if (l->kind == HMN_LAYER_RECURRENT) {
+		/* Mamba's conv and SSM states: llama.cpp keeps them in f32, vLLM in the model's type. */
+		uint64_t conv = sat_mul(m->ssm_conv ? m->ssm_conv - 1 : 0,
+					sat_add(m->ssm_inner, sat_mul(2ull * m->ssm_group, m->ssm_state)));
+		uint64_t state = sat_mul(m->ssm_state, m->ssm_inner);
+		return dtype_price(p->gguf ? HMN_DTYPE_F32 : p->kv_dtype, sat_add(conv, state));
+	}
+	uint64_t cells = layer_cells(m, p, l->kind);
+	if (!p->gguf && m->kv_lora_rank)
+		return sat_mul(cells, dtype_price(p->kv_dtype, (uint64_t)m->kv_lora_rank + m->rope_dim));
+	uint64_t k = dtype_price(p->kv_dtype, (uint64_t)m->key_length * l->n_head_kv);
+	uint64_t v = dtype_price(p->kv_dtype, (uint64_t)m->value_length * l->n_head_kv);
+	return sat_mul(cells, sat_add(k, v));
+}
+
+uint64_t hmn_fit_kv_cache(const struct hmn_model *m, const struct hmn_fit_request *req)
+{
+	struct plan p;
+	plan_of(m, req, &p);
+	if (!p.context && m->n_layer)
+		return HMN_UNKNOWN;
+	uint64_t sum = 0;
+	for (uint32_t i = p.first_layer; i < m->n_layer; i++)
+		sum = sat_add(sum, layer_kv(m, &p, &m->layers[i]));
+	return div_up(sat_mul(sum, p.batch), p.gpus);
+}
+
+/* ---- activations -------------------------------------------------------------- */
+
+/* The cells of the longest attention layer: what one step attends over. */
+static uint64_t attended(const struct hmn_model *m, const struct plan *p)
+{
+	uint64_t most = 0;
+	for (uint32_t i = 0; i < m->n_layer; i++)
+		if (m->layers[i].kind == HMN_LAYER_ATTENTION || m->layers[i].kind == HMN_LAYER_SLIDING)
+			most = most > layer_cells(m, p, m->layers[i].kind) ? most
+									   : layer_cells(m, p, m->layers[i].kind);
+	return most;
+}
+
+/*
+ * llama.cpp's compute buffer for a step of t tokens over n_kv cells, as its
+ * graph allocator sizes it: the largest of three phases, each with the
+ * residual stream and its neighbours (four n_embd × t f32 tensors) live.
+ * Attention: Q, K, V, the mask, and without flash attention the n_head ×
+ * n_kv × t f32 scores (softmax in place). Feed-forward: gate, up and their
+ * product (the experts used, for a mixture). Output: the f32 logits of every
+ * token of the step. Recorded against llama.cpp itself in
+ * tests/fixtures/fit/llama-cpp.tsv.
+ */
+static uint64_t compute_buffer(const struct hmn_model *m, const struct plan *p, bool eager)
+{
+	uint64_t t = min64(sat_mul(p->batch, p->context), p->ubatch);
+	uint64_t n_kv = attended(m, p);
+	uint64_t embd = sat_mul(sat_mul(m->n_embd, t), 4);
+	uint64_t stream = sat_mul(embd, 4);
+	uint64_t mask = sat_mul(sat_mul(n_kv, pad(t, MASK_PAD)), eager ? 4 : 2);
+
+	uint64_t out = sat_add(sat_mul(sat_mul(m->n_vocab, t), 4), sat_mul(embd, eager ? 3 : 2));
+	uint64_t ff = m->n_expert ? sat_add(sat_mul(m->n_ff_expert, m->n_expert_used ? m->n_expert_used : 1),
+					    sat_mul(m->n_ff_expert, m->n_shared_expert))
+				  : m->n_ff;
+	if (m->ssm_inner)
+		ff = ff > m->ssm_inner ? ff : m->ssm_inner;
+	uint64_t ffn = sat_add(sat_add(sat_mul(sat_mul(3 * (uint64_t)ff, t), 4), stream), mask);
+	uint64_t qkv = (uint64_t)m->n_head * m->key_length + (uint64_t)m->n_head_kv * (m->key_length +
+										      m->value_length);
+	uint64_t attn = sat_add(sat_add(sat_mul(sat_mul(qkv, t), 4), stream), mask);
+	if (eager)
+		attn = sat_add(attn, sat_mul(sat_mul(sat_mul(m->n_head, n_kv), t), 4));
+	uint64_t most = out > ffn ? out : ffn;
+	return most > attn ? most : attn;
+}
+
+/*
+ * Korthikanti et al. 2022: a transformer layer keeps s·b·h·(34 + 5·a·s/h)
+ * bytes for the backward pass in 16-bit without recomputation; a fused
+ * attention kernel keeps none of the 5·a·s²·b score terms. The f32 logits
+ * of every token come on top.
+ */
+static uint64_t training_activations(const struct hmn_model *m, const struct plan *p, bool eager)
+{
+	uint64_t sbh = sat_mul(sat_mul(p->context, p->batch), m->n_embd);
+	uint64_t layer = sat_mul(sbh, 34);
+	if (eager)
+		layer = sat_add(layer, sat_mul(sat_mul(sat_mul(5, m->n_head), p->context),
+					       sat_mul(p->context, p->batch)));
+	uint64_t logits = sat_mul(sat_mul(sat_mul(p->context, p->batch), m->n_vocab), 4);
+	return sat_add(sat_mul(layer, m->n_layer), logits);
+}
+
+uint64_t hmn_fit_activations(const struct hmn_model *m, const struct hmn_fit_request *req)
+{
+	struct plan p;
+	plan_of(m, req, &p);
+	if (!p.context)
+		return HMN_UNKNOWN;
+	uint64_t a = req->train ? training_activations(m, &p, req->eager_attention)
+				: compute_buffer(m, &p, req->eager_attention);
+	return div_up(a, p.gpus);
+}
+
+uint64_t hmn_attention_bytes(uint64_t batch, uint64_t seq, uint64_t kv_len, uint32_t heads,
+			     uint32_t kv_heads, uint32_t head_dim, uint32_t elem_bytes, bool eager)
+{
+	uint64_t q = sat_mul(sat_mul(sat_mul(batch, seq), heads), head_dim);
+	uint64_t kv = sat_mul(sat_mul(sat_mul(sat_mul(batch, kv_len), kv_heads), head_dim), 2);
+	uint64_t sum = sat_add(sat_mul(q, 2), kv); /* Q and the output, K and V */
+	if (eager) /* the scores and their softmax, heads × seq × kv_len each */
+		sum = sat_add(sum, sat_mul(sat_mul(sat_mul(sat_mul(batch, heads), seq), kv_len), 2));
+	return sat_mul(sum, elem_bytes);
+}
+
+/* ---- optimizer, runtime -------------------------------------------------------- */
+
+uint64_t hmn_fit_optimizer(uint64_t parameters, enum hmn_dtype dtype)
+{
+	uint32_t block, bytes;
+	if (hmn_dtype_block(dtype, &block, &bytes) < 0 || block != 1)
+		bytes = 2; /* quantised weights train through 16-bit copies */
+	uint64_t per = (uint64_t)bytes /* gradients */ + (bytes < 4 ? 4 : 0) /* master weights */ + 8;
+	return sat_mul(parameters, per);
+}
+
+static const struct {
+	const char *vendor;
+	uint64_t bytes;
+} runtimes[] = {
+	/* The CUDA context and its libraries: ~518 MiB measured on an H100 (driver 580, CUDA 12). */
+	{ "nvidia", 512 * MIB },
+	/* Not measured by hmn: HIP, Level Zero and Metal are taken to cost what CUDA does. */
+	{ "amd", 512 * MIB },
+	{ "intel", 512 * MIB },
+	{ "apple", 512 * MIB },
+};
+
+uint64_t hmn_fit_runtime(const char *vendor)
+{
+	for (size_t i = 0; vendor && i < sizeof(runtimes) / sizeof(runtimes[0]); i++)
+		if (!strcmp(vendor, runtimes[i].vendor))
+			return runtimes[i].bytes;
+	return runtimes[0].bytes;
+}
+
+/* ---- the whole estimate, the budget, the searches ---------------------------------- */
+
+int hmn_fit_estimate(const struct hmn_model *m, const struct hmn_fit_request *req,
+		     struct hmn_fit_parts *ret_parts)
+{
+	struct plan p;
+	plan_of(m, req, &p);
+	if (!p.context)
+		return -EINVAL; /* no trained context known, and none asked for */
+	if (req->dtype != HMN_DTYPE_NONE && !hmn_dtype_name(req->dtype))
+		return -EINVAL;
+	if (!hmn_dtype_name(p.kv_dtype))
+		return -EINVAL;
+	struct hmn_fit_parts parts = {
+		.weights = hmn_fit_weights(m, req),
+		/* Training runs whole sequences: no cache, its K and V are in the activations. */
+		.kv_cache = req->train ? 0 : hmn_fit_kv_cache(m, req),
+		.activations = hmn_fit_activations(m, req),
+		.optimizer = req->train ? div_up(hmn_fit_optimizer(m->parameters, req->dtype != HMN_DTYPE_NONE
+									    ? req->dtype : m->dtype), p.gpus)
+					: HMN_UNKNOWN,
+		.runtime = hmn_fit_runtime(req->vendor),
+		.context = p.gguf ? pad(p.context, GGUF_CELL_PAD) : p.context,
+		.kv_dtype = p.kv_dtype,
+	};
+	uint64_t sum = sat_add(sat_add(parts.weights, parts.kv_cache), sat_add(parts.activations, parts.runtime));
+	if (req->train)
+		sum = sat_add(sum, parts.optimizer);
+	if (sum == HMN_UNKNOWN)
+		return -EOVERFLOW;
+	struct hmn_budget b;
+	hmn_budget_init(&b, HMN_UNKNOWN, req->margin > 0 ? req->margin : DEFAULT_MARGIN);
+	b.current = sum;
+	parts.total = hmn_budget_charged(&b);
+	if (parts.total == UINT64_MAX)
+		return -EOVERFLOW;
+	parts.margin = parts.total - sum;
+	*ret_parts = parts;
+	return 0;
+}
+
+int hmn_fit_reserve(struct hmn_budget *budget, const struct hmn_model *m,
+		    const struct hmn_fit_request *req, const char **ret_part)
+{
+	struct hmn_fit_parts parts;
+	int r = hmn_fit_estimate(m, req, &parts);
+	if (r < 0)
+		return r;
+	const struct {
+		const char *name;
+		uint64_t bytes;
+	} order[] = {
+		{ "weights", parts.weights },
+		{ "kv_cache", parts.kv_cache },
+		{ "activations", parts.activations },
+		{ "optimizer", req->train ? parts.optimizer : 0 },
+		{ "runtime", parts.runtime },
+	};
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if (hmn_budget_reserve(budget, order[i].bytes) < 0) {
+			if (ret_part)
+				*ret_part = order[i].name;
+			return -ENOSPC;
+		}
+	return 0;
+}
+
+int hmn_fit_fits(const struct hmn_model *m, const struct hmn_fit_request *req, uint64_t limit)
+{
+	struct hmn_budget b;
+	hmn_budget_init(&b, limit, req->margin > 0 ? req->margin : DEFAULT_MARGIN);
+	int r = hmn_fit_reserve(&b, m, req, NULL);
+	return r == -ENOSPC ? 0 : r < 0 ? r : 1;
+}
+
+/* What a search varies: the context in steps, or the GGUF layers on the GPU. */
+struct search {
+	const struct hmn_model *m;
+	struct hmn_fit_request req;
+	uint64_t limit, step, cap;
+	bool layers;
+};
+
+/* Does the k-th candidate fit? 1, 0, or a negative errno. */
+static int candidate_fits(struct search *s, uint64_t k)
+{
+	if (s->layers)
+		s->req.gpu_layers = (uint32_t)k;
+	else
+		s->req.context = min64(k * s->step, s->cap);
+	return hmn_fit_fits(s->m, &s->req, s->limit);
+}
+
+/* The largest k in [0, hi] that fits (0 is taken to), as the estimate only grows with k. */
+static int largest_fitting(struct search *s, uint64_t hi, uint64_t *ret_k)
+{
+	uint64_t lo = 0;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo + 1) / 2;
+		int f = candidate_fits(s, mid);
+		if (f < 0)
+			return f;
+		if (f)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	*ret_k = lo;
+	return 0;
+}
+
+int hmn_fit_max_context(const struct hmn_model *m, const struct hmn_fit_request *req,
+			uint64_t limit, uint64_t *ret_context)
+{
+	struct search s = { m, *req, limit, m->format == HMN_MODEL_GGUF ? GGUF_CELL_PAD : VLLM_BLOCK,
+			    req->context ? req->context : m->context_length, false };
+	uint64_t k;
+	if (!s.cap)
+		return -EINVAL;
+	/* The largest k in [1, steps] whose context min(k × step, cap) fits. */
+	int r = largest_fitting(&s, div_up(s.cap, s.step), &k);
+	if (r < 0)
+		return r;
+	if (!k)
+		return -ENOSPC;
+	*ret_context = min64(k * s.step, s.cap);
+	return 0;
+}
+
+int hmn_fit_gpu_layers(const struct hmn_model *m, const struct hmn_fit_request *req,
+		       uint64_t limit, uint32_t *ret_layers)
+{
+	if (m->format != HMN_MODEL_GGUF)
+		return -ENOTSUP;
+	struct search s = { m, *req, limit, 0, 0, true };
+	uint64_t k;
+	int r = largest_fitting(&s, (uint64_t)m->n_layer + 1, &k);
+	if (r < 0)
+		return r;
+	*ret_layers = (uint32_t)k;
+	return 0;
+}

@@ -1,0 +1,373 @@
+/* A model as its headers describe it: the tensors' sums, by layer, and what each layer keeps. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model.h"
+
+int model_fail(struct model_error *e, int r, const char *fmt, ...)
+{
+	if (e && e->buf && e->size) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(e->buf, e->size, fmt, ap);
+		va_end(ap);
+		/*
+		 * What it names came from the files (keys, tensor and file names,
+		 * paths): the whole line made printable, the end of a character
+		 * that vsnprintf() cut included, so a caller may print it as it is.
+		 */
+		printable_name(e->buf, e->buf, e->size);
+	}
+	return r;
+}
+
+/* ---- architectures ---------------------------------------------------------- */
+
+/*
+ * What llama.cpp's llama-model.cpp says of each (the names are GGUF's):
+ * which layers slide (set_swa_pattern), which keep a recurrent state
+ * (latent attention is told by its keys). An architecture not here is read
+ * as a plain transformer, with a warning.
+ */
+static const struct arch_info arches[] = {
+	{ .name = "llama" }, { .name = "llama4", .swa_pattern = 4 }, { .name = "mistral3" },
+	{ .name = "qwen2" }, { .name = "qwen2moe" }, { .name = "qwen3" },
+	{ .name = "qwen3moe" }, { .name = "gemma" }, { .name = "gemma2", .swa_pattern = 2 },
+	{ .name = "gemma3", .swa_pattern = 6 }, { .name = "cohere2", .swa_pattern = 4 },
+	{ .name = "command-r" }, { .name = "phi2" }, { .name = "phi3" }, { .name = "phimoe" },
+	{ .name = "gpt2" }, { .name = "gptneox" },
+	{ .name = "starcoder" }, { .name = "starcoder2" }, { .name = "falcon" },
+	{ .name = "stablelm" }, { .name = "internlm2" },
+	{ .name = "olmo" }, { .name = "olmo2" }, { .name = "olmoe" }, { .name = "granite" },
+	{ .name = "granitemoe" }, { .name = "exaone" },
+	{ .name = "deepseek" }, { .name = "deepseek2" }, { .name = "glm4" },
+	{ .name = "glm4moe" },
+	{ .name = "gpt-oss", .swa_pattern = 2 }, { .name = "smollm3" },
+	{ .name = "mamba", .recurrent = true }, { .name = "mamba2", .recurrent = true },
+	{ .name = "rwkv6", .recurrent = true }, { .name = "rwkv7", .recurrent = true },
+	{ .name = "bert" }, { .name = "nomic-bert" },
+	/* config.json's model_type words are model-config.c's families[], not here. */
+};
+
+const struct arch_info *arch_find(const char *name)
+{
+	if (!name)
+		return NULL;
+	for (size_t i = 0; i < sizeof(arches) / sizeof(arches[0]); i++)
+		if (!strcmp(arches[i].name, name))
+			return &arches[i];
+	return NULL;
+}
+
+void model_add_warning(struct hmn_model *m, const char *text)
+{
+	char w[512];
+	if (m->warning && *m->warning)
+		snprintf(w, sizeof(w), "%s; %s", m->warning, text);
+	else
+		snprintf(w, sizeof(w), "%s", text);
+	m->warning = arena_strdup(m->arena, w);
+}
+
+void model_warn_unknown_architecture(struct hmn_model *m)
+{
+	char w[160];
+	snprintf(w, sizeof(w), "unknown architecture '%s': read as a generic transformer", m->architecture);
+	model_add_warning(m, w);
+}
+
+void model_set_layer_kinds(struct hmn_model *m, bool recurrent, uint32_t swa_pattern, const bool *swa_layers,
+			   size_t n_swa_layers)
+{
+	for (uint32_t i = 0; i < m->n_layer; i++) {
+		struct hmn_model_layer *l = &m->layers[i];
+		bool slides = false;
+		if (m->sliding_window) {
+			if (swa_layers && i < n_swa_layers)
+				slides = swa_layers[i];
+			else if (swa_pattern)
+				slides = i % swa_pattern < swa_pattern - 1;
+			else
+				slides = !swa_layers; /* a window without a pattern: every layer */
+		}
+		if (recurrent || (m->ssm_state && l->n_head_kv == 0))
+			l->kind = HMN_LAYER_RECURRENT;
+		else if (l->n_head_kv == 0 && !m->kv_lora_rank)
+			l->kind = HMN_LAYER_NO_CACHE;
+		else
+			l->kind = slides ? HMN_LAYER_SLIDING : HMN_LAYER_ATTENTION;
+	}
+}
+
+/* ---- building a model from its tensors ---------------------------------------- */
+
+int model_build_start(struct model_build *b, struct hmn_model **ret_model)
+{
+	memset(b, 0, sizeof(*b));
+	b->m = calloc(1, sizeof(*b->m));
+	if (!b->m || !(b->m->arena = arena_new())) {
+		free(b->m);
+		return -ENOMEM;
+	}
+	b->m->dtype = HMN_DTYPE_NONE;
+	b->m->float_dtype = HMN_DTYPE_NONE;
+	if (ret_model)
+		*ret_model = b->m;
+	return 0;
+}
+
+void model_build_abort(struct model_build *b)
+{
+	free(b->names);
+	b->names = NULL;
+	free(b->layers);
+	b->layers = NULL;
+	b->m = hmn_model_free(b->m);
+}
+
+static bool starts(const char *s, size_t n, const char *prefix)
+{
+	size_t p = strlen(prefix);
+	return n >= p && !memcmp(s, prefix, p);
+}
+
+static bool contains(const char *s, size_t n, const char *needle)
+{
+	size_t k = strlen(needle);
+	for (size_t i = 0; k <= n && i <= n - k; i++)
+		if (!memcmp(s + i, needle, k))
+			return true;
+	return false;
+}
+
+/*
+ * The layer a tensor's name places it in: GGUF's "blk.N.", safetensors'
+ * "layers.N.", "h.N.", "blocks.N." anywhere in the name. -1 for none (or a
+ * number past the bound).
+ */
+static long layer_of(const char *name, size_t n)
+{
+	static const char *const marks[] = { "blk.", "layers.", "h.", "blocks.", "layer." };
+	for (size_t i = 0; i < n; i++) {
+		if (i && name[i - 1] != '.')
+			continue;
+		for (size_t k = 0; k < sizeof(marks) / sizeof(marks[0]); k++) {
+			size_t len = strlen(marks[k]);
+			if (n - i <= len || memcmp(name + i, marks[k], len))
+				continue;
+			size_t j = i + len;
+			unsigned long v = 0;
+			size_t digits = 0;
+			while (j < n && name[j] >= '0' && name[j] <= '9' && digits < 9) {
+				v = v * 10 + (unsigned long)(name[j] - '0');
+				j++, digits++;
+			}
+			if (digits && (j == n || name[j] == '.'))
+				return v < MODEL_MAX_LAYERS ? (long)v : -1;
+		}
+	}
+	return -1;
+}
+
+enum tensor_place { PLACE_OTHER, PLACE_INPUT, PLACE_OUTPUT };
+
+static enum tensor_place place_of(const char *s, size_t n)
+{
+	if (starts(s, n, "token_embd.") || contains(s, n, "embed_tokens.") || contains(s, n, "wte.") ||
+	    contains(s, n, "embed_in.") || contains(s, n, "word_embeddings.") ||
+	    starts(s, n, "backbone.embeddings."))
+		return PLACE_INPUT;
+	if (starts(s, n, "output.") || starts(s, n, "output_norm.") || starts(s, n, "lm_head.") ||
+	    starts(s, n, "embed_out.") || starts(s, n, "model.norm.") || contains(s, n, "ln_f.") ||
+	    contains(s, n, "final_layer_norm.") || contains(s, n, "norm_f.") ||
+	    starts(s, n, "language_model.lm_head.") || starts(s, n, "language_model.model.norm."))
+		return PLACE_OUTPUT;
+	return PLACE_OTHER;
+}
+
+static bool is_output_head(const char *s, size_t n)
+{
+	return starts(s, n, "output.weight") || starts(s, n, "lm_head.") || starts(s, n, "embed_out.") ||
+	       starts(s, n, "language_model.lm_head.");
+}
+
+/* Sums cannot overflow: the weights' total, checked first, is at least each of them. */
+static void layer_add(struct hmn_model_layer *l, uint64_t bytes, uint64_t matrix)
+{
+	l->weights_bytes += bytes;
+	l->matrix_elements += matrix;
+	if (!matrix)
+		l->vector_bytes += bytes;
+}
+
+static int add_name(struct model_build *b, const char *name, size_t len)
+{
+	size_t need = b->names_len + len + 1;
+	if (need > b->names_capacity) {
+		size_t cap = b->names_capacity ? b->names_capacity : 4096;
+		while (cap < need)
+			cap *= 2;
+		char *p = realloc(b->names, cap);
+		if (!p)
+			return -ENOMEM;
+		b->names = p;
+		b->names_capacity = cap;
+	}
+	memcpy(b->names + b->names_len, name, len);
+	b->names[need - 1] = '\0';
+	b->names_len = need;
+	return 0;
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int model_build_check_names(struct model_build *b, const char *where, struct model_error *e)
+{
+	size_t n = b->m->n_tensors;
+	if (n < 2)
+		return 0;
+	const char **sorted = malloc(n * sizeof(*sorted));
+	if (!sorted)
+		return -ENOMEM;
+	size_t k = 0;
+	for (size_t at = 0; at < b->names_len && k < n; at += strlen(b->names + at) + 1)
+		sorted[k++] = b->names + at;
+	qsort(sorted, k, sizeof(*sorted), compare_strings);
+	int r = 0;
+	for (size_t i = 1; i < k && r == 0; i++)
+		if (!strcmp(sorted[i - 1], sorted[i])) {
+			char name[72];
+			printable_name(sorted[i], name, sizeof(name));
+			r = model_fail(e, -EINVAL, "%s: tensor '%s' is named twice: the file is broken or hostile",
+				       where, name);
+		}
+	free(sorted);
+	return r;
+}
+
+int model_build_check_parameters(const struct model_build *b, const char *where, struct model_error *e)
+{
+	if (b->m->n_tensors && !b->parameters)
+		return model_fail(e, -EINVAL, "%s: its %zu tensors hold no parameters (each has a dimension of 0):"
+				  " no weights to price", where, b->m->n_tensors);
+	return 0;
+}
+
+int model_build_tensor(struct model_build *b, const char *name, size_t name_len,
+		       enum hmn_dtype dtype, const uint64_t *dims, size_t n_dims, uint64_t bytes)
+{
+	struct hmn_model *m = b->m;
+	uint64_t elements = 1;
+	for (size_t i = 0; i < n_dims; i++)
+		if (mul_overflows(elements, dims[i], &elements))
+			return -EOVERFLOW;
+	uint64_t matrix = n_dims >= 2 ? elements : 0;
+	if (++m->n_tensors > MODEL_MAX_TENSORS)
+		return -EFBIG;
+	if (add_overflows(m->weights_bytes, bytes, &m->weights_bytes) ||
+	    add_overflows(b->parameters, elements, &b->parameters))
+		return -EOVERFLOW;
+	if ((unsigned)dtype < sizeof(b->bytes_by_dtype) / sizeof(b->bytes_by_dtype[0]))
+		b->bytes_by_dtype[dtype] = sat_add(b->bytes_by_dtype[dtype], bytes);
+	if (is_output_head(name, name_len))
+		b->saw_output_head = true;
+	if (add_name(b, name, name_len) < 0)
+		return -ENOMEM;
+
+	long layer = layer_of(name, name_len);
+	if (layer >= 0) {
+		if ((size_t)layer >= b->n_layers_seen) {
+			size_t want = (size_t)layer + 1;
+			if (want > b->layers_capacity) {
+				size_t cap = b->layers_capacity ? b->layers_capacity : 64;
+				while (cap < want)
+					cap *= 2;
+				struct hmn_model_layer *p = realloc(b->layers, cap * sizeof(*p));
+				if (!p)
+					return -ENOMEM;
+				memset(p + b->layers_capacity, 0, (cap - b->layers_capacity) * sizeof(*p));
+				b->layers = p;
+				b->layers_capacity = cap;
+			}
+			b->n_layers_seen = want;
+		}
+		layer_add(&b->layers[layer], bytes, matrix);
+		return 0;
+	}
+	struct hmn_model_layer *part = &m->other;
+	switch (place_of(name, name_len)) {
+	case PLACE_INPUT: part = &m->input; break;
+	case PLACE_OUTPUT: part = &m->output; break;
+	default: break;
+	}
+	layer_add(part, bytes, matrix);
+	return 0;
+}
+
+int model_build_finish(struct model_build *b, struct model_error *e)
+{
+	struct hmn_model *m = b->m;
+
+	m->parameters = b->parameters;
+	m->tied_embeddings = m->n_tensors && !b->saw_output_head;
+	/* The type most of the bytes are in, and the float type beside it. */
+	uint64_t best = 0, best_float = 0;
+	enum hmn_dtype float_dtype = HMN_DTYPE_NONE;
+	for (unsigned t = 0; t < sizeof(b->bytes_by_dtype) / sizeof(b->bytes_by_dtype[0]); t++) {
+		if (b->bytes_by_dtype[t] > best) {
+			best = b->bytes_by_dtype[t];
+			m->dtype = (enum hmn_dtype)t;
+		}
+		if (b->bytes_by_dtype[t] > best_float && dtype_is_float((enum hmn_dtype)t) &&
+		    t != HMN_DTYPE_F32) {
+			best_float = b->bytes_by_dtype[t];
+			float_dtype = (enum hmn_dtype)t;
+		}
+	}
+	/* config.json's torch_dtype, when it said one, stands (DeepSeek-V3: fp8 weights, bf16 compute). */
+	if (m->float_dtype == HMN_DTYPE_NONE)
+		m->float_dtype = float_dtype;
+	if (m->float_dtype == HMN_DTYPE_NONE)
+		m->float_dtype = m->dtype != HMN_DTYPE_NONE && dtype_is_float(m->dtype) ? m->dtype
+											: HMN_DTYPE_F16;
+	if (!m->n_layer)
+		m->n_layer = (uint32_t)b->n_layers_seen;
+	if (m->n_layer > MODEL_MAX_LAYERS)
+		return model_fail(e, -EINVAL, "%s: %u layers, more than %u", m->path ? m->path : "model",
+				  m->n_layer, MODEL_MAX_LAYERS);
+	m->layers = calloc(m->n_layer ? m->n_layer : 1, sizeof(*m->layers));
+	if (!m->layers)
+		return -ENOMEM;
+	size_t n = b->n_layers_seen < m->n_layer ? b->n_layers_seen : m->n_layer;
+	if (n)
+		memcpy(m->layers, b->layers, n * sizeof(*m->layers));
+	/* Tensors of layers past the count (a next-token-prediction block) count as other. */
+	for (size_t i = n; i < b->n_layers_seen; i++) {
+		m->other.weights_bytes += b->layers[i].weights_bytes;
+		m->other.matrix_elements += b->layers[i].matrix_elements;
+		m->other.vector_bytes += b->layers[i].vector_bytes;
+	}
+	free(b->layers);
+	b->layers = NULL;
+	free(b->names);
+	b->names = NULL;
+	for (uint32_t i = 0; i < m->n_layer; i++)
+		m->layers[i].n_head_kv = m->n_head_kv;
+	return 0;
+}
+
+struct hmn_model *hmn_model_free(struct hmn_model *model)
+{
+	if (!model)
+		return NULL;
+	free(model->layers);
+	arena_free(model->arena);
+	free(model);
+	return NULL;
+}

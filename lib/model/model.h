@@ -1,0 +1,170 @@
+/*
+ * lib/model: hmn-model.h — models and the memory they need. The readers
+ * (GGUF, safetensors, config.json) work over a read-at-offset interface
+ * (util/reader.h), so that the parsing is pure (memory buffers in the tests
+ * and fuzzers) and only opening a path is the OS's business (model/open.c
+ * over os/os.h's files). model/ uses lib/util and os/'s file reading alone:
+ * no GPU, no context, no command.
+ *
+ * This header is private to lib/model (and its unit tests and fuzzers).
+ */
+#ifndef HMN_MODEL_PRIVATE_H
+#define HMN_MODEL_PRIVATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hmn-model.h"
+#include "util/arena.h"
+#include "util/reader.h"
+#include "util/text.h" /* printable_name(): what of a name a message may show */
+#include "util/util.h"
+
+/* Bounds no real model comes near; anything past them is hostile or broken. */
+#define MODEL_MAX_LAYERS 4096u           /* llama.cpp's own bound is 512 */
+#define MODEL_MAX_TENSORS 4194304u       /* DeepSeek-V3: 91,991 in 163 files */
+#define MODEL_MAX_FILES 4096u
+/* A config's widths and counts (hidden, feed-forward, heads, vocabulary): the largest seen are ~10^5. */
+#define MODEL_MAX_WIDTH (1u << 24)
+#define MODEL_MAX_CONTEXT UINT32_MAX     /* trained tokens: the longest seen are ~10^7 */
+#define GGUF_MAX_HEADER (512u << 20)     /* metadata and tensor infos; the largest seen are ~10 MiB */
+#define GGUF_MAX_KV 1048576u
+#define GGUF_MAX_NAME 256u               /* a tensor's name (ggml: 64) */
+#define GGUF_MAX_DEPTH 4u                /* arrays inside arrays */
+#define SAFETENSORS_MAX_HEADER 100000000u /* the reference reader's bound */
+/*
+ * JSON's structural characters ({ [ , :) in one safetensors header: each
+ * costs cJSON about 80 bytes, so this bounds the parse near 80 MiB however
+ * the 100 MB are spent. A tensor takes about 11 ({"dtype":..,"shape":[..],
+ * "data_offsets":[..]}): room for some 95,000 tensors in one file, where the
+ * largest shards seen hold a few thousand.
+ */
+#define SAFETENSORS_MAX_STRUCTURE (1u << 20)
+#define MODEL_MAX_TEXT (64u << 20)       /* config.json, model.safetensors.index.json */
+
+static inline bool mul_overflows(uint64_t a, uint64_t b, uint64_t *ret)
+{
+	return __builtin_mul_overflow(a, b, ret);
+}
+
+static inline bool add_overflows(uint64_t a, uint64_t b, uint64_t *ret)
+{
+	return __builtin_add_overflow(a, b, ret);
+}
+
+/* Saturating arithmetic for the estimate: HMN_UNKNOWN stays unknown. */
+static inline uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+	return a == HMN_UNKNOWN || b == HMN_UNKNOWN || add_overflows(a, b, &r) ? HMN_UNKNOWN : r;
+}
+
+static inline uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+	return a == HMN_UNKNOWN || b == HMN_UNKNOWN || mul_overflows(a, b, &r) ? HMN_UNKNOWN : r;
+}
+
+/* ---- dtype.c ---- */
+bool dtype_is_ggml(uint32_t id);
+bool dtype_is_float(enum hmn_dtype dtype);
+/* elements in dtype, blocks rounded up; HMN_UNKNOWN for no such type or overflow. */
+uint64_t dtype_price(enum hmn_dtype dtype, uint64_t elements);
+
+/* ---- model.c: what the readers build ---- */
+
+/* One explanation, formatted once, kept for the caller: one line, printable (printable_name()). */
+struct model_error {
+	char *buf;
+	size_t size;
+};
+int model_fail(struct model_error *e, int r, const char *fmt, ...) HMN_PRINTF(3, 4);
+
+/*
+ * A name from a file (a key, a tensor's or a file's name) as a message
+ * shows it: cut to a readable length, each control character and byte of
+ * invalid UTF-8 a '?'. The buffer lives to the end of the enclosing block.
+ */
+#define SHOWN(s) printable_name((s), (char[72]){ 0 }, 72)
+
+/* Per-layer sums while tensors stream past, before the layer count is final. */
+struct model_build {
+	struct hmn_model *m;
+	struct hmn_model_layer *layers;
+	size_t n_layers_seen, layers_capacity;
+	uint64_t bytes_by_dtype[128];   /* which type holds most of the weights */
+	uint64_t parameters;
+	bool saw_output_head;           /* an output matrix of its own: not tied to the embeddings */
+	/* Every tensor's name, NUL-terminated one after another: a name met twice is refused. */
+	char *names;
+	size_t names_len, names_capacity;
+};
+int model_build_start(struct model_build *b, struct hmn_model **ret_model);
+/*
+ * One tensor: name (its layer, or the embeddings, the output), type, shape
+ * and its bytes as stored (padded, where the file pads).
+ */
+int model_build_tensor(struct model_build *b, const char *name, size_t name_len,
+		       enum hmn_dtype dtype, const uint64_t *dims, size_t n_dims, uint64_t bytes);
+/* A tensor named twice (in one file or across a model's files): -EINVAL, said for where. */
+int model_build_check_names(struct model_build *b, const char *where, struct model_error *e);
+/*
+ * Tensors that hold no parameters at all (each with a dimension of 0): -EINVAL,
+ * said for where. Priced at 0 bytes, such a model would fit anywhere.
+ */
+int model_build_check_parameters(const struct model_build *b, const char *where, struct model_error *e);
+/* Settles the layer count and each layer's kind; the model is b->m's, or freed on failure. */
+int model_build_finish(struct model_build *b, struct model_error *e);
+void model_build_abort(struct model_build *b);
+
+/* Known architectures: how GGUF names their keys and which of their layers slide. */
+struct arch_info {
+	const char *name;            /* GGUF's general.architecture */
+	uint32_t swa_pattern;        /* every Nth layer is full, the rest slide (0: none) */
+	bool recurrent;              /* Mamba-style state, no KV cache */
+};
+const struct arch_info *arch_find(const char *name);
+/* m's warning: its architecture is not one hmn knows, and how it was read instead. */
+void model_warn_unknown_architecture(struct hmn_model *m);
+/* Adds text to m's warning (after the one it has, if any: "first; text"). */
+void model_add_warning(struct hmn_model *m, const char *text);
+/* Sets layers' kinds from the model's window and pattern; recurrent: every layer keeps a state. */
+void model_set_layer_kinds(struct hmn_model *m, bool recurrent, uint32_t swa_pattern, const bool *swa_layers,
+			   size_t n_swa_layers);
+
+/* ---- gguf.c ---- */
+/* Reads n parts of one GGUF model (one for an unsplit file), in order. */
+int gguf_read(const struct reader *parts, size_t n, struct hmn_model **ret_model,
+	      struct model_error *e);
+/*
+ * The split count a file's name says, for names ending ext ("x-00001-of-00003.gguf":
+ * 3, and the prefix's length); 0 when none.
+ */
+unsigned model_split_name(const char *path, const char *ext, size_t *ret_prefix_len);
+/* Part part of count of the set name begins (its first prefix_len bytes): PREFIX-00002-of-00003EXT, malloc'd. */
+char *model_split_part(const char *name, size_t prefix_len, unsigned part, unsigned count, const char *ext);
+
+/* ---- safetensors.c ---- */
+/* Adds one safetensors file's tensors to b. */
+int safetensors_read(const struct reader *r, struct model_build *b, struct model_error *e);
+/*
+ * The shard files a model.safetensors.index.json names, each once, in the
+ * order first met: calls add for each (name NUL-terminated, checked to be a
+ * plain file name). Returns how many, or a negative errno; path names the
+ * index in messages.
+ */
+int safetensors_index(const char *path, const char *text, size_t len,
+		      int (*add)(const char *name, void *data), void *data, struct model_error *e);
+
+/* ---- model-config.c ---- */
+/*
+ * Reads a Hugging Face config.json (file: its name in messages) into b's
+ * model: the architecture, its shape, trained context and sliding windows;
+ * with implies_tensors (a config.json alone), the tensors its shape implies. Then finishes b (the
+ * tensors of a folder's shards must be in it before).
+ */
+int config_read(const char *file, const char *text, size_t len, struct model_build *b, bool implies_tensors,
+		struct model_error *e);
+
+#endif

@@ -1,0 +1,368 @@
+/*
+ * What Linux says about a process: /proc/PID/exe for its name and path,
+ * /proc/PID/status for its owner and resident set (VmRSS), smaps_rollup for
+ * its proportional set (Pss, hmn run's tree), /proc/PID/comm when exe is unreadable,
+ * /proc/PID/cgroup for its container and Kubernetes pod.
+ * $HMN_PROCFS replaces /proc, for a host's /proc mounted in a container and
+ * for test trees.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "os/linux/proc-parse.h"
+#include "os/os.h"
+#include "util/arena.h"
+#include "os/linux/files.h"
+
+const char *os_procfs_root(void)
+{
+	const char *root = os_trusted_getenv("HMN_PROCFS");
+	return root && *root ? root : "/proc";
+}
+
+uint32_t os_self_pid(void)
+{
+	return (uint32_t)getpid();
+}
+
+struct os_proc_root {
+	int fd;               /* -1: could not open; paths then fail as ENOENT */
+	bool start_times;     /* read each process's stat for its start time */
+};
+
+void os_proc_root_read_start_times(struct os_proc_root *root)
+{
+	root->start_times = true;
+}
+
+struct os_proc_root *os_proc_root_open(const char *path)
+{
+	struct os_proc_root *root = malloc(sizeof(*root));
+	if (root) {
+		root->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		root->start_times = false;
+	}
+	return root;
+}
+
+struct os_proc_root *os_proc_root_close(struct os_proc_root *root)
+{
+	if (root) {
+		if (root->fd >= 0)
+			close(root->fd);
+		free(root);
+	}
+	return NULL;
+}
+
+static bool is_permission_error(int r)
+{
+	return r == -EACCES || r == -EPERM;
+}
+
+/* "PID/" into buf; returns where the file name goes. */
+static char *pid_dir(char buf[32], uint32_t pid)
+{
+	size_t len = linux_put_uint(buf, 0, pid);
+	buf[len++] = '/';
+	return buf + len;
+}
+
+/* One process, into a caller's buffers: this runs per process, so it allocates nothing. */
+struct process_read {
+	char name[256];       /* "": unknown */
+	char path[4096];      /* "": unknown */
+	char container[96];   /* "": none */
+	char pod_uid[HMN_POD_UID_SIZE]; /* "": none */
+	uint32_t uid, ns_pid;
+	uint64_t start_time;
+	uint64_t ram_bytes;   /* VmRSS; HMN_UNKNOWN: none (a kernel thread) or unreadable */
+	bool exists, is_protected;
+};
+
+static void read_process(struct os_proc_root *root, uint32_t pid, struct process_read *info)
+{
+	/* VmRSS sits below Groups, which can be long: room for a few hundred groups. */
+	char path[32], buf[16384];
+	uint32_t uid = HMN_UID_UNKNOWN;
+	uint64_t rss = HMN_UNKNOWN;
+	char *file = pid_dir(path, pid);
+	int dir = root->fd;
+	ssize_t n;
+
+	info->name[0] = info->path[0] = info->container[0] = info->pod_uid[0] = '\0';
+	info->uid = HMN_UID_UNKNOWN;
+	info->ns_pid = 0;
+	info->start_time = 0;
+	info->ram_bytes = HMN_UNKNOWN;
+	info->exists = info->is_protected = false;
+
+	/* status first: if it is gone, so is the process. */
+	strcpy(file, "status");
+	n = dir >= 0 ? linux_read_head(dir, path, buf, sizeof(buf)) : -ENOENT;
+	if (n == -ENOENT || n == -ESRCH)
+		return; /* exited, or lives in another PID namespace */
+	info->exists = true;
+	if (n < 0)
+		info->is_protected = is_permission_error((int)n);
+	else if (parse_proc_status(buf, (size_t)n, NULL, 0, &uid, &rss) == 0)
+		info->uid = uid, info->ram_bytes = rss;
+	unsigned depth = 0;
+	if (n > 0 && parse_proc_nspid(buf, (size_t)n, &info->ns_pid, &depth) == 0 && depth > 1) {
+		/* In a nested PID namespace: a container, most likely. Only then read cgroup. */
+		strcpy(file, "cgroup");
+		ssize_t m = linux_read_head(dir, path, buf, sizeof(buf));
+		if (m > 0 && !parse_container(buf, (size_t)m, info->container, sizeof(info->container)))
+			info->container[0] = '\0';
+		if (m > 0 && parse_pod_uid(buf, (size_t)m, info->pod_uid, sizeof(info->pod_uid)) <= 0)
+			info->pod_uid[0] = '\0';
+	} else {
+		info->ns_pid = 0;
+	}
+	/* When it started: with the pid, which process this is (a pid is given again later). */
+	struct proc_stat st;
+	strcpy(file, "stat");
+	n = root->start_times ? linux_read_head(dir, path, buf, sizeof(buf)) : -ENOENT;
+	if (n > 0 && parse_stat(buf, (size_t)n, &st) == 0)
+		info->start_time = st.start_time;
+
+	strcpy(file, "exe");
+	n = readlinkat(dir, path, info->path, sizeof(info->path) - 1);
+	if (n > 0) {
+		info->path[n] = '\0';
+		exe_basename(info->path, info->name, sizeof(info->name));
+		return;
+	}
+	info->path[0] = '\0';
+	/*
+	 * exe is unreadable for other users' processes (EACCES) and absent for
+	 * kernel threads: comm still names them, cut to 15 bytes.
+	 */
+	strcpy(file, "comm");
+	n = linux_read_head(dir, path, info->name, sizeof(info->name));
+	if (n > 0) {
+		if (info->name[n - 1] == '\n')
+			info->name[n - 1] = '\0';
+	} else if (n == -ENOENT || n == -ESRCH) {
+		info->exists = false; /* exited between the two reads */
+		info->uid = HMN_UID_UNKNOWN;
+		info->ram_bytes = HMN_UNKNOWN;
+		info->is_protected = false;
+	} else {
+		info->name[0] = '\0';
+		if (is_permission_error((int)n))
+			info->is_protected = true;
+	}
+}
+
+int os_process_ram(struct os_proc_root *root, uint32_t pid, uint64_t *ret_bytes)
+{
+	char path[32], buf[256];
+	char *file = pid_dir(path, pid);
+	uint64_t pages, rss = HMN_UNKNOWN;
+
+	if (root->fd < 0)
+		return -ENOENT;
+	/* statm: a line the kernel makes far more cheaply than status. */
+	strcpy(file, "statm");
+	ssize_t n = linux_read_head(root->fd, path, buf, sizeof(buf));
+	if (n > 0 && parse_statm_resident(buf, (size_t)n, &pages) == 0) {
+		long page = sysconf(_SC_PAGESIZE);
+		*ret_bytes = pages * (uint64_t)(page > 0 ? page : 4096);
+		return 0;
+	}
+	/* No statm (a test tree): status's VmRSS, as read_process reads it. */
+	char status[4096];
+	strcpy(file, "status");
+	n = linux_read_head(root->fd, path, status, sizeof(status));
+	if (n < 0)
+		return (int)n;
+	if (parse_proc_status(status, (size_t)n, NULL, 0, NULL, &rss) < 0 || rss == HMN_UNKNOWN)
+		return -ENODATA;
+	*ret_bytes = rss;
+	return 0;
+}
+
+bool os_process_running(struct os_proc_root *root, uint32_t pid)
+{
+	struct proc_stat st;
+	if (root->fd < 0)
+		return false;
+	int r = linux_read_stat(root->fd, pid, &st);
+	/* A stat that cannot be read otherwise, or parsed (a test tree has none): there, so running. */
+	if (r == -ENOENT || r == -ESRCH)
+		return false;
+	return r < 0 || (st.state != 'Z' && st.state != 'X');
+}
+
+int os_process_stat(struct os_proc_root *root, uint32_t pid, uint64_t *ret_start_time, uint64_t *ret_ram_bytes)
+{
+	struct proc_stat st;
+	if (root->fd < 0)
+		return -ENOENT;
+	int r = linux_read_stat(root->fd, pid, &st);
+	if (r < 0)
+		return r == -EINVAL ? -ENODATA : r;
+	if (st.start_time == 0)
+		return -ENODATA;
+	*ret_start_time = st.start_time;
+	if (ret_ram_bytes && st.rss_pages != HMN_UNKNOWN) {
+		long page = sysconf(_SC_PAGESIZE);
+		*ret_ram_bytes = st.rss_pages * (uint64_t)(page > 0 ? page : 4096);
+	} else if (ret_ram_bytes) {
+		*ret_ram_bytes = HMN_UNKNOWN;
+	}
+	return 0;
+}
+
+int os_process_start_time(struct os_proc_root *root, uint32_t pid, uint64_t *ret_start_time)
+{
+	return os_process_stat(root, pid, ret_start_time, NULL);
+}
+
+/* Reads pids[begin, end) into out, strings into arena; -ENOMEM. */
+static int read_range(struct os_proc_root *root, const uint32_t *pids, size_t begin, size_t end,
+		      struct os_process_details *out, struct hmn_arena *arena)
+{
+	struct process_read *info = malloc(sizeof(*info));
+	int r = 0;
+
+	if (!info)
+		return -ENOMEM;
+	for (size_t i = begin; i < end && r == 0; i++) {
+		read_process(root, pids[i], info);
+		out[i] = (struct os_process_details){
+			.name = info->name[0] ? arena_strdup(arena, info->name) : NULL,
+			.path = info->path[0] ? arena_strdup(arena, info->path) : NULL,
+			.container = info->container[0] ? arena_strdup(arena, info->container) : NULL,
+			.pod_uid = info->pod_uid[0] ? arena_strdup(arena, info->pod_uid) : NULL,
+			.uid = info->uid,
+			.ns_pid = info->ns_pid,
+			.start_time = info->start_time,
+			.ram_bytes = info->ram_bytes,
+			.exists = info->exists,
+			.is_protected = info->is_protected,
+		};
+		if ((info->name[0] && !out[i].name) || (info->path[0] && !out[i].path) ||
+		    (info->container[0] && !out[i].container) || (info->pod_uid[0] && !out[i].pod_uid))
+			r = -ENOMEM;
+	}
+	free(info);
+	return r;
+}
+
+struct worker {
+	struct os_proc_root *root;
+	const uint32_t *pids;
+	size_t begin, end;
+	struct os_process_details *out;
+	struct hmn_arena *arena;
+	int r;
+};
+
+static void *worker_main(void *data)
+{
+	struct worker *w = data;
+	w->r = read_range(w->root, w->pids, w->begin, w->end, w->out, w->arena);
+	return NULL;
+}
+
+/*
+ * Below this many processes a second thread costs more than it saves; above
+ * it, reading /proc is all system calls, and two cores halve the time.
+ */
+#define THREAD_THRESHOLD 512
+
+int os_process_details(struct os_proc_root *root, const uint32_t *pids, size_t n,
+		       struct os_process_details *out, struct hmn_arena *arena)
+{
+	struct worker w = { .root = root, .pids = pids, .begin = n / 2, .end = n, .out = out };
+	pthread_t thread;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (n < THREAD_THRESHOLD || cpus < 2 || !(w.arena = arena_new()))
+		return read_range(root, pids, 0, n, out, arena);
+	if (pthread_create(&thread, NULL, worker_main, &w) != 0) {
+		arena_free(w.arena);
+		return read_range(root, pids, 0, n, out, arena);
+	}
+	int r = read_range(root, pids, 0, n / 2, out, arena);
+	pthread_join(thread, NULL);
+	arena_adopt(arena, w.arena);
+	return r < 0 ? r : w.r;
+}
+
+const char os_process_memory_measure[] = "pss";
+
+/*
+ * Pss, not the resident set: a page shared by k processes counts 1/k in
+ * each, so that a parent's memory its forked workers only read counts once
+ * in the tree, not once per worker. Where smaps_rollup cannot be read (a
+ * kernel before 4.14; a process we may not ptrace-read) VmRSS stands in.
+ */
+int os_process_memory(struct os_proc_root *root, uint32_t pid, uint64_t *ret_bytes, bool *ret_is_rss)
+{
+	char path[48], buf[4096];
+	char *file = pid_dir(path, pid);
+	uint64_t bytes;
+
+	if (root->fd < 0)
+		return -ENOENT;
+	strcpy(file, "smaps_rollup");
+	ssize_t n = linux_read_head(root->fd, path, buf, sizeof(buf));
+	int r = n >= 0 ? parse_smaps_pss(buf, (size_t)n, &bytes) : (int)n;
+	if (r == -ENODATA)
+		return -ESRCH; /* empty: a zombie, its memory freed: gone as far as memory goes */
+	if (r == 0) {
+		*ret_bytes = bytes;
+		*ret_is_rss = false;
+		return 0;
+	}
+	char status[16384]; /* VmRSS sits below Groups, which can be long */
+	strcpy(file, "status");
+	n = linux_read_head(root->fd, path, status, sizeof(status));
+	if (n == -ENOENT || n == -ESRCH)
+		return -ESRCH;
+	if (n < 0)
+		return (int)n;
+	if (parse_proc_status(status, (size_t)n, NULL, 0, NULL, &bytes) < 0)
+		return -EINVAL;
+	/* No VmRSS: a zombie's status (or a kernel thread's): nothing held, gone. */
+	if (bytes == HMN_UNKNOWN)
+		return -ESRCH;
+	*ret_bytes = bytes;
+	*ret_is_rss = true;
+	return 0;
+}
+
+int os_system_memory(const char *procfs, uint64_t *ret_total, uint64_t *ret_available)
+{
+	char path[4096], buf[8192];
+
+	snprintf(path, sizeof(path), "%s/meminfo", procfs);
+	ssize_t n = linux_read_head(AT_FDCWD, path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	return parse_meminfo(buf, (size_t)n, ret_total, ret_available);
+}
+
+int os_self_rss(const char *procfs, uint64_t *ret_bytes)
+{
+	/* VmRSS sits below Groups, which can be long. */
+	char path[4096], buf[16384];
+	uint64_t rss = HMN_UNKNOWN;
+
+	snprintf(path, sizeof(path), "%s/self/status", procfs);
+	ssize_t n = linux_read_head(AT_FDCWD, path, buf, sizeof(buf));
+	if (n < 0)
+		return (int)n;
+	if (parse_proc_status(buf, (size_t)n, NULL, 0, NULL, &rss) < 0 || rss == HMN_UNKNOWN)
+		return -EINVAL;
+	*ret_bytes = rss;
+	return 0;
+}

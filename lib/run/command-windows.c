@@ -1,0 +1,426 @@
+/*
+ * hmn run's command on Windows: CreateProcessW (no shell) inside a job
+ * object, which every process it starts inherits, so the job's process list
+ * is the tree, detached descendants included. The program is argv[0] when
+ * it names a path, else found in PATH's absolute entries as cmd.exe finds
+ * it (PATHEXT): never in the current directory, where CreateProcess would
+ * look first. A batch file (by the name Windows opens: "run.bat." is one)
+ * runs through cmd.exe /c, its arguments quoted for cmd.exe. The exit code is the process's whole 32-bit code, which
+ * hmn_command_status maps to 0-255 (a crash's NTSTATUS is never 0 or 5).
+ */
+#define WIN32_LEAN_AND_MEAN
+#include <windows.h>
+#include <psapi.h>
+#include <errno.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+#include "gpu/gpu.h"
+#include "os/os.h"
+#include "os/windows/command-line.h"
+#include "run/run.h"
+#include "util/pid-set.h"
+
+#include "os/windows/paths.h"
+#include "os/windows/win32.h"
+
+#define LINE_MAX_CHARS 32768 /* CreateProcessW's limit */
+
+struct hmn_command {
+	HANDLE job, process;
+	DWORD pid;
+	bool exited;
+	int exit_code;
+	bool in_job;          /* the job took the command: its list is the tree */
+	uint32_t *tree;       /* the job's pids at the last sample, sorted */
+	size_t tree_count;
+};
+
+static bool has_separator(const wchar_t *s)
+{
+	return wcschr(s, L'\\') || wcschr(s, L'/') || wcschr(s, L':');
+}
+
+static bool is_file(const wchar_t *path)
+{
+	DWORD a = GetFileAttributesW(path);
+	return a != INVALID_FILE_ATTRIBUTES && !(a & FILE_ATTRIBUTE_DIRECTORY);
+}
+
+/*
+ * NAME in PATH's absolute entries, as cmd.exe looks for it: in each folder,
+ * NAME itself when it already ends with one of PATHEXT's extensions, then
+ * NAME with each extension of PATHEXT in turn (.COM;.EXE;.BAT;.CMD when it
+ * is unset). NAME without an extension is never run: Node's "npm" beside
+ * "npm.cmd" is a shell script, which Windows cannot start. False when none
+ * has it.
+ */
+static bool find_in_path(const wchar_t *name, wchar_t *out, size_t size)
+{
+	struct pathext_entry exts[32];
+	size_t n_exts = pathext_split((const uint16_t *)_wgetenv(L"PATHEXT"), exts, 32);
+	bool has_ext = pathext_has((const uint16_t *)name, exts, n_exts);
+	wchar_t *path = _wgetenv(L"PATH");
+	if (!path)
+		return false;
+	for (wchar_t *p = path; *p;) {
+		wchar_t *end = wcschr(p, L';');
+		size_t n = end ? (size_t)(end - p) : wcslen(p);
+		bool absolute = n >= 3 && p[1] == L':' && (p[2] == L'\\' || p[2] == L'/');
+		for (size_t k = has_ext ? 0 : 1; absolute && k <= n_exts; k++) {
+			const wchar_t *ext = k == 0 ? L"" : (const wchar_t *)exts[k - 1].ext;
+			int w = _snwprintf(out, size, L"%.*ls\\%ls%ls", (int)n, p, name, ext);
+			if (w < 0 || (size_t)w >= size)
+				continue;
+			if (is_file(out))
+				return true;
+		}
+		p += n + (end ? 1 : 0);
+	}
+	return false;
+}
+
+/* program: argv[0] when it names a path, else found in PATH; -ENOENT when not found. */
+static int find_program(const char *name, wchar_t *program, size_t size)
+{
+	wchar_t *w;
+	int r = os_utf16(name, &w);
+	if (r < 0)
+		return r;
+	if (has_separator(w)) {
+		int n = _snwprintf(program, size, L"%ls", w);
+		r = n < 0 || (size_t)n >= size ? -ENAMETOOLONG : 0;
+	} else if (!find_in_path(w, program, size)) {
+		r = -ENOENT;
+	}
+	free(w);
+	return r;
+}
+
+/*
+ * program's full name, as CreateProcess will open it: GetFullPathNameW
+ * applies the same Win32 path rules ("." and ".." components, the trailing
+ * dots and spaces of the last one), so that the name checked for a batch
+ * file is the file that runs ("run.bat\x\.." is run.bat).
+ */
+static int full_path(const wchar_t *program, wchar_t *out, size_t size)
+{
+	DWORD n = GetFullPathNameW(program, (DWORD)size, out, NULL);
+	if (n == 0)
+		return os_errno_of(GetLastError(), -EACCES);
+	return n < size ? 0 : -ENAMETOOLONG;
+}
+
+/*
+ * A batch file's command line up to its arguments, "SYSTEM\cmd.exe" /e:on
+ * /v:off /d /c ""SCRIPT", with cmd.exe from the system folder (never PATH
+ * or ComSpec) as the program. -EINVAL when script still holds what Windows
+ * drops from a name (a "::$DATA" suffix; the trailing dots that a name
+ * under \\?\ keeps): cmd.exe is given the name of the file that runs, or
+ * nothing.
+ */
+static int batch_start(const wchar_t *script, wchar_t *program, size_t program_size, wchar_t *line,
+		       size_t size, size_t *len)
+{
+	wchar_t cmd[MAX_PATH];
+	UINT n = GetSystemDirectoryW(cmd, MAX_PATH);
+	if (wcschr(script, L'"'))
+		return -EINVAL; /* no file name holds one; nothing could quote it */
+	if (windows_name_length((const uint16_t *)script) != wcslen(script))
+		return -EINVAL;
+	if (n == 0 || n + 9 > MAX_PATH)
+		return -ENOENT;
+	_snwprintf(cmd + n, MAX_PATH - n, L"\\cmd.exe");
+	int w = _snwprintf(line, size, L"\"%ls\" /e:on /v:off /d /c \"\"%ls\"", cmd, script);
+	if (w < 0 || (size_t)w >= size)
+		return -E2BIG;
+	*len = (size_t)w;
+	_snwprintf(program, program_size, L"%ls", cmd);
+	return 0;
+}
+
+/*
+ * The command line for program and argv: the C runtime's quoting; for a
+ * batch file (by its full name, which CreateProcess goes by), cmd.exe's,
+ * and cmd.exe becomes the program. -E2BIG past CreateProcess's 32,767
+ * characters (never cut short), -EINVAL for an argument or a script name
+ * cmd.exe cannot be given safely.
+ */
+static int build_command_line(char *const argv[], wchar_t *program, size_t program_size,
+			      wchar_t *line, size_t size)
+{
+	uint16_t *l = (uint16_t *)line;
+	wchar_t full[MAX_PATH];
+	size_t len = 0;
+	line[0] = 0;
+	int r = full_path(program, full, MAX_PATH);
+	if (r < 0)
+		return r;
+	bool batch = windows_is_batch((const uint16_t *)full);
+	if (batch)
+		r = batch_start(full, program, program_size, line, size, &len);
+	/* argv[0] as given (the command sees it), unless cmd.exe runs the script. */
+	for (size_t i = batch ? 1 : 0; argv[i] && r == 0; i++) {
+		wchar_t *w = NULL;
+		if ((r = os_utf16(argv[i], &w)) < 0)
+			break;
+		if (batch)
+			r = cmdline_append_batch(l, size - 1, &len, (const uint16_t *)w); /* and the last quote */
+		else
+			r = cmdline_append(l, size, &len, (const uint16_t *)w);
+		free(w);
+	}
+	if (r == 0 && batch) {
+		line[len++] = L'"';
+		line[len] = 0;
+	}
+	return r;
+}
+
+int hmn_command_start(hmn_context *ctx, char *const argv[], struct hmn_command **ret_command,
+		      bool *ret_exec_failed)
+{
+	(void)ctx;
+	*ret_exec_failed = false;
+	static wchar_t line[LINE_MAX_CHARS];
+	wchar_t program[MAX_PATH];
+
+	int r = find_program(argv[0], program, MAX_PATH);
+	if (r == 0)
+		r = build_command_line(argv, program, MAX_PATH, line, LINE_MAX_CHARS);
+	if (r < 0) {
+		*ret_exec_failed = r != -ENOMEM;
+		return r;
+	}
+	struct hmn_command *c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->job = CreateJobObjectW(NULL, NULL);
+	STARTUPINFOW si = { .cb = sizeof(si) };
+	PROCESS_INFORMATION pi;
+	if (!c->job || !CreateProcessW(program, line, NULL, NULL, TRUE, CREATE_SUSPENDED, NULL, NULL,
+				       &si, &pi)) {
+		*ret_exec_failed = c->job != NULL;
+		r = os_errno_of(GetLastError(), -EACCES);
+		if (c->job)
+			CloseHandle(c->job);
+		free(c);
+		return r;
+	}
+	/*
+	 * Refused (a job the caller's own job forbids nesting in, before
+	 * Windows 8): the tree cannot be told, and the caller measures
+	 * device-wide (hmn_command_sample says so).
+	 */
+	c->in_job = AssignProcessToJobObject(c->job, pi.hProcess) != 0;
+	ResumeThread(pi.hThread);
+	CloseHandle(pi.hThread);
+	c->process = pi.hProcess;
+	c->pid = pi.dwProcessId;
+	*ret_command = c;
+	return 0;
+}
+
+uint32_t hmn_command_pid(const struct hmn_command *command)
+{
+	return command->pid;
+}
+
+int hmn_command_pids(hmn_context *ctx, struct hmn_command *command, uint32_t **ret_pids,
+		     size_t *ret_count)
+{
+	(void)ctx;
+	/*
+	 * Room for as many as the job says it has (and some that start
+	 * meanwhile); ERROR_MORE_DATA: more came, asked again with more room.
+	 * Never a list in part, which would drop the rest's GPU rows.
+	 */
+	for (size_t room = 1024;; room *= 2) {
+		size_t size = offsetof(JOBOBJECT_BASIC_PROCESS_ID_LIST, ProcessIdList) + room * sizeof(ULONG_PTR);
+		JOBOBJECT_BASIC_PROCESS_ID_LIST *list = calloc(1, size);
+		if (!list)
+			return -ENOMEM;
+		if (!QueryInformationJobObject(command->job, JobObjectBasicProcessIdList, list, (DWORD)size, NULL)) {
+			DWORD e = GetLastError();
+			size_t assigned = list->NumberOfAssignedProcesses;
+			free(list);
+			if (e != ERROR_MORE_DATA || room > (1u << 24))
+				return -EIO;
+			if (assigned > room)
+				room = assigned; /* doubled on the way round */
+			continue;
+		}
+		size_t n = list->NumberOfProcessIdsInList;
+		uint32_t *pids = malloc((n ? n : 1) * sizeof(*pids));
+		if (!pids) {
+			free(list);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < n; i++)
+			pids[i] = (uint32_t)list->ProcessIdList[i];
+		free(list);
+		/* Sorted, as hmn.h says (a job lists each process once, in its own order). */
+		if (n > 1)
+			qsort(pids, n, sizeof(*pids), compare_pids);
+		*ret_pids = pids;
+		*ret_count = n;
+		return 0;
+	}
+}
+
+int hmn_command_sample(hmn_context *ctx, struct hmn_command *command)
+{
+	uint32_t *pids = NULL;
+	size_t n = 0;
+	if (!command->in_job)
+		return -EXDEV;
+	int r = hmn_command_pids(ctx, command, &pids, &n);
+	if (r < 0)
+		return r; /* the last sample's tree stands; hmn_command_pids sorted it */
+	free(command->tree);
+	command->tree = pids;
+	command->tree_count = n;
+	return 0;
+}
+
+int hmn_command_owns(void *data, uint32_t pid, bool host_numbered)
+{
+	const struct hmn_command *command = data;
+	(void)host_numbered; /* one numbering */
+	return command->tree && bsearch(&pid, command->tree, command->tree_count, sizeof(pid), compare_pids);
+}
+
+bool hmn_command_done(hmn_context *ctx, struct hmn_command *command)
+{
+	(void)ctx;
+	if (!command->exited && WaitForSingleObject(command->process, 0) == WAIT_OBJECT_0) {
+		DWORD code = 0;
+		GetExitCodeProcess(command->process, &code);
+		command->exited = true;
+		command->exit_code = (int)code;
+	}
+	JOBOBJECT_BASIC_ACCOUNTING_INFORMATION info;
+	if (!command->in_job || !QueryInformationJobObject(command->job, JobObjectBasicAccountingInformation, &info,
+				       sizeof(info), NULL))
+		return command->exited;
+	return command->exited && info.ActiveProcesses == 0;
+}
+
+int hmn_command_status(const struct hmn_command *command, int *ret_exit_code, int *ret_signal)
+{
+	if (!command->exited)
+		return -EBUSY;
+	windows_exit_status((uint32_t)command->exit_code, ret_exit_code);
+	*ret_signal = -1;
+	return 0;
+}
+
+const char *hmn_command_exit_note(const struct hmn_command *command, uint32_t *ret_code)
+{
+	int status;
+	if (!command->exited)
+		return NULL;
+	*ret_code = (uint32_t)command->exit_code;
+	return windows_exit_status((uint32_t)command->exit_code, &status);
+}
+
+int hmn_command_peak_rss(const struct hmn_command *command, uint64_t *ret_bytes)
+{
+	(void)command;
+	(void)ret_bytes;
+	return -EOPNOTSUPP; /* the job's own peak is read at the end instead */
+}
+
+int hmn_command_signal(struct hmn_command *command, int sig)
+{
+	/* Windows has no signals to pass on: the job ends, with the code a signal's death reads as. */
+	return TerminateJobObject(command->job, (UINT)(128 + sig)) ? 0 : -EIO;
+}
+
+int hmn_command_pass_on(struct hmn_command *command, int sig, bool from_kernel)
+{
+	/* A console's Ctrl-C reaches every process attached to it, the command included. */
+	if (from_kernel || command->exited)
+		return 0;
+	int r = hmn_command_signal(command, sig);
+	return r < 0 ? r : 1;
+}
+
+struct hmn_command *hmn_command_free(struct hmn_command *command)
+{
+	if (command) {
+		CloseHandle(command->process);
+		CloseHandle(command->job);
+		free(command->tree);
+		free(command);
+	}
+	return NULL;
+}
+
+/* The working sets of the job's processes, summed: where the job keeps no memory figures (Wine). */
+static int job_working_sets(hmn_context *ctx, struct hmn_command *command, uint64_t *ret_bytes)
+{
+	uint32_t *pids = NULL;
+	size_t n = 0;
+	uint64_t total = 0;
+	int r = hmn_command_pids(ctx, command, &pids, &n);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < n; i++) {
+		HANDLE h = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, (DWORD)pids[i]);
+		PROCESS_MEMORY_COUNTERS counters = { .cb = sizeof(counters) };
+		if (h && K32GetProcessMemoryInfo(h, &counters, sizeof(counters)))
+			total += counters.WorkingSetSize;
+		if (h)
+			CloseHandle(h);
+	}
+	free(pids);
+	*ret_bytes = total;
+	return 0;
+}
+
+int hmn_tree_meter_read(hmn_context *ctx, struct hmn_tree_meter *meter, struct hmn_command *command,
+			uint64_t budget_ms, struct hmn_tree_memory *ret)
+{
+	(void)meter;
+	(void)budget_ms; /* one query of the job, however large it is */
+	/*
+	 * The job counts each process's committed memory once, however its
+	 * pages are shared, and keeps its peak itself: nothing between two
+	 * samples is missed.
+	 */
+	JOBOBJECT_EXTENDED_LIMIT_INFORMATION info;
+	memset(&info, 0, sizeof(info));
+	if (QueryInformationJobObject(command->job, JobObjectExtendedLimitInformation, &info, sizeof(info),
+				      NULL) && info.PeakJobMemoryUsed > 0) {
+		*ret = (struct hmn_tree_memory){
+			.bytes = info.PeakJobMemoryUsed, .measure = "commit", .is_peak = true, .complete = true, .settled = true,
+			.lower_bytes = info.PeakJobMemoryUsed,
+		};
+		return 0;
+	}
+	uint64_t bytes;
+	int r = job_working_sets(ctx, command, &bytes);
+	if (r < 0)
+		return r;
+	*ret = (struct hmn_tree_memory){
+		.bytes = bytes, .measure = "rss", .complete = true, .settled = true, .lower_bytes = bytes,
+	};
+	return 0;
+}
+
+int hmn_command_signal_tree(hmn_context *ctx, struct hmn_command *command, int sig)
+{
+	JOBOBJECT_BASIC_ACCOUNTING_INFORMATION info;
+	(void)ctx;
+	if (!QueryInformationJobObject(command->job, JobObjectBasicAccountingInformation, &info, sizeof(info),
+				       NULL))
+		return -EIO;
+	if (info.ActiveProcesses == 0)
+		return 0;
+	/* Windows has no SIGTERM to send: the job ends at once, with the code a signal's death reads as. */
+	return TerminateJobObject(command->job, (UINT)(128 + sig)) ? (int)info.ActiveProcesses : -EIO;
+}

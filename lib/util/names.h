@@ -1,0 +1,20 @@
+/* Lists of file names (lib/util/names.c): what a folder's listing gives the model reader. */
+#ifndef HMN_UTIL_NAMES_H
+#define HMN_UTIL_NAMES_H
+
+#include <stddef.h>
+
+/* File names, malloc'd, owned by the list. */
+struct name_list {
+	char **names;
+	size_t count, capacity;
+	char *dangling;  /* the first name of the suffix left out as a link that leads nowhere, or NULL */
+};
+/* Adds name when it ends with suffix (and does not start with a dot); -E2BIG past max names. */
+int name_list_add(struct name_list *l, const char *name, const char *suffix, size_t max);
+void name_list_sort(struct name_list *l);
+/* The list's own copy of name, found by halves in a sorted list; NULL when it has none. */
+const char *name_list_find(const struct name_list *l, const char *name);
+void name_list_clear(struct name_list *l);
+
+#endif
