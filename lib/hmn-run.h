@@ -149,13 +149,13 @@ struct hmn_tree_meter *hmn_tree_meter_free(struct hmn_tree_meter *meter);
  * so far), each page counted once where the OS can say. Reading it costs
  * Linux a walk of each process's page tables (smaps_rollup: some 10 ms per
  * GiB a process maps, so a parent's 4 GiB and 99 forked workers mapping it
- * cost seconds): a call reads for about budget_ms (0: no bound), the
+ * cost seconds): a call reads for about budget_us microseconds (0: no bound), the
  * processes it has no reading of first, then the others in turn from where
  * the last call stopped; those it did not reach count with their last
  * reading, and the next calls go on with them.
  */
 int hmn_tree_meter_read(hmn_context *ctx, struct hmn_tree_meter *meter, struct hmn_command *command,
-			uint64_t budget_ms, struct hmn_tree_memory *ret);
+			uint64_t budget_us, struct hmn_tree_memory *ret);
 /*
  * Sends sig to every process of the command's tree (hmn run --limit:
  * SIGTERM, then SIGKILL to what is left); on Windows any signal ends the

@@ -16,6 +16,7 @@
 #include "cli-spec.h"
 #include "hmn-model.h"
 #include "hmn.h"
+#include "util/clock.h"
 
 #define LONG_BASE 0x100 /* getopt_long returns LONG_BASE + i for specs[i] named by its long name */
 
@@ -395,15 +396,15 @@ int cli_parse(struct cli *cli, int argc, char **argv, char *error, size_t error_
 	/* Options that another one makes moot are refused, never silently dropped. */
 	if (cli->memory.given && cli->n_devices)
 		return fail(&p, "--device chooses among the GPUs present; --memory plans for one of its own instead");
-	if (cli->kill_after_ms && !cli->limit.given)
+	if (cli->kill_after_us && !cli->limit.given)
 		return fail(&p, "--kill-after is how long after --limit's SIGTERM SIGKILL comes: it needs --limit");
 	const char *refused = format_refused(cli);
 	if (refused)
 		return fail(&p, "%s", refused);
-	if (cli->interval_ms == 0)
-		cli->interval_ms = cli->command == COMMAND_RUN ? 100 : 1000;
-	if (cli->kill_after_ms == 0)
-		cli->kill_after_ms = 10000;
+	if (cli->interval_us == 0)
+		cli->interval_us = (cli->command == COMMAND_RUN ? 100 : 1000) * CLOCK_US_PER_MS;
+	if (cli->kill_after_us == 0)
+		cli->kill_after_us = 10 * CLOCK_US_PER_S;
 	return 0;
 }
 

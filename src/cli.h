@@ -48,10 +48,10 @@ struct cli {
 	const char *output;                  /* -o FILE; NULL: stdout */
 	struct size_option need;             /* free --need */
 	struct size_option limit;            /* run --limit: the tree's GPU memory budget */
-	uint64_t kill_after_ms;              /* run --kill-after: SIGTERM to SIGKILL; 0 until set, then 10 s */
-	uint64_t interval_ms;                /* watch, run: 0 until set, then the default */
+	uint64_t kill_after_us;              /* run --kill-after: SIGTERM to SIGKILL; 0 until set, then 10 s */
+	uint64_t interval_us;                /* watch, run: 0 until set, then the default */
 	uint64_t count;                      /* watch --count; 0: no limit */
-	uint64_t duration_ms;                /* watch --duration; 0: no limit */
+	uint64_t duration_us;                /* watch --duration; 0: no limit */
 	char **argv;                         /* run: COMMAND and its arguments (into argv) */
 	size_t argc;
 	const char *backends;                /* NULL: not given */

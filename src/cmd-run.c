@@ -29,6 +29,7 @@
 #include "spill.h"
 #include "hmn-run.h"
 #include "tool.h"
+#include "util/clock.h"
 
 /* The text report names this many processes left running, then how many more (eleven: all, never "1 more"). */
 #define LEFT_RUNNING_SHOWN 10
@@ -74,13 +75,13 @@ struct run {
 	bool limit_exceeded;
 	bool limit_stopped;                   /* ...and the signal reached every process of the tree */
 	bool limit_refusal_said;              /* why some process could not be signalled, said once */
-	uint64_t exceeded_ms, exceeded_bytes; /* when (after the start) and at what size */
-	uint64_t kill_at_ms;                  /* SIGKILL to what is left from then on */
-	uint64_t give_up_ms;                  /* what is left then is not waited for (see limit_wait_over) */
+	uint64_t exceeded_us, exceeded_bytes; /* when (after the start) and at what size */
+	uint64_t kill_at_us;                  /* SIGKILL to what is left from then on */
+	uint64_t give_up_us;                  /* what is left then is not waited for (see limit_wait_over) */
 	bool told_to_stop;                    /* a signal reached hmn */
 	bool hurried;                         /* ...after --limit fired: SIGKILL at once, the wait cut short */
 	struct output *report_file; /* -o FILE: opened before COMMAND starts; NULL: a stream */
-	uint64_t start_ms;
+	uint64_t start_us;
 };
 
 #ifndef SIGKILL
@@ -93,7 +94,7 @@ struct run {
  * gone in milliseconds (its GPU memory given back in a second or two), one
  * still there is not going to go (uninterruptible sleep, not ours to signal).
  */
-#define KILL_GRACE_MIN_MS 1000
+#define KILL_GRACE_MIN_US (1000 * CLOCK_US_PER_MS)
 
 /*
  * Samples in a row that cannot read the GPUs for which the last answer to
@@ -278,7 +279,7 @@ static bool sample_devices(struct run *run, uint64_t tree_shared)
 	if (MEASURES_SPILL) {
 		if (gpus)
 			dedicated_figures(run, gpus, &used, &budget);
-		spill_sample(&run->spill, clock_ms() - run->start_ms,
+		spill_sample(&run->spill, clock_us() - run->start_us,
 			     run->shared_measured ? tree_shared : HMN_UNKNOWN, used, budget);
 	}
 	bool answered = gpus != NULL;
@@ -381,7 +382,7 @@ static int take_sample(struct run *run, int tree)
 	uint64_t total = 0, shared = 0;
 	bool measured = false;
 	size_t first_new = run->processes.count;
-	uint64_t now_us = wall_clock_us();
+	uint64_t now_us = clock_wall_us();
 	for (size_t i = 0; i < run->n_devices; i++)
 		run->devices[i].tree_now = 0;
 	for (size_t i = 0; i < list->count && r == 0; i++) {
@@ -432,7 +433,7 @@ static void sample_ram(struct run *run, bool at_end)
 	struct hmn_tree_memory reading;
 	if ((at_end && !run->ram.is_peak) || (!run->tree_ram && !(run->tree_ram = hmn_tree_meter_new())))
 		return;
-	uint64_t budget = run->cli->interval_ms / RAM_SHARE_OF_INTERVAL;
+	uint64_t budget = run->cli->interval_us / RAM_SHARE_OF_INTERVAL;
 	if (hmn_tree_meter_read(run->ctx, run->tree_ram, run->command, budget ? budget : 1, &reading) == 0)
 		ram_meter_add(&run->ram, &reading);
 }
@@ -542,7 +543,7 @@ static int signal_tree(struct run *run, int sig)
  */
 static void enforce_limit(struct run *run)
 {
-	uint64_t now = clock_ms();
+	uint64_t now = clock_us();
 
 	if (run->limit_exceeded) {
 		/*
@@ -550,18 +551,18 @@ static void enforce_limit(struct run *run)
 		 * could not be told apart (-EXDEV), the others had their SIGTERM
 		 * and get their SIGKILL all the same.
 		 */
-		if (now >= run->kill_at_ms)
+		if (now >= run->kill_at_us)
 			(void)signal_tree(run, SIGKILL);
 		return;
 	}
 	if (!run->cli->limit.given || hmn_budget_set(&run->limit, tree_size_now(run)) != -ENOSPC)
 		return;
 	run->limit_exceeded = true;
-	run->exceeded_ms = now - run->start_ms;
+	run->exceeded_us = now - run->start_us;
 	run->exceeded_bytes = run->limit.current;
-	run->kill_at_ms = now + run->cli->kill_after_ms;
-	run->give_up_ms = run->kill_at_ms +
-			  (run->cli->kill_after_ms > KILL_GRACE_MIN_MS ? run->cli->kill_after_ms : KILL_GRACE_MIN_MS);
+	run->kill_at_us = now + run->cli->kill_after_us;
+	run->give_up_us = run->kill_at_us +
+			  (run->cli->kill_after_us > KILL_GRACE_MIN_US ? run->cli->kill_after_us : KILL_GRACE_MIN_US);
 	int sent = signal_tree(run, SIGTERM);
 	if (sent >= 0 && say_about_command(run)) {
 		char size[SIZE_TEXT_MAX], limit[SIZE_TEXT_MAX], after[DURATION_TEXT_MAX];
@@ -574,7 +575,7 @@ static void enforce_limit(struct run *run)
 		else
 			fprintf(stderr, "%s of GPU memory, over --limit %s", size, limit);
 		fprintf(stderr, ": SIGTERM to its %d process%s, SIGKILL in %s to what is left\n", sent > 0 ? sent : 0,
-			sent == 1 ? "" : "es", format_duration(run->cli->kill_after_ms, after));
+			sent == 1 ? "" : "es", format_duration(run->cli->kill_after_us, after));
 		fflush(stderr);
 	}
 }
@@ -664,7 +665,7 @@ static void write_text_report(FILE *out, const struct run *run, const struct run
 	char size[SIZE_TEXT_MAX], duration[DURATION_TEXT_MAX], id[GPU_CELL_MAX];
 	bool device_wide = rep->measure && strcmp(rep->measure, "device-wide") == 0;
 
-	format_duration(rep->duration_ms, duration);
+	format_duration(rep->duration_us, duration);
 	fputs("hmn: ", out);
 	put_command(out, run->cli);
 	if (rep->signal > 0)
@@ -709,7 +710,7 @@ static void write_text_report(FILE *out, const struct run *run, const struct run
 		char limit[SIZE_TEXT_MAX], at[DURATION_TEXT_MAX];
 		fprintf(out, "; %s --limit %s: %s%s at %s", run->limit_stopped ? "stopped by" : "over, not stopped by",
 			format_size(rep->limit_bytes, false, limit), device_wide ? "a rise of " : "",
-			format_size(rep->limit_exceeded_bytes, false, size), format_duration(rep->limit_exceeded_ms, at));
+			format_size(rep->limit_exceeded_bytes, false, size), format_duration(rep->limit_exceeded_us, at));
 		if (device_wide)
 			fputs(" (" DEVICE_WIDE_LIMIT_NOTE ")", out);
 	}
@@ -750,7 +751,7 @@ static int put_report(struct run *run, const struct run_report *rep)
 	return r;
 }
 
-static int write_report(struct run *run, int exit_code, int sig, uint64_t duration_ms)
+static int write_report(struct run *run, int exit_code, int sig, uint64_t duration_us)
 {
 	const struct peak **sorted = peaks_sorted(&run->processes);
 	struct run_device_peak *devices = calloc(run->n_devices ? run->n_devices : 1, sizeof(*devices));
@@ -786,13 +787,13 @@ static int write_report(struct run *run, int exit_code, int sig, uint64_t durati
 	struct run_report rep = {
 		.argv = run->cli->argv, .argc = run->cli->argc,
 		.exit_code = exit_code, .signal = sig,
-		.duration_ms = duration_ms, .samples = run->samples, .interval_ms = run->cli->interval_ms,
+		.duration_us = duration_us, .samples = run->samples, .interval_us = run->cli->interval_us,
 		.measure = measure,
 		.peak_bytes = !run->has_gpu ? HMN_UNKNOWN : device_wide ? run->peak_device_wide : run->peak,
 		.peak_shared_bytes = run->shared_measured ? run->peak_shared : HMN_UNKNOWN,
 		.peak_ram_bytes = run->ram.peak, .ram_measure = run->ram.measure,
 		.limit_bytes = run->limit.limit, .limit_exceeded = run->limit_exceeded,
-		.limit_exceeded_ms = run->limit_exceeded ? run->exceeded_ms : HMN_UNKNOWN,
+		.limit_exceeded_us = run->limit_exceeded ? run->exceeded_us : HMN_UNKNOWN,
 		.limit_exceeded_bytes = run->limit_exceeded ? run->exceeded_bytes : HMN_UNKNOWN,
 		.devices = devices, .n_devices = run->n_devices,
 		.processes = processes, .n_processes = device_wide ? 0 : run->processes.count,
@@ -832,14 +833,14 @@ static int forward_signals(struct run *run)
 static void hurry_the_end(struct run *run, int sig)
 {
 	char signame[24];
-	uint64_t now = clock_ms();
+	uint64_t now = clock_us();
 	int sent = signal_tree(run, SIGKILL);
 
 	run->hurried = true;
-	if (now < run->kill_at_ms)
-		run->kill_at_ms = now; /* each sample from now on sends SIGKILL to what is left */
-	if (now + KILL_GRACE_MIN_MS < run->give_up_ms)
-		run->give_up_ms = now + KILL_GRACE_MIN_MS;
+	if (now < run->kill_at_us)
+		run->kill_at_us = now; /* each sample from now on sends SIGKILL to what is left */
+	if (now + KILL_GRACE_MIN_US < run->give_up_us)
+		run->give_up_us = now + KILL_GRACE_MIN_US;
 	if (say_about_command(run)) {
 		fprintf(stderr, "%s to hmn: SIGKILL now to its %d process%s left\n", signal_name(sig, signame),
 			sent > 0 ? sent : 0, sent == 1 ? "" : "es");
@@ -872,12 +873,12 @@ static bool limit_wait_over(const struct run *run)
 	size_t n = 0;
 	char grace[DURATION_TEXT_MAX];
 
-	if (clock_ms() < run->give_up_ms)
+	if (clock_us() < run->give_up_us)
 		return false;
 	if (hmn_command_pids(run->ctx, run->command, &pids, &n) == 0 && n > 0 && say_about_command(run)) {
 		fprintf(stderr, "%zu process%s of it still there %s after SIGKILL (in uninterruptible sleep, or not "
 			"hmn's to signal): not waiting for %s\n", n, n == 1 ? "" : "es",
-			format_duration(run->give_up_ms - run->kill_at_ms, grace), n == 1 ? "it" : "them");
+			format_duration(run->give_up_us - run->kill_at_us, grace), n == 1 ? "it" : "them");
 		fflush(stderr);
 	}
 	free(pids);
@@ -927,8 +928,8 @@ static uint64_t wake_at(const struct run *run, uint64_t next_sample)
 	if (!run->limit_exceeded)
 		return next_sample;
 	/* SIGKILL is due whether the tree could be stopped or not (see enforce_limit); the wait's end only if it was. */
-	uint64_t now = clock_ms();
-	uint64_t deadline = now < run->kill_at_ms ? run->kill_at_ms : run->limit_stopped ? run->give_up_ms : next_sample;
+	uint64_t now = clock_us();
+	uint64_t deadline = now < run->kill_at_us ? run->kill_at_us : run->limit_stopped ? run->give_up_us : next_sample;
 	return deadline < next_sample ? deadline : next_sample;
 }
 
@@ -937,11 +938,11 @@ static uint64_t wake_at(const struct run *run, uint64_t next_sample)
  * came early (a child's end or a deadline woke us) leaves the one due where
  * it was; after a slow one, the next is now, with no burst to catch up.
  */
-static uint64_t next_sample_at(uint64_t due, uint64_t interval_ms, uint64_t now)
+static uint64_t next_sample_at(uint64_t due, uint64_t interval_us, uint64_t now)
 {
 	if (due > now)
 		return due;
-	due += interval_ms;
+	due += interval_us;
 	return due < now ? now : due;
 }
 
@@ -1064,7 +1065,7 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 		fprintf(stderr, "hmn: %s: running the command all the same, measuring no GPU memory\n",
 			hmn_context_error(ctx));
 	signals_catch_for_command();
-	uint64_t start = run.start_ms = clock_ms();
+	uint64_t start = run.start_us = clock_us();
 	bool exec_failed;
 	r = hmn_command_start(ctx, cli->argv, &run.command, &exec_failed);
 	if (r < 0) {
@@ -1112,11 +1113,11 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 		take_signals(&run);
 		if (!keep_waiting(&run))
 			break;
-		next = next_sample_at(next, cli->interval_ms, clock_ms());
+		next = next_sample_at(next, cli->interval_us, clock_us());
 		sleep_until(wake_at(&run, next));
 		take_signals(&run);
 	}
-	uint64_t duration = clock_ms() - start;
+	uint64_t duration = clock_us() - start;
 	sample_ram(&run, true);
 	note_left_running(&run);
 	spill_finish(&run.spill, duration);

@@ -34,6 +34,7 @@
 #include "table.h"
 #include "terminal.h"
 #include "tool.h"
+#include "util/clock.h"
 
 struct gpu_peak {
 	unsigned index;
@@ -170,7 +171,7 @@ static int render_tables(struct watch *w, FILE *out, const struct hmn_gpu *const
 
 	local_now(time, !w->terminal);
 	if (w->terminal)
-		fprintf(out, "hmn watch: every %s  %s\n\n", format_duration(w->cli->interval_ms, interval), time);
+		fprintf(out, "hmn watch: every %s  %s\n\n", format_duration(w->cli->interval_us, interval), time);
 	else
 		fprintf(out, "# %s\n", time);
 	int r = render_gpus_table(out, gpus, n_gpus, &o);
@@ -188,7 +189,7 @@ static int render_tables(struct watch *w, FILE *out, const struct hmn_gpu *const
  * output_commit) and watch goes on: the next one may be; the exit status
  * says it at the end.
  */
-static int write_sample_file(struct watch *w, const char *time, uint64_t elapsed_ms,
+static int write_sample_file(struct watch *w, const char *time, uint64_t elapsed_us,
 			     const struct hmn_gpu *const *gpus, size_t n_gpus,
 			     const struct hmn_process *const *rows, size_t n_rows)
 {
@@ -203,7 +204,7 @@ static int write_sample_file(struct watch *w, const char *time, uint64_t elapsed
 		return 0;
 	}
 	if (w->cli->format == FORMAT_JSON)
-		r = render_sample_json(out.file, time, elapsed_ms, gpus, n_gpus, rows, n_rows);
+		r = render_sample_json(out.file, time, elapsed_us, gpus, n_gpus, rows, n_rows);
 	else if (w->cli->format == FORMAT_PROMETHEUS) {
 		r = render_gpus_prometheus(out.file, gpus, n_gpus, &o);
 		if (r == 0)
@@ -220,7 +221,7 @@ static int write_sample_file(struct watch *w, const char *time, uint64_t elapsed
 }
 
 /* One sample: query, print, remember the peaks. A sample with no answer is printed empty. */
-static int take_sample(struct watch *w, uint64_t elapsed_ms)
+static int take_sample(struct watch *w, uint64_t elapsed_us)
 {
 	struct hmn_gpu_list *gpus = NULL;
 	struct hmn_process_list *list = NULL;
@@ -247,9 +248,9 @@ static int take_sample(struct watch *w, uint64_t elapsed_ms)
 	r = gpu_rows && rows ? 0 : -ENOMEM;
 
 	if (r == 0 && w->file) {
-		r = write_sample_file(w, time, elapsed_ms, gpu_rows, n_gpus, rows, n_rows);
+		r = write_sample_file(w, time, elapsed_us, gpu_rows, n_gpus, rows, n_rows);
 	} else if (r == 0 && w->cli->format == FORMAT_JSON) {
-		r = render_sample_json(stdout, time, elapsed_ms, gpu_rows, n_gpus, rows, n_rows);
+		r = render_sample_json(stdout, time, elapsed_us, gpu_rows, n_gpus, rows, n_rows);
 	} else if (r == 0 && w->terminal) {
 		/* One file for the run, written over each sample: the frame is its first bytes. */
 		if (!w->frame && !(w->frame = tmpfile()))
@@ -285,7 +286,7 @@ static int take_sample(struct watch *w, uint64_t elapsed_ms)
  *    PID  GPU    PEAK  NAME
  *   4242    0  18.9GiB  python3
  */
-static int print_watch_summary(const struct watch *w, uint64_t samples, uint64_t elapsed_ms)
+static int print_watch_summary(const struct watch *w, uint64_t samples, uint64_t elapsed_us)
 {
 	static const struct table_column gpu_columns[] = { { "GPU", ALIGN_RIGHT }, { "PEAK", ALIGN_RIGHT } };
 	static const struct table_column process_columns[] = {
@@ -312,7 +313,7 @@ static int print_watch_summary(const struct watch *w, uint64_t samples, uint64_t
 	}
 	if (r == 0) {
 		fprintf(stderr, "%shmn: %" PRIu64 " sample%s over %s.%s\n", isatty(fileno(stderr)) ? "\n" : "",
-			samples, samples == 1 ? "" : "s", format_duration(elapsed_ms, duration),
+			samples, samples == 1 ? "" : "s", format_duration(elapsed_us, duration),
 			w->n_gpus ? " Peaks:" : "");
 		if (w->n_gpus)
 			table_print(gpus, stderr, false);
@@ -335,9 +336,9 @@ static int print_watch_summary(const struct watch *w, uint64_t samples, uint64_t
  * longer one, at once): a burst. So no two samples start less than half an
  * interval apart, while the usual few milliseconds late keep the schedule.
  */
-static uint64_t sample_deadline(uint64_t deadline_ms, uint64_t now_ms, uint64_t interval_ms)
+static uint64_t sample_deadline(uint64_t deadline_us, uint64_t now_us, uint64_t interval_us)
 {
-	return now_ms > deadline_ms + interval_ms / 2 ? now_ms : deadline_ms;
+	return now_us > deadline_us + interval_us / 2 ? now_us : deadline_us;
 }
 
 /*
@@ -347,13 +348,13 @@ static uint64_t sample_deadline(uint64_t deadline_ms, uint64_t now_ms, uint64_t 
  * left from a signal already taken): then it sleeps again, rather than
  * take a sample early.
  */
-static bool sleep_or_signal(uint64_t deadline_ms)
+static bool sleep_or_signal(uint64_t deadline_us)
 {
 	for (;;) {
-		sleep_until(deadline_ms);
+		sleep_until(deadline_us);
 		if (signal_take(NULL))
 			return true;
-		if (clock_ms() >= deadline_ms)
+		if (clock_us() >= deadline_us)
 			return false;
 	}
 }
@@ -385,9 +386,9 @@ int cmd_watch(const struct cli *cli, hmn_context *ctx)
 	w.terminal = !w.file && cli->format == FORMAT_TABLE && isatty(fileno(stdout));
 	signals_catch(false);
 
-	uint64_t start = clock_ms(), now = start, next = start, elapsed;
+	uint64_t start = clock_us(), now = start, next = start, elapsed;
 	for (;;) {
-		next = sample_deadline(next, now, cli->interval_ms);
+		next = sample_deadline(next, now, cli->interval_us);
 		if (take_sample(&w, now - start) < 0) {
 			fprintf(stderr, "hmn: out of memory\n");
 			status = EXIT_RUNTIME;
@@ -398,16 +399,16 @@ int cmd_watch(const struct cli *cli, hmn_context *ctx)
 			break;
 		if ((cli->count && samples >= cli->count) || signal_take(NULL))
 			break;
-		next += cli->interval_ms;
-		if (cli->duration_ms && next - start >= cli->duration_ms) {
-			sleep_until(start + cli->duration_ms);
+		next += cli->interval_us;
+		if (cli->duration_us && next - start >= cli->duration_us) {
+			sleep_until(start + cli->duration_us);
 			break;
 		}
 		if (sleep_or_signal(next))
 			break;
-		now = clock_ms();
+		now = clock_us();
 	}
-	elapsed = clock_ms() - start;
+	elapsed = clock_us() - start;
 	status = finish_output(stdout, status);
 	if (status == EXIT_OK && w.file_failed)
 		status = EXIT_RUNTIME;

@@ -6,6 +6,7 @@
 #include "format.h"
 #include "hmn-model.h"
 #include "hmn.h"
+#include "util/clock.h"
 
 #define MIB (1024ULL * 1024)
 #define GIB (1024ULL * MIB)
@@ -42,8 +43,9 @@ static uint64_t rounded(uint64_t ms, uint64_t unit)
 	return ms / unit + (ms % unit >= unit / 2);
 }
 
-const char *format_duration(uint64_t ms, char buf[DURATION_TEXT_MAX])
+const char *format_duration(uint64_t us, char buf[DURATION_TEXT_MAX])
 {
+	uint64_t ms = us / CLOCK_US_PER_MS; /* shown to the millisecond at most */
 	uint64_t tenths = rounded(ms, 100), seconds = rounded(ms, 1000);
 	uint64_t minutes = rounded(ms, 60000), hours = rounded(ms, 3600000);
 

@@ -26,7 +26,7 @@ const char *format_size(uint64_t bytes, bool exact, char buf[SIZE_TEXT_MAX]);
  * A length of time in the unit that fits, one word: "20ms" below a second,
  * "12.4s" below a minute, then "4m05s", "2h10m", "3d04h". Returns buf.
  */
-const char *format_duration(uint64_t ms, char buf[DURATION_TEXT_MAX]);
+const char *format_duration(uint64_t us, char buf[DURATION_TEXT_MAX]);
 
 /*
  * A GPU's name as a table shows it: the first product a pci.ids name gives

@@ -20,6 +20,7 @@
 #include "format.h"
 #include "outbuf.h"
 #include "render.h"
+#include "util/clock.h"
 
 /* The renderer's buffer is the shared one (outbuf.h); these names keep the code short. */
 #define json_out outbuf
@@ -117,6 +118,12 @@ static void u64_field(struct json_out *o, const char *key, size_t key_len, uint6
 {
 	put(o, key, key_len);
 	put_u64(o, value, unknown);
+}
+
+/* A time kept in microseconds (the one clock's unit), written in the contract's milliseconds. */
+static void ms_field(struct json_out *o, const char *key, size_t key_len, uint64_t us)
+{
+	u64_field(o, key, key_len, us == HMN_UNKNOWN ? HMN_UNKNOWN : us / CLOCK_US_PER_MS, HMN_UNKNOWN);
 }
 
 static void put_bool(struct json_out *o, const char *key, size_t key_len, bool value)
@@ -264,7 +271,7 @@ int render_processes_json(FILE *out, const struct hmn_process *const *rows, size
 	return write_array(out, (const void *const *)rows, n, write_process_row);
 }
 
-int render_sample_json(FILE *out, const char *time, uint64_t elapsed_ms,
+int render_sample_json(FILE *out, const char *time, uint64_t elapsed_us,
 		       const struct hmn_gpu *const *gpus, size_t n_gpus,
 		       const struct hmn_process *const *rows, size_t n_rows)
 {
@@ -273,7 +280,7 @@ int render_sample_json(FILE *out, const char *time, uint64_t elapsed_ms,
 		return -ENOMEM;
 	PUT_LITERAL(o, "{\"time\":");
 	int r = put_string(o, time);
-	u64_field(o, KEY("elapsed_ms"), elapsed_ms, HMN_UNKNOWN);
+	ms_field(o, KEY("elapsed_ms"), elapsed_us);
 	PUT_LITERAL(o, ",\"gpus\":");
 	r |= put_array(o, (const void *const *)gpus, n_gpus, write_gpu_row);
 	PUT_LITERAL(o, ",\"processes\":");
@@ -307,9 +314,9 @@ int render_run_report_json(FILE *out, const struct run_report *rep)
 	put(o, "]", 1);
 	put_int_or_null(o, KEY("exit_code"), rep->exit_code);
 	put_int_or_null(o, KEY("signal"), rep->signal);
-	u64_field(o, KEY("duration_ms"), rep->duration_ms, HMN_UNKNOWN);
+	ms_field(o, KEY("duration_ms"), rep->duration_us);
 	u64_field(o, KEY("samples"), rep->samples, HMN_UNKNOWN);
-	u64_field(o, KEY("interval_ms"), rep->interval_ms, HMN_UNKNOWN);
+	ms_field(o, KEY("interval_ms"), rep->interval_us);
 	r |= string_field(o, KEY("measure"), rep->measure);
 	u64_field(o, KEY("peak_bytes"), rep->peak_bytes, HMN_UNKNOWN);
 	u64_field(o, KEY("peak_shared_bytes"), rep->peak_shared_bytes, HMN_UNKNOWN);
@@ -317,7 +324,7 @@ int render_run_report_json(FILE *out, const struct run_report *rep)
 	r |= string_field(o, KEY("ram_measure"), rep->ram_measure);
 	u64_field(o, KEY("limit_bytes"), rep->limit_bytes, HMN_UNKNOWN);
 	put_bool(o, KEY("limit_exceeded"), rep->limit_exceeded);
-	u64_field(o, KEY("limit_exceeded_ms"), rep->limit_exceeded_ms, HMN_UNKNOWN);
+	ms_field(o, KEY("limit_exceeded_ms"), rep->limit_exceeded_us);
 	u64_field(o, KEY("limit_exceeded_bytes"), rep->limit_exceeded_bytes, HMN_UNKNOWN);
 	PUT_LITERAL(o, ",\"devices\":[");
 	for (size_t i = 0; i < rep->n_devices; i++) {
@@ -354,8 +361,8 @@ int render_run_report_json(FILE *out, const struct run_report *rep)
 	if (rep->spill) {
 		PUT_LITERAL(o, ",\"spill\":{\"episodes\":");
 		outbuf_put_u64(o, rep->spill->episodes);
-		u64_field(o, KEY("total_ms"), rep->spill->total_ms, HMN_UNKNOWN);
-		u64_field(o, KEY("longest_ms"), rep->spill->longest_ms, HMN_UNKNOWN);
+		ms_field(o, KEY("total_ms"), rep->spill->total_us);
+		ms_field(o, KEY("longest_ms"), rep->spill->longest_us);
 		u64_field(o, KEY("peak_shared_bytes"), rep->spill->peak_shared_bytes, HMN_UNKNOWN);
 		put(o, "}", 1);
 	} else {

@@ -98,7 +98,7 @@ struct run_process_peak {
 	uint64_t peak_bytes;
 };
 struct run_spill {
-	uint64_t episodes, total_ms, longest_ms, peak_shared_bytes;
+	uint64_t episodes, total_us, longest_us, peak_shared_bytes; /* times in microseconds */
 };
 /* A process of the tree that was left running (a daemon holding no GPU memory). */
 struct run_left {
@@ -110,14 +110,14 @@ struct run_report {
 	size_t argc;
 	int exit_code;            /* -1: null (a signal ended it, or it never ran) */
 	int signal;               /* -1: null */
-	uint64_t duration_ms, samples, interval_ms;
+	uint64_t duration_us, samples, interval_us;
 	const char *measure;      /* "per-process", "device-wide"; NULL: no GPU */
 	uint64_t peak_bytes, peak_shared_bytes; /* HMN_UNKNOWN: null */
 	uint64_t peak_ram_bytes;  /* the tree's host memory at its largest; HMN_UNKNOWN: null */
 	const char *ram_measure;  /* "pss", "rss", "footprint", "commit"; NULL: null */
 	uint64_t limit_bytes;     /* --limit; HMN_UNKNOWN: null (none given) */
 	bool limit_exceeded;
-	uint64_t limit_exceeded_ms, limit_exceeded_bytes; /* when, and the tree's size then; HMN_UNKNOWN: null */
+	uint64_t limit_exceeded_us, limit_exceeded_bytes; /* when, and the tree's size then; HMN_UNKNOWN: null */
 	const struct run_device_peak *devices;
 	size_t n_devices;
 	const struct run_process_peak *processes;
@@ -134,7 +134,7 @@ int render_run_report_json(FILE *out, const struct run_report *report);
  * One sample of hmn watch, as one line of JSON Lines:
  * {"time":"...","elapsed_ms":N,"gpus":[...],"processes":[...]}
  */
-int render_sample_json(FILE *out, const char *time, uint64_t elapsed_ms,
+int render_sample_json(FILE *out, const char *time, uint64_t elapsed_us,
 		       const struct hmn_gpu *const *gpus, size_t n_gpus,
 		       const struct hmn_process *const *rows, size_t n_rows);
 

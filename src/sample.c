@@ -14,31 +14,7 @@
 #endif
 
 #include "sample.h"
-
-uint64_t clock_ms(void)
-{
-#ifdef _WIN32
-	return GetTickCount64();
-#else
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000 + (uint64_t)t.tv_nsec / 1000000;
-#endif
-}
-
-uint64_t wall_clock_us(void)
-{
-#ifdef _WIN32
-	FILETIME ft;
-	GetSystemTimeAsFileTime(&ft);
-	uint64_t ticks = (uint64_t)ft.dwHighDateTime << 32 | ft.dwLowDateTime; /* 100 ns since 1601 */
-	return ticks / 10 - 11644473600000000ULL;
-#else
-	struct timespec t;
-	clock_gettime(CLOCK_REALTIME, &t);
-	return (uint64_t)t.tv_sec * 1000000 + (uint64_t)t.tv_nsec / 1000;
-#endif
-}
+#include "util/clock.h"
 
 void utc_now(char buf[32])
 {
@@ -132,14 +108,14 @@ void signals_ignore_sigpipe(void)
 {
 }
 
-void sleep_until(uint64_t deadline_ms)
+void sleep_until(uint64_t deadline_us)
 {
 	while (!any_pending()) {
-		uint64_t now = clock_ms();
-		if (now >= deadline_ms)
+		uint64_t now = clock_us();
+		if (now >= deadline_us)
 			return;
-		uint64_t left = deadline_ms - now;
-		Sleep((DWORD)(left < 50 ? left : 50)); /* short naps: a console handler runs on its own thread */
+		uint64_t left_ms = (deadline_us - now + CLOCK_US_PER_MS - 1) / CLOCK_US_PER_MS;
+		Sleep((DWORD)(left_ms < 50 ? left_ms : 50)); /* short naps: a console handler runs on its own thread */
 	}
 }
 #else
@@ -257,13 +233,14 @@ static void drain_wake_pipe(void)
 		;
 }
 
-void sleep_until(uint64_t deadline_ms)
+void sleep_until(uint64_t deadline_us)
 {
 	for (;;) {
-		uint64_t now = clock_ms();
-		if (any_pending() || now >= deadline_ms)
+		uint64_t now = clock_us();
+		if (any_pending() || now >= deadline_us)
 			return;
-		uint64_t left = deadline_ms - now;
+		/* Rounded up: a sleep that ended a fraction of a millisecond early would be taken again at once. */
+		uint64_t left = (deadline_us - now + CLOCK_US_PER_MS - 1) / CLOCK_US_PER_MS;
 		struct pollfd p = { .fd = wake_pipe[0], .events = POLLIN };
 		/* poll's timeout is an int of milliseconds: a longer sleep is taken in parts. */
 		int r = poll(&p, wake_pipe[0] >= 0 ? 1 : 0, left > INT_MAX ? INT_MAX : (int)left);

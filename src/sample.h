@@ -1,14 +1,10 @@
-/* What hmn watch and hmn run share: time, sleeping between samples, and signals. */
+/* What hmn watch and hmn run share: sleeping between samples, and signals (times on util/clock.h's clock). */
 #ifndef HMN_SAMPLE_H
 #define HMN_SAMPLE_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Milliseconds on a monotonic clock. */
-uint64_t clock_ms(void);
-/* Microseconds since the epoch (the unit of NVML's process start times). */
-uint64_t wall_clock_us(void);
 /* Now in UTC, ISO 8601 with milliseconds: "2026-11-22T18:48:14.123Z". */
 void utc_now(char buf[32]);
 
@@ -39,7 +35,7 @@ void signals_ignore_sigpipe(void);
  * the whole foreground group, a command hmn runs included).
  */
 int signal_take(bool *ret_sent_by_process);
-/* Sleeps until the monotonic deadline, or until a caught signal arrives. */
-void sleep_until(uint64_t deadline_ms);
+/* Sleeps until the deadline (clock_us()'s), or until a caught signal arrives. */
+void sleep_until(uint64_t deadline_us);
 
 #endif

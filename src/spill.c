@@ -1,15 +1,15 @@
 #include "spill.h"
 
-static void close_episode(struct spill_meter *m, uint64_t now_ms)
+static void close_episode(struct spill_meter *m, uint64_t now_us)
 {
-	uint64_t length = now_ms - m->episode_start_ms;
-	m->result.total_ms += length;
-	if (length > m->result.longest_ms)
-		m->result.longest_ms = length;
+	uint64_t length = now_us - m->episode_start_us;
+	m->result.total_us += length;
+	if (length > m->result.longest_us)
+		m->result.longest_us = length;
 	m->in_episode = false;
 }
 
-void spill_sample(struct spill_meter *m, uint64_t now_ms, uint64_t tree_shared,
+void spill_sample(struct spill_meter *m, uint64_t now_us, uint64_t tree_shared,
 		  uint64_t dedicated_used, uint64_t dedicated_budget)
 {
 	bool known = tree_shared != HMN_UNKNOWN && dedicated_used != HMN_UNKNOWN &&
@@ -20,10 +20,10 @@ void spill_sample(struct spill_meter *m, uint64_t now_ms, uint64_t tree_shared,
 	bool held = known && m->has_last && tree_shared >= m->last_shared;
 
 	if (m->in_episode && !(at_budget && held))
-		close_episode(m, now_ms);
+		close_episode(m, now_us);
 	else if (!m->in_episode && at_budget && grew) {
 		m->in_episode = true;
-		m->episode_start_ms = now_ms;
+		m->episode_start_us = now_us;
 		m->result.episodes++;
 	}
 	if (m->in_episode && tree_shared > m->result.peak_shared_bytes)
@@ -32,8 +32,8 @@ void spill_sample(struct spill_meter *m, uint64_t now_ms, uint64_t tree_shared,
 	m->last_shared = tree_shared;
 }
 
-void spill_finish(struct spill_meter *m, uint64_t now_ms)
+void spill_finish(struct spill_meter *m, uint64_t now_us)
 {
 	if (m->in_episode)
-		close_episode(m, now_ms);
+		close_episode(m, now_us);
 }

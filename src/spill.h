@@ -18,17 +18,17 @@
 struct spill_meter {
 	struct run_spill result;
 	bool in_episode, has_last;
-	uint64_t episode_start_ms, last_shared;
+	uint64_t episode_start_us, last_shared;
 };
 
 /*
- * One sample at now_ms: the tree's shared bytes, and the adapter's
+ * One sample at now_us (microseconds after the start): the tree's shared bytes, and the adapter's
  * dedicated bytes in use and its budget (HMN_UNKNOWN where unmeasured: no
  * episode can be seen then).
  */
-void spill_sample(struct spill_meter *m, uint64_t now_ms, uint64_t tree_shared,
+void spill_sample(struct spill_meter *m, uint64_t now_us, uint64_t tree_shared,
 		  uint64_t dedicated_used, uint64_t dedicated_budget);
 /* Closes an episode still open at the end. */
-void spill_finish(struct spill_meter *m, uint64_t now_ms);
+void spill_finish(struct spill_meter *m, uint64_t now_us);
 
 #endif

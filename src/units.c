@@ -113,7 +113,7 @@ bool parse_size(const char *text, struct size_arg *ret)
 	return true;
 }
 
-bool parse_duration(const char *text, uint64_t *ret_ms)
+bool parse_duration(const char *text, uint64_t *ret_us)
 {
 	static const struct unit units[] = {
 		{ "", 1000 }, { "ms", 1 }, { "s", 1000 }, { "m", 60000 }, { "h", 3600000 }, { "d", 86400000 },
@@ -126,9 +126,9 @@ bool parse_duration(const char *text, uint64_t *ret_ms)
 	    !find_unit(units, sizeof(units) / sizeof(units[0]), unit, &factor))
 		return false;
 	/* Under 1 ms is refused, never rounded up to it: "0.5ms" is no interval hmn can keep. */
-	if (below_one(&n, factor) || !scale(&n, factor, &ms) || ms > DURATION_MAX_MS)
+	if (below_one(&n, factor) || !scale(&n, factor, &ms) || ms > DURATION_MAX_US / 1000)
 		return false;
-	*ret_ms = ms;
+	*ret_us = ms * 1000;
 	return true;
 }
 

@@ -22,16 +22,17 @@ struct size_arg {
  */
 bool parse_size(const char *text, struct size_arg *ret);
 
-/* The longest DURATION: a year (a leap one). */
-#define DURATION_MAX_MS (366ULL * 24 * 3600 * 1000)
+/* The longest DURATION, in microseconds (the one clock's unit): a year (a leap one). */
+#define DURATION_MAX_US (366ULL * 24 * 3600 * 1000000)
 
 /*
  * DURATION: a positive number and an optional unit ms, s (the default), m,
  * h or d, case-insensitive ("250ms", "1.5s", "2m"), rounded to whole
- * milliseconds: false for anything under 1 ms (zero, "0.5ms": refused, never
- * rounded up), a sign, more than a year, or any other text.
+ * milliseconds, into microseconds: false for anything under 1 ms (zero,
+ * "0.5ms": refused, never rounded up), a sign, more than a year, or any
+ * other text.
  */
-bool parse_duration(const char *text, uint64_t *ret_ms);
+bool parse_duration(const char *text, uint64_t *ret_us);
 
 /* A whole number of decimal digits alone, below 2^32: a PID, a count, an index. */
 bool parse_u32(const char *text, size_t len, uint32_t *ret);

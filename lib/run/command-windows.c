@@ -383,10 +383,10 @@ static int job_working_sets(hmn_context *ctx, struct hmn_command *command, uint6
 }
 
 int hmn_tree_meter_read(hmn_context *ctx, struct hmn_tree_meter *meter, struct hmn_command *command,
-			uint64_t budget_ms, struct hmn_tree_memory *ret)
+			uint64_t budget_us, struct hmn_tree_memory *ret)
 {
 	(void)meter;
-	(void)budget_ms; /* one query of the job, however large it is */
+	(void)budget_us; /* one query of the job, however large it is */
 	/*
 	 * The job counts each process's committed memory once, however its
 	 * pages are shared, and keeps its peak itself: nothing between two

@@ -40,7 +40,7 @@ static bool still_running(void *data, uint32_t pid)
 }
 
 int hmn_tree_meter_read(hmn_context *ctx, struct hmn_tree_meter *meter, struct hmn_command *command,
-			uint64_t budget_ms, struct hmn_tree_memory *ret)
+			uint64_t budget_us, struct hmn_tree_memory *ret)
 {
 	struct reading reading = { 0 };
 	uint32_t *pids = NULL;
@@ -60,7 +60,7 @@ int hmn_tree_meter_read(hmn_context *ctx, struct hmn_tree_meter *meter, struct h
 	 * peaked at 20 MiB where they hold 534 MiB.
 	 */
 	reading.clock.reads_start = clock_us();
-	reading.clock.deadline = budget_ms ? reading.clock.reads_start + budget_ms * CLOCK_US_PER_MS : 0;
+	reading.clock.deadline = budget_us ? reading.clock.reads_start + budget_us : 0;
 	/*
 	 * No second listing after the reads, to tell a fork while they ran: it
 	 * cost as much as the first (at 2,000 processes, more than the budget),

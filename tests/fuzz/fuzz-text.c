@@ -56,10 +56,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (parse_size(s, &size_arg) && !size_arg.is_percent && strchr(format_size(size_arg.bytes, false, word), ' '))
 		abort();
-	uint64_t ms;
-	if (parse_duration(s, &ms) && (ms == 0 || ms > DURATION_MAX_MS))
+	uint64_t us;
+	if (parse_duration(s, &us) && (us < 1000 || us > DURATION_MAX_US || us % 1000))
 		abort();
-	if (parse_duration(s, &ms) && strchr(format_duration(ms, word), ' '))
+	if (parse_duration(s, &us) && strchr(format_duration(us, word), ' '))
 		abort();
 	unsigned index, gi, ci;
 	if (parse_gpu_index(s, size, &index, &gi, &ci) != 0 && (size == 0 || s[0] < '0' || s[0] > '9'))

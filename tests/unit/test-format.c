@@ -44,21 +44,21 @@ static void test_durations(void)
 {
 	char b[DURATION_TEXT_MAX];
 
-	is_str(format_duration(0, b), "0ms", "0ms");
-	is_str(format_duration(20, b), "20ms", "20ms: two samples 10ms apart, not 0.0 s");
-	is_str(format_duration(999, b), "999ms", "below a second: ms");
-	is_str(format_duration(1000, b), "1.0s", "1.0s");
-	is_str(format_duration(12449, b), "12.4s", "12.4s");
-	is_str(format_duration(59949, b), "59.9s", "59.9s");
-	is_str(format_duration(59950, b), "1m00s", "59.95 s rounds to a minute, never 60.0s");
-	is_str(format_duration(245000, b), "4m05s", "4m05s");
-	is_str(format_duration(3599499, b), "59m59s", "59m59s");
-	is_str(format_duration(3599500, b), "1h00m", "never 60m00s");
-	is_str(format_duration(7800000, b), "2h10m", "2h10m");
-	is_str(format_duration(86369999, b), "23h59m", "23h59m");
-	is_str(format_duration(86370000, b), "1d00h", "never 24h00m");
-	is_str(format_duration(273600000, b), "3d04h", "3d04h");
-	is_str(format_duration(UINT64_MAX, b), "213503982334d14h", "2^64-1 ms does not overflow");
+	is_str(format_duration(0ULL * 1000, b), "0ms", "0ms");
+	is_str(format_duration(20ULL * 1000, b), "20ms", "20ms: two samples 10ms apart, not 0.0 s");
+	is_str(format_duration(999ULL * 1000, b), "999ms", "below a second: ms");
+	is_str(format_duration(1000ULL * 1000, b), "1.0s", "1.0s");
+	is_str(format_duration(12449ULL * 1000, b), "12.4s", "12.4s");
+	is_str(format_duration(59949ULL * 1000, b), "59.9s", "59.9s");
+	is_str(format_duration(59950ULL * 1000, b), "1m00s", "59.95 s rounds to a minute, never 60.0s");
+	is_str(format_duration(245000ULL * 1000, b), "4m05s", "4m05s");
+	is_str(format_duration(3599499ULL * 1000, b), "59m59s", "59m59s");
+	is_str(format_duration(3599500ULL * 1000, b), "1h00m", "never 60m00s");
+	is_str(format_duration(7800000ULL * 1000, b), "2h10m", "2h10m");
+	is_str(format_duration(86369999ULL * 1000, b), "23h59m", "23h59m");
+	is_str(format_duration(86370000ULL * 1000, b), "1d00h", "never 24h00m");
+	is_str(format_duration(273600000ULL * 1000, b), "3d04h", "3d04h");
+	is_str(format_duration(UINT64_MAX, b), "213503982d08h", "2^64-1 us does not overflow");
 }
 
 static void test_gpu_names(void)
@@ -296,8 +296,9 @@ static void test_size_arguments(void)
 		{ "1.4ms", 1 }, { "1.5ms", 2 }, { "0.0015s", 2 }, { "0.000016667m", 1 },
 	};
 	for (size_t i = 0; i < sizeof(durations) / sizeof(durations[0]); i++) {
-		uint64_t ms = 0;
-		ok(parse_duration(durations[i].text, &ms) && ms == durations[i].ms, "DURATION %s", durations[i].text);
+		uint64_t us = 0;
+		ok(parse_duration(durations[i].text, &us) && us == durations[i].ms * 1000, "DURATION %s (in microseconds)",
+		   durations[i].text);
 	}
 	static const char *const bad_durations[] = {
 		"", "0", "0s", "0ms", "0.0001s", "-1s", "+1s", "abc", "10x", "1e3", "1 s", "1sec",

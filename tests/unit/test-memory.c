@@ -173,7 +173,7 @@ static void test_turns(struct os_proc_root *proc)
 	ok(hmn_tree_meter_free(NULL) == NULL, "free accepts NULL");
 }
 
-#define MS 1000000ULL
+#define MS 1000ULL /* the meter's clock counts microseconds */
 
 /*
  * One call of hmn_tree_meter_read on a simulated clock: the listing takes

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "sample.h"
+#include "util/clock.h"
 #include "tap.h"
 
 static struct sigaction disposition(int sig)
@@ -28,9 +29,9 @@ static void test_no_lost_wake_up(void)
 	/* Returns once the child has ended (SIGCHLD delivered), leaving it unreaped. */
 	while (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOWAIT) < 0)
 		;
-	uint64_t start = clock_ms();
-	sleep_until(start + 5000);
-	uint64_t slept = clock_ms() - start;
+	uint64_t start = clock_us();
+	sleep_until(start + 5000 * CLOCK_US_PER_MS);
+	uint64_t slept = (clock_us() - start) / CLOCK_US_PER_MS;
 	ok(slept < 2500, "a child's end just before the sleep wakes it at once (slept %llu ms of 5000)",
 	   (unsigned long long)slept);
 	waitpid(pid, NULL, 0);
@@ -61,9 +62,9 @@ static void test_dispositions(void)
 	ok(first == SIGTERM && second == SIGINT && third == 0,
 	   "SIGTERM then SIGINT: both taken, first come first (%d, %d, %d)", first, second, third);
 	raise(SIGINT);
-	uint64_t start = clock_ms();
-	sleep_until(start + 5000);
-	ok(clock_ms() - start < 2500 && signal_take(NULL) == SIGINT, "a pending signal ends the sleep at once");
+	uint64_t start = clock_us();
+	sleep_until(start + 5000 * CLOCK_US_PER_MS);
+	ok(clock_us() - start < 2500 * CLOCK_US_PER_MS && signal_take(NULL) == SIGINT, "a pending signal ends the sleep at once");
 	signals_restore();
 	ok(disposition(SIGINT).sa_handler == SIG_DFL && disposition(SIGTERM).sa_handler == SIG_DFL,
 	   "restored: the defaults found at the start, before the report");

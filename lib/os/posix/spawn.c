@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
@@ -13,21 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "os/os.h"
 #include "util/arena.h"
+#include "util/clock.h"
 #include "util/text.h"
 
 extern char **environ;
-
-static long long now_ms(void)
-{
-	struct timespec t;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
 
 static void close_pair(int p[2])
 {
@@ -127,16 +121,18 @@ int os_run_program(const char *path, char *const argv[], double timeout_s, size_
 		return -e;
 	}
 
-	long long deadline = now_ms() + (long long)(timeout_s * 1000);
+	uint64_t deadline = clock_us() + (uint64_t)(timeout_s * CLOCK_US_PER_S);
 	bool open_out = true, open_err = true, overflow = false;
 	while ((open_out || open_err) && !overflow) {
 		struct pollfd fds[2] = { { out[0], POLLIN, 0 }, { err[0], POLLIN, 0 } };
-		long long left = deadline - now_ms();
-		if (left <= 0) {
+		uint64_t now = clock_us();
+		if (now >= deadline) {
 			r.timed_out = true;
 			break;
 		}
-		int n = poll(fds + (open_out ? 0 : 1), (nfds_t)(open_out + open_err), (int)left);
+		/* Rounded up to poll's milliseconds: never a busy loop over the last fraction of one. */
+		uint64_t left = (deadline - now + CLOCK_US_PER_MS - 1) / CLOCK_US_PER_MS;
+		int n = poll(fds + (open_out ? 0 : 1), (nfds_t)(open_out + open_err), left > INT_MAX ? INT_MAX : (int)left);
 		if (n < 0 && errno != EINTR)
 			break;
 		if (n <= 0)
