@@ -129,8 +129,26 @@ const char *hmn_context_error(const hmn_context *ctx);
 /* The names --backend accepts, NULL-terminated; stable order. */
 const char *const *hmn_backend_names(void);
 
+/*
+ * Where a row is: a GPU, by its index, or one MIG instance of it. Every
+ * part of hmn names a GPU, or an instance, by this one struct.
+ */
+struct hmn_place {
+	unsigned index;             /* the GPU's: stable within a context, the sources' own order */
+	bool is_mig;                /* one MIG instance of it, these two name it: */
+	unsigned gpu_instance_id, compute_instance_id;
+};
+/* Is a the very place b is? (A MIG instance is not its GPU, nor the GPU it.) */
+bool hmn_place_equal(const struct hmn_place *a, const struct hmn_place *b);
+/* Is inner within outer: outer itself, or an instance of outer when outer is a whole GPU? */
+bool hmn_place_within(const struct hmn_place *inner, const struct hmn_place *outer);
+
 struct hmn_gpu {
-	unsigned index;             /* stable within a context: the source's own order */
+	/*
+	 * A MIG instance's row follows its GPU's, with the GPU's index; its name,
+	 * uuid ("MIG-...") and sizes are the instance's own.
+	 */
+	struct hmn_place place;
 	const char *name;           /* NULL: unknown */
 	const char *uuid;           /* NULL: unknown */
 	const char *vendor;         /* "nvidia", "amd", "intel", "apple" */
@@ -150,12 +168,6 @@ struct hmn_gpu {
 	uint64_t shared_total_bytes, shared_used_bytes;
 	const char *driver_version; /* NULL: unknown */
 	const char *source;         /* the source that measured this row, e.g. "nvml" */
-	/*
-	 * A MIG instance: its row follows its GPU's and has the GPU's index;
-	 * name and uuid ("MIG-...") and the sizes are the instance's own.
-	 */
-	bool is_mig;
-	unsigned gpu_instance_id, compute_instance_id;
 	/*
 	 * A GPU without memory of its own (Apple Silicon; NVIDIA GB10, Jetson,
 	 * or any NVIDIA GPU whose driver answers NOT_SUPPORTED for memory): its
@@ -210,7 +222,7 @@ struct hmn_process {
 	 * set, macOS physical footprint); HMN_UNKNOWN where unreadable.
 	 */
 	uint64_t ram_bytes;
-	unsigned device_index;
+	struct hmn_place place;     /* its GPU, or the MIG instance of it (mig_uuid) it runs on */
 	const char *device_name;    /* NULL: unknown */
 	const char *device_uuid;    /* NULL: unknown */
 	unsigned type;              /* enum hmn_process_type bits */
@@ -230,10 +242,7 @@ struct hmn_process {
 	 * NULL outside Kubernetes, and where the path is not the kubelet's.
 	 */
 	const char *pod_uid;
-	/* On a MIG instance of the GPU: which one. */
-	bool is_mig;
-	unsigned gpu_instance_id, compute_instance_id;
-	const char *mig_uuid;       /* NULL: unknown, or not on a MIG instance */
+	const char *mig_uuid;       /* on a MIG instance: its UUID; NULL: unknown, or not on one */
 	/* A client of NVIDIA's MPS server (nvidia-smi's type M+C); type keeps its compute bit. */
 	bool is_mps_client;
 	/*

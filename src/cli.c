@@ -154,14 +154,14 @@ static int add_device(struct parser *p, const char *s, size_t len, const char *t
 {
 	struct cli *cli = p->cli;
 	struct device_selector d = { 0 }, *more;
-	int kind = parse_gpu_index(s, len, &d.index, &d.gpu_instance_id, &d.compute_instance_id);
+	int kind = parse_gpu_index(s, len, &d.place.index, &d.place.gpu_instance_id, &d.place.compute_instance_id);
 
 	/* Not an index nor an instance: a UUID, unless it starts as a number. */
 	if (kind == 0 && s[0] >= '0' && s[0] <= '9')
 		return fail(p, "invalid GPU '%.*s' in %s (an index, GPU/GI.CI, or a UUID)", (int)(len > 40 ? 40 : len),
 			    s, typed);
 	d.is_index = kind > 0;
-	d.is_mig = kind == 2;
+	d.place.is_mig = kind == 2;
 	char *text = malloc(len + 1); /* strndup is POSIX: not on Windows */
 	if (!text || !(more = realloc(cli->devices, (cli->n_devices + 1) * sizeof(*more)))) {
 		free(text);

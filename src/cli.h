@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hmn.h"
 #include "units.h"
 
 enum command { COMMAND_FREE, COMMAND_PS, COMMAND_WATCH, COMMAND_RUN, COMMAND_FIT };
@@ -29,9 +30,8 @@ enum exit_code {
 /* One --device entry: an index ("0"), a MIG instance as the GPU column prints it ("0/2.0"), or a UUID. */
 struct device_selector {
 	const char *text;    /* as given, for messages; a UUID is matched by it */
-	bool is_index;       /* index, and with is_mig the instance, are set */
-	bool is_mig;
-	unsigned index, gpu_instance_id, compute_instance_id;
+	bool is_index;       /* place is set: a GPU, or a MIG instance of it */
+	struct hmn_place place;
 };
 
 /* A SIZE option: given or not. */

@@ -129,8 +129,7 @@ static int answer_gpus(const struct cli *cli, hmn_context *ctx, const struct hmn
 			continue;
 		struct fit_gpu *a = &answers[kept];
 		*a = (struct fit_gpu){
-			.index = g->index, .is_mig = g->is_mig, .gpu_instance_id = g->gpu_instance_id,
-			.compute_instance_id = g->compute_instance_id, .name = g->name, .uuid = g->uuid,
+			.place = g->place, .name = g->name, .uuid = g->uuid,
 		};
 		struct hmn_fit_request on = *req;
 		on.vendor = g->vendor;
@@ -168,7 +167,7 @@ static void say_no_room(const struct cli *cli, const struct fit_report *rep, uns
 		say(cli, " needs %s; --memory gives %s\n", need, format_size(most->free_bytes, false, had));
 	else
 		say(cli, " needs %s; no GPU has that free (most: GPU %s, %s)\n", need,
-		    gpu_cell(label, most->index, most->is_mig, most->gpu_instance_id, most->compute_instance_id),
+		    gpu_cell(label, &most->place),
 		    format_size(most->free_bytes, false, had));
 }
 

@@ -74,7 +74,7 @@ static int check_need(const struct cli *cli, const struct hmn_gpu *const *rows, 
 		return EXIT_NOT_ENOUGH;
 	if (most)
 		fprintf(stderr, "hmn: no GPU has %s free (most: GPU %s, %s)\n", need,
-			gpu_cell(label, most->index, most->is_mig, most->gpu_instance_id, most->compute_instance_id),
+			gpu_cell(label, &most->place),
 			format_size(most->free_bytes, false, had));
 	else
 		fprintf(stderr, "hmn: no GPU has %s free (none says how much it has free)\n", need);

@@ -35,9 +35,7 @@
 #define LEFT_RUNNING_SHOWN 10
 
 struct device_state {
-	unsigned index;
-	bool is_mig;          /* one MIG instance (--device 0/2.0 or MIG-…), not the whole GPU */
-	unsigned gpu_instance_id, compute_instance_id;
+	struct hmn_place place; /* a GPU, or one MIG instance (--device 0/2.0 or MIG-…) watched on its own */
 	char *uuid, *name;
 	uint64_t baseline;    /* used when COMMAND started, for the device-wide measure */
 	uint64_t total;       /* its memory, for --limit N% */
@@ -140,15 +138,11 @@ static void say_exit_note(const struct hmn_command *command, const char *name)
  * whole GPU; a GPU row (exact) only by itself, so an instance's memory is
  * never counted again in its GPU's.
  */
-static struct device_state *device_of(struct run *run, unsigned index, bool is_mig, unsigned gi, unsigned ci,
-				      bool exact)
+static struct device_state *device_of(struct run *run, const struct hmn_place *at, bool exact)
 {
 	for (size_t i = 0; i < run->n_devices; i++) {
 		struct device_state *d = &run->devices[i];
-		if (d->index != index)
-			continue;
-		if (d->is_mig ? is_mig && d->gpu_instance_id == gi && d->compute_instance_id == ci
-			      : !exact || !is_mig)
+		if (exact ? hmn_place_equal(at, &d->place) : hmn_place_within(at, &d->place))
 			return d;
 	}
 	return NULL;
@@ -156,7 +150,7 @@ static struct device_state *device_of(struct run *run, unsigned index, bool is_m
 
 static struct device_state *gpu_device(struct run *run, const struct hmn_gpu *g)
 {
-	return device_of(run, g->index, g->is_mig, g->gpu_instance_id, g->compute_instance_id, true);
+	return device_of(run, &g->place, true);
 }
 
 /* A MIG row is a device of its own where it was selected and its whole GPU was not. */
@@ -164,8 +158,8 @@ static bool device_wanted(const struct cli *cli, const struct hmn_gpu_list *gpus
 {
 	if (!gpu_row_wanted(cli, g))
 		return false;
-	for (size_t i = 0; g->is_mig && i < gpus->count; i++)
-		if (!gpus->gpus[i].is_mig && gpus->gpus[i].index == g->index)
+	for (size_t i = 0; g->place.is_mig && i < gpus->count; i++)
+		if (!gpus->gpus[i].place.is_mig && gpus->gpus[i].place.index == g->place.index)
 			return !gpu_row_wanted(cli, &gpus->gpus[i]);
 	return true;
 }
@@ -192,10 +186,7 @@ static int take_baseline(struct run *run)
 		if (!device_wanted(run->cli, gpus, g))
 			continue;
 		struct device_state *d = &run->devices[run->n_devices++];
-		d->index = g->index;
-		d->is_mig = g->is_mig;
-		d->gpu_instance_id = g->gpu_instance_id;
-		d->compute_instance_id = g->compute_instance_id;
+		d->place = g->place;
 		d->uuid = g->uuid ? strdup(g->uuid) : NULL;
 		d->name = g->name ? strdup(g->name) : NULL;
 		d->baseline = g->used_bytes;
@@ -399,8 +390,7 @@ static int take_sample(struct run *run, int tree)
 			continue;
 		measured = true;
 		total += p->used_bytes;
-		struct device_state *d = device_of(run, p->device_index, p->is_mig, p->gpu_instance_id,
-						   p->compute_instance_id, false);
+		struct device_state *d = device_of(run, &p->place, false);
 		if (d)
 			d->tree_now += p->used_bytes;
 		r = peaks_add(&run->processes, p, now_us);
@@ -688,7 +678,7 @@ static void write_text_report(FILE *out, const struct run *run, const struct run
 			continue;
 		const struct run_device_peak *d = &rep->devices[i];
 		fprintf(out, "%sGPU %s: %s", any ? ", " : " (",
-			gpu_cell(id, d->index, d->is_mig, d->gpu_instance_id, d->compute_instance_id),
+			gpu_cell(id, &d->place),
 			format_size(d->peak_bytes, false, size));
 		any = true;
 	}
@@ -766,21 +756,20 @@ static int write_report(struct run *run, int exit_code, int sig, uint64_t durati
 	for (size_t i = 0; i < run->n_devices; i++) {
 		const struct device_state *d = &run->devices[i];
 		devices[i] = (struct run_device_peak){
-			d->index, d->uuid, d->name, device_wide ? d->above_peak : d->tree_peak,
-			d->is_mig, d->gpu_instance_id, d->compute_instance_id,
+			d->place, d->uuid, d->name, device_wide ? d->above_peak : d->tree_peak,
 		};
 	}
 	/* Where the driver keeps accounting, its exact maxima replace the sampled ones. */
 	size_t exact = 0;
 	for (size_t i = 0; i < run->processes.count; i++) {
 		uint64_t bytes = sorted[i]->bytes, kept;
-		if (!device_wide && hmn_query_process_peak(run->ctx, sorted[i]->pid, sorted[i]->device_index,
+		if (!device_wide && hmn_query_process_peak(run->ctx, sorted[i]->pid, sorted[i]->place.index,
 							      sorted[i]->last_seen_us, &kept) == 0) {
 			bytes = kept > bytes ? kept : bytes;
 			exact++;
 		}
 		processes[i] = (struct run_process_peak){
-			sorted[i]->pid, sorted[i]->name, sorted[i]->device_index, bytes,
+			sorted[i]->pid, sorted[i]->name, sorted[i]->place.index, bytes,
 		};
 	}
 	bool accounting = exact > 0 && exact == run->processes.count;

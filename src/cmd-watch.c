@@ -37,9 +37,7 @@
 #include "util/clock.h"
 
 struct gpu_peak {
-	unsigned index;
-	bool is_mig;
-	unsigned gpu_instance_id, compute_instance_id;
+	struct hmn_place place;
 	uint64_t bytes;
 };
 
@@ -141,9 +139,7 @@ static void track_gpus(struct watch *w, const struct hmn_gpu *const *rows, size_
 		const struct hmn_gpu *g = rows[i];
 		struct gpu_peak *peak = NULL;
 		for (size_t k = 0; k < w->n_gpus && !peak; k++)
-			if (w->gpus[k].index == g->index && w->gpus[k].is_mig == g->is_mig &&
-			    w->gpus[k].gpu_instance_id == g->gpu_instance_id &&
-			    w->gpus[k].compute_instance_id == g->compute_instance_id)
+			if (hmn_place_equal(&w->gpus[k].place, &g->place))
 				peak = &w->gpus[k];
 		if (!peak) {
 			struct gpu_peak *more = realloc(w->gpus, (w->n_gpus + 1) * sizeof(*more));
@@ -152,7 +148,7 @@ static void track_gpus(struct watch *w, const struct hmn_gpu *const *rows, size_
 			w->gpus = more;
 			peak = &w->gpus[w->n_gpus++];
 			*peak = (struct gpu_peak){
-				g->index, g->is_mig, g->gpu_instance_id, g->compute_instance_id, HMN_UNKNOWN,
+				g->place, HMN_UNKNOWN,
 			};
 		}
 		/* Never measured stays unknown ("-"), never a peak of 0. */
@@ -299,14 +295,12 @@ static int print_watch_summary(const struct watch *w, uint64_t samples, uint64_t
 
 	for (size_t i = 0; i < w->n_gpus && r == 0; i++) {
 		const struct gpu_peak *g = &w->gpus[i];
-		if ((r = table_add_cell(gpus, gpu_cell(id, g->index, g->is_mig, g->gpu_instance_id,
-						       g->compute_instance_id))) == 0)
+		if ((r = table_add_cell(gpus, gpu_cell(id, &g->place))) == 0)
 			r = table_add_cell(gpus, format_size(g->bytes, false, size));
 	}
 	for (size_t i = 0; i < w->processes.count && i < 5 && r == 0; i++) {
 		snprintf(pid, sizeof(pid), "%" PRIu32, top[i]->pid);
-		gpu_cell(id, top[i]->device_index, top[i]->is_mig, top[i]->gpu_instance_id,
-			 top[i]->compute_instance_id);
+		gpu_cell(id, &top[i]->place);
 		const char *cells[] = { pid, id, format_size(top[i]->bytes, false, size), top[i]->name ? top[i]->name : "?" };
 		for (size_t k = 0; k < 4 && r == 0; k++)
 			r = table_add_cell(processes, cells[k]);

@@ -85,11 +85,8 @@ int exit_for_query_error(hmn_context *ctx, int r)
  */
 static bool selector_matches(const struct device_selector *d, const struct hmn_gpu *g)
 {
-	if (d->is_mig)
-		return g->is_mig && d->index == g->index && d->gpu_instance_id == g->gpu_instance_id &&
-		       d->compute_instance_id == g->compute_instance_id;
 	if (d->is_index)
-		return d->index == g->index;
+		return hmn_place_within(&g->place, &d->place);
 	return g->uuid && strcasecmp(d->text, g->uuid) == 0;
 }
 
@@ -111,11 +108,11 @@ int resolve_devices(const struct cli *cli, const struct hmn_gpu_list *gpus,
 		bool found = false;
 		for (size_t k = 0; k < gpus->count && !found; k++)
 			if (selector_matches(d, &gpus->gpus[k])) {
-				indices[i] = gpus->gpus[k].index;
+				indices[i] = gpus->gpus[k].place.index;
 				found = true;
 			}
-		if (!found && d->is_index && !d->is_mig && d->index < gpus->found) {
-			indices[i] = d->index;
+		if (!found && d->is_index && !d->place.is_mig && d->place.index < gpus->found) {
+			indices[i] = d->place.index;
 			found = true;
 		}
 		if (!found) {
@@ -158,12 +155,9 @@ bool process_row_wanted(const struct cli *cli, const struct hmn_process *p)
 {
 	for (size_t i = 0; i < cli->n_devices; i++) {
 		const struct device_selector *d = &cli->devices[i];
-		if (d->is_mig ? p->is_mig && d->index == p->device_index &&
-				d->gpu_instance_id == p->gpu_instance_id &&
-				d->compute_instance_id == p->compute_instance_id
-		    : d->is_index ? d->index == p->device_index
-				  : (p->device_uuid && strcasecmp(d->text, p->device_uuid) == 0) ||
-					    (p->mig_uuid && strcasecmp(d->text, p->mig_uuid) == 0))
+		if (d->is_index ? hmn_place_within(&p->place, &d->place)
+				: (p->device_uuid && strcasecmp(d->text, p->device_uuid) == 0) ||
+					  (p->mig_uuid && strcasecmp(d->text, p->mig_uuid) == 0))
 			return true;
 	}
 	return cli->n_devices == 0;
@@ -201,7 +195,7 @@ static int compare_rows(const void *x, const void *y)
 			c = strcmp(a->name, b->name);
 		break;
 	case SORT_DEVICE:
-		c = (a->device_index > b->device_index) - (a->device_index < b->device_index);
+		c = (a->place.index > b->place.index) - (a->place.index < b->place.index);
 		break;
 	case SORT_PID:
 		break;
@@ -209,7 +203,7 @@ static int compare_rows(const void *x, const void *y)
 	if (c == 0)
 		c = (a->pid > b->pid) - (a->pid < b->pid);
 	if (c == 0)
-		c = (a->device_index > b->device_index) - (a->device_index < b->device_index);
+		c = (a->place.index > b->place.index) - (a->place.index < b->place.index);
 	return c;
 }
 
@@ -224,7 +218,7 @@ static int compare_pid_ptr(const void *x, const void *y)
 static const struct hmn_gpu *parent_of(const struct hmn_gpu_list *gpus, const struct hmn_gpu *instance)
 {
 	for (size_t i = 0; i < gpus->count; i++)
-		if (!gpus->gpus[i].is_mig && gpus->gpus[i].index == instance->index)
+		if (!gpus->gpus[i].place.is_mig && gpus->gpus[i].place.index == instance->place.index)
 			return &gpus->gpus[i];
 	return NULL;
 }
@@ -238,7 +232,7 @@ const struct hmn_gpu **select_gpu_rows(const struct cli *cli, const struct hmn_g
 	if (!rows)
 		return NULL;
 	for (size_t i = 0; i < gpus->count; i++) {
-		const struct hmn_gpu *g = &gpus->gpus[i], *parent = g->is_mig ? parent_of(gpus, g) : NULL;
+		const struct hmn_gpu *g = &gpus->gpus[i], *parent = g->place.is_mig ? parent_of(gpus, g) : NULL;
 		if (gpu_row_wanted(cli, g) || (parent && gpu_row_wanted(cli, parent)))
 			rows[n++] = g;
 	}
@@ -248,8 +242,8 @@ const struct hmn_gpu **select_gpu_rows(const struct cli *cli, const struct hmn_g
 
 bool used_through_instances(const struct hmn_gpu *const *rows, size_t n, const struct hmn_gpu *g)
 {
-	for (size_t i = 0; i < n && !g->is_mig; i++)
-		if (rows[i]->is_mig && rows[i]->index == g->index)
+	for (size_t i = 0; i < n && !g->place.is_mig; i++)
+		if (hmn_place_within(&rows[i]->place, &g->place) && rows[i]->place.is_mig)
 			return true;
 	return false;
 }

@@ -11,18 +11,16 @@
  */
 static size_t hash(const struct peak *k)
 {
-	uint64_t instance = k->is_mig ? ((uint64_t)k->gpu_instance_id << 16 ^ k->compute_instance_id) + 1 : 0;
-	uint64_t h = ((uint64_t)k->pid << 20) ^ k->device_index ^ (instance << 40) ^
+	const struct hmn_place *at = &k->place;
+	uint64_t instance = at->is_mig ? ((uint64_t)at->gpu_instance_id << 16 ^ at->compute_instance_id) + 1 : 0;
+	uint64_t h = ((uint64_t)k->pid << 20) ^ at->index ^ (instance << 40) ^
 		     k->start_time * 0xff51afd7ed558ccdULL;
 	return (size_t)((h * 0x9e3779b97f4a7c15ULL) >> 32);
 }
 
 static bool same_place(const struct peak *a, const struct peak *b)
 {
-	return a->pid == b->pid && a->start_time == b->start_time && a->device_index == b->device_index &&
-	       a->is_mig == b->is_mig &&
-	       (!a->is_mig || (a->gpu_instance_id == b->gpu_instance_id &&
-			       a->compute_instance_id == b->compute_instance_id));
+	return a->pid == b->pid && a->start_time == b->start_time && hmn_place_equal(&a->place, &b->place);
 }
 
 static size_t find_slot(const struct peaks *p, const struct peak *key)
@@ -63,7 +61,7 @@ static int compare_peak_values(const struct peak *x, const struct peak *y)
 		return x->pid < y->pid ? -1 : 1;
 	if (x->start_time != y->start_time)
 		return x->start_time < y->start_time ? -1 : 1;
-	return (x->device_index > y->device_index) - (x->device_index < y->device_index);
+	return (x->place.index > y->place.index) - (x->place.index < y->place.index);
 }
 
 static int compare_peaks_items(const void *a, const void *b)
@@ -84,10 +82,7 @@ static void prune(struct peaks *p)
 int peaks_add(struct peaks *p, const struct hmn_process *row, uint64_t seen_us)
 {
 	struct peak key = {
-		.pid = row->pid, .start_time = row->start_time, .device_index = row->device_index,
-		.is_mig = row->is_mig,
-		.gpu_instance_id = row->is_mig ? row->gpu_instance_id : 0,
-		.compute_instance_id = row->is_mig ? row->compute_instance_id : 0,
+		.pid = row->pid, .start_time = row->start_time, .place = row->place,
 		.bytes = row->used_bytes, .last_seen_us = seen_us,
 	};
 

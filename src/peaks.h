@@ -16,9 +16,7 @@
 struct peak {
 	uint32_t pid;
 	uint64_t start_time;  /* with pid, the process (a pid given again is another); 0: unknown */
-	unsigned device_index;
-	bool is_mig;          /* a MIG instance: gpu_instance_id/compute_instance_id name it */
-	unsigned gpu_instance_id, compute_instance_id;
+	struct hmn_place place; /* its GPU, or the MIG instance it ran on */
 	uint64_t bytes;       /* the largest known figure seen */
 	char *name;           /* the first name seen; NULL: unknown */
 	uint64_t last_seen_us; /* when a row last had a figure (the caller's clock; 0: not kept) */

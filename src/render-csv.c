@@ -66,7 +66,7 @@ static void put_bool(struct outbuf *o, bool value)
 static int write_gpu(struct outbuf *o, const struct hmn_gpu *g)
 {
 	int r = 0;
-	outbuf_put_u64(o, g->index);
+	outbuf_put_u64(o, g->place.index);
 	SEP(o), r |= put_text(o, g->name);
 	SEP(o), r |= put_text(o, g->uuid);
 	SEP(o), r |= put_text(o, g->vendor);
@@ -97,7 +97,7 @@ static int write_process(struct outbuf *o, const struct hmn_process *p)
 	SEP(o), r |= put_text(o, p->name);
 	SEP(o), put_number(o, p->used_bytes, HMN_UNKNOWN);
 	SEP(o), put_number(o, p->shared_used_bytes, HMN_UNKNOWN);
-	SEP(o), outbuf_put_u64(o, p->device_index);
+	SEP(o), outbuf_put_u64(o, p->place.index);
 	SEP(o), r |= put_text(o, p->device_name);
 	SEP(o), r |= put_text(o, p->device_uuid);
 	SEP(o), r |= put_text(o, process_type_name(p->type, false));

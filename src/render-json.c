@@ -138,32 +138,31 @@ static void put_bool(struct json_out *o, const char *key, size_t key_len, bool v
 #define KEY(name) ",\"" name "\":", sizeof(",\"" name "\":") - 1
 
 /* ,"mig":{"gpu_instance_id":G,"compute_instance_id":C — the caller adds the rest. */
-static void put_mig_ids(struct json_out *o, unsigned gpu_instance_id, unsigned compute_instance_id)
+static void put_mig_ids(struct json_out *o, const struct hmn_place *at)
 {
 	PUT_LITERAL(o, ",\"mig\":{\"gpu_instance_id\":");
-	put_u64(o, gpu_instance_id, HMN_UNKNOWN);
+	put_u64(o, at->gpu_instance_id, HMN_UNKNOWN);
 	PUT_LITERAL(o, ",\"compute_instance_id\":");
-	put_u64(o, compute_instance_id, HMN_UNKNOWN);
+	put_u64(o, at->compute_instance_id, HMN_UNKNOWN);
 }
 
 /* A GPU row's ,"mig": null, or the instance's ids and its GPU's index. */
-static void put_gpu_mig(struct json_out *o, bool is_mig, unsigned index, unsigned gpu_instance_id,
-			unsigned compute_instance_id)
+static void put_gpu_mig(struct json_out *o, const struct hmn_place *at)
 {
-	if (!is_mig) {
+	if (!at->is_mig) {
 		PUT_LITERAL(o, ",\"mig\":null");
 		return;
 	}
-	put_mig_ids(o, gpu_instance_id, compute_instance_id);
+	put_mig_ids(o, at);
 	PUT_LITERAL(o, ",\"parent_index\":");
-	put_u64(o, index, HMN_UNKNOWN);
+	put_u64(o, at->index, HMN_UNKNOWN);
 	put(o, "}", 1);
 }
 
 static int write_gpu(struct json_out *o, const struct hmn_gpu *g)
 {
 	PUT_LITERAL(o, "{\"index\":");
-	put_u64(o, g->index, HMN_UNKNOWN);
+	put_u64(o, g->place.index, HMN_UNKNOWN);
 	int r = string_field(o, KEY("name"), g->name);
 	r |= string_field(o, KEY("uuid"), g->uuid);
 	r |= string_field(o, KEY("vendor"), g->vendor);
@@ -176,7 +175,7 @@ static int write_gpu(struct json_out *o, const struct hmn_gpu *g)
 	u64_field(o, KEY("shared_used_bytes"), g->shared_used_bytes, HMN_UNKNOWN);
 	r |= string_field(o, KEY("driver_version"), g->driver_version);
 	r |= string_field(o, KEY("source"), g->source);
-	put_gpu_mig(o, g->is_mig, g->index, g->gpu_instance_id, g->compute_instance_id);
+	put_gpu_mig(o, &g->place);
 	put_bool(o, KEY("unified_memory"), g->unified_memory);
 	u64_field(o, KEY("utilization_percent"), g->utilization_percent, HMN_VALUE_UNKNOWN);
 	u64_field(o, KEY("memory_utilization_percent"), g->memory_utilization_percent, HMN_VALUE_UNKNOWN);
@@ -195,7 +194,7 @@ static int write_process(struct json_out *o, const struct hmn_process *p)
 	int r = string_field(o, KEY("name"), p->name);
 	u64_field(o, KEY("used_bytes"), p->used_bytes, HMN_UNKNOWN);
 	u64_field(o, KEY("shared_used_bytes"), p->shared_used_bytes, HMN_UNKNOWN);
-	u64_field(o, KEY("device_index"), p->device_index, HMN_UNKNOWN);
+	u64_field(o, KEY("device_index"), p->place.index, HMN_UNKNOWN);
 	r |= string_field(o, KEY("device_name"), p->device_name);
 	r |= string_field(o, KEY("device_uuid"), p->device_uuid);
 	r |= string_field(o, KEY("type"), process_type_name(p->type, false));
@@ -206,8 +205,8 @@ static int write_process(struct json_out *o, const struct hmn_process *p)
 	r |= string_field(o, KEY("source"), p->source);
 	u64_field(o, KEY("ns_pid"), p->ns_pid, 0);
 	r |= string_field(o, KEY("container"), p->container);
-	if (p->is_mig) {
-		put_mig_ids(o, p->gpu_instance_id, p->compute_instance_id);
+	if (p->place.is_mig) {
+		put_mig_ids(o, &p->place);
 		r |= string_field(o, KEY("uuid"), p->mig_uuid);
 		put(o, "}", 1);
 	} else {
@@ -332,13 +331,13 @@ int render_run_report_json(FILE *out, const struct run_report *rep)
 		if (i > 0)
 			put(o, ",", 1);
 		PUT_LITERAL(o, "{\"index\":");
-		outbuf_put_u64(o, d->index);
+		outbuf_put_u64(o, d->place.index);
 		r |= string_field(o, KEY("uuid"), d->uuid);
 		r |= string_field(o, KEY("name"), d->name);
 		u64_field(o, KEY("peak_bytes"), d->peak_bytes, HMN_UNKNOWN);
 		/* A MIG instance watched on its own says which, as hmn free's rows do; else null. */
-		if (d->is_mig) {
-			put_mig_ids(o, d->gpu_instance_id, d->compute_instance_id);
+		if (d->place.is_mig) {
+			put_mig_ids(o, &d->place);
 			put(o, "}", 1);
 		} else {
 			PUT_LITERAL(o, ",\"mig\":null");
@@ -426,10 +425,12 @@ int render_fit_json(FILE *out, const struct fit_report *rep, const struct render
 		if (i > 0)
 			put(o, ",", 1);
 		PUT_LITERAL(o, "{\"index\":");
-		put_u64(o, g->planned ? HMN_UNKNOWN : g->index, HMN_UNKNOWN);
+		put_u64(o, g->planned ? HMN_UNKNOWN : g->place.index, HMN_UNKNOWN);
 		r |= string_field(o, KEY("name"), g->planned ? NULL : g->name);
 		r |= string_field(o, KEY("uuid"), g->planned ? NULL : g->uuid);
-		put_gpu_mig(o, g->is_mig && !g->planned, g->index, g->gpu_instance_id, g->compute_instance_id);
+		struct hmn_place at = g->place;
+		at.is_mig &= !g->planned;
+		put_gpu_mig(o, &at);
 		u64_field(o, KEY("free_bytes"), g->free_bytes, HMN_UNKNOWN);
 		put_bool(o, KEY("fits"), g->fits);
 		u64_field(o, KEY("max_context"), g->max_context, HMN_UNKNOWN);

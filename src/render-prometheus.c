@@ -124,12 +124,8 @@ static uint64_t gpu_value(const struct hmn_gpu *g, enum gpu_metric m)
 static int put_gpu_labels(struct outbuf *o, const struct hmn_gpu *g)
 {
 	static const char *const names[] = { "gpu", "uuid", "name", "vendor", "source" };
-	char index[48];
-	if (g->is_mig)
-		snprintf(index, sizeof(index), "%u/%u.%u", g->index, g->gpu_instance_id, g->compute_instance_id);
-	else
-		snprintf(index, sizeof(index), "%u", g->index);
-	const char *values[] = { index, g->uuid, g->name, g->vendor, g->source };
+	char index[GPU_CELL_MAX];
+	const char *values[] = { gpu_cell(index, &g->place), g->uuid, g->name, g->vendor, g->source };
 	return put_labels(o, names, values, 5);
 }
 
@@ -168,19 +164,16 @@ int render_gpus_prometheus(FILE *out, const struct hmn_gpu *const *gpus, size_t 
 static int put_process_labels(struct outbuf *o, const struct hmn_process *p)
 {
 	static const char *const names[] = { "pid", "name", "user", "gpu", "uuid", "type", "container", "pod_uid" };
-	char pid[16], gpu[48], uid[16];
+	char pid[16], gpu[GPU_CELL_MAX], uid[16];
 	snprintf(pid, sizeof(pid), "%" PRIu32, p->pid);
-	if (p->is_mig)
-		snprintf(gpu, sizeof(gpu), "%u/%u.%u", p->device_index, p->gpu_instance_id, p->compute_instance_id);
-	else
-		snprintf(gpu, sizeof(gpu), "%u", p->device_index);
+	gpu_cell(gpu, &p->place);
 	const char *user = p->user;
 	if (!user && p->uid != HMN_UID_UNKNOWN) {
 		snprintf(uid, sizeof(uid), "%" PRIu32, p->uid);
 		user = uid;
 	}
 	const char *values[] = {
-		pid, p->name, user, gpu, p->is_mig && p->mig_uuid ? p->mig_uuid : p->device_uuid,
+		pid, p->name, user, gpu, p->place.is_mig && p->mig_uuid ? p->mig_uuid : p->device_uuid,
 		process_type_name(p->type, false), p->container, p->pod_uid,
 	};
 	return put_labels(o, names, values, sizeof(names) / sizeof(names[0]));

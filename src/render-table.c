@@ -24,12 +24,12 @@ const char *process_type_name(unsigned type, bool short_form)
 	return short_form ? "C" : "compute";
 }
 
-const char *gpu_cell(char buf[GPU_CELL_MAX], unsigned index, bool is_mig, unsigned gi, unsigned ci)
+const char *gpu_cell(char buf[GPU_CELL_MAX], const struct hmn_place *at)
 {
-	if (is_mig)
-		snprintf(buf, GPU_CELL_MAX, "%u/%u.%u", index, gi, ci);
+	if (at->is_mig)
+		snprintf(buf, GPU_CELL_MAX, "%u/%u.%u", at->index, at->gpu_instance_id, at->compute_instance_id);
 	else
-		snprintf(buf, GPU_CELL_MAX, "%u", index);
+		snprintf(buf, GPU_CELL_MAX, "%u", at->index);
 	return buf;
 }
 
@@ -94,7 +94,7 @@ int render_gpus_table(FILE *out, const struct hmn_gpu *const *gpus, size_t n,
 	for (size_t i = 0; i < n && r == 0; i++) {
 		const struct hmn_gpu *g = gpus[i];
 		const char *cells[] = {
-			gpu_cell(index, g->index, g->is_mig, g->gpu_instance_id, g->compute_instance_id),
+			gpu_cell(index, &g->place),
 			format_size(g->used_bytes, o->bytes, s[0]),
 			format_size(g->free_bytes, o->bytes, s[1]),
 			format_size(g->total_bytes, o->bytes, s[2]),
@@ -145,8 +145,7 @@ int render_processes_table(FILE *out, const struct hmn_process *const *rows, siz
 			format_size(p->used_bytes, o->bytes, used),
 			format_size(p->shared_used_bytes, o->bytes, shared),
 			format_size(p->ram_bytes, o->bytes, ram),
-			gpu_cell(device, p->device_index, p->is_mig, p->gpu_instance_id,
-				 p->compute_instance_id),
+			gpu_cell(device, &p->place),
 			p->name ? p->name : "?",
 		};
 		for (size_t k = 0; k < sizeof(cells) / sizeof(cells[0]) && r == 0; k++)
@@ -229,8 +228,7 @@ static int render_fit_gpus(FILE *out, const struct fit_report *rep, const struct
 		if (g->gpu_layers != UINT32_MAX)
 			snprintf(layers, sizeof(layers), "%u", g->gpu_layers);
 		const char *cells[] = {
-			g->planned ? "-" : gpu_cell(index, g->index, g->is_mig, g->gpu_instance_id,
-						    g->compute_instance_id),
+			g->planned ? "-" : gpu_cell(index, &g->place),
 			format_size(g->free_bytes, o->bytes, free_text),
 			g->fits ? "yes" : "no",
 			g->max_context != HMN_UNKNOWN ? context : "-",

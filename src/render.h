@@ -26,9 +26,7 @@ typedef int (*render_processes_fn)(FILE *out, const struct hmn_process *const *r
 /* What hmn fit found: the model, the estimate for one GPU, and each GPU's room for it. */
 struct fit_gpu {
 	bool planned;             /* --memory: a GPU of that size, not one present */
-	unsigned index;
-	bool is_mig;
-	unsigned gpu_instance_id, compute_instance_id;
+	struct hmn_place place;
 	const char *name, *uuid;  /* NULL: unknown */
 	uint64_t free_bytes;
 	bool fits;
@@ -85,11 +83,9 @@ int render_fit_json(FILE *out, const struct fit_report *report, const struct ren
 
 /* What hmn run saw of its command. */
 struct run_device_peak {
-	unsigned index;
+	struct hmn_place place;   /* a GPU, or one MIG instance of it */
 	const char *uuid, *name;  /* NULL: unknown */
 	uint64_t peak_bytes;
-	bool is_mig;              /* one MIG instance of GPU index */
-	unsigned gpu_instance_id, compute_instance_id;
 };
 struct run_process_peak {
 	uint32_t pid;
@@ -152,7 +148,7 @@ const char *process_type_cell(const struct hmn_process *p);
 const char *source_cell(char *buf, size_t size, const struct hmn_gpu *g);
 /* The table's GPU: "0", or "0/2.0" for GPU 0's MIG instance with GPU instance 2, compute instance 0. */
 #define GPU_CELL_MAX 48
-const char *gpu_cell(char buf[GPU_CELL_MAX], unsigned index, bool is_mig, unsigned gi, unsigned ci);
+const char *gpu_cell(char buf[GPU_CELL_MAX], const struct hmn_place *at);
 
 
 #endif

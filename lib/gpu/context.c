@@ -96,6 +96,18 @@ unsigned hmn_context_unread_gpus(const hmn_context *ctx)
 	return ctx ? ctx->unread_gpus : 0;
 }
 
+bool hmn_place_equal(const struct hmn_place *a, const struct hmn_place *b)
+{
+	return a->index == b->index && a->is_mig == b->is_mig &&
+	       (!a->is_mig || (a->gpu_instance_id == b->gpu_instance_id &&
+			       a->compute_instance_id == b->compute_instance_id));
+}
+
+bool hmn_place_within(const struct hmn_place *inner, const struct hmn_place *outer)
+{
+	return outer->is_mig ? hmn_place_equal(inner, outer) : inner->index == outer->index;
+}
+
 const char *context_procfs(const hmn_context *ctx)
 {
 	return ctx->procfs;
@@ -456,7 +468,7 @@ int gpu_sink_add(struct gpu_sink *sink, const struct hmn_gpu *gpu)
 		return -ENOMEM;
 	struct hmn_gpu *g = &list->gpus[list->count];
 	*g = *gpu;
-	g->index = sink->base + gpu->index;
+	g->place.index = sink->base + gpu->place.index;
 	g->source = sink->source;
 	g->name = arena_strdup(a, gpu->name);
 	g->uuid = arena_strdup(a, gpu->uuid);
@@ -518,28 +530,30 @@ struct row_index {
 	size_t capacity;      /* a power of two */
 };
 
-/* Rows are keyed by (pid, device, GPU instance); gi + 1 so that 0 means "not MIG". */
-static unsigned row_instance(bool is_mig, unsigned gpu_instance_id)
+/*
+ * Rows are keyed by (pid, device, GPU instance): a process's compute
+ * instances of one GPU instance are one row. gi + 1, so that 0 is "not MIG".
+ */
+static unsigned row_instance(const struct hmn_place *at)
 {
-	return is_mig ? gpu_instance_id + 1 : 0;
+	return at->is_mig ? at->gpu_instance_id + 1 : 0;
 }
 
-static size_t row_hash(uint32_t pid, unsigned device, unsigned instance)
+static size_t row_hash(uint32_t pid, const struct hmn_place *at)
 {
-	uint64_t k = ((uint64_t)pid << 16) ^ device ^ (uint64_t)instance << 40;
+	uint64_t k = ((uint64_t)pid << 16) ^ at->index ^ (uint64_t)row_instance(at) << 40;
 	k *= 0x9e3779b97f4a7c15ULL;
 	return (size_t)(k >> 32);
 }
 
 /* The slot holding the row with this key, or the empty slot where it would go. */
-static size_t row_slot(const struct row_index *idx, const struct hmn_process_list *list,
-		       uint32_t pid, unsigned device, unsigned instance)
+static size_t row_slot(const struct row_index *idx, const struct hmn_process_list *list, uint32_t pid,
+		       const struct hmn_place *at)
 {
-	size_t h = row_hash(pid, device, instance) & (idx->capacity - 1);
+	size_t h = row_hash(pid, at) & (idx->capacity - 1);
 	for (; idx->slots[h]; h = (h + 1) & (idx->capacity - 1)) {
 		const struct hmn_process *p = &list->processes[idx->slots[h] - 1];
-		if (p->pid == pid && p->device_index == device &&
-		    row_instance(p->is_mig, p->gpu_instance_id) == instance)
+		if (p->pid == pid && p->place.index == at->index && row_instance(&p->place) == row_instance(at))
 			break;
 	}
 	return h;
@@ -599,8 +613,7 @@ static int row_index_grow(struct row_index *idx, const struct hmn_process_list *
 		return -ENOMEM;
 	for (size_t row = 0; row < list->count; row++) {
 		const struct hmn_process *p = &list->processes[row];
-		size_t h = row_hash(p->pid, p->device_index, row_instance(p->is_mig, p->gpu_instance_id)) &
-			   (capacity - 1);
+		size_t h = row_hash(p->pid, &p->place) & (capacity - 1);
 		while (slots[h])
 			h = (h + 1) & (capacity - 1);
 		slots[h] = row + 1;
@@ -615,15 +628,15 @@ int process_sink_add(struct process_sink *sink, const struct process_entry *e)
 {
 	struct hmn_process_list *list = sink->list;
 	struct row_index *idx = sink->index;
-	unsigned device = sink->base + e->local_index;
-	unsigned instance = row_instance(e->is_mig, e->gpu_instance_id);
+	struct hmn_place at = e->place;
+	at.index += sink->base;
 
 	if (!process_sink_wants_pid(sink, e->pid))
 		return 0;
 	if ((list->count + 1) * 2 > idx->capacity && row_index_grow(idx, list) < 0)
 		return -ENOMEM;
 
-	size_t h = row_slot(idx, list, e->pid, device, instance);
+	size_t h = row_slot(idx, list, e->pid, &at);
 	if (idx->slots[h]) {
 		/*
 		 * The same process in two lists (compute and graphics): both
@@ -659,14 +672,11 @@ int process_sink_add(struct process_sink *sink, const struct process_entry *e)
 		.used_bytes = e->used_bytes,
 		.shared_used_bytes = e->shared_bytes,
 		.ram_bytes = HMN_UNKNOWN, /* the OS says: see resolve_processes() */
-		.device_index = device,
+		.place = at,
 		.device_name = sink->last_name,
 		.device_uuid = sink->last_uuid,
 		.type = e->type,
 		.source = sink->source,
-		.is_mig = e->is_mig,
-		.gpu_instance_id = e->gpu_instance_id,
-		.compute_instance_id = e->compute_instance_id,
 		.mig_uuid = mig_uuid,
 		.is_mps_client = e->mps,
 	};
@@ -1061,8 +1071,7 @@ static int fill_unmeasured(hmn_context *ctx, struct hmn_process_list *list,
 			int r = other.arena ? next->source->processes(next->state, &sink, &failed) : -ENOMEM;
 			for (size_t j = 0; r == 0 && other.count > 0 && j < list->count; j++) {
 				struct hmn_process *p = &list->processes[j];
-				size_t h = row_slot(&index, &other, p->pid, p->device_index,
-						    row_instance(p->is_mig, p->gpu_instance_id));
+				size_t h = row_slot(&index, &other, p->pid, &p->place);
 				const struct hmn_process *q = index.slots[h] ? &other.processes[index.slots[h] - 1] : NULL;
 				if (q && q->used_bytes != HMN_UNKNOWN && strcmp(p->source, slot->source->name) == 0) {
 					p->used_bytes = q->used_bytes;

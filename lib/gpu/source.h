@@ -70,7 +70,7 @@ bool process_sink_wants_pid(struct process_sink *sink, uint32_t pid);
 /* One process on one device, as a source reports it. */
 struct process_entry {
 	uint32_t pid;
-	unsigned local_index;       /* the source's device index */
+	struct hmn_place place;     /* its index the source's own (the sink adds the source's base) */
 	uint64_t used_bytes;        /* HMN_UNKNOWN: not measured */
 	uint64_t shared_bytes;      /* system memory mapped for it; HMN_UNKNOWN: not measured */
 	unsigned type;              /* enum hmn_process_type bits */
@@ -79,8 +79,6 @@ struct process_entry {
 	 * only where the OS cannot name it. */
 	const char *reported_path;
 	bool mps;                   /* from the MPS client list */
-	bool is_mig;
-	unsigned gpu_instance_id, compute_instance_id;
 	const char *mig_uuid;
 };
 /*

@@ -73,7 +73,7 @@ static const char two_gpus[] =
 static const struct hmn_process *find(const struct hmn_process_list *l, uint32_t pid, unsigned dev)
 {
 	for (size_t i = 0; i < l->count; i++)
-		if (l->processes[i].pid == pid && l->processes[i].device_index == dev)
+		if (l->processes[i].pid == pid && l->processes[i].place.index == dev)
 			return &l->processes[i];
 	return NULL;
 }
@@ -101,7 +101,7 @@ static void test_modern(void)
 	is_u64(g->free_bytes, 85520809984ULL - 502267904ULL - 20780679168ULL, "free");
 	ok(g->total_bytes == g->reserved_bytes + g->used_bytes + g->free_bytes,
 	   "total = reserved + used + free");
-	ok(gpus->gpus[1].index == 1, "second GPU has index 1");
+	ok(gpus->gpus[1].place.index == 1, "second GPU has index 1");
 	hmn_gpu_list_free(gpus);
 
 	struct hmn_process_list *procs = NULL;
@@ -129,8 +129,8 @@ static void test_modern(void)
 	hmn_process_list_free(procs);
 	f = (struct hmn_process_filter){ .devices = &dev, .n_devices = 1 };
 	hmn_query_processes(ctx, &f, &procs);
-	ok(procs->count == 2 && procs->processes[0].device_index == 1 &&
-	   procs->processes[1].device_index == 1, "--device 1: only GPU 1's rows");
+	ok(procs->count == 2 && procs->processes[0].place.index == 1 &&
+	   procs->processes[1].place.index == 1, "--device 1: only GPU 1's rows");
 	hmn_process_list_free(procs);
 	ok(infos == 0, "no INFO message reaches a caller that asked for warnings only");
 	ok(hmn_context_free(ctx) == NULL, "context frees");
@@ -251,7 +251,7 @@ static void test_failures(void)
 	ctx = open_context(NULL);
 	ok(hmn_query_gpus(ctx, &gpus) == 0, "a lost GPU does not fail the query");
 	ok(gpus->count == 2 && gpus->found == 3 && gpus->failed == 1, "the other two GPUs answer");
-	ok(gpus->gpus[0].index == 0 && gpus->gpus[1].index == 2, "indices stay the driver's");
+	ok(gpus->gpus[0].place.index == 0 && gpus->gpus[1].place.index == 2, "indices stay the driver's");
 	ok(warnings == 1 && strstr(last_warning, "GPU 1") && strstr(last_warning, "GPU is lost"),
 	   "the lost GPU is reported as a warning");
 	hmn_gpu_list_free(gpus);

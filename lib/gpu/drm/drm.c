@@ -585,7 +585,7 @@ static int drm_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 		const struct drm_gpu *dg = &d->gpus[i];
 		struct hmn_gpu g = {
 			GPU_TELEMETRY_UNKNOWN,
-			.index = i,
+			.place.index = i,
 			.name = dg->name,
 			.vendor = vendor_name(dg->vendor_id),
 			.pci_bus_id = dg->slot,
@@ -647,7 +647,7 @@ static int drm_processes(void *state, struct process_sink *sink, size_t *ret_fai
 			continue;
 		struct process_entry e = {
 			.pid = c->pid,
-			.local_index = c->gpu,
+			.place.index = c->gpu,
 			.used_bytes = c->local_bytes,
 			.shared_bytes = c->shared_bytes,
 			/* A client that has run nothing yet holds buffers for drawing. */

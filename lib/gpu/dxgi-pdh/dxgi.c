@@ -143,7 +143,7 @@ static int dxgi_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 		const struct adapter *a = &d->adapters[i];
 		struct hmn_gpu g = {
 			GPU_TELEMETRY_UNKNOWN,
-			.index = i, .name = a->name, .vendor = vendor_name(a->vendor_id),
+			.place.index = i, .name = a->name, .vendor = vendor_name(a->vendor_id),
 			.total_bytes = a->dedicated, .free_bytes = HMN_UNKNOWN, .used_bytes = HMN_UNKNOWN,
 			.reserved_bytes = HMN_UNKNOWN,
 			.shared_total_bytes = a->shared, .shared_used_bytes = HMN_UNKNOWN,

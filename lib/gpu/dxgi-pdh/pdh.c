@@ -319,7 +319,7 @@ static int pdh_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 			 (unsigned)a->luid_low);
 		struct hmn_gpu g = {
 			GPU_TELEMETRY_UNKNOWN,
-			.index = (unsigned)i, .name = name, .vendor = "unknown",
+			.place.index = (unsigned)i, .name = name, .vendor = "unknown",
 			.total_bytes = HMN_UNKNOWN, .free_bytes = HMN_UNKNOWN, .used_bytes = HMN_UNKNOWN,
 			.reserved_bytes = HMN_UNKNOWN, .shared_total_bytes = HMN_UNKNOWN,
 			.shared_used_bytes = HMN_UNKNOWN,
@@ -399,7 +399,7 @@ int pdh_report_processes(hmn_context *ctx, struct process_sink *sink,
 		}
 		struct process_entry entry = {
 			.pid = inst->pid,
-			.local_index = (unsigned)gpu,
+			.place.index = (unsigned)gpu,
 			.used_bytes = rows[i].dedicated,
 			.shared_bytes = rows[i].shared,
 			.type = type ? type : HMN_PROCESS_GRAPHICS,

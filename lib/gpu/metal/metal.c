@@ -162,7 +162,7 @@ static int metal_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 	struct metal *m = state;
 	struct hmn_gpu g = {
 		GPU_TELEMETRY_UNKNOWN,
-		.index = 0, .name = m->name, .vendor = "apple", .total_bytes = m->total,
+		.place.index = 0, .name = m->name, .vendor = "apple", .total_bytes = m->total,
 		.reserved_bytes = HMN_UNKNOWN,
 		.shared_total_bytes = HMN_UNKNOWN, .shared_used_bytes = HMN_UNKNOWN,
 		.unified_memory = true,

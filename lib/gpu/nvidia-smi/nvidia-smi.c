@@ -262,7 +262,7 @@ static int nvsmi_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 	for (size_t i = 0; r == 0 && i < s->n_gpus; i++) {
 		const struct smi_gpu_row *g = &s->gpus[i];
 		struct hmn_gpu gpu = {
-			.index = g->index,
+			.place.index = g->index,
 			.name = g->name[0] ? g->name : NULL,
 			.uuid = g->uuid[0] ? g->uuid : NULL,
 			.vendor = "nvidia",
@@ -360,7 +360,7 @@ static int nvsmi_processes(void *state, struct process_sink *sink, size_t *ret_f
 		struct process_entry e = {
 			.shared_bytes = HMN_UNKNOWN,
 			.pid = p->pid,
-			.local_index = g->index,
+			.place.index = g->index,
 			.used_bytes = plausible_process_bytes(p->used, g->total),
 			.type = HMN_PROCESS_COMPUTE,
 			.device_name = g->name[0] ? g->name : NULL,

@@ -538,9 +538,9 @@ static int add_mig_rows(struct nvml *n, struct gpu_sink *sink, unsigned index, s
 		 */
 		row.utilization_percent = row.memory_utilization_percent = HMN_VALUE_UNKNOWN;
 		row.temperature_celsius = row.power_milliwatts = row.power_limit_milliwatts = HMN_VALUE_UNKNOWN;
-		row.is_mig = true;
-		row.gpu_instance_id = m->gpu_instance_id;
-		row.compute_instance_id = m->compute_instance_id;
+		row.place.is_mig = true;
+		row.place.gpu_instance_id = m->gpu_instance_id;
+		row.place.compute_instance_id = m->compute_instance_id;
 		int e = gpu_sink_add(sink, &row);
 		if (e < 0)
 			return e;
@@ -575,7 +575,7 @@ static int nvml_gpus(void *state, struct gpu_sink *sink, size_t *ret_failed)
 		struct nvml_gpu *g = NULL;
 		struct hmn_gpu gpu = {
 			GPU_TELEMETRY_UNKNOWN,
-			.index = i,
+			.place.index = i,
 			.vendor = "nvidia",
 			.shared_total_bytes = HMN_UNKNOWN,
 			.shared_used_bytes = HMN_UNKNOWN,
@@ -687,15 +687,17 @@ static int add_list(struct nvml *n, struct process_sink *sink, const struct proc
 		struct process_entry e = {
 			.shared_bytes = HMN_UNKNOWN,
 			.pid = pid,
-			.local_index = t->index,
+			.place = {
+				.index = t->index,
+				.is_mig = mig != NULL,
+				.gpu_instance_id = mig ? mig->gpu_instance_id : 0,
+				.compute_instance_id = mig ? mig->compute_instance_id : 0,
+			},
 			.used_bytes = process_memory(used, t->total),
 			.type = list_type[kind],
 			.mps = kind == LIST_MPS,
 			.device_name = t->gpu->name[0] ? t->gpu->name : NULL,
 			.device_uuid = t->gpu->uuid[0] ? t->gpu->uuid : NULL,
-			.is_mig = mig != NULL,
-			.gpu_instance_id = mig ? mig->gpu_instance_id : 0,
-			.compute_instance_id = mig ? mig->compute_instance_id : 0,
 			.mig_uuid = mig && mig->id.uuid[0] ? mig->id.uuid : NULL,
 		};
 		int r = process_sink_add(sink, &e);
