@@ -30,6 +30,7 @@
 #include "hmn-run.h"
 #include "tool.h"
 #include "util/clock.h"
+#include "util/pid-set.h"
 
 /* The text report names this many processes left running, then how many more (eleven: all, never "1 more"). */
 #define LEFT_RUNNING_SHOWN 10
@@ -606,26 +607,17 @@ static void put_command(FILE *out, const struct cli *cli)
 	}
 }
 
-static int compare_u32(const void *a, const void *b)
-{
-	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-	return (x > y) - (x < y);
-}
-
 /* Processes that held memory (a pid on two GPUs is one): sorted, not compared pair by pair. */
 static size_t distinct_pids(const struct peaks *p)
 {
 	uint32_t *pids = malloc((p->count ? p->count : 1) * sizeof(*pids));
-	size_t n = 0, distinct = 0;
+	size_t n = 0;
 	if (!pids)
 		return p->count; /* an upper bound, where there is no memory to count */
 	for (size_t i = 0; i < p->count; i++)
 		if (p->items[i].bytes > 0)
 			pids[n++] = p->items[i].pid;
-	if (n > 1)
-		qsort(pids, n, sizeof(*pids), compare_u32);
-	for (size_t i = 0; i < n; i++)
-		distinct += i == 0 || pids[i] != pids[i - 1];
+	size_t distinct = pid_set_make(pids, n);
 	free(pids);
 	return distinct;
 }

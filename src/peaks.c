@@ -3,54 +3,34 @@
 #include <string.h>
 
 #include "peaks.h"
+#include "util/hash-index.h"
 
 /*
  * A row's place: process (its pid and start time: a pid given again is
  * another process), GPU, and the MIG GPU and compute instance (0/2.0 and
  * 0/2.1 are two).
  */
-static size_t hash(const struct peak *k)
+static uint64_t hash(const struct peak *k)
 {
 	const struct hmn_place *at = &k->place;
 	uint64_t instance = at->is_mig ? ((uint64_t)at->gpu_instance_id << 16 ^ at->compute_instance_id) + 1 : 0;
-	uint64_t h = ((uint64_t)k->pid << 20) ^ at->index ^ (instance << 40) ^
-		     k->start_time * 0xff51afd7ed558ccdULL;
-	return (size_t)((h * 0x9e3779b97f4a7c15ULL) >> 32);
+	return hash_mix(((uint64_t)k->pid << 20) ^ at->index ^ (instance << 40) ^ k->start_time * 0xff51afd7ed558ccdULL);
 }
 
-static bool same_place(const struct peak *a, const struct peak *b)
+static uint64_t hash_of_item(const void *items, size_t i)
 {
+	return hash(&((const struct peak *)items)[i]);
+}
+
+static bool same_place(const void *items, size_t i, const void *key)
+{
+	const struct peak *a = &((const struct peak *)items)[i], *b = key;
 	return a->pid == b->pid && a->start_time == b->start_time && hmn_place_equal(&a->place, &b->place);
 }
 
 static size_t find_slot(const struct peaks *p, const struct peak *key)
 {
-	size_t h = hash(key) & (p->n_slots - 1);
-	for (; p->slots[h]; h = (h + 1) & (p->n_slots - 1))
-		if (same_place(&p->items[p->slots[h] - 1], key))
-			break;
-	return h;
-}
-
-/* Puts every item back in the (cleared) slots. */
-static void reindex(struct peaks *p)
-{
-	memset(p->slots, 0, p->n_slots * sizeof(*p->slots));
-	for (size_t i = 0; i < p->count; i++)
-		p->slots[find_slot(p, &p->items[i])] = i + 1;
-}
-
-static int grow(struct peaks *p)
-{
-	size_t n = p->n_slots ? p->n_slots * 2 : 256;
-	size_t *slots = calloc(n, sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	free(p->slots);
-	p->slots = slots;
-	p->n_slots = n;
-	reindex(p);
-	return 0;
+	return hash_index_slot(&p->index, hash(key), p->items, key, same_place);
 }
 
 static int compare_peak_values(const struct peak *x, const struct peak *y)
@@ -76,7 +56,7 @@ static void prune(struct peaks *p)
 	for (size_t i = p->limit; i < p->count; i++)
 		free(p->items[i].name);
 	p->count = p->limit;
-	reindex(p);
+	(void)hash_index_fit(&p->index, p->count, true, p->items, hash_of_item); /* fewer: it has room */
 }
 
 int peaks_add(struct peaks *p, const struct hmn_process *row, uint64_t seen_us)
@@ -90,13 +70,14 @@ int peaks_add(struct peaks *p, const struct hmn_process *row, uint64_t seen_us)
 		return 0;
 	/* Bounded: room is made only for a process not kept already. */
 	if (p->limit && p->count >= 2 * p->limit &&
-	    !p->slots[find_slot(p, &key)])
+	    hash_index_row(&p->index, find_slot(p, &key)) == SIZE_MAX)
 		prune(p);
-	if ((p->count + 1) * 2 > p->n_slots && grow(p) < 0)
+	if (hash_index_fit(&p->index, p->count, false, p->items, hash_of_item) < 0)
 		return -ENOMEM;
 	size_t h = find_slot(p, &key);
-	if (p->slots[h]) {
-		struct peak *e = &p->items[p->slots[h] - 1];
+	size_t found = hash_index_row(&p->index, h);
+	if (found != SIZE_MAX) {
+		struct peak *e = &p->items[found];
 		if (row->used_bytes > e->bytes)
 			e->bytes = row->used_bytes;
 		e->last_seen_us = seen_us;
@@ -115,7 +96,7 @@ int peaks_add(struct peaks *p, const struct hmn_process *row, uint64_t seen_us)
 		return -ENOMEM;
 	key.name = name;
 	p->items[p->count] = key;
-	p->slots[h] = ++p->count;
+	hash_index_put(&p->index, h, p->count++);
 	return 0;
 }
 
@@ -140,6 +121,7 @@ void peaks_clear(struct peaks *p)
 	for (size_t i = 0; i < p->count; i++)
 		free(p->items[i].name);
 	free(p->items);
-	free(p->slots);
-	*p = (struct peaks){ 0 };
+	hash_index_free(&p->index);
+	size_t limit = p->limit;
+	*p = (struct peaks){ .limit = limit };
 }

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "hmn.h"
+#include "util/hash-index.h"
 
 struct peak {
 	uint32_t pid;
@@ -25,8 +26,7 @@ struct peak {
 struct peaks {
 	struct peak *items;
 	size_t count, capacity;
-	size_t *slots;        /* item + 1 by hash; 0 empty */
-	size_t n_slots;
+	struct hash_index index; /* the items by process and place */
 	/*
 	 * 0: every process is kept (hmn run's tree). Else the memory is bounded
 	 * however many processes come and go (hmn watch for months): at 2 *

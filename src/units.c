@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include "units.h"
+#include "util/number.h"
 
 /* Fraction digits kept: 10^18 still fits in 64 bits; later digits cannot matter. */
 #define FRACTION_DIGITS_MAX 18
@@ -24,12 +25,10 @@ static bool parse_number(const char *text, const char **ret_end, struct number *
 	struct number n = { .denominator = 1 };
 	bool digits = false;
 
-	for (; *p >= '0' && *p <= '9'; p++, digits = true) {
-		unsigned d = (unsigned)(*p - '0');
-		if (n.whole > (UINT64_MAX - d) / 10)
-			return false;
-		n.whole = n.whole * 10 + d;
-	}
+	if (parse_decimal(&p, text + strlen(text), UINT64_MAX, &n.whole))
+		digits = true;
+	else if (*p >= '0' && *p <= '9')
+		return false; /* past 2^64-1 */
 	if (*p == '.') {
 		unsigned kept = 0;
 		for (p++; *p >= '0' && *p <= '9'; p++, digits = true)
@@ -134,15 +133,9 @@ bool parse_duration(const char *text, uint64_t *ret_us)
 
 bool parse_u32(const char *text, size_t len, uint32_t *ret)
 {
-	uint64_t v = 0;
-	if (len == 0 || len > 10)
-		return false;
-	for (size_t i = 0; i < len; i++) {
-		if (text[i] < '0' || text[i] > '9')
-			return false;
-		v = v * 10 + (uint64_t)(text[i] - '0');
-	}
-	if (v > UINT32_MAX)
+	const char *end = text;
+	uint64_t v;
+	if (!parse_decimal(&end, text + len, UINT32_MAX, &v) || end != text + len)
 		return false;
 	*ret = (uint32_t)v;
 	return true;

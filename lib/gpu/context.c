@@ -11,6 +11,7 @@
 #include "os/os.h"
 #include "util/arena.h"
 #include "util/clock.h"
+#include "util/hash-index.h"
 #include "util/pid-set.h"
 #include "util/text.h"
 
@@ -41,6 +42,14 @@ static const char *const backend_names[] = {
 const char *const *hmn_backend_names(void)
 {
 	return backend_names;
+}
+
+const char *source_family_name(enum source_family family)
+{
+	static const char *const names[] = {
+		[FAMILY_NVIDIA] = "nvidia", [FAMILY_DRM] = "drm", [FAMILY_WINDOWS] = "windows", [FAMILY_APPLE] = "apple",
+	};
+	return names[family];
 }
 
 const char *hmn_version(void)
@@ -148,7 +157,7 @@ static bool is_backend_name(const char *name, size_t len)
 static bool used_by_default(const struct hmn_source *source)
 {
 #ifdef _WIN32
-	return strcmp(source->family, "windows") == 0;
+	return source->family == FAMILY_WINDOWS;
 #else
 	(void)source;
 	return true;
@@ -289,7 +298,7 @@ static void keep_unread_nvidia(hmn_context *ctx, struct source_slot *slot)
 
 	for (size_t i = 0; i < ctx->n_slots; i++) {
 		const struct source_slot *s = &ctx->slots[i];
-		if (strcmp(s->source->family, "nvidia") != 0)
+		if (s->source->family != FAMILY_NVIDIA)
 			continue;
 		if (!s->opened || (s->state && s->count > 0))
 			return;
@@ -333,7 +342,7 @@ static bool slot_ready(hmn_context *ctx, struct source_slot *slot)
 	for (size_t i = 0; i < ctx->n_slots; i++) {
 		struct source_slot *other = &ctx->slots[i];
 		if (other != slot && other->state && other->has_base &&
-		    strcmp(other->source->family, slot->source->family) == 0) {
+		    other->source->family == slot->source->family) {
 			slot->base = other->base;
 			slot->has_base = true;
 		}
@@ -352,8 +361,7 @@ static bool slot_ready(hmn_context *ctx, struct source_slot *slot)
 static const char *answered_by(const bool *answered, const hmn_context *ctx, size_t upto)
 {
 	for (size_t i = 0; i < upto; i++)
-		if (answered[i] && strcmp(ctx->slots[i].source->family,
-					  ctx->slots[upto].source->family) == 0)
+		if (answered[i] && ctx->slots[i].source->family == ctx->slots[upto].source->family)
 			return ctx->slots[i].source->name;
 	return NULL;
 }
@@ -410,7 +418,7 @@ static int walk_sources(hmn_context *ctx, walk_fn fn, void *sink, unsigned *sink
 		if (earlier) {
 			if (!slot->told)
 				hmn_log(ctx, HMN_LOG_INFO, "%s: skipped: %s answered for the %s GPUs",
-					slot->source->name, earlier, slot->source->family);
+					slot->source->name, earlier, source_family_name(slot->source->family));
 			slot->told = true;
 			continue;
 		}
@@ -441,7 +449,7 @@ static int walk_sources(hmn_context *ctx, walk_fn fn, void *sink, unsigned *sink
 		bool recovered = false;
 		for (size_t j = i + 1; j < ctx->n_slots && failed_by[i] && !recovered; j++)
 			recovered = answered[j] && answered_by(answered, ctx, j) == NULL &&
-				    strcmp(ctx->slots[i].source->family, ctx->slots[j].source->family) == 0;
+				    ctx->slots[i].source->family == ctx->slots[j].source->family;
 		unrecovered += recovered ? 0 : failed_by[i];
 	}
 	*ret_unrecovered = unrecovered;
@@ -524,12 +532,6 @@ int hmn_query_gpus(hmn_context *ctx, struct hmn_gpu_list **ret_list)
 
 /* ---- processes ----------------------------------------------------------------- */
 
-/* Open addressing over (pid, device) → row, so merging stays O(1) a row. */
-struct row_index {
-	size_t *slots;        /* row + 1; 0 is empty */
-	size_t capacity;      /* a power of two */
-};
-
 /*
  * Rows are keyed by (pid, device, GPU instance): a process's compute
  * instances of one GPU instance are one row. gi + 1, so that 0 is "not MIG".
@@ -539,24 +541,36 @@ static unsigned row_instance(const struct hmn_place *at)
 	return at->is_mig ? at->gpu_instance_id + 1 : 0;
 }
 
-static size_t row_hash(uint32_t pid, const struct hmn_place *at)
+static uint64_t row_hash(uint32_t pid, const struct hmn_place *at)
 {
-	uint64_t k = ((uint64_t)pid << 16) ^ at->index ^ (uint64_t)row_instance(at) << 40;
-	k *= 0x9e3779b97f4a7c15ULL;
-	return (size_t)(k >> 32);
+	return hash_mix(((uint64_t)pid << 16) ^ at->index ^ (uint64_t)row_instance(at) << 40);
+}
+
+static uint64_t hash_of_row(const void *rows, size_t row)
+{
+	const struct hmn_process *p = &((const struct hmn_process *)rows)[row];
+	return row_hash(p->pid, &p->place);
+}
+
+/* A row's key: which process, where. */
+struct row_key {
+	uint32_t pid;
+	const struct hmn_place *at;
+};
+
+static bool row_is(const void *rows, size_t row, const void *key)
+{
+	const struct hmn_process *p = &((const struct hmn_process *)rows)[row];
+	const struct row_key *k = key;
+	return p->pid == k->pid && p->place.index == k->at->index && row_instance(&p->place) == row_instance(k->at);
 }
 
 /* The slot holding the row with this key, or the empty slot where it would go. */
-static size_t row_slot(const struct row_index *idx, const struct hmn_process_list *list, uint32_t pid,
+static size_t row_slot(const struct hash_index *idx, const struct hmn_process_list *list, uint32_t pid,
 		       const struct hmn_place *at)
 {
-	size_t h = row_hash(pid, at) & (idx->capacity - 1);
-	for (; idx->slots[h]; h = (h + 1) & (idx->capacity - 1)) {
-		const struct hmn_process *p = &list->processes[idx->slots[h] - 1];
-		if (p->pid == pid && p->place.index == at->index && row_instance(&p->place) == row_instance(at))
-			break;
-	}
-	return h;
+	struct row_key key = { pid, at };
+	return hash_index_slot(idx, row_hash(pid, at), list->processes, &key, row_is);
 }
 
 static struct source_slot *slot_of(hmn_context *ctx, const char *source)
@@ -604,45 +618,26 @@ bool process_sink_wants_pid(struct process_sink *sink, uint32_t pid)
 	return false;
 }
 
-static int row_index_grow(struct row_index *idx, const struct hmn_process_list *list)
-{
-	size_t capacity = idx->capacity ? idx->capacity * 2 : 256;
-	size_t *slots = calloc(capacity, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t row = 0; row < list->count; row++) {
-		const struct hmn_process *p = &list->processes[row];
-		size_t h = row_hash(p->pid, &p->place) & (capacity - 1);
-		while (slots[h])
-			h = (h + 1) & (capacity - 1);
-		slots[h] = row + 1;
-	}
-	free(idx->slots);
-	idx->slots = slots;
-	idx->capacity = capacity;
-	return 0;
-}
-
 int process_sink_add(struct process_sink *sink, const struct process_entry *e)
 {
 	struct hmn_process_list *list = sink->list;
-	struct row_index *idx = sink->index;
+	struct hash_index *idx = sink->index;
 	struct hmn_place at = e->place;
 	at.index += sink->base;
 
 	if (!process_sink_wants_pid(sink, e->pid))
 		return 0;
-	if ((list->count + 1) * 2 > idx->capacity && row_index_grow(idx, list) < 0)
+	if (hash_index_fit(idx, list->count, false, list->processes, hash_of_row) < 0)
 		return -ENOMEM;
 
 	size_t h = row_slot(idx, list, e->pid, &at);
-	if (idx->slots[h]) {
+	size_t row = hash_index_row(idx, h);
+	if (row != SIZE_MAX) {
 		/*
 		 * The same process in two lists (compute and graphics): both
 		 * report its whole footprint, so keep the larger.
 		 */
-		struct hmn_process *p = &list->processes[idx->slots[h] - 1];
+		struct hmn_process *p = &list->processes[row];
 		p->type |= e->type;
 		p->is_mps_client |= e->mps;
 		if (e->used_bytes != HMN_UNKNOWN &&
@@ -680,7 +675,7 @@ int process_sink_add(struct process_sink *sink, const struct process_entry *e)
 		.mig_uuid = mig_uuid,
 		.is_mps_client = e->mps,
 	};
-	idx->slots[h] = ++list->count;
+	hash_index_put(idx, h, list->count++);
 	return 0;
 }
 
@@ -1054,14 +1049,14 @@ static int fill_unmeasured(hmn_context *ctx, struct hmn_process_list *list,
 			continue;
 		for (size_t k = i + 1; k < ctx->n_slots; k++) {
 			struct source_slot *next = &ctx->slots[k];
-			if (strcmp(next->source->family, slot->source->family) != 0)
+			if (next->source->family != slot->source->family)
 				continue;
 			hmn_log(ctx, HMN_LOG_INFO, "%s: measured no process: asking %s for the figures",
 				slot->source->name, next->source->name);
 			if (!slot_ready(ctx, next))
 				continue;
 			struct hmn_process_list other = { 0 };
-			struct row_index index = { 0 };
+			struct hash_index index = { 0 };
 			struct process_sink sink = {
 				.ctx = ctx, .list = &other, .filter = filter, .index = &index,
 				.base = next->base, .source = next->source->name,
@@ -1072,13 +1067,14 @@ static int fill_unmeasured(hmn_context *ctx, struct hmn_process_list *list,
 			for (size_t j = 0; r == 0 && other.count > 0 && j < list->count; j++) {
 				struct hmn_process *p = &list->processes[j];
 				size_t h = row_slot(&index, &other, p->pid, &p->place);
-				const struct hmn_process *q = index.slots[h] ? &other.processes[index.slots[h] - 1] : NULL;
+				size_t row = hash_index_row(&index, h);
+				const struct hmn_process *q = row != SIZE_MAX ? &other.processes[row] : NULL;
 				if (q && q->used_bytes != HMN_UNKNOWN && strcmp(p->source, slot->source->name) == 0) {
 					p->used_bytes = q->used_bytes;
 					p->source = next->source->name;
 				}
 			}
-			free(index.slots);
+			hash_index_free(&index);
 			free(other.processes);
 			arena_free(other.arena);
 			if (r == -ENOMEM)
@@ -1093,7 +1089,7 @@ int hmn_query_processes(hmn_context *ctx, const struct hmn_process_filter *filte
 			struct hmn_process_list **ret_list)
 {
 	struct hmn_process_list *list = calloc(1, sizeof(*list));
-	struct row_index index = { 0 };
+	struct hash_index index = { 0 };
 	struct process_sink sink = { .ctx = ctx, .list = list, .filter = filter, .index = &index };
 	size_t found = 0, failed = 0, unrecovered = 0;
 	int r;
@@ -1103,7 +1099,7 @@ int hmn_query_processes(hmn_context *ctx, const struct hmn_process_filter *filte
 		return hmn_fail(ctx, -ENOMEM, "out of memory");
 	}
 	r = walk_sources(ctx, walk_processes, &sink, &sink.base, &sink.source, &found, &failed, &unrecovered);
-	free(index.slots);
+	hash_index_free(&index);
 	if (r == 0)
 		r = query_result(ctx, found, failed);
 	if (r == 0 && sink.unmatched > 0)

@@ -40,7 +40,7 @@ int gpu_sink_add(struct gpu_sink *sink, const struct hmn_gpu *gpu);
 	.temperature_celsius = HMN_VALUE_UNKNOWN, .power_milliwatts = HMN_VALUE_UNKNOWN,           \
 	.power_limit_milliwatts = HMN_VALUE_UNKNOWN
 
-struct row_index;
+struct hash_index;
 struct process_sink {
 	hmn_context *ctx;
 	struct hmn_process_list *list;
@@ -48,7 +48,7 @@ struct process_sink {
 	unsigned base;
 	const char *source;
 	const struct hmn_process_filter *filter;
-	struct row_index *index;       /* (pid, device) → row, for merging */
+	struct hash_index *index;      /* (pid, device) → row, for merging */
 	const char *last_name, *last_uuid; /* device strings, stored once per device */
 	size_t unmatched;              /* rows left out: pids the filter's command cannot match */
 };
@@ -94,9 +94,19 @@ int process_sink_add(struct process_sink *sink, const struct process_entry *e);
  * (nvml and nvidia-smi both see NVIDIA GPUs): the first that opens and
  * answers is used, the later ones are its fallbacks.
  */
+/* Which GPUs a source measures: sources of one family see the same GPUs. */
+enum source_family {
+	FAMILY_NVIDIA,        /* nvml, nvidia-smi */
+	FAMILY_DRM,           /* AMD and Intel through DRM (Linux) */
+	FAMILY_WINDOWS,       /* dxgi, pdh: every GPU Windows has */
+	FAMILY_APPLE,         /* metal */
+};
+/* "nvidia", "drm", "windows", "apple": as -v names a family. */
+const char *source_family_name(enum source_family family);
+
 struct hmn_source {
 	const char *name;
-	const char *family;
+	enum source_family family;
 	/*
 	 * Loads and initialises the source once per context. Returns 0 and a
 	 * state, or a negative code with a one-line explanation in why_buf.

@@ -66,14 +66,10 @@ bool drm_parse_size(const char *p, size_t n, uint64_t *ret_bytes)
 
 	while (i < n && is_blank(p[i]))
 		i++;
-	if (i == n || p[i] < '0' || p[i] > '9')
+	const char *q = p + i;
+	if (!parse_decimal(&q, p + n, UINT64_MAX, &v))
 		return false;
-	for (; i < n && p[i] >= '0' && p[i] <= '9'; i++) {
-		unsigned d = (unsigned)(p[i] - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return false;
-		v = v * 10 + d;
-	}
+	i = (size_t)(q - p);
 	while (i < n && is_blank(p[i]))
 		i++;
 	size_t unit = i;

@@ -5,6 +5,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -12,8 +13,9 @@
 #include <unistd.h>
 
 #include "gpu/drm/drm.h"
-#include "util/arena.h"
 #include "os/linux/files.h"
+#include "util/arena.h"
+#include "util/number.h"
 
 #define FDINFO_MAX (64 * 1024) /* a DRM fdinfo is 1-2 KiB; more is not a DRM file */
 #define DRM_FDS_MAX 256        /* DRM descriptors read per process */
@@ -24,17 +26,14 @@ struct scratch {
 	struct { unsigned fd; char node[24]; } drm_fds[DRM_FDS_MAX];
 };
 
+/* A /proc entry's name that is a number and nothing else (a pid, a descriptor). */
 static bool parse_number(const char *s, unsigned long *ret)
 {
-	unsigned long v = 0;
-	if (!*s)
+	const char *end = s;
+	uint64_t v;
+	if (!parse_decimal(&end, s + strlen(s), ULONG_MAX, &v) || *end)
 		return false;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9' || v > (~0UL - 9) / 10)
-			return false;
-		v = v * 10 + (unsigned long)(*s - '0');
-	}
-	*ret = v;
+	*ret = (unsigned long)v;
 	return true;
 }
 

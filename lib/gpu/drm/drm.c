@@ -28,9 +28,10 @@
 
 #include "gpu/drm/drm.h"
 #include "gpu/pci.h"
+#include "os/linux/files.h"
 #include "os/os.h"
 #include "util/arena.h"
-#include "os/linux/files.h"
+#include "util/number.h"
 
 #define GPUS_MAX 64
 #define NODES_MAX 256
@@ -73,13 +74,13 @@ static int read_attr(int dir, const char *path, char *buf, size_t size)
 /* A sysfs number (decimal, or 0x-prefixed hex as older kernels print some); -errno. */
 static int read_u64(int dir, const char *path, uint64_t *ret)
 {
-	char buf[64], *end;
+	char buf[64];
 	int r = read_attr(dir, path, buf, sizeof(buf));
 	if (r < 0)
 		return r;
-	errno = 0;
-	unsigned long long v = strtoull(buf, &end, 0);
-	if (buf[0] < '0' || buf[0] > '9' || *end || errno)
+	const char *end = buf;
+	uint64_t v;
+	if (!parse_decimal(&end, buf + strlen(buf), UINT64_MAX, &v) || *end)
 		return -EINVAL;
 	*ret = v;
 	return 0;
@@ -95,15 +96,11 @@ static bool node_number(const char *name, unsigned *ret, bool *ret_render)
 		digits = name + 7, *ret_render = true;
 	else
 		return false;
-	unsigned v = 0;
-	if (!*digits)
+	const char *end = digits;
+	uint64_t v;
+	if (!parse_decimal(&end, digits + strlen(digits), 1000000, &v) || *end)
 		return false;
-	for (const char *p = digits; *p; p++) {
-		if (*p < '0' || *p > '9' || v > 100000)
-			return false;
-		v = v * 10 + (unsigned)(*p - '0');
-	}
-	*ret = v;
+	*ret = (unsigned)v;
 	return true;
 }
 
@@ -670,7 +667,7 @@ static unsigned drm_nvidia_seen(void *state, char *where, size_t size)
 
 const struct hmn_source hmn_source_drm = {
 	.name = "drm",
-	.family = "drm",
+	.family = FAMILY_DRM,
 	.open = drm_open,
 	.close = drm_close,
 	.device_count = drm_device_count,

@@ -175,7 +175,7 @@ static int dxgi_processes(void *state, struct process_sink *sink, size_t *ret_fa
 
 const struct hmn_source hmn_source_dxgi = {
 	.name = "dxgi",
-	.family = "windows",
+	.family = FAMILY_WINDOWS,
 	.open = dxgi_open,
 	.close = dxgi_close,
 	.device_count = dxgi_device_count,

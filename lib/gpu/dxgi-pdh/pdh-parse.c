@@ -8,6 +8,7 @@
 
 #include "gpu/dxgi-pdh/dxgi-pdh-parse.h"
 #include "hmn.h"
+#include "util/number.h"
 
 /* "0x0000D1A3" → 0xD1A3; advances *p. */
 static bool parse_hex32(const char **p, uint32_t *ret)
@@ -34,17 +35,10 @@ static bool parse_hex32(const char **p, uint32_t *ret)
 
 static bool parse_dec32(const char **p, uint32_t *ret)
 {
-	const char *s = *p;
-	uint64_t v = 0;
-	if (*s < '0' || *s > '9')
+	uint64_t v;
+	if (!parse_decimal(p, *p + strlen(*p), UINT32_MAX, &v))
 		return false;
-	for (; *s >= '0' && *s <= '9'; s++) {
-		v = v * 10 + (unsigned)(*s - '0');
-		if (v > UINT32_MAX)
-			return false;
-	}
 	*ret = (uint32_t)v;
-	*p = s;
 	return true;
 }
 

@@ -414,7 +414,7 @@ int pdh_report_processes(hmn_context *ctx, struct process_sink *sink,
 
 const struct hmn_source hmn_source_pdh = {
 	.name = "pdh",
-	.family = "windows",
+	.family = FAMILY_WINDOWS,
 	.open = pdh_open,
 	.close = pdh_close,
 	.device_count = pdh_device_count,

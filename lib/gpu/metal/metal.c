@@ -219,7 +219,7 @@ static int metal_processes(void *state, struct process_sink *sink, size_t *ret_f
 
 const struct hmn_source hmn_source_metal = {
 	.name = "metal",
-	.family = "apple",
+	.family = FAMILY_APPLE,
 	.open = metal_open,
 	.close = metal_close,
 	.device_count = metal_device_count,

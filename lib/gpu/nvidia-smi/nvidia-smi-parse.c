@@ -42,18 +42,13 @@ bool smi_cell_unknown(const char *p, size_t n)
 uint64_t smi_parse_mib(const char *p, size_t n)
 {
 	struct span s = trim(p, n);
-	uint64_t v = 0;
-	size_t i = 0;
+	const char *q = s.p, *end = s.p + s.n;
+	uint64_t v;
 
-	if (smi_cell_unknown(s.p, s.n) || s.n == 0 || s.p[0] < '0' || s.p[0] > '9')
+	/* No number, or one past what bytes can hold. */
+	if (smi_cell_unknown(s.p, s.n) || !parse_decimal(&q, end, UINT64_MAX / (1024 * 1024), &v))
 		return HMN_UNKNOWN;
-	for (; i < s.n && s.p[i] >= '0' && s.p[i] <= '9'; i++) {
-		unsigned d = (unsigned)(s.p[i] - '0');
-		if (v > (UINT64_MAX / (1024 * 1024) - d) / 10)
-			return HMN_UNKNOWN; /* would overflow in bytes */
-		v = v * 10 + d;
-	}
-	struct span unit = trim(s.p + i, s.n - i);
+	struct span unit = trim(q, (size_t)(end - q));
 	if (unit.n != 0 && !(unit.n == 3 && memcmp(unit.p, "MiB", 3) == 0))
 		return HMN_UNKNOWN;
 	return v * 1024 * 1024;
@@ -62,17 +57,12 @@ uint64_t smi_parse_mib(const char *p, size_t n)
 uint32_t smi_parse_integer(const char *p, size_t n)
 {
 	struct span s = trim(p, n);
-	uint64_t v = 0;
-	size_t i = 0;
+	const char *q = s.p, *end = s.p + s.n;
+	uint64_t v;
 
-	if (smi_cell_unknown(s.p, s.n))
+	if (smi_cell_unknown(s.p, s.n) || !parse_decimal(&q, end, HMN_VALUE_UNKNOWN - 1, &v))
 		return HMN_VALUE_UNKNOWN;
-	for (; i < s.n && s.p[i] >= '0' && s.p[i] <= '9'; i++)
-		if ((v = v * 10 + (uint64_t)(s.p[i] - '0')) >= HMN_VALUE_UNKNOWN)
-			return HMN_VALUE_UNKNOWN;
-	if (i == 0)
-		return HMN_VALUE_UNKNOWN;
-	struct span unit = trim(s.p + i, s.n - i);
+	struct span unit = trim(q, (size_t)(end - q));
 	/* "37 %", "41 C": a unit word, nothing numeric after the number. */
 	for (size_t k = 0; k < unit.n; k++)
 		if ((unit.p[k] >= '0' && unit.p[k] <= '9') || unit.p[k] == '.')
@@ -83,16 +73,13 @@ uint32_t smi_parse_integer(const char *p, size_t n)
 uint32_t smi_parse_watts(const char *p, size_t n)
 {
 	struct span s = trim(p, n);
-	uint64_t whole = 0, milli = 0;
-	size_t i = 0;
+	const char *q = s.p;
+	uint64_t whole, milli = 0;
 
-	if (smi_cell_unknown(s.p, s.n))
+	/* 4 MW at most: no GPU draws more, and the milliwatts stay below 2^32. */
+	if (smi_cell_unknown(s.p, s.n) || !parse_decimal(&q, s.p + s.n, 4000000, &whole))
 		return HMN_VALUE_UNKNOWN;
-	for (; i < s.n && s.p[i] >= '0' && s.p[i] <= '9'; i++)
-		if ((whole = whole * 10 + (uint64_t)(s.p[i] - '0')) > 4000000)
-			return HMN_VALUE_UNKNOWN;
-	if (i == 0)
-		return HMN_VALUE_UNKNOWN;
+	size_t i = (size_t)(q - s.p);
 	if (i < s.n && s.p[i] == '.') {
 		unsigned scale = 100;
 		for (i++; i < s.n && s.p[i] >= '0' && s.p[i] <= '9'; i++, scale /= 10)
@@ -155,17 +142,12 @@ static int for_each_line(const char *text, size_t len,
 	return 0;
 }
 
+/* A cell that is a number below 2^32 and nothing else. */
 static bool parse_u32(struct span s, uint32_t *ret)
 {
-	uint64_t v = 0;
-	if (s.n == 0 || s.n > 10)
-		return false;
-	for (size_t i = 0; i < s.n; i++) {
-		if (s.p[i] < '0' || s.p[i] > '9')
-			return false;
-		v = v * 10 + (uint64_t)(s.p[i] - '0');
-	}
-	if (v > UINT32_MAX)
+	const char *q = s.p;
+	uint64_t v;
+	if (!parse_decimal(&q, s.p + s.n, UINT32_MAX, &v) || q != s.p + s.n)
 		return false;
 	*ret = (uint32_t)v;
 	return true;

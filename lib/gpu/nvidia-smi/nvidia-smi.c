@@ -375,7 +375,7 @@ static int nvsmi_processes(void *state, struct process_sink *sink, size_t *ret_f
 
 const struct hmn_source hmn_source_nvidia_smi = {
 	.name = "nvidia-smi",
-	.family = "nvidia",
+	.family = FAMILY_NVIDIA,
 	.open = nvsmi_open,
 	.close = nvsmi_close,
 	.device_count = nvsmi_device_count,

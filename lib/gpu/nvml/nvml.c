@@ -876,7 +876,7 @@ static int nvml_process_path(void *state, uint32_t pid, char *buf, size_t size)
 
 const struct hmn_source hmn_source_nvml = {
 	.name = "nvml",
-	.family = "nvidia",
+	.family = FAMILY_NVIDIA,
 	.open = nvml_open,
 	.close = nvml_close,
 	.device_count = nvml_device_count,

@@ -40,6 +40,7 @@
 #include "os/linux/proc-parse.h"
 #include "os/os.h"
 #include "util/arena.h"
+#include "util/number.h"
 #include "os/linux/files.h"
 
 /* The initial PID namespace's inode (PROC_PID_INIT_INO): the one a driver numbers pids in. */
@@ -124,10 +125,10 @@ static int add_by_parents(int procfs, uint32_t root, struct pid_array *a)
 	struct dirent *e;
 	char path[300], buf[1024];
 	while ((e = readdir(dir))) {
-		char *end;
-		unsigned long pid = strtoul(e->d_name, &end, 10);
+		const char *end = e->d_name;
+		uint64_t pid;
 		uint32_t ppid;
-		if (*end || pid == 0 || pid > UINT32_MAX)
+		if (!parse_decimal(&end, e->d_name + strlen(e->d_name), UINT32_MAX, &pid) || *end || pid == 0)
 			continue;
 		snprintf(path, sizeof(path), "%s/stat", e->d_name);
 		ssize_t len = linux_read_head(procfs, path, buf, sizeof(buf));
@@ -271,9 +272,9 @@ static uint32_t procfs_self(struct os_tree *t)
 	if (n <= 0)
 		return 0;
 	link[n] = '\0';
-	char *end;
-	unsigned long self = strtoul(link, &end, 10);
-	return *end || self > UINT32_MAX ? 0 : (uint32_t)self;
+	const char *end = link;
+	uint64_t self;
+	return parse_decimal(&end, link + n, UINT32_MAX, &self) && !*end ? (uint32_t)self : 0;
 }
 
 /*
@@ -324,8 +325,10 @@ int os_tree_new(const char *procfs, struct os_tree **ret)
 	learn_numbering(t);
 	char pid_max[32];
 	ssize_t n = linux_read_head(t->procfs, "sys/kernel/pid_max", pid_max, sizeof(pid_max));
-	if (n > 0)
-		t->pid_max = (uint32_t)strtoul(pid_max, NULL, 10);
+	const char *digits = pid_max;
+	uint64_t max;
+	if (n > 0 && parse_decimal(&digits, pid_max + n, UINT32_MAX, &max))
+		t->pid_max = (uint32_t)max;
 	/* The children we have before COMMAND are never its own. */
 	uint32_t *children = NULL;
 	size_t n_children = 0;
