@@ -42,28 +42,28 @@ int hmn_command_start(hmn_context *ctx, char *const argv[], struct hmn_command *
 /* The command's pid (0 once reaped is not a concern: it stays the one started). */
 uint32_t hmn_command_pid(const struct hmn_command *command);
 /*
- * A sample of the tree begins (before its hmn_query_processes with the
- * command in the filter): processes the last sample did not list are
- * forgotten. Returns 0; -EXDEV (on Windows) when the tree cannot be told
- * at all (the job object could not take the command), so that the caller
- * measures device-wide.
+ * A sample of the tree begins (before its hmn_query_processes with
+ * hmn_command_owns in the filter): the tree is listed, once for all that
+ * the sample asks of it. Returns 0; -EXDEV (on Windows) when the tree
+ * cannot be told at all (the job object could not take the command), so
+ * that the caller measures device-wide.
  */
 int hmn_command_sample(hmn_context *ctx, struct hmn_command *command);
 /*
  * Is pid in command's tree, as a process filter's keep_pid asks (command
- * is a struct hmn_command *)? 1 or 0; -EXDEV when host_numbered (a
- * driver's pid) cannot be matched to the tree's numbering ($HMN_PROCFS a
- * PID namespace's own /proc).
+ * is a struct hmn_command *)? 1 or 0, by halves in the sample's listing;
+ * -EXDEV when host_numbered (a driver's pid) cannot be matched to the
+ * tree's numbering ($HMN_PROCFS a PID namespace's own /proc).
  */
 int hmn_command_owns(void *command, uint32_t pid, bool host_numbered);
 /*
  * The pids of the command (while it runs) and every living descendant,
- * adopted ones included, sorted, each once: malloc'd, in *ret_pids (free it). From $HMN_PROCFS
- * on Linux (and in its numbering), proc_listchildpids on macOS, the job's
- * list on Windows. On Linux and macOS listed once a sample, by the first
- * call after hmn_command_sample or hmn_command_done (a tree of thousands
- * costs milliseconds to walk): the later calls until then answer the same
- * list, less what was reaped since.
+ * adopted ones included, sorted, each once: malloc'd, in *ret_pids (free
+ * it). From $HMN_PROCFS on Linux (and in its numbering), proc_listchildpids
+ * on macOS, the job's list on Windows. Listed once a sample, by
+ * hmn_command_sample or the first call after hmn_command_done (a tree of
+ * thousands costs milliseconds to walk): the later calls until then answer
+ * the same list, less what was reaped since.
  */
 int hmn_command_pids(hmn_context *ctx, struct hmn_command *command, uint32_t **ret_pids,
 		     size_t *ret_count);
@@ -87,8 +87,8 @@ int hmn_command_status(const struct hmn_command *command, int *ret_exit_code, in
  * of its tree that was reaped (Linux, macOS: what wait4 says of the
  * command, of what it reaped itself, and of the orphans the caller
  * adopted): a floor for a tree that ended before any reading of it.
- * -EBUSY while it runs, -ENODATA when none was said, -EOPNOTSUPP on Windows
- * (where the job's peak is read instead).
+ * -EBUSY while it runs, -ENODATA when none was said (always on Windows,
+ * where the job's peak is read instead).
  */
 int hmn_command_peak_rss(const struct hmn_command *command, uint64_t *ret_bytes);
 /* Sends signal sig to the command (on Windows: any signal ends the job). */
@@ -170,15 +170,14 @@ int hmn_tree_meter_read(hmn_context *ctx, struct hmn_tree_meter *meter, struct h
  */
 int hmn_command_signal_tree(hmn_context *ctx, struct hmn_command *command, int sig);
 
-#ifdef _WIN32
 /*
- * Windows: when the command's exit code was one hmn_command_status could
- * not give as it is (a crash's NTSTATUS, any code above 255), what it was
+ * When the command's exit code was one hmn_command_status could not give
+ * as it is (Windows: a crash's NTSTATUS, any code above 255), what it was
  * ("an access violation", "a stack overflow", ...) and, in *ret_code, the
- * code itself; NULL for an exit code of 0-255 or a command still running.
+ * code itself; NULL for an exit code of 0-255 (always elsewhere) or a
+ * command still running.
  */
 const char *hmn_command_exit_note(const struct hmn_command *command, uint32_t *ret_code);
-#endif
 
 #ifdef __cplusplus
 }

@@ -120,82 +120,79 @@ static inline bool os_path_is_absolute(const char *path)
 #endif
 
 /*
- * ---- process trees (os/linux/tree.c, os/darwin/tree.c) ----
+ * ---- a command and its tree, for hmn run (os/posix/command.c, os/windows/command.c) ----
  *
- * os_become_subreaper:
- * orphaned descendants are re-parented to the caller (Linux); -ENOTSUP
- * elsewhere. os_add_descendants (macOS; Linux walks its children files in
- * os/linux/tree.c): appends every living descendant of root (not root) to
- * *pids.
+ * The command runs with the caller's stdio and signal dispositions (one it
+ * ignores stays ignored, one it catches is the default again) in a tree the
+ * OS can list: on Linux the caller becomes a child subreaper first, so that
+ * what detaches comes back to it; on Windows a job object, which every
+ * descendant inherits. The tree is COMMAND and what it starts, never a
+ * child the caller had before, never a process that only reuses a pid.
  */
-int os_become_subreaper(void);
-int os_add_descendants(const char *procfs, uint32_t root, uint32_t **pids, size_t *count,
-		       size_t *capacity);
-/*
- * The tree of one command (hmn run): COMMAND and what it starts, never a
- * child the caller had before (os_tree_new takes note of them; the
- * programs the sources run are waited for inside a query, never between).
- * Pids are as $HMN_PROCFS numbers them.
- */
-struct os_tree;
-int os_tree_new(const char *procfs, struct os_tree **ret);
-/* COMMAND, by the pid fork() answered. */
-void os_tree_set_command(struct os_tree *t, int pid);
-/* COMMAND was reaped: its pid may be another process's from now on. */
-void os_tree_command_reaped(struct os_tree *t);
-/* A sample begins: processes the last one did not ask about have ended, and are forgotten. */
-void os_tree_sample(struct os_tree *t);
-/*
- * Is pid in the tree? 1 or 0, looked up once per process; -EXDEV when
- * host_numbered (a driver's pid, numbered in the kernel's initial PID
- * namespace) and $HMN_PROCFS numbers otherwise (a container's own /proc).
- */
-int os_tree_owns(struct os_tree *t, uint32_t pid, bool host_numbered);
-/* The tree's living processes now, COMMAND included while it runs: malloc'd. */
-int os_tree_living(struct os_tree *t, uint32_t **ret_pids, size_t *ret_count);
-/*
- * Sends sig to each of the tree's living processes, by its pid in the
- * caller's own numbering (translated from $HMN_PROCFS's, through NSpid,
- * where the two differ: a container with the host's /proc), and only to
- * the process the tree listed (a pid given to another process since is
- * left alone). Returns how many it was sent to; *ret_refused: how many
- * could not be sent to because nothing names them in the caller's
- * numbering (they live above its namespace; $HMN_PROCFS has no pid for
- * the caller). -errno when the tree cannot be listed.
- */
-int os_tree_signal(struct os_tree *t, int sig, size_t *ret_refused);
-struct os_tree *os_tree_free(struct os_tree *t);
+struct os_command;
 
-#ifndef _WIN32
-#include <signal.h>
-#include <sys/types.h>
-/*
- * fork() with every signal blocked across it (os/posix/fork.c). In the
- * child, every signal the caller catches is back to its default (one it
- * ignores stays ignored), and all are still blocked: a signal that comes
- * before the child is ready stays pending, never runs the caller's handler
- * there, and does what it does to the child once the child unblocks it.
- * The parent has its own mask again on return. *ret_saved_mask: that mask,
- * for the child to set (or another) when ready. Returns as fork() does, or
- * -errno.
- */
-pid_t os_fork_blocked(sigset_t *ret_saved_mask);
-#endif
-
-/*
- * Signals sent to the caller's whole process group, told from those sent to
- * it alone (os/linux/group.c): a sentinel child in the group keeps them
- * pending. os_group_watch_got: 1 when sig reached the group (and is taken
- * from the sentinel), 0 when it reached the caller alone, -ENOTSUP (macOS)
- * or -errno when it cannot be told.
- */
-struct os_group_watch {
-	int pid;              /* the sentinel; -1: none */
-	int sock;
+/* How a command ended. */
+struct os_command_exit {
+	int exit_code;        /* 0-255 (Windows' wider codes mapped, never to 0); -1 when a signal ended it */
+	int signal;           /* the signal that ended it; -1: none */
+	uint32_t code;        /* the process's own exit code (Windows: 32 bits) */
+	const char *note;     /* Windows: what a code exit_code cannot hold was ("an access violation"); else NULL */
+	uint64_t peak_rss;    /* POSIX: the largest resident set of what of the tree was reaped; 0: none said */
 };
-int os_group_watch_start(struct os_group_watch *w);
-int os_group_watch_got(struct os_group_watch *w, int sig);
-void os_group_watch_stop(struct os_group_watch *w);
+
+/*
+ * Starts argv (PATH searched as execvp does, no shell; on Windows as
+ * cmd.exe finds it, never in the current folder). 0, or a negative errno
+ * with nothing left running; *ret_exec_failed: the command itself could not
+ * start (-ENOENT, -EACCES, -ENOEXEC, Windows' -E2BIG), not the caller.
+ */
+int os_command_start(char *const argv[], struct os_command **ret_command, bool *ret_exec_failed);
+uint32_t os_command_pid(const struct os_command *c);
+/*
+ * The tree's living processes now (COMMAND while it runs, a zombie none),
+ * malloc'd, in any order, as $HMN_PROCFS numbers them (Linux). -EXDEV
+ * where the tree cannot be told at all (Windows: the job object refused
+ * the command), another negative errno when it cannot be listed.
+ */
+int os_command_tree(struct os_command *c, uint32_t **ret_pids, size_t *ret_count);
+/*
+ * Are a driver's pids, numbered in the kernel's initial PID namespace, the
+ * tree's numbering? false where $HMN_PROCFS is a PID namespace's own /proc.
+ */
+bool os_command_numbers_as_drivers(const struct os_command *c);
+/*
+ * Reaps what of the tree has ended, without waiting, reaped(data, pid) for
+ * each. Returns true once COMMAND itself has ended (os_command_exit says
+ * how).
+ */
+bool os_command_reap(struct os_command *c, void (*reaped)(void *data, uint32_t pid), void *data);
+/* How COMMAND ended: 0, or -EBUSY while it runs. */
+int os_command_exit(const struct os_command *c, struct os_command_exit *ret_exit);
+/* Sends sig to COMMAND alone (on Windows any signal ends the job). */
+int os_command_signal(struct os_command *c, int sig);
+/*
+ * Did COMMAND get sig by itself? sig reached the caller (from_kernel: the
+ * terminal sent it, not a process); one sent to the caller's whole process
+ * group reached COMMAND too, when it is still in that group.
+ */
+bool os_command_got_signal(struct os_command *c, int sig, bool from_kernel);
+/*
+ * Sends sig to each of the tree's living processes (Windows: ends the
+ * job), by its pid in the caller's own numbering, and only to the process
+ * the tree listed. Returns how many it was sent to; *ret_refused: how many
+ * have no pid the caller can tell (they live in a namespace above it). A
+ * negative errno when the tree cannot be listed.
+ */
+int os_command_signal_tree(struct os_command *c, int sig, size_t *ret_refused);
+/*
+ * The host memory the whole tree holds, where the OS keeps it for the tree
+ * (Windows' job: its peak commit, or its processes' working sets where it
+ * keeps none), into *ret_bytes, with what it measures ("commit", "rss")
+ * and whether it is a peak. -ENOTSUP where each process is read instead
+ * (os_process_memory).
+ */
+int os_command_memory(struct os_command *c, uint64_t *ret_bytes, const char **ret_measure, bool *ret_is_peak);
+struct os_command *os_command_free(struct os_command *c);
 
 /* ---- users, memory, the environment ---- */
 
@@ -208,21 +205,20 @@ int os_user_name(uint32_t uid, char *buf, size_t size);
 int os_system_memory(const char *procfs, uint64_t *ret_total, uint64_t *ret_available);
 /* Resident set size of the calling process, in bytes. */
 int os_self_rss(const char *procfs, uint64_t *ret_bytes);
-#ifndef _WIN32
 /*
  * One process's share of the host memory of a tree, each page counted once
  * across the tree where the OS can say (os/linux/process.c,
  * os/darwin/process.c): Linux its Pss from smaps_rollup, VmRSS where that
- * cannot be read (*ret_is_rss); macOS its physical footprint. 0 with the
- * bytes, -ESRCH when it has gone (a zombie too: its memory is freed),
+ * cannot be read (*ret_is_rss); macOS its physical footprint; Windows its
+ * working set (is_rss: hmn run reads the job's own figure first). 0 with
+ * the bytes, -ESRCH when it has gone (a zombie too: its memory is freed),
  * another negative code when it cannot be read at all.
  */
 int os_process_memory(struct os_proc_root *root, uint32_t pid, uint64_t *ret_bytes, bool *ret_is_rss);
 /* Is the process still running: there, and not a zombie? */
 bool os_process_running(struct os_proc_root *root, uint32_t pid);
-/* The name of what os_process_memory() measures where it is exact: "pss", "footprint". */
+/* The name of what os_process_memory() measures where it is exact: "pss", "footprint", "rss". */
 extern const char os_process_memory_measure[];
-#endif
 uint32_t os_self_pid(void);
 /*
  * An environment variable that names a file or program hmn would load, run

@@ -15,7 +15,11 @@
 
 #include "hmn-run.h"
 
+struct os_command;
 struct os_proc_root;
+
+/* The OS's side of a command (run/command.c), for what reads its tree. */
+struct os_command *command_os(struct hmn_command *command);
 
 /*
  * hmn_tree_meter's core (run/tree-meter.c), pure: brings the meter's last

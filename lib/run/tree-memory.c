@@ -1,14 +1,12 @@
 /*
- * What hmn run measures of a command's whole tree on Linux and macOS
- * through the tree's pids (hmn_command_pids): its host memory, read within
- * a time budget by the tree meter (run/tree-meter.c). The signal to every
- * process of it (--limit) is the OS layer's (os_tree_signal), which knows
- * which process each pid was.
+ * The host memory of a command's whole tree: the OS's own figure for the
+ * tree where it keeps one (Windows' job), else each process of the tree's
+ * listing (hmn_command_pids) read within a time budget by the tree meter
+ * (run/tree-meter.c).
  */
 #include <errno.h>
 #include <stdlib.h>
 
-#include "gpu/gpu.h"
 #include "os/os.h"
 #include "run/run.h"
 #include "util/clock.h"
@@ -45,11 +43,24 @@ int hmn_tree_meter_read(hmn_context *ctx, struct hmn_tree_meter *meter, struct h
 	struct reading reading = { 0 };
 	uint32_t *pids = NULL;
 	size_t n = 0;
+	uint64_t bytes;
+	const char *measure;
+	bool is_peak;
 
+	/* One query of the job, however large it is: it keeps its own peak, nothing between samples missed. */
+	int r = os_command_memory(command_os(command), &bytes, &measure, &is_peak);
+	if (r != -ENOTSUP) {
+		if (r == 0)
+			*ret = (struct hmn_tree_memory){
+				.bytes = bytes, .measure = measure, .is_peak = is_peak, .complete = true, .settled = true,
+				.lower_bytes = bytes,
+			};
+		return r;
+	}
 	if (!meter->root && !(meter->root = os_proc_root_open(os_procfs_root())))
 		return -ENOMEM;
 	reading.root = meter->root;
-	int r = hmn_command_pids(ctx, command, &pids, &n);
+	r = hmn_command_pids(ctx, command, &pids, &n);
 	if (r < 0)
 		return r;
 	/*

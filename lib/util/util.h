@@ -10,6 +10,8 @@
 #ifndef HMN_UTIL_H
 #define HMN_UTIL_H
 
+#include <stdio.h> /* mingw's __MINGW_PRINTF_FORMAT */
+
 /* mingw checks formats against Microsoft's printf unless told it is the C99 one we build with. */
 #ifdef __MINGW_PRINTF_FORMAT
 #define HMN_PRINTF(f, a) __attribute__((format(__MINGW_PRINTF_FORMAT, f, a)))

@@ -451,16 +451,6 @@ static void test_process_tree_files(void)
 	ok(parse_proc_nspid_at("NSpid:\t8\tx\n", 11, 1, &pid) == -EINVAL && pid == 5, "garbage at the level");
 	ok(parse_proc_nspid_at("NSpid:\t8\tx\n", 11, 3, &pid) == -EINVAL && pid == 5, "garbage before the level");
 	ok(parse_proc_nspid_at("NSpid:\t\n", 8, 0, &pid) == -EINVAL && pid == 5, "an empty NSpid line");
-	/* Which pids the kernel may have given since the last sample: its counters. */
-	uint64_t threads = 7, forks = 7;
-	const char *loadavg = "0.86 1.07 1.26 2/2117 12410\n";
-	ok(parse_loadavg(loadavg, strlen(loadavg), &threads, &pid) == 0 && threads == 2117 && pid == 12410,
-	   "loadavg: tasks, the last pid");
-	ok(parse_loadavg("0.86 1.07 1.26 2117 12410\n", 26, &threads, &pid) == -EINVAL && threads == 2117,
-	   "loadavg without its running/tasks field: refused, untouched");
-	const char *proc_stat = "cpu  1 2 3 4\nintr 6 0 1 0 0\nctxt 99\nbtime 1700000000\nprocesses 336403\nprocs_running 2\n";
-	ok(parse_stat_forks(proc_stat, strlen(proc_stat), &forks) == 0 && forks == 336403, "/proc/stat: processes");
-	ok(parse_stat_forks("cpu  1 2 3 4\n", 13, &forks) == -ENOENT && forks == 336403, "no processes line");
 }
 
 int main(void)

@@ -1,10 +1,10 @@
 /*
- * hmn run's tree on Linux (lib/linux/tree.c) against fake /proc trees:
- * membership follows the process, not the pid (a pid the kernel gives again
- * to an unrelated process is not the tree's, nor the other way round), and
- * --limit's signal reaches each process of the tree by the pid the caller's
- * own PID namespace gives it (NSpid), never by the number another
- * namespace's /proc at HMN_PROCFS shows.
+ * hmn run's tree on Linux (lib/os/linux/tree.c) against fake /proc trees:
+ * the listing follows the processes, not the pids (a pid the kernel gives
+ * again to an unrelated process is not the tree's, nor the other way
+ * round), and --limit's signal reaches each process of the tree by the pid
+ * the caller's own PID namespace gives it (NSpid), never by the number
+ * another namespace's /proc at HMN_PROCFS shows.
  *
  * The fake pids are above PID_MAX_LIMIT (4,194,304): no process has them,
  * so a signal sent to one by mistake (as before) reaches nobody.
@@ -25,6 +25,8 @@
 #include "hmn-run.h"
 #include "os/linux/proc-parse.h"
 #include "os/os.h"
+#include "os/posix/posix.h"
+#include "util/pid-set.h"
 #include "tap.h"
 
 static char root[64];
@@ -84,7 +86,27 @@ static void self_link(const char *dir, uint32_t pid)
 	(void)!symlink(target, path);
 }
 
-/* Membership, as $HMN_PROCFS numbers as we do: each pid's answer is about one process. */
+/* The tree's listing now, as a set; *ret_n; NULL when it cannot be listed. */
+static uint32_t *listing(struct os_tree *t, size_t *ret_n)
+{
+	uint32_t *pids = NULL;
+	if (os_tree_living(t, &pids, ret_n) < 0)
+		return NULL;
+	*ret_n = pid_set_make(pids, *ret_n);
+	return pids;
+}
+
+/* Is pid in the tree's listing now? */
+static bool listed(struct os_tree *t, uint32_t pid)
+{
+	size_t n = 0;
+	uint32_t *pids = listing(t, &n);
+	bool in = pids && pid_set_has(pids, n, pid);
+	free(pids);
+	return in;
+}
+
+/* Membership, as $HMN_PROCFS numbers as we do: the listing follows each process, not its pid. */
 static void test_reused_pids(void)
 {
 	char dir[128], nspid[32];
@@ -94,49 +116,41 @@ static void test_reused_pids(void)
 	snprintf(nspid, sizeof(nspid), "%u", self);
 	process(dir, self, 1, 100, nspid);
 	self_link(dir, self);
-	process(dir, 9000001, self, 1000, "9000001"); /* COMMAND */
-	process(dir, 9000002, 9000001, 1001, "9000002"); /* its child */
-	process(dir, 9000003, 1, 900, "9000003");       /* somebody else's */
-	process(dir, 9000004, 9000003, 1002, "9000004"); /* and a child of that */
 
 	struct os_tree *t = NULL;
 	ok(os_tree_new(dir, &t) == 0, "a tree over a fake /proc");
+	process(dir, 9000001, self, 1000, "9000001"); /* COMMAND */
+	process(dir, 9000002, 9000001, 1001, "9000002"); /* its child */
+	process(dir, 9000003, self, 900, "9000003");     /* a child of ours from before COMMAND */
+	process(dir, 9000004, 9000003, 1002, "9000004"); /* and a child of that */
+	children(dir, self, "9000003 9000001 ");
+	children(dir, 9000001, "9000002 ");
+	children(dir, 9000003, "9000004 ");
 	os_tree_set_command(t, 9000001);
-	os_tree_sample(t);
-	ok(os_tree_owns(t, 9000001, false) == 1, "COMMAND is the tree's");
-	ok(os_tree_owns(t, 9000002, false) == 1, "its child is");
-	ok(os_tree_owns(t, 9000003, false) == 0, "another process is not");
-	ok(os_tree_owns(t, 9000004, false) == 0, "nor its child");
+	size_t n = 0;
+	uint32_t *pids = listing(t, &n);
+	ok(pids && n == 2 && pids[0] == 9000001 && pids[1] == 9000002,
+	   "COMMAND and its child; not a child of ours older than COMMAND, nor its child (%zu)", n);
+	free(pids);
 
 	/* The child ends; the kernel gives its pid to an unrelated process, somebody else's child. */
 	reborn(dir, 9000002, 9000003, 2000, "9000002");
 	/* 9000004 ends; COMMAND forks a child that gets that pid. */
 	reborn(dir, 9000004, 9000001, 2001, "9000004");
-	os_tree_sample(t);
-	ok(os_tree_owns(t, 9000002, false) == 0,
-	   "a tree's pid taken since by an unrelated process: not the tree's (its GPU memory not counted)");
-	ok(os_tree_owns(t, 9000004, false) == 1, "an unrelated pid taken since by the tree's new child: the tree's");
-	ok(os_tree_owns(t, 9000002, false) == 0 && os_tree_owns(t, 9000004, false) == 1,
-	   "asked again in the same sample: the same answers");
+	children(dir, 9000001, "9000004 ");
+	children(dir, 9000003, "9000002 ");
+	ok(!listed(t, 9000002), "a tree's pid taken since by an unrelated process: not the tree's (its GPU memory not counted)");
+	ok(listed(t, 9000004), "an unrelated pid taken since by the tree's new child: the tree's");
 
-	/* One that has gone (reaped; only the driver's row is left): no other has its pid, the answer stands. */
+	/* A zombie of the tree holds nothing and is not listed; one gone from /proc is not either. */
+	process(dir, 9000005, 9000001, 2002, "9000005");
+	put(dir, 9000005, "stat", "9000005 (x) Z 9000001 9000005 9000005 0 -1 4194304 100 0 0 0 5 3 0 0 20 0 1 0 2002 0 0\n");
+	children(dir, 9000001, "9000004 9000005 ");
+	ok(!listed(t, 9000005) && listed(t, 9000004), "a zombie of the tree: not listed, the rest still");
 	char path[512];
 	snprintf(path, sizeof(path), "rm -rf '%s/9000004'", dir);
 	(void)!system(path);
-	os_tree_sample(t);
-	ok(os_tree_owns(t, 9000004, false) == 1, "gone from /proc: still the tree's last answer");
-	/*
-	 * The same process, its /proc inode made anew (evicted from the kernel's cache): its start
-	 * says so, and its answer stands, not walked again (a parent this fake tree changes under
-	 * it, which a real one cannot, would tell).
-	 */
-	reborn(dir, 9000002, 9000001, 2000, "9000002");
-	os_tree_sample(t);
-	ok(os_tree_owns(t, 9000002, false) == 0, "a new inode, the same start: the answer stands");
-	reborn(dir, 9000003, 1, 900, "9000003");
-	process(dir, 9000005, 9000003, 2002, "9000005");
-	os_tree_sample(t);
-	ok(os_tree_owns(t, 9000005, false) == 0 && os_tree_owns(t, 9000001, false) == 1, "others unchanged");
+	ok(!listed(t, 9000004) && listed(t, 9000001), "gone from /proc: not listed; COMMAND still");
 	os_tree_free(t);
 }
 
@@ -452,6 +466,8 @@ static int reuse_in_namespace(void)
 	struct os_tree *t = NULL;
 	if (other < 0 || os_tree_new("/proc", &t) < 0 || next_pid_is(100) < 0)
 		return REUSE_SETUP;
+	uint32_t *pids = NULL;
+	size_t n = 0;
 	pid_t command = start(command_main, &c_to, &c_from);
 	pid_t member = -1;
 	while (read(c_from, &member, sizeof(member)) < 0 && errno == EINTR)
@@ -462,20 +478,21 @@ static int reuse_in_namespace(void)
 	/* The cursor near the top, before the first sample: from then on it goes its own way. */
 	if (next_pid_is((pid_t)pid_max - 4) < 0)
 		return REUSE_SETUP;
-	os_tree_sample(t);
-	if (os_tree_owns(t, 500, false) != 1)
+	if (os_tree_living(t, &pids, &n) < 0 || !pid_set_has(pids, pid_set_make(pids, n), 500))
 		return REUSE_MEMBER_UNSEEN;
+	free(pids);
 	ask(c_to, c_from, 'k');
 	/* Round past pid_max, on through the namespace's free pids to 499: the next is 500 again. */
 	if (ask(h_to, h_from, 'd') != 499 || ask(h_to, h_from, 'u') != 500)
 		return REUSE_SETUP;
-	os_tree_sample(t);
-	if (os_tree_owns(t, 500, false) != 0)
-		return REUSE_STILL_COUNTED;
-	if (os_tree_owns(t, 100, false) != 1)
-		return REUSE_COMMAND_LOST;
+	if (os_tree_living(t, &pids, &n) < 0)
+		return REUSE_SETUP;
+	n = pid_set_make(pids, n);
+	int r = pid_set_has(pids, n, 500) ? REUSE_STILL_COUNTED : !pid_set_has(pids, n, 100) ? REUSE_COMMAND_LOST
+											   : REUSE_OK;
+	free(pids);
 	os_tree_free(t);
-	return REUSE_OK;
+	return r;
 }
 
 static void test_real_reuse(void)

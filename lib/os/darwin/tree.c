@@ -2,8 +2,8 @@
  * A process's descendants on macOS: proc_listchildpids, breadth first.
  * macOS has no subreaper: a descendant that detaches (double fork) is
  * re-parented to launchd, and from then on is not found here. The tree of
- * a command is walked down from it again at each sample (trees are small
- * here), and nothing tells a group's signals from ours.
+ * a command is walked down from it at each listing (trees are small here),
+ * and nothing tells a group's signals from ours.
  */
 #include <errno.h>
 #include <libproc.h>
@@ -14,8 +14,8 @@
 
 #include "os/darwin/darwin-parse.h"
 #include "os/os.h"
+#include "os/posix/posix.h"
 #include "util/arena.h"
-#include "util/pid-set.h"
 
 int os_become_subreaper(void)
 {
@@ -24,12 +24,11 @@ int os_become_subreaper(void)
 
 #define MAX_CHILDREN 4096
 
-int os_add_descendants(const char *procfs, uint32_t root, uint32_t **pids, size_t *count,
-		       size_t *capacity)
+/* Appends every living descendant of root (not root) to *pids, breadth first. */
+static int add_descendants(uint32_t root, uint32_t **pids, size_t *count, size_t *capacity)
 {
 	static int children[MAX_CHILDREN];
 	size_t next = *count;
-	(void)procfs;
 
 	for (uint32_t parent = root;; parent = (*pids)[next++]) {
 		/* Zeroed: what the call leaves unwritten is never read as a pid. */
@@ -51,8 +50,6 @@ int os_add_descendants(const char *procfs, uint32_t root, uint32_t **pids, size_
 struct os_tree {
 	uint32_t command;
 	bool command_reaped;  /* its pid is no more its own; its children went to launchd */
-	uint32_t *pids;       /* the tree at the last sample, sorted */
-	size_t count;
 };
 
 int os_tree_new(const char *procfs, struct os_tree **ret)
@@ -90,7 +87,7 @@ int os_tree_living(struct os_tree *t, uint32_t **ret_pids, size_t *ret_count)
 	}
 	if (os_process_running(NULL, t->command))
 		pids[count++] = t->command;
-	int r = os_add_descendants(NULL, t->command, &pids, &count, &capacity);
+	int r = add_descendants(t->command, &pids, &count, &capacity);
 	if (r < 0) {
 		free(pids);
 		return r;
@@ -100,22 +97,10 @@ int os_tree_living(struct os_tree *t, uint32_t **ret_pids, size_t *ret_count)
 	return 0;
 }
 
-void os_tree_sample(struct os_tree *t)
+bool os_tree_numbers_as_drivers(const struct os_tree *t)
 {
-	uint32_t *pids = NULL;
-	size_t count = 0;
-	if (os_tree_living(t, &pids, &count) < 0)
-		return; /* the last sample's tree stands */
-	qsort(pids, count, sizeof(*pids), compare_pids);
-	free(t->pids);
-	t->pids = pids;
-	t->count = count;
-}
-
-int os_tree_owns(struct os_tree *t, uint32_t pid, bool host_numbered)
-{
-	(void)host_numbered; /* no PID namespaces here */
-	return bsearch(&pid, t->pids, t->count, sizeof(*t->pids), compare_pids) != NULL;
+	(void)t;
+	return true; /* no PID namespaces here */
 }
 
 /*
@@ -140,10 +125,7 @@ int os_tree_signal(struct os_tree *t, int sig, size_t *ret_refused)
 
 struct os_tree *os_tree_free(struct os_tree *t)
 {
-	if (t) {
-		free(t->pids);
-		free(t);
-	}
+	free(t);
 	return NULL;
 }
 

@@ -25,10 +25,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "os/linux/proc-parse.h"
-#include "os/os.h"
-#include "util/arena.h"
 #include "os/linux/files.h"
+#include "os/linux/proc-parse.h"
+#include "os/posix/posix.h"
 
 /*
  * The sentinel, forked with every signal blocked and each we catch at its

@@ -342,38 +342,6 @@ int parse_proc_nspid(const char *text, size_t len, uint32_t *ret_ns_pid, unsigne
 	return parse_proc_nspids(text, len, NULL, ret_ns_pid, ret_depth);
 }
 
-int parse_loadavg(const char *text, size_t len, uint64_t *ret_threads, uint32_t *ret_last_pid)
-{
-	/* "0.86 1.07 1.26 2/2117 12410": three averages, running/existing tasks, the last pid given. */
-	const char *end = text + len, *p = text;
-	for (int field = 0; field < 3; field++) {
-		while (p < end && *p != ' ')
-			p++;
-		while (p < end && *p == ' ')
-			p++;
-	}
-	uint64_t running, threads, last;
-	if (!parse_u64(&p, end, &running) || p >= end || *p++ != '/' || !parse_u64(&p, end, &threads) ||
-	    !parse_u64(&p, end, &last) || last > UINT32_MAX)
-		return -EINVAL;
-	*ret_threads = threads;
-	*ret_last_pid = (uint32_t)last;
-	return 0;
-}
-
-int parse_stat_forks(const char *text, size_t len, uint64_t *ret_forks)
-{
-	const char *p = find_bytes(text, len, "\nprocesses ", 11);
-	uint64_t forks;
-	if (!p)
-		return -ENOENT;
-	p += 11;
-	if (!parse_u64(&p, text + len, &forks))
-		return -EINVAL;
-	*ret_forks = forks;
-	return 0;
-}
-
 int parse_proc_nspid_at(const char *text, size_t len, unsigned level, uint32_t *ret_pid)
 {
 	const char *end = text + len, *v;

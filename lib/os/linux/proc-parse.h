@@ -69,13 +69,6 @@ int parse_proc_nspids(const char *text, size_t len, uint32_t *ret_outer, uint32_
  * above that level (the process is not in that namespace, nor below it),
  * -ENOENT when there is no NSpid line (before Linux 4.1), -EINVAL when bad.
  */
-/*
- * /proc/loadavg: how many tasks exist (threads included, in every PID
- * namespace), and the last pid the kernel gave in the reader's namespace.
- */
-int parse_loadavg(const char *text, size_t len, uint64_t *ret_threads, uint32_t *ret_last_pid);
-/* /proc/stat's "processes": how many tasks were ever made (fork and clone, threads too). -ENOENT without. */
-int parse_stat_forks(const char *text, size_t len, uint64_t *ret_forks);
 int parse_proc_nspid_at(const char *text, size_t len, unsigned level, uint32_t *ret_pid);
 /*
  * The container a /proc/PID/cgroup text places a process in, as

@@ -3,26 +3,19 @@
  * detaches and is adopted by us (a child subreaper); never a child we had
  * before COMMAND (a shell that exec'd us left them), never our own helper.
  *
- * Membership is a property a process has from birth to death, so it is
- * looked up once per process: a process the GPU lists is walked up through
- * its parents (/proc/PID/stat) to COMMAND or to us, and the answer kept for
- * as long as the process is listed, sample after sample. A tree of 10,000
- * processes then costs a hash lookup a process a sample, not 10,000 reads.
- *
- * A pid names a process only for that process's life: the kernel gives it
- * again once the process has ended, as its cursor comes round to it. So
- * each answer is kept with the process's start time, and a pid the cursor
- * has passed since the last sample (or every pid, where that cannot be
- * told) is looked at again before its answer is given once more: its /proc
- * directory's inode first (one fstatat; the kernel makes a new one for a
- * new process), its start time where that changed.
+ * The tree is listed, not remembered: each listing walks down from our
+ * children through every process's children files (some 35 us a process),
+ * and the caller asks once a sample (run/command.c keeps the sorted list,
+ * and a process is the tree's when it is in it). A pid given to another
+ * process since is told by its start time, kept with each of our children.
  *
  * Pids are as $HMN_PROCFS numbers them. In a container (a PID namespace)
  * with the host's /proc there, that is the host's numbering, which the
  * drivers use too; with the container's own /proc, a driver's pids cannot
- * be told (-EXDEV), and the caller measures device-wide. A signal takes
- * the caller's own numbering: each pid is translated through the
- * process's NSpid line before it is sent (os_tree_signal).
+ * be told (os_tree_numbers_as_drivers), and the caller measures
+ * device-wide. A signal takes the caller's own numbering: each pid is
+ * translated through the process's NSpid line before it is sent
+ * (os_tree_signal).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -33,19 +26,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "os/linux/files.h"
 #include "os/linux/proc-parse.h"
 #include "os/os.h"
+#include "os/posix/posix.h"
 #include "util/arena.h"
 #include "util/number.h"
-#include "os/linux/files.h"
 
 /* The initial PID namespace's inode (PROC_PID_INIT_INO): the one a driver numbers pids in. */
 #define INIT_PID_NAMESPACE "pid:[4026531836]"
-#define MAX_DEPTH 1024 /* a parent chain longer than this is not one we follow */
 
 int os_become_subreaper(void)
 {
@@ -174,29 +166,6 @@ static int add_descendants(int procfs, uint32_t root, uint32_t **pids, size_t *c
 
 /* ---- the tree of one command ------------------------------------------------ */
 
-struct member {
-	uint32_t pid;         /* 0: an empty slot */
-	bool in_tree;
-	uint64_t start_time;
-	unsigned generation;  /* the last sample that asked */
-	bool suspect;         /* the kernel may have given its pid to another process since it was seen */
-	dev_t dev;            /* its /proc directory, when last seen (ino 0: not seen) */
-	ino_t ino;
-};
-
-/*
- * The kernel's pid cursor and counters, as the last sample read them: a
- * new process gets the next free pid after the last one given, round to
- * the lowest past pid_max. While the cursor has not come round to where it
- * was, the pids given since lie between its two places.
- */
-struct pid_clock {
-	bool known;
-	uint32_t last_pid;    /* the last pid given (in our namespace) */
-	uint64_t forks;       /* tasks ever made, in every namespace: at least as many as pids given */
-	uint64_t tasks;       /* tasks there were: at least as many as pids held */
-};
-
 struct own_child {
 	uint32_t pid;
 	uint64_t start_time;
@@ -219,12 +188,6 @@ struct os_tree {
 	int command_pid;            /* as fork() answered: our own numbering */
 	struct own_child *excluded; /* our children that are not the tree's */
 	size_t n_excluded, excluded_capacity;
-	struct member *slots;       /* open addressing, a power of two */
-	size_t n_slots, count;
-	unsigned generation;
-	size_t asked;               /* distinct pids asked about in the last sample */
-	uint32_t pid_max;           /* the kernel's; 0: unknown */
-	struct pid_clock clock;
 	char *buf;                  /* children files */
 	size_t buf_size;
 };
@@ -323,12 +286,6 @@ int os_tree_new(const char *procfs, struct os_tree **ret)
 		return r;
 	}
 	learn_numbering(t);
-	char pid_max[32];
-	ssize_t n = linux_read_head(t->procfs, "sys/kernel/pid_max", pid_max, sizeof(pid_max));
-	const char *digits = pid_max;
-	uint64_t max;
-	if (n > 0 && parse_decimal(&digits, pid_max + n, UINT32_MAX, &max))
-		t->pid_max = (uint32_t)max;
 	/* The children we have before COMMAND are never its own. */
 	uint32_t *children = NULL;
 	size_t n_children = 0;
@@ -401,236 +358,17 @@ void os_tree_command_reaped(struct os_tree *t)
 	(void)t; /* COMMAND is known by its start time too: a pid given to another process is not it */
 }
 
+bool os_tree_numbers_as_drivers(const struct os_tree *t)
+{
+	return t->host_numbering;
+}
+
 static bool is_excluded(const struct os_tree *t, uint32_t pid, uint64_t start_time)
 {
 	for (size_t i = 0; i < t->n_excluded; i++)
 		if (t->excluded[i].pid == pid && t->excluded[i].start_time == start_time)
 			return true;
 	return false;
-}
-
-/* Walks pid's parents up to COMMAND (in the tree) or to us (in it when adopted from it). */
-static bool classify(struct os_tree *t, uint32_t pid, uint64_t *ret_start)
-{
-	uint32_t p = pid, child = 0;
-	uint64_t child_start = 0;
-
-	*ret_start = 0;
-	for (int depth = 0; depth < MAX_DEPTH; depth++) {
-		struct proc_stat st;
-		if (read_stat(t, p, &st) < 0)
-			return false; /* gone */
-		if (depth == 0)
-			*ret_start = st.start_time;
-		if (child && st.start_time > child_start) {
-			/*
-			 * A parent younger than its child is another process that
-			 * took the pid: the parent ended, and the child has been
-			 * given to a new one since. Its stat again says which.
-			 */
-			p = child;
-			child = 0;
-			continue;
-		}
-		if (p == t->command && st.start_time == t->command_start)
-			return true;
-		if (p == t->self)
-			/* Our child: adopted from the tree, or one we had (or made) ourselves. */
-			return depth > 0 && !is_excluded(t, child, child_start) && child_start >= t->command_start;
-		if (st.ppid == 0)
-			return false; /* init, or a kernel thread */
-		child = p;
-		child_start = st.start_time;
-		p = st.ppid;
-	}
-	return false;
-}
-
-static size_t slot_of(const struct os_tree *t, uint32_t pid)
-{
-	size_t h = (size_t)((pid * 0x9e3779b97f4a7c15ULL) >> 32) & (t->n_slots - 1);
-	while (t->slots[h].pid && t->slots[h].pid != pid)
-		h = (h + 1) & (t->n_slots - 1);
-	return h;
-}
-
-/* A table of n_slots holding the entries asked about since generation keep_from. */
-static int rebuild(struct os_tree *t, size_t n_slots, unsigned keep_from)
-{
-	struct member *old = t->slots;
-	size_t old_n = t->n_slots;
-	struct member *slots = calloc(n_slots, sizeof(*slots));
-	if (!slots)
-		return -ENOMEM;
-	t->slots = slots;
-	t->n_slots = n_slots;
-	t->count = 0;
-	for (size_t i = 0; i < old_n; i++)
-		if (old[i].pid && old[i].generation >= keep_from) {
-			t->slots[slot_of(t, old[i].pid)] = old[i];
-			t->count++;
-		}
-	free(old);
-	return 0;
-}
-
-/* The pids below this are never given again once the cursor has come round (the kernel's RESERVED_PIDS). */
-#define RESERVED_PIDS 300
-
-static int read_pid_clock(struct os_tree *t, struct pid_clock *ret)
-{
-	char loadavg[128];
-	uint64_t tasks, forks;
-	uint32_t last;
-	ssize_t n = linux_read_head(t->procfs, "loadavg", loadavg, sizeof(loadavg));
-	if (n < 0)
-		return (int)n;
-	int r = parse_loadavg(loadavg, (size_t)n, &tasks, &last);
-	if (r < 0)
-		return r;
-	/* Its "intr" line comes first, a number an interrupt: read whole. */
-	n = linux_read_all(t->procfs, "stat", &t->buf, &t->buf_size);
-	if (n < 0)
-		return (int)n;
-	r = parse_stat_forks(t->buf, (size_t)n, &forks);
-	if (r < 0)
-		return r;
-	*ret = (struct pid_clock){ .known = true, .last_pid = last, .forks = forks, .tasks = tasks };
-	return 0;
-}
-
-/* The pids given since the last sample: (from, to], round past pid_max; all: any may have been. */
-struct pid_window {
-	bool all;
-	uint32_t from, to;
-};
-
-static bool in_window(const struct pid_window *w, uint32_t pid)
-{
-	if (w->all)
-		return true;
-	if (w->from <= w->to)
-		return pid > w->from && pid <= w->to;
-	return pid > w->from || pid <= w->to;
-}
-
-/*
- * Where the cursor went since the last sample. It cannot have come round
- * to where it was unless it gave every free pid on the way: more pids than
- * pid_max less the reserved ones and those held, which the counters bound
- * (each fork holds one more at most). The cursor is our namespace's: told
- * only where $HMN_PROCFS numbers as we do. A pid set by hand (ns_last_pid,
- * clone3's set_tid: a checkpoint being restored, with privileges) is
- * beyond this.
- */
-static struct pid_window pids_given(struct os_tree *t)
-{
-	struct pid_clock now = { 0 };
-	struct pid_window w = { .all = true };
-	if (!t->same_numbering || !t->numbering_known || t->pid_max <= RESERVED_PIDS || read_pid_clock(t, &now) < 0) {
-		t->clock.known = false;
-		return w;
-	}
-	if (t->clock.known && now.forks >= t->clock.forks) {
-		uint64_t forks = now.forks - t->clock.forks;
-		if (2 * forks + t->clock.tasks < t->pid_max - RESERVED_PIDS)
-			w = (struct pid_window){ .from = t->clock.last_pid, .to = now.last_pid };
-	}
-	t->clock = now;
-	return w;
-}
-
-void os_tree_sample(struct os_tree *t)
-{
-	size_t asked = 0;
-	/*
-	 * No answer kept (no GPU row asked about yet: hmn run without a GPU):
-	 * no /proc/stat read; the next sample that has answers takes every one
-	 * as suspect, which is safe.
-	 */
-	struct pid_window given = { .all = true };
-	if (t->count > 0)
-		given = pids_given(t);
-	else
-		t->clock.known = false;
-	for (size_t i = 0; i < t->n_slots; i++) {
-		struct member *m = &t->slots[i];
-		asked += m->pid && m->generation == t->generation;
-		if (m->pid && in_window(&given, m->pid))
-			m->suspect = true;
-	}
-	t->asked = asked;
-	t->generation++;
-	/* What the last sample did not ask about has ended: forget it once it is most of the table. */
-	if (t->count > 64 && t->count > 2 * asked)
-		(void)rebuild(t, t->n_slots, t->generation - 1);
-}
-
-/* pid's /proc directory, as fstatat says: -errno when it has none (gone). */
-static int stat_dir(struct os_tree *t, uint32_t pid, struct stat *ret)
-{
-	char path[16];
-	linux_put_uint(path, 0, pid);
-	return fstatat(t->procfs, path, ret, 0) < 0 ? -errno : 0;
-}
-
-/*
- * Is the process that has m's pid now the one m's answer is about? One
- * that has gone (reaped: only the driver's row is left of it) has given its
- * pid to nobody yet. One whose /proc directory is the inode it was is the
- * same: procfs makes a new inode for a new process, and a stat of the
- * directory costs a fifth of reading its stat file. Else the start time
- * says (the inode may have been evicted and made anew for the same
- * process).
- */
-static bool same_process(struct os_tree *t, struct member *m)
-{
-	struct stat dir;
-	struct proc_stat st;
-	if (stat_dir(t, m->pid, &dir) < 0)
-		return true;
-	if (m->ino && dir.st_ino == m->ino && dir.st_dev == m->dev)
-		return true;
-	if (read_stat(t, m->pid, &st) < 0)
-		return true;
-	if (st.start_time != m->start_time)
-		return false;
-	m->dev = dir.st_dev;
-	m->ino = dir.st_ino;
-	return true;
-}
-
-int os_tree_owns(struct os_tree *t, uint32_t pid, bool host_numbered)
-{
-	if (host_numbered && !t->host_numbering)
-		return -EXDEV;
-	if (!t->command || pid == 0)
-		return 0;
-	if ((t->count + 1) * 2 > t->n_slots && rebuild(t, t->n_slots ? t->n_slots * 2 : 256, 0) < 0)
-		return -ENOMEM;
-	size_t h = slot_of(t, pid);
-	struct member *m = &t->slots[h];
-	/*
-	 * Asked about for the first time, or by a pid that another process may
-	 * have taken since (a tree's process ended, and an unrelated one got its
-	 * pid, or the other way round): classified anew.
-	 */
-	bool fresh = !m->pid;
-	if (fresh || (m->suspect && !same_process(t, m))) {
-		uint64_t start;
-		struct stat dir;
-		/* Its directory before its answer: a process that took the pid after is told by its start. */
-		bool seen = stat_dir(t, pid, &dir) == 0;
-		bool in_tree = classify(t, pid, &start);
-		*m = (struct member){
-			.pid = pid, .in_tree = in_tree, .start_time = start,
-			.dev = seen ? dir.st_dev : 0, .ino = seen ? dir.st_ino : 0,
-		};
-		t->count += fresh;
-	}
-	m->suspect = false;
-	m->generation = t->generation;
-	return m->in_tree;
 }
 
 /* Living (no zombie) and, for our own children, adopted from the tree. */
@@ -780,7 +518,6 @@ struct os_tree *os_tree_free(struct os_tree *t)
 		return NULL;
 	close(t->procfs);
 	free(t->excluded);
-	free(t->slots);
 	free(t->buf);
 	free(t);
 	return NULL;

@@ -15,9 +15,7 @@
 #include <signal.h>
 #include <unistd.h>
 
-#include "os/os.h"
-#include "util/arena.h"
-#include "util/text.h"
+#include "os/posix/posix.h"
 
 /* In the child: each signal with a handler back to its default; an ignored one stays ignored (nohup). */
 static void default_caught_signals(void)

@@ -171,3 +171,32 @@ int os_self_rss(const char *procfs, uint64_t *ret_bytes)
 	*ret_bytes = counters.WorkingSetSize;
 	return 0;
 }
+
+const char os_process_memory_measure[] = "rss";
+
+int os_process_memory(struct os_proc_root *root, uint32_t pid, uint64_t *ret_bytes, bool *ret_is_rss)
+{
+	(void)root;
+	HANDLE h = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, (DWORD)pid);
+	PROCESS_MEMORY_COUNTERS counters = { .cb = sizeof(counters) };
+	if (!h)
+		return GetLastError() == ERROR_INVALID_PARAMETER ? -ESRCH : -EACCES; /* no such process: gone */
+	BOOL read = K32GetProcessMemoryInfo(h, &counters, sizeof(counters));
+	CloseHandle(h);
+	if (!read)
+		return -EIO;
+	*ret_bytes = counters.WorkingSetSize;
+	*ret_is_rss = true;
+	return 0;
+}
+
+bool os_process_running(struct os_proc_root *root, uint32_t pid)
+{
+	(void)root;
+	HANDLE h = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, FALSE, (DWORD)pid);
+	DWORD code = 0;
+	bool running = h && GetExitCodeProcess(h, &code) && code == STILL_ACTIVE;
+	if (h)
+		CloseHandle(h);
+	return running;
+}

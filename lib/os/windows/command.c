@@ -5,8 +5,9 @@
  * it names a path, else found in PATH's absolute entries as cmd.exe finds
  * it (PATHEXT): never in the current directory, where CreateProcess would
  * look first. A batch file (by the name Windows opens: "run.bat." is one)
- * runs through cmd.exe /c, its arguments quoted for cmd.exe. The exit code is the process's whole 32-bit code, which
- * hmn_command_status maps to 0-255 (a crash's NTSTATUS is never 0 or 5).
+ * runs through cmd.exe /c, its arguments quoted for cmd.exe. The exit code
+ * is the process's whole 32-bit code, which os_command_exit maps to 0-255
+ * (a crash's NTSTATUS is never 0 or 5).
  */
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
@@ -18,25 +19,19 @@
 #include <string.h>
 #include <wchar.h>
 
-#include "gpu/gpu.h"
 #include "os/os.h"
 #include "os/windows/command-line.h"
-#include "run/run.h"
-#include "util/pid-set.h"
-
 #include "os/windows/paths.h"
 #include "os/windows/win32.h"
 
 #define LINE_MAX_CHARS 32768 /* CreateProcessW's limit */
 
-struct hmn_command {
+struct os_command {
 	HANDLE job, process;
 	DWORD pid;
 	bool exited;
-	int exit_code;
+	uint32_t exit_code;   /* the process's own, 32 bits */
 	bool in_job;          /* the job took the command: its list is the tree */
-	uint32_t *tree;       /* the job's pids at the last sample, sorted */
-	size_t tree_count;
 };
 
 static bool has_separator(const wchar_t *s)
@@ -180,10 +175,8 @@ static int build_command_line(char *const argv[], wchar_t *program, size_t progr
 	return r;
 }
 
-int hmn_command_start(hmn_context *ctx, char *const argv[], struct hmn_command **ret_command,
-		      bool *ret_exec_failed)
+int os_command_start(char *const argv[], struct os_command **ret_command, bool *ret_exec_failed)
 {
-	(void)ctx;
 	*ret_exec_failed = false;
 	static wchar_t line[LINE_MAX_CHARS];
 	wchar_t program[MAX_PATH];
@@ -195,7 +188,7 @@ int hmn_command_start(hmn_context *ctx, char *const argv[], struct hmn_command *
 		*ret_exec_failed = r != -ENOMEM;
 		return r;
 	}
-	struct hmn_command *c = calloc(1, sizeof(*c));
+	struct os_command *c = calloc(1, sizeof(*c));
 	if (!c)
 		return -ENOMEM;
 	c->job = CreateJobObjectW(NULL, NULL);
@@ -213,7 +206,7 @@ int hmn_command_start(hmn_context *ctx, char *const argv[], struct hmn_command *
 	/*
 	 * Refused (a job the caller's own job forbids nesting in, before
 	 * Windows 8): the tree cannot be told, and the caller measures
-	 * device-wide (hmn_command_sample says so).
+	 * device-wide (os_command_tree says so).
 	 */
 	c->in_job = AssignProcessToJobObject(c->job, pi.hProcess) != 0;
 	ResumeThread(pi.hThread);
@@ -224,26 +217,24 @@ int hmn_command_start(hmn_context *ctx, char *const argv[], struct hmn_command *
 	return 0;
 }
 
-uint32_t hmn_command_pid(const struct hmn_command *command)
+uint32_t os_command_pid(const struct os_command *c)
 {
-	return command->pid;
+	return c->pid;
 }
 
-int hmn_command_pids(hmn_context *ctx, struct hmn_command *command, uint32_t **ret_pids,
-		     size_t *ret_count)
+/* The job's processes now, never a list in part (which would drop the rest's GPU rows). */
+static int job_pids(struct os_command *c, uint32_t **ret_pids, size_t *ret_count)
 {
-	(void)ctx;
 	/*
 	 * Room for as many as the job says it has (and some that start
 	 * meanwhile); ERROR_MORE_DATA: more came, asked again with more room.
-	 * Never a list in part, which would drop the rest's GPU rows.
 	 */
 	for (size_t room = 1024;; room *= 2) {
 		size_t size = offsetof(JOBOBJECT_BASIC_PROCESS_ID_LIST, ProcessIdList) + room * sizeof(ULONG_PTR);
 		JOBOBJECT_BASIC_PROCESS_ID_LIST *list = calloc(1, size);
 		if (!list)
 			return -ENOMEM;
-		if (!QueryInformationJobObject(command->job, JobObjectBasicProcessIdList, list, (DWORD)size, NULL)) {
+		if (!QueryInformationJobObject(c->job, JobObjectBasicProcessIdList, list, (DWORD)size, NULL)) {
 			DWORD e = GetLastError();
 			size_t assigned = list->NumberOfAssignedProcesses;
 			free(list);
@@ -262,111 +253,78 @@ int hmn_command_pids(hmn_context *ctx, struct hmn_command *command, uint32_t **r
 		for (size_t i = 0; i < n; i++)
 			pids[i] = (uint32_t)list->ProcessIdList[i];
 		free(list);
-		/* Sorted, as hmn.h says (a job lists each process once, in its own order). */
-		if (n > 1)
-			qsort(pids, n, sizeof(*pids), compare_pids);
 		*ret_pids = pids;
 		*ret_count = n;
 		return 0;
 	}
 }
 
-int hmn_command_sample(hmn_context *ctx, struct hmn_command *command)
+int os_command_tree(struct os_command *c, uint32_t **ret_pids, size_t *ret_count)
 {
-	uint32_t *pids = NULL;
-	size_t n = 0;
-	if (!command->in_job)
-		return -EXDEV;
-	int r = hmn_command_pids(ctx, command, &pids, &n);
-	if (r < 0)
-		return r; /* the last sample's tree stands; hmn_command_pids sorted it */
-	free(command->tree);
-	command->tree = pids;
-	command->tree_count = n;
-	return 0;
+	if (!c->in_job)
+		return -EXDEV; /* the job object refused the command: its list is not the tree */
+	return job_pids(c, ret_pids, ret_count);
 }
 
-int hmn_command_owns(void *data, uint32_t pid, bool host_numbered)
+bool os_command_numbers_as_drivers(const struct os_command *c)
 {
-	const struct hmn_command *command = data;
-	(void)host_numbered; /* one numbering */
-	return command->tree && bsearch(&pid, command->tree, command->tree_count, sizeof(pid), compare_pids);
+	(void)c;
+	return true; /* one numbering */
 }
 
-bool hmn_command_done(hmn_context *ctx, struct hmn_command *command)
+bool os_command_reap(struct os_command *c, void (*reaped)(void *data, uint32_t pid), void *data)
 {
-	(void)ctx;
-	if (!command->exited && WaitForSingleObject(command->process, 0) == WAIT_OBJECT_0) {
+	(void)reaped, (void)data; /* Windows keeps nothing of an ended process to reap */
+	if (!c->exited && WaitForSingleObject(c->process, 0) == WAIT_OBJECT_0) {
 		DWORD code = 0;
-		GetExitCodeProcess(command->process, &code);
-		command->exited = true;
-		command->exit_code = (int)code;
+		GetExitCodeProcess(c->process, &code);
+		c->exited = true;
+		c->exit_code = code;
 	}
-	JOBOBJECT_BASIC_ACCOUNTING_INFORMATION info;
-	if (!command->in_job || !QueryInformationJobObject(command->job, JobObjectBasicAccountingInformation, &info,
-				       sizeof(info), NULL))
-		return command->exited;
-	return command->exited && info.ActiveProcesses == 0;
+	return c->exited;
 }
 
-int hmn_command_status(const struct hmn_command *command, int *ret_exit_code, int *ret_signal)
+int os_command_exit(const struct os_command *c, struct os_command_exit *ret_exit)
 {
-	if (!command->exited)
+	if (!c->exited)
 		return -EBUSY;
-	windows_exit_status((uint32_t)command->exit_code, ret_exit_code);
-	*ret_signal = -1;
+	*ret_exit = (struct os_command_exit){ .signal = -1, .code = c->exit_code };
+	ret_exit->note = windows_exit_status(c->exit_code, &ret_exit->exit_code);
 	return 0;
 }
 
-const char *hmn_command_exit_note(const struct hmn_command *command, uint32_t *ret_code)
-{
-	int status;
-	if (!command->exited)
-		return NULL;
-	*ret_code = (uint32_t)command->exit_code;
-	return windows_exit_status((uint32_t)command->exit_code, &status);
-}
-
-int hmn_command_peak_rss(const struct hmn_command *command, uint64_t *ret_bytes)
-{
-	(void)command;
-	(void)ret_bytes;
-	return -EOPNOTSUPP; /* the job's own peak is read at the end instead */
-}
-
-int hmn_command_signal(struct hmn_command *command, int sig)
+int os_command_signal(struct os_command *c, int sig)
 {
 	/* Windows has no signals to pass on: the job ends, with the code a signal's death reads as. */
-	return TerminateJobObject(command->job, (UINT)(128 + sig)) ? 0 : -EIO;
+	return TerminateJobObject(c->job, (UINT)(128 + sig)) ? 0 : -EIO;
 }
 
-int hmn_command_pass_on(struct hmn_command *command, int sig, bool from_kernel)
+bool os_command_got_signal(struct os_command *c, int sig, bool from_kernel)
 {
+	(void)c, (void)sig;
 	/* A console's Ctrl-C reaches every process attached to it, the command included. */
-	if (from_kernel || command->exited)
-		return 0;
-	int r = hmn_command_signal(command, sig);
-	return r < 0 ? r : 1;
+	return from_kernel;
 }
 
-struct hmn_command *hmn_command_free(struct hmn_command *command)
+int os_command_signal_tree(struct os_command *c, int sig, size_t *ret_refused)
 {
-	if (command) {
-		CloseHandle(command->process);
-		CloseHandle(command->job);
-		free(command->tree);
-		free(command);
-	}
-	return NULL;
+	JOBOBJECT_BASIC_ACCOUNTING_INFORMATION info;
+	*ret_refused = 0;
+	if (!QueryInformationJobObject(c->job, JobObjectBasicAccountingInformation, &info, sizeof(info), NULL))
+		return -EIO;
+	if (info.ActiveProcesses == 0)
+		return 0;
+	/* Windows has no SIGTERM to send: the job ends at once, with the code a signal's death reads as. */
+	return TerminateJobObject(c->job, (UINT)(128 + sig)) ? (int)info.ActiveProcesses : -EIO;
 }
 
 /* The working sets of the job's processes, summed: where the job keeps no memory figures (Wine). */
-static int job_working_sets(hmn_context *ctx, struct hmn_command *command, uint64_t *ret_bytes)
+static int job_working_sets(struct os_command *c, uint64_t *ret_bytes)
 {
 	uint32_t *pids = NULL;
 	size_t n = 0;
 	uint64_t total = 0;
-	int r = hmn_command_pids(ctx, command, &pids, &n);
+	int r = job_pids(c, &pids, &n);
 	if (r < 0)
 		return r;
 	for (size_t i = 0; i < n; i++) {
@@ -382,11 +340,8 @@ static int job_working_sets(hmn_context *ctx, struct hmn_command *command, uint6
 	return 0;
 }
 
-int hmn_tree_meter_read(hmn_context *ctx, struct hmn_tree_meter *meter, struct hmn_command *command,
-			uint64_t budget_us, struct hmn_tree_memory *ret)
+int os_command_memory(struct os_command *c, uint64_t *ret_bytes, const char **ret_measure, bool *ret_is_peak)
 {
-	(void)meter;
-	(void)budget_us; /* one query of the job, however large it is */
 	/*
 	 * The job counts each process's committed memory once, however its
 	 * pages are shared, and keeps its peak itself: nothing between two
@@ -394,33 +349,27 @@ int hmn_tree_meter_read(hmn_context *ctx, struct hmn_tree_meter *meter, struct h
 	 */
 	JOBOBJECT_EXTENDED_LIMIT_INFORMATION info;
 	memset(&info, 0, sizeof(info));
-	if (QueryInformationJobObject(command->job, JobObjectExtendedLimitInformation, &info, sizeof(info),
-				      NULL) && info.PeakJobMemoryUsed > 0) {
-		*ret = (struct hmn_tree_memory){
-			.bytes = info.PeakJobMemoryUsed, .measure = "commit", .is_peak = true, .complete = true, .settled = true,
-			.lower_bytes = info.PeakJobMemoryUsed,
-		};
+	if (QueryInformationJobObject(c->job, JobObjectExtendedLimitInformation, &info, sizeof(info), NULL) &&
+	    info.PeakJobMemoryUsed > 0) {
+		*ret_bytes = info.PeakJobMemoryUsed;
+		*ret_measure = "commit";
+		*ret_is_peak = true;
 		return 0;
 	}
-	uint64_t bytes;
-	int r = job_working_sets(ctx, command, &bytes);
+	int r = job_working_sets(c, ret_bytes);
 	if (r < 0)
 		return r;
-	*ret = (struct hmn_tree_memory){
-		.bytes = bytes, .measure = "rss", .complete = true, .settled = true, .lower_bytes = bytes,
-	};
+	*ret_measure = "rss";
+	*ret_is_peak = false;
 	return 0;
 }
 
-int hmn_command_signal_tree(hmn_context *ctx, struct hmn_command *command, int sig)
+struct os_command *os_command_free(struct os_command *c)
 {
-	JOBOBJECT_BASIC_ACCOUNTING_INFORMATION info;
-	(void)ctx;
-	if (!QueryInformationJobObject(command->job, JobObjectBasicAccountingInformation, &info, sizeof(info),
-				       NULL))
-		return -EIO;
-	if (info.ActiveProcesses == 0)
-		return 0;
-	/* Windows has no SIGTERM to send: the job ends at once, with the code a signal's death reads as. */
-	return TerminateJobObject(command->job, (UINT)(128 + sig)) ? (int)info.ActiveProcesses : -EIO;
+	if (c) {
+		CloseHandle(c->process);
+		CloseHandle(c->job);
+		free(c);
+	}
+	return NULL;
 }
