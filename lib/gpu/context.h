@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "gpu/source.h"
+#include "util/clock.h"
 
 
 struct user_cache_entry {
@@ -30,6 +31,7 @@ struct source_slot {
 	unsigned count;       /* devices it found when opened */
 };
 
+/* A process a remembering context keeps (gpu/known.c). */
 struct known_process;
 
 struct hmn_context {
@@ -51,6 +53,56 @@ struct hmn_context {
 	struct known_process *known;      /* the last process query's, sorted by pid */
 	size_t n_known;
 	uint32_t refresh_next;            /* the pid the next query's re-reading of known ones starts at */
+	/* How long a query re-reads known ones (REFRESH_US; 0, as a test sets it: one a query). */
+	uint64_t refresh_budget_us;
 };
+
+/* A remembering context reads its known processes again for this long a query, at most. */
+#define REFRESH_US (4 * CLOCK_US_PER_MS)
+
+/* ---- the walk over the sources (gpu/context.c) ---- */
+
+/* Opens slot's source the first time a query needs it; false when it is not there. */
+bool slot_ready(hmn_context *ctx, struct source_slot *slot);
+/* The slot of the source named source (a slot's own name pointer). */
+struct source_slot *slot_of(hmn_context *ctx, const char *source);
+typedef int (*walk_fn)(struct source_slot *slot, void *sink, size_t *ret_failed);
+/*
+ * Walks the sources in order for one query, fn(slot, sink) for each that
+ * is open and not answered for by an earlier one of its family, with the
+ * sink's base and source set. 0 with *ret_found GPUs (*ret_failed of them
+ * failed, *ret_unrecovered of those with no later source of their family
+ * answering for them), or a negative code.
+ */
+int walk_sources(hmn_context *ctx, walk_fn fn, void *sink, unsigned *sink_base, const char **sink_source,
+		 size_t *ret_found, size_t *ret_failed, size_t *ret_unrecovered);
+/* A query's result from what the walk found: 0, -ENODEV (no GPU), -EIO (all failed), said. */
+int query_result(hmn_context *ctx, size_t found, size_t failed);
+
+/* ---- the process query (gpu/processes.c) ---- */
+
+/* What one process's rows share: its identity, read once, copied from its first row. */
+void process_copy_identity(struct hmn_process *p, const struct hmn_process *first);
+
+/* ---- the processes a remembering context keeps (gpu/known.c) ---- */
+
+/* Forgets them all. */
+void known_forget(hmn_context *ctx);
+/* The known process of each of the distinct pids (ascending), or NULL where it was never seen. */
+void known_recall(const hmn_context *ctx, const uint32_t *pids, size_t n, struct known_process **ret_hits);
+/*
+ * Reads the known ones among hits again (start time, RAM), for
+ * ctx->refresh_budget_us at most, in turns from where the last query
+ * stopped; a hit whose pid is another process's now becomes NULL.
+ */
+void known_refresh(hmn_context *ctx, const uint32_t *pids, size_t n, struct known_process **hits);
+/* A known process's identity into a row of a list (the list may outlive the memory). */
+int known_copy(const struct known_process *k, struct hmn_process *p, struct hmn_arena *arena);
+/*
+ * Keeps the processes this query listed (first[k]: the first row of the
+ * k-th distinct pid; hits[k]: what was known of it) for the next; -ENOMEM.
+ */
+int known_remember(hmn_context *ctx, const struct hmn_process *const *first, struct known_process *const *hits,
+		   size_t n);
 
 #endif

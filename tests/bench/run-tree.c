@@ -4,12 +4,13 @@
  * this program again (--spawn): it forks N children that wait, writes them
  * into the stand-in's scenario, and says it is ready; then the sample that
  * hmn run takes at its default 100 ms interval is timed SAMPLES times: the
- * tree's GPU rows (hmn_command_sample and a process query for the command)
- * and its RAM (hmn_tree_meter_read, 50 ms at most, one meter for the whole
- * run), as src/cmd-run.c does each sample. Prints the first sample (each
- * process looked up) and the medians of the rest: the rows alone, and the
- * whole sample, with the longest (the RAM's budget is a bound, not an
- * average). Needs HMN_NVML_LIBRARY (the stand-in), HMN_STUB_SCENARIO with
+ * tree's GPU rows (hmn_command_sample, which lists the tree once for the
+ * whole sample, and a process query for the command) and its RAM
+ * (hmn_tree_meter_read over the same listing, 50 ms of reads at most, one
+ * meter for the whole run), as src/cmd-run.c does each sample. Prints the
+ * first sample (every process read for the first time) and the medians of
+ * the rest: the rows alone (the listing included), and the whole sample,
+ * with the longest (the RAM's budget is a bound, not an average). Needs HMN_NVML_LIBRARY (the stand-in), HMN_STUB_SCENARIO with
  * the GPUs, HMN_STUB_WATCH=1.
  *
  * Built with -DHMN_OLD_API against a libhmn from before the tree was kept
@@ -162,7 +163,7 @@ int main(int argc, char **argv)
 		rows_ms[i] = now_ms() - t;
 #ifndef HMN_OLD_API
 		struct hmn_tree_memory reading;
-		if (ram && hmn_tree_meter_read(ctx, ram, command, RAM_BUDGET_MS, &reading) == 0)
+		if (ram && hmn_tree_meter_read(ctx, ram, command, RAM_BUDGET_MS * 1000, &reading) == 0)
 			incomplete += !reading.complete;
 #endif
 		ms[i] = now_ms() - t;

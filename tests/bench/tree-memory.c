@@ -122,7 +122,7 @@ int main(int argc, char **argv)
 	for (int i = 0; i < runs; i++) {
 		hmn_command_sample(ctx, command);
 		double t0 = now_ms();
-		if (hmn_tree_meter_read(ctx, bounded, command, 100 / 2, &b) < 0)
+		if (hmn_tree_meter_read(ctx, bounded, command, 100 / 2 * 1000, &b) < 0)
 			return 1;
 		bounded_ms[i] = now_ms() - t0;
 		incomplete += !b.complete;

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "gpu/context.h" /* refresh_budget_us: the refresh in turns, one a query */
 #include "hmn.h"
 #include "tap.h"
 
@@ -725,7 +726,8 @@ static void test_mps(void)
 /* ---- a remembering context (hmn watch) and pids given again ------------------------ */
 
 /* dir/reuse-proc/PID as a process: its status (owner), exe and stat (start time). */
-static void fake_process_at(const char *procfs, unsigned pid, unsigned uid, const char *exe, uint64_t start)
+static void fake_process_rss(const char *procfs, unsigned pid, unsigned uid, const char *exe, uint64_t start,
+			     unsigned rss_pages)
 {
 	char path[800];
 	snprintf(path, sizeof(path), "%s/%u", procfs, pid);
@@ -736,13 +738,18 @@ static void fake_process_at(const char *procfs, unsigned pid, unsigned uid, cons
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/%u/stat", procfs, pid);
 	f = fopen(path, "w");
-	fprintf(f, "%u (x) S 1 %u %u 0 -1 4194304 100 0 0 0 5 3 0 0 20 0 8 0 %" PRIu64 " 123456 5120\n", pid,
-		pid, pid, start);
+	fprintf(f, "%u (x) S 1 %u %u 0 -1 4194304 100 0 0 0 5 3 0 0 20 0 8 0 %" PRIu64 " 123456 %u\n", pid,
+		pid, pid, start, rss_pages);
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/%u/exe", procfs, pid);
 	unlink(path);
 	if (symlink(exe, path) != 0)
 		perror("symlink");
+}
+
+static void fake_process_at(const char *procfs, unsigned pid, unsigned uid, const char *exe, uint64_t start)
+{
+	fake_process_rss(procfs, pid, uid, exe, start, 5120);
 }
 
 static struct hmn_process_list *query_again(hmn_context *ctx)
@@ -816,6 +823,52 @@ static void test_pid_reused(void)
 	setenv("HMN_PROCFS", "/nonexistent-procfs", 1);
 }
 
+/*
+ * A remembering context reads its known processes' RAM again in turns, a
+ * few milliseconds a query: the turn goes on where the last query stopped,
+ * so that every process is read again within a few queries however many
+ * there are, not the first ones over and over (its budget set to one read
+ * a query here, which is what a long list on a slow /proc comes to).
+ */
+static void test_refresh_in_turns(void)
+{
+	char procfs[600];
+	snprintf(procfs, sizeof(procfs), "%s/turns-proc", dir);
+	mkdir(procfs, 0755);
+	for (unsigned pid = 100; pid <= 102; pid++)
+		fake_process_rss(procfs, pid, 1000, "/opt/bin/trainer", 1000 + pid, 5120);
+	setenv("HMN_PROCFS", procfs, 1);
+	use_stub("STUB_MODERN");
+	scenario("gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 used=2690646016\n"
+		 "proc gpu=0 pid=100 used=1073741824 list=compute\n"
+		 "proc gpu=0 pid=101 used=1073741824 list=compute\n"
+		 "proc gpu=0 pid=102 used=1073741824 list=compute\n");
+	struct hmn_options o = { .log = capture, .remember_processes = true };
+	hmn_context *ctx = NULL;
+	ok(hmn_context_new(&o, &ctx, NULL) == 0, "turns: a remembering context opens");
+	ctx->refresh_budget_us = 0;
+	struct hmn_process_list *procs = query_again(ctx);
+	hmn_process_list_free(procs);
+	/* Each grows; four queries later (one read each, in turns), every one says so. */
+	for (unsigned pid = 100; pid <= 102; pid++)
+		fake_process_rss(procfs, pid, 1000, "/opt/bin/trainer", 1000 + pid, 10240);
+	for (int i = 0; i < 3; i++)
+		hmn_process_list_free(query_again(ctx));
+	procs = query_again(ctx);
+	long page = sysconf(_SC_PAGESIZE);
+	uint64_t grown = 10240ULL * (uint64_t)(page > 0 ? page : 4096);
+	unsigned seen = 0;
+	for (unsigned pid = 100; procs && pid <= 102; pid++) {
+		const struct hmn_process *p = find(procs, pid, 0);
+		seen += p && p->ram_bytes == grown;
+	}
+	ok(seen == 3, "turns: every known process's RAM read again within a few queries, not the first one's alone "
+	   "(%u of 3)", seen);
+	hmn_process_list_free(procs);
+	hmn_context_free(ctx);
+	setenv("HMN_PROCFS", "/nonexistent-procfs", 1);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -842,6 +895,7 @@ int main(void)
 	test_names_from_driver();
 	test_mps();
 	test_pid_reused();
+	test_refresh_in_turns();
 	char cmd[600];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)

@@ -259,6 +259,66 @@ static void test_signal_in_a_namespace(void)
 	unsetenv("HMN_PROCFS");
 }
 
+/*
+ * hmn run's RAM reading over the sample's listing: a process read while it
+ * ran that has ended by the end of the reads (a worker killed mid-reading)
+ * is left out of the sum, its share having been taken while it still split
+ * pages with the others (lib/run/tree-memory.c's wiring of the meter's
+ * running check; the meter's own arithmetic is test-memory's).
+ */
+static void test_ended_while_read(void)
+{
+	char dir[128], nspid[64];
+	hmn_context *ctx = NULL;
+	struct hmn_command *command = NULL;
+	bool exec_failed;
+	snprintf(dir, sizeof(dir), "%s/ended", root);
+	mkdir(dir, 0755);
+	snprintf(nspid, sizeof(nspid), "9200000\t%u", (unsigned)getpid());
+	process(dir, 9200000, 1, 100, nspid);
+	self_link(dir, 9200000);
+	setenv("HMN_PROCFS", dir, 1);
+	setenv("HMN_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1);
+	char *const argv[] = { "sleep", "30", NULL };
+	if (hmn_context_new(NULL, &ctx, NULL) < 0 || hmn_command_start(ctx, argv, &command, &exec_failed) < 0) {
+		ok(false, "hmn_command_start over a fake /proc");
+		hmn_context_free(ctx);
+		return;
+	}
+	/* Two processes of the tree (adopted by us), each 1 GiB resident, its Pss its share. */
+	static const char rollup[] = "00400000-7ffc6a7f5000 ---p 00000000 00:00 0 [rollup]\nRss: 1048576 kB\nPss: %u kB\n";
+	char text[256];
+	process(dir, 9200001, 9200000, 200, "9200001");
+	process(dir, 9200002, 9200000, 201, "9200002");
+	snprintf(text, sizeof(text), rollup, 262144u);
+	put(dir, 9200001, "smaps_rollup", text);
+	snprintf(text, sizeof(text), rollup, 786432u);
+	put(dir, 9200002, "smaps_rollup", text);
+	children(dir, 9200000, "9200001 9200002 ");
+	struct hmn_tree_meter *meter = hmn_tree_meter_new();
+	struct hmn_tree_memory m;
+	hmn_command_sample(ctx, command);
+	int r = meter ? hmn_tree_meter_read(ctx, meter, command, 0, &m) : -ENOMEM;
+	ok(r == 0 && m.bytes == 1048576ULL * 1024, "both read: 1 GiB in all (%llu)", (unsigned long long)m.bytes);
+	/* The next sample lists both; then 9200002 ends (a zombie, its pages freed) while the reads go on. */
+	hmn_command_sample(ctx, command);
+	uint32_t *pids = NULL;
+	size_t n = 0;
+	ok(hmn_command_pids(ctx, command, &pids, &n) == 0 && n == 2, "the sample listed both");
+	free(pids);
+	put(dir, 9200002, "stat", "9200002 (x) Z 9200000 9200002 9200002 0 -1 4194304 100 0 0 0 5 3 0 0 20 0 1 0 201 0 0\n");
+	r = meter ? hmn_tree_meter_read(ctx, meter, command, 0, &m) : -ENOMEM;
+	ok(r == 0 && m.bytes == 262144ULL * 1024, "one ended by the end of the reads: left out, not its share counted "
+	   "again (%llu)", (unsigned long long)m.bytes);
+	hmn_tree_meter_free(meter);
+	hmn_command_signal(command, SIGKILL);
+	while (waitpid((pid_t)hmn_command_pid(command), NULL, 0) < 0 && errno == EINTR)
+		;
+	hmn_command_free(command);
+	hmn_context_free(ctx);
+	unsetenv("HMN_PROCFS");
+}
+
 /* ---- the wait, against the real /proc ----------------------------------------------- */
 
 static void skip(const char *why)
@@ -544,6 +604,7 @@ int main(void)
 	}
 	test_reused_pids();
 	test_signal_in_a_namespace();
+	test_ended_while_read();
 	test_done();
 	test_real_reuse();
 	char command[128];
