@@ -3,7 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "model/model.h"
+#include "model/dtype.h"
 
 struct dtype_info {
 	enum hmn_dtype dtype;

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "hmn-model.h"
+#include "model/dtype.h" /* the element types and checked arithmetic, below everything here */
 #include "util/arena.h"
 #include "util/reader.h"
 #include "util/text.h" /* printable_name(): what of a name a message may show */
@@ -42,35 +43,6 @@
  */
 #define SAFETENSORS_MAX_STRUCTURE (1u << 20)
 #define MODEL_MAX_TEXT (64u << 20)       /* config.json, model.safetensors.index.json */
-
-static inline bool mul_overflows(uint64_t a, uint64_t b, uint64_t *ret)
-{
-	return __builtin_mul_overflow(a, b, ret);
-}
-
-static inline bool add_overflows(uint64_t a, uint64_t b, uint64_t *ret)
-{
-	return __builtin_add_overflow(a, b, ret);
-}
-
-/* Saturating arithmetic for the estimate: HMN_UNKNOWN stays unknown. */
-static inline uint64_t sat_add(uint64_t a, uint64_t b)
-{
-	uint64_t r;
-	return a == HMN_UNKNOWN || b == HMN_UNKNOWN || add_overflows(a, b, &r) ? HMN_UNKNOWN : r;
-}
-
-static inline uint64_t sat_mul(uint64_t a, uint64_t b)
-{
-	uint64_t r;
-	return a == HMN_UNKNOWN || b == HMN_UNKNOWN || mul_overflows(a, b, &r) ? HMN_UNKNOWN : r;
-}
-
-/* ---- dtype.c ---- */
-bool dtype_is_ggml(uint32_t id);
-bool dtype_is_float(enum hmn_dtype dtype);
-/* elements in dtype, blocks rounded up; HMN_UNKNOWN for no such type or overflow. */
-uint64_t dtype_price(enum hmn_dtype dtype, uint64_t elements);
 
 /* ---- model.c: what the readers build ---- */
 
