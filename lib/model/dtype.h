@@ -37,6 +37,8 @@ static inline uint64_t sat_mul(uint64_t a, uint64_t b)
 
 bool dtype_is_ggml(uint32_t id);
 bool dtype_is_float(enum hmn_dtype dtype);
+/* A safetensors header's dtype ("BF16", "F8_E4M3"): false for one the format does not define. */
+bool dtype_from_safetensors(const char *name, enum hmn_dtype *ret_dtype);
 /* elements in dtype, blocks rounded up; HMN_UNKNOWN for no such type or overflow. */
 uint64_t dtype_price(enum hmn_dtype dtype, uint64_t elements);
 

@@ -77,6 +77,27 @@ static void test_dtypes(void)
 	ok(hmn_dtype_from_name("int4", &d) == 0 && d == HMN_DTYPE_INT4, "int4");
 	ok(hmn_dtype_from_name("bfloat16", &d) == 0 && d == HMN_DTYPE_BF16, "torch's bfloat16");
 	ok(hmn_dtype_from_name("q4_k_m", &d) == -EINVAL, "q4_k_m is a file type, not a tensor type");
+	/* A safetensors header's dtype: the format's own spellings, exactly, and nothing else. */
+	static const struct {
+		const char *name;
+		enum hmn_dtype dtype;
+	} st[] = {
+		{ "BOOL", HMN_DTYPE_BOOL }, { "U8", HMN_DTYPE_U8 }, { "I8", HMN_DTYPE_I8 },
+		{ "F8_E4M3", HMN_DTYPE_F8_E4M3 }, { "F8_E5M2", HMN_DTYPE_F8_E5M2 }, { "F8_E8M0", HMN_DTYPE_F8_E8M0 },
+		{ "F8_E4M3FNUZ", HMN_DTYPE_F8_E4M3FNUZ }, { "F8_E5M2FNUZ", HMN_DTYPE_F8_E5M2FNUZ },
+		{ "I16", HMN_DTYPE_I16 }, { "U16", HMN_DTYPE_U16 }, { "F16", HMN_DTYPE_F16 }, { "BF16", HMN_DTYPE_BF16 },
+		{ "I32", HMN_DTYPE_I32 }, { "U32", HMN_DTYPE_U32 }, { "F32", HMN_DTYPE_F32 }, { "I64", HMN_DTYPE_I64 },
+		{ "U64", HMN_DTYPE_U64 }, { "F64", HMN_DTYPE_F64 }, { "C64", HMN_DTYPE_C64 }, { "F4", HMN_DTYPE_F4 },
+		{ "F6_E2M3", HMN_DTYPE_F6_E2M3 }, { "F6_E3M2", HMN_DTYPE_F6_E3M2 },
+	};
+	unsigned read = 0;
+	for (size_t i = 0; i < sizeof(st) / sizeof(st[0]); i++)
+		read += dtype_from_safetensors(st[i].name, &d) && d == st[i].dtype;
+	is_u64(read, 22, "safetensors' 22 dtypes by their names");
+	ok(!dtype_from_safetensors("bf16", &d) && !dtype_from_safetensors("Bf16", &d) &&
+	   !dtype_from_safetensors("Q4_0", &d) && !dtype_from_safetensors("INT4", &d) &&
+	   !dtype_from_safetensors("F8_E4M3FN", &d) && !dtype_from_safetensors("float16", &d),
+	   "not as hmn spells them, nor ggml's types, nor torch's: no safetensors dtype");
 	is_str(hmn_dtype_name(HMN_DTYPE_IQ2_XXS), "iq2_xxs", "a name");
 	ok(hmn_dtype_name((enum hmn_dtype)5) == NULL, "a retired id has no name");
 	/* Every ggml id either prices a block or is refused: never a guess. */
