@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "util/number.h"
 
 enum gguf_type {
 	GGUF_U8, GGUF_I8, GGUF_U16, GGUF_I16, GGUF_U32, GGUF_I32, GGUF_F32, GGUF_BOOL,
@@ -732,31 +733,28 @@ static void apply_layers(const struct gguf_state *s, struct hmn_model *m, const 
 	free(swa);
 }
 
+/* Five digits at *p, no fewer: their number, and *p past them. */
+static bool five_digits(const char **p, uint64_t *ret)
+{
+	const char *start = *p;
+	return parse_decimal(p, start + 5, 99999, ret) && *p == start + 5;
+}
+
 unsigned model_split_name(const char *path, const char *ext, size_t *ret_prefix_len)
 {
 	/* NAME-00001-of-00003.gguf, NAME-00001-of-00003.safetensors: five digits each, as the writers make. */
-	static const char digits[] = "-00000-of-00000";
-	size_t n = strlen(path), k = strlen(ext), tail = sizeof(digits) - 1 + k;
+	size_t n = strlen(path), k = strlen(ext), tail = strlen("-00001-of-00003") + k;
 	if (n < tail || strcmp(path + n - k, ext))
 		return 0;
-	const char *p = path + n - tail;
-	unsigned no = 0, count = 0;
-	for (size_t i = 0; i < sizeof(digits) - 1; i++) {
-		if (digits[i] == '0') {
-			if (p[i] < '0' || p[i] > '9')
-				return 0;
-			if (i < 6)
-				no = no * 10 + (unsigned)(p[i] - '0');
-			else
-				count = count * 10 + (unsigned)(p[i] - '0');
-		} else if (p[i] != digits[i]) {
-			return 0;
-		}
-	}
-	if (!count || !no || no > count)
+	const char *start = path + n - tail, *p = start + 1;
+	uint64_t no, count;
+	if (*start != '-' || !five_digits(&p, &no) || strncmp(p, "-of-", 4))
 		return 0;
-	*ret_prefix_len = (size_t)(p - path);
-	return count;
+	p += 4;
+	if (!five_digits(&p, &count) || !count || !no || no > count)
+		return 0;
+	*ret_prefix_len = (size_t)(start - path);
+	return (unsigned)count;
 }
 
 char *model_split_part(const char *name, size_t prefix_len, unsigned part, unsigned count, const char *ext)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "util/number.h"
 
 int model_fail(struct model_error *e, int r, const char *fmt, ...)
 {
@@ -146,11 +147,13 @@ static bool contains(const char *s, size_t n, const char *needle)
 /*
  * The layer a tensor's name places it in: GGUF's "blk.N.", safetensors'
  * "layers.N.", "h.N.", "blocks.N." anywhere in the name. -1 for none (or a
- * number past the bound).
+ * number past the bound). N is 9 digits at most: a longer run is no layer
+ * number, and the search goes on past it; a number past the bound ends it.
  */
 static long layer_of(const char *name, size_t n)
 {
 	static const char *const marks[] = { "blk.", "layers.", "h.", "blocks.", "layer." };
+	const char *end = name + n;
 	for (size_t i = 0; i < n; i++) {
 		if (i && name[i - 1] != '.')
 			continue;
@@ -158,14 +161,9 @@ static long layer_of(const char *name, size_t n)
 			size_t len = strlen(marks[k]);
 			if (n - i <= len || memcmp(name + i, marks[k], len))
 				continue;
-			size_t j = i + len;
-			unsigned long v = 0;
-			size_t digits = 0;
-			while (j < n && name[j] >= '0' && name[j] <= '9' && digits < 9) {
-				v = v * 10 + (unsigned long)(name[j] - '0');
-				j++, digits++;
-			}
-			if (digits && (j == n || name[j] == '.'))
+			const char *p = name + i + len;
+			uint64_t v;
+			if (parse_decimal(&p, end - p < 9 ? end : p + 9, UINT64_MAX, &v) && (p == end || *p == '.'))
 				return v < MODEL_MAX_LAYERS ? (long)v : -1;
 		}
 	}

@@ -110,6 +110,50 @@ static void test_dtypes(void)
 	is_u64(known, 32, "32 ggml ids known (0-39 less the 8 retired)");
 }
 
+/* The layer model_build_tensor() puts a tensor of name in: its number, -1 for none (another part's). */
+static long layer_named(const char *name)
+{
+	struct model_build b;
+	uint64_t dims[2] = { 4, 4 };
+	long layer = -2;
+	if (model_build_start(&b, NULL) == 0 &&
+	    model_build_tensor(&b, name, strlen(name), HMN_DTYPE_F32, dims, 2, 64) == 0)
+		layer = b.n_layers_seen ? (long)b.n_layers_seen - 1 : -1;
+	model_build_abort(&b);
+	return layer;
+}
+
+/* What the numbers in names say: a tensor's layer, a split file's part and count. */
+static void test_names(void)
+{
+	ok(layer_named("blk.12.attn_q.weight") == 12 && layer_named("model.layers.7.mlp.up_proj.weight") == 7 &&
+	   layer_named("transformer.h.11.mlp.c_fc.weight") == 11 && layer_named("blk.3") == 3,
+	   "blk.N., layers.N., h.N.: layer N");
+	ok(layer_named("blk.4095.x") == 4095 && layer_named("blk.4096.x") == -1, "4095 the last layer, 4096 none");
+	ok(layer_named("blk.000000012.x") == 12 && layer_named("blk.0000000012.x") == -1,
+	   "9 digits are a layer's number, 10 are none");
+	ok(layer_named("blk.0000000001.layers.3.w") == 3 && layer_named("blk.5000.layers.3.w") == -1,
+	   "past a run too long the search goes on; a number past the bound ends it");
+	ok(layer_named("blk.3a.x") == -1 && layer_named("xblk.3.x") == -1 && layer_named("blk..3.x") == -1 &&
+	   layer_named("blk.-1.x") == -1 && layer_named("token_embd.weight") == -1, "no layer in other names");
+
+	size_t prefix = 0;
+	ok(model_split_name("a/m-00002-of-00003.gguf", ".gguf", &prefix) == 3 && prefix == 3,
+	   "m-00002-of-00003.gguf: 3 parts");
+	ok(model_split_name("m-00003-of-00003.safetensors", ".safetensors", &prefix) == 3 && prefix == 1,
+	   "and its safetensors spelling");
+	static const char *const not_split[] = {
+		"m-0002-of-00003.gguf", "m-000002-of-00003.gguf", "m-00002-of-0003.gguf", "m-00004-of-00003.gguf",
+		"m-00000-of-00003.gguf", "m-00001-of-00000.gguf", "m-00001_of-00003.gguf", "m+00001-of-00003.gguf",
+		"m-0000a-of-00003.gguf", "m- 0001-of-00003.gguf", "m-+0001-of-00003.gguf", "m-00001-of-00003.safetensors",
+		"m.gguf",
+	};
+	unsigned none = 0;
+	for (size_t i = 0; i < sizeof(not_split) / sizeof(not_split[0]); i++)
+		none += model_split_name(not_split[i], ".gguf", &prefix) == 0;
+	is_u64(none, sizeof(not_split) / sizeof(not_split[0]), "five digits each, a part 1 to the count, or no split name");
+}
+
 static void test_attention(void)
 {
 	/* Llama-2-7B's layer, 4096 tokens, f16: Q, K, V and the output 32 MiB each; scores 1 GiB twice. */
@@ -1376,6 +1420,7 @@ int main(void)
 	const char *dir = getenv("MODELS");
 	snprintf(models, sizeof(models), "%s", dir ? dir : "models");
 	test_dtypes();
+	test_names();
 	test_attention();
 	test_gguf_models();
 	test_safetensors_models();
