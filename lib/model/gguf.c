@@ -669,7 +669,7 @@ static int check_kv_heads(const struct gguf_state *s, struct model_error *e)
  */
 static int check_metadata(const struct gguf_state *s, struct model_error *e)
 {
-	const struct arch_info *info = arch_find(s->architecture);
+	const struct arch_info *info = arch_find_gguf(s->architecture);
 	/* A recurrent state instead of, or beside, attention: Mamba, RWKV, the hybrids' ssm.* layers. */
 	bool attention = !(info && info->recurrent) && !arch_value(s, K_SSM_STATE);
 	int r;
@@ -875,7 +875,7 @@ int gguf_read(const struct reader *parts, size_t n, struct hmn_model **ret_model
 	if ((r = check_metadata(first, e)) < 0 || (r = model_build_finish(&b, e)) < 0 ||
 	    (r = check_layer_arrays(first, m, e)) < 0)
 		goto fail;
-	const struct arch_info *arch = arch_find(m->architecture);
+	const struct arch_info *arch = arch_find_gguf(m->architecture);
 	apply_layers(first, m, arch);
 	if (!arch)
 		model_warn_unknown_architecture(m);

@@ -25,43 +25,7 @@ int model_fail(struct model_error *e, int r, const char *fmt, ...)
 	return r;
 }
 
-/* ---- architectures ---------------------------------------------------------- */
-
-/*
- * What llama.cpp's llama-model.cpp says of each (the names are GGUF's):
- * which layers slide (set_swa_pattern), which keep a recurrent state
- * (latent attention is told by its keys). An architecture not here is read
- * as a plain transformer, with a warning.
- */
-static const struct arch_info arches[] = {
-	{ .name = "llama" }, { .name = "llama4", .swa_pattern = 4 }, { .name = "mistral3" },
-	{ .name = "qwen2" }, { .name = "qwen2moe" }, { .name = "qwen3" },
-	{ .name = "qwen3moe" }, { .name = "gemma" }, { .name = "gemma2", .swa_pattern = 2 },
-	{ .name = "gemma3", .swa_pattern = 6 }, { .name = "cohere2", .swa_pattern = 4 },
-	{ .name = "command-r" }, { .name = "phi2" }, { .name = "phi3" }, { .name = "phimoe" },
-	{ .name = "gpt2" }, { .name = "gptneox" },
-	{ .name = "starcoder" }, { .name = "starcoder2" }, { .name = "falcon" },
-	{ .name = "stablelm" }, { .name = "internlm2" },
-	{ .name = "olmo" }, { .name = "olmo2" }, { .name = "olmoe" }, { .name = "granite" },
-	{ .name = "granitemoe" }, { .name = "exaone" },
-	{ .name = "deepseek" }, { .name = "deepseek2" }, { .name = "glm4" },
-	{ .name = "glm4moe" },
-	{ .name = "gpt-oss", .swa_pattern = 2 }, { .name = "smollm3" },
-	{ .name = "mamba", .recurrent = true }, { .name = "mamba2", .recurrent = true },
-	{ .name = "rwkv6", .recurrent = true }, { .name = "rwkv7", .recurrent = true },
-	{ .name = "bert" }, { .name = "nomic-bert" },
-	/* config.json's model_type words are model-config.c's families[], not here. */
-};
-
-const struct arch_info *arch_find(const char *name)
-{
-	if (!name)
-		return NULL;
-	for (size_t i = 0; i < sizeof(arches) / sizeof(arches[0]); i++)
-		if (!strcmp(arches[i].name, name))
-			return &arches[i];
-	return NULL;
-}
+/* ---- what a reader says of a model: its warning, its layers' kinds ------------------ */
 
 void model_add_warning(struct hmn_model *m, const char *text)
 {

@@ -90,13 +90,6 @@ int model_build_check_parameters(const struct model_build *b, const char *where,
 int model_build_finish(struct model_build *b, struct model_error *e);
 void model_build_abort(struct model_build *b);
 
-/* Known architectures: how GGUF names their keys and which of their layers slide. */
-struct arch_info {
-	const char *name;            /* GGUF's general.architecture */
-	uint32_t swa_pattern;        /* every Nth layer is full, the rest slide (0: none) */
-	bool recurrent;              /* Mamba-style state, no KV cache */
-};
-const struct arch_info *arch_find(const char *name);
 /* m's warning: its architecture is not one hmn knows, and how it was read instead. */
 void model_warn_unknown_architecture(struct hmn_model *m);
 /* Adds text to m's warning (after the one it has, if any: "first; text"). */
@@ -104,6 +97,45 @@ void model_add_warning(struct hmn_model *m, const char *text);
 /* Sets layers' kinds from the model's window and pattern; recurrent: every layer keeps a state. */
 void model_set_layer_kinds(struct hmn_model *m, bool recurrent, uint32_t swa_pattern, const bool *swa_layers,
 			   size_t n_swa_layers);
+
+/* ---- arch.c: the architectures hmn knows ---- */
+
+/* A number transformers' config class sets when config.json leaves its key out. */
+struct config_default {
+	const char *key;
+	uint64_t value;          /* a flag's: 0 or 1 */
+};
+
+#define ARCH_MAX_MODEL_TYPES 2
+
+/* One architecture, by GGUF's name and config.json's, and what each reader needs of it. */
+struct arch_info {
+	const char *gguf;            /* GGUF's general.architecture; NULL: none of its own */
+	/* config.json's model_type words, the first ones of the array; none: GGUF's alone */
+	const char *model_types[ARCH_MAX_MODEL_TYPES];
+	uint32_t swa_pattern;        /* every Nth layer is full, the rest slide (0: none) */
+	bool recurrent;              /* Mamba-style state, no KV cache */
+	/* How config.json's layers are built, where they differ from Llama's (a GGUF lists its tensors). */
+	bool plain_mlp;              /* up and down (GELU), not gate, up and down */
+	bool linear_bias;            /* every linear layer has a bias */
+	bool qkv_bias;               /* Q, K and V have biases */
+	bool layer_norm;             /* LayerNorm (weight and bias), not RMSNorm */
+	bool qk_norm;                /* a norm on Q and on K (head_dim each) */
+	bool sandwich_norm;          /* norms after attention and MLP too (Gemma 2/3) */
+	bool tied;                   /* the default of tie_word_embeddings */
+	bool positions;              /* learned position embeddings (GPT-2) */
+	/*
+	 * The config class's defaults for the keys config.c reads
+	 * (configuration_*.py), ended by a NULL key; where the class derives
+	 * one instead (head_dim, num_key_value_heads of None), it is left out,
+	 * and the code derives it the same way. NULL without model_types.
+	 */
+	const struct config_default *defaults;
+};
+/* The entry a GGUF's general.architecture names; NULL for one hmn does not know. */
+const struct arch_info *arch_find_gguf(const char *name);
+/* The entry a config.json's model_type names; NULL for one hmn does not know. */
+const struct arch_info *arch_find_model_type(const char *model_type);
 
 /* ---- gguf.c ---- */
 /* Reads n parts of one GGUF model (one for an unsplit file), in order. */
@@ -129,7 +161,7 @@ int safetensors_read(const struct reader *r, struct model_build *b, struct model
 int safetensors_index(const char *path, const char *text, size_t len,
 		      int (*add)(const char *name, void *data), void *data, struct model_error *e);
 
-/* ---- model-config.c ---- */
+/* ---- config.c ---- */
 /*
  * Reads a Hugging Face config.json (file: its name in messages) into b's
  * model: the architecture, its shape, trained context and sliding windows;

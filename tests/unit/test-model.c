@@ -936,6 +936,44 @@ static void test_config_checks(void)
 
 /* ---- config.json: what it leaves out, transformers' config classes default ---------- */
 
+/*
+ * The one table of architectures, by either reader's names: a GGUF name and
+ * a model_type that are one word are one entry (the config reader asks the
+ * GGUF name of a model_type whether its layers keep a state); each reader's
+ * names are its own (llama4 is GGUF's alone, mistral config.json's).
+ */
+static void test_architectures(void)
+{
+	static const char *const model_types[] = {
+		"llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2",
+		"gemma3_text", "gemma3", "phi3", "gpt2", "gpt_neox", "deepseek_v2", "deepseek_v3", "mamba",
+		"falcon_mamba",
+	};
+	unsigned found = 0, same = 0;
+	for (size_t i = 0; i < sizeof(model_types) / sizeof(model_types[0]); i++) {
+		const struct arch_info *a = arch_find_model_type(model_types[i]);
+		const struct arch_info *g = arch_find_gguf(model_types[i]);
+		found += a != NULL;
+		same += !g || g == a;
+	}
+	is_u64(found, 18, "18 model_types known");
+	is_u64(same, 18, "a model_type that is also a GGUF name is that entry");
+	ok(arch_find_model_type("gemma3") == arch_find_gguf("gemma3") &&
+	   arch_find_model_type("gemma3_text") == arch_find_gguf("gemma3") &&
+	   arch_find_model_type("qwen2_moe") == arch_find_gguf("qwen2moe") &&
+	   arch_find_model_type("gpt_neox") == arch_find_gguf("gptneox") &&
+	   arch_find_model_type("deepseek_v2") == arch_find_gguf("deepseek2") &&
+	   arch_find_model_type("falcon_mamba") == arch_find_gguf("mamba"),
+	   "config.json's names of GGUF's architectures");
+	ok(!arch_find_model_type("llama4") && !arch_find_model_type("mamba2") &&
+	   !arch_find_model_type("qwen2moe") && !arch_find_gguf("mistral") && !arch_find_gguf("gemma3_text") &&
+	   !arch_find_gguf("deepseek_v3") &&
+	   !arch_find_gguf(NULL) && !arch_find_model_type(NULL), "each reader knows its own names alone");
+	const struct arch_info *g3 = arch_find_gguf("gemma3"), *m2 = arch_find_gguf("mamba2");
+	ok(g3 && g3->swa_pattern == 6 && !g3->recurrent && m2 && m2->recurrent,
+	   "gemma3: five of six layers slide; mamba2 keeps a state");
+}
+
 /* The real config.json in tests/fixtures/fit/FOLDER read alone: the model, or NULL (said). */
 static struct hmn_model *fixture_config(const char *folder)
 {
@@ -1429,6 +1467,7 @@ int main(void)
 	test_estimate();
 	test_hostile_files();
 	test_config_checks();
+	test_architectures();
 	test_config_defaults();
 	test_header_bounds();
 	test_truncations();
