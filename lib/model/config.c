@@ -33,6 +33,7 @@ struct config {
 	const cJSON *text, *root;
 	const struct arch_info *family; /* whose defaults stand for keys left out; NULL: none */
 	const char *file;            /* for messages */
+	struct shape_names names;    /* the keys the shape's rules name: transformers' own */
 	struct model_error *e;
 };
 
@@ -388,18 +389,15 @@ static int read_attention(const struct config *c, const struct arch_info *f, str
 	int r;
 
 	if ((r = config_required(c, HEAD_KEYS, 1, MODEL_MAX_WIDTH, &heads)) < 0 ||
-	    (r = config_optional(c, KEYS("num_key_value_heads", "num_kv_heads"), 1, MODEL_MAX_WIDTH, heads, &kv)) < 0)
-		return r;
-	if (heads % kv)
-		return model_fail(c->e, -EINVAL, "%s: num_key_value_heads: %" PRIu64 " does not divide"
-				  " num_attention_heads, %" PRIu64, c->file, kv, heads);
-	if ((r = config_number(c, KEYS("head_dim"), 1, MODEL_MAX_WIDTH, &head_dim)) < 0)
+	    (r = config_optional(c, KEYS("num_key_value_heads", "num_kv_heads"), 1, MODEL_MAX_WIDTH, heads,
+				 &kv)) < 0 ||
+	    (r = model_check_kv_heads(&c->names, heads, kv, -1, c->e)) < 0 ||
+	    (r = config_number(c, KEYS("head_dim"), 1, MODEL_MAX_WIDTH, &head_dim)) < 0)
 		return r;
 	if (r == 0) {
-		/* Latent attention's heads are as wide as its own keys say, whatever the width. */
-		if (s->h % heads && !m->kv_lora_rank)
-			return model_fail(c->e, -EINVAL, "%s: num_attention_heads: %" PRIu64 " does not divide"
-					  " hidden_size, %" PRIu64 ", and there is no head_dim", c->file, heads, s->h);
+		bool latent = m->kv_lora_rank != 0;
+		if ((r = model_check_heads_split(&c->names, heads, s->h, false, latent, c->e)) < 0)
+			return r;
 		head_dim = s->h / heads;
 	}
 	/* GPT-2 and GPT-NeoX write none (n_inner: null) for their 4 × width. */
@@ -437,9 +435,8 @@ static int read_experts(const struct config *c, struct hmn_model *m, struct shap
 				 sat_mul(shared, s->ff_moe), &s->ff_shared)) < 0 ||
 	    (r = config_optional(c, KEYS("first_k_dense_replace"), 0, MODEL_MAX_LAYERS, 0, &s->first_dense)) < 0)
 		return r;
-	if (experts && used > experts)
-		return model_fail(c->e, -EINVAL, "%s: num_experts_per_tok: %" PRIu64 " is more than the %" PRIu64
-				  " experts", c->file, used, experts);
+	if ((r = model_check_experts(&c->names, experts, used, c->e)) < 0)
+		return r;
 	m->n_expert = (uint32_t)experts;
 	m->n_expert_used = (uint32_t)used;
 	m->n_ff_expert = experts ? (uint32_t)s->ff_moe : 0;
@@ -612,7 +609,12 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 		struct model_error *e)
 {
 	struct hmn_model *m = b->m;
-	struct config c = { .file = file, .e = e };
+	struct config c = {
+		.file = file, .e = e,
+		.names = { .file = file, .prefix = "", .heads = "num_attention_heads",
+			   .kv_heads = "num_key_value_heads", .width = "hidden_size", .head_dim = "head_dim",
+			   .experts_used = "num_experts_per_tok" },
+	};
 	cJSON *root = cJSON_ParseWithLength(text_json, len);
 	struct shape s = { 0 };
 	bool *swa = NULL;

@@ -1,5 +1,6 @@
 /* A model as its headers describe it: the tensors' sums, by layer, and what each layer keeps. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,38 @@ void model_set_layer_kinds(struct hmn_model *m, bool recurrent, uint32_t swa_pat
 		else
 			l->kind = slides ? HMN_LAYER_SLIDING : HMN_LAYER_ATTENTION;
 	}
+}
+
+/* ---- the rules a shape holds together by -------------------------------------- */
+
+int model_check_kv_heads(const struct shape_names *n, uint64_t heads, uint64_t kv_heads, long layer,
+			 struct model_error *e)
+{
+	if (!kv_heads || (heads && heads % kv_heads == 0))
+		return 0;
+	char where[32] = "";
+	if (layer >= 0)
+		snprintf(where, sizeof(where), " in layer %ld", layer);
+	return model_fail(e, -EINVAL, "%s: %s%s: %" PRIu64 " does not divide %s%s, %" PRIu64 "%s", n->file,
+			  n->prefix, n->kv_heads, kv_heads, n->prefix, n->heads, heads, where);
+}
+
+int model_check_heads_split(const struct shape_names *n, uint64_t heads, uint64_t width, bool head_dim_said,
+			    bool latent, struct model_error *e)
+{
+	if (head_dim_said || latent || !heads || width % heads == 0)
+		return 0;
+	return model_fail(e, -EINVAL, "%s: %s%s: %" PRIu64 " does not divide %s%s, %" PRIu64
+			  ", and there is no %s%s", n->file, n->prefix, n->heads, heads, n->prefix, n->width,
+			  width, n->prefix, n->head_dim);
+}
+
+int model_check_experts(const struct shape_names *n, uint64_t experts, uint64_t used, struct model_error *e)
+{
+	if (!experts || used <= experts)
+		return 0;
+	return model_fail(e, -EINVAL, "%s: %s%s: %" PRIu64 " is more than the %" PRIu64 " experts", n->file,
+			  n->prefix, n->experts_used, used, experts);
 }
 
 /* ---- building a model from its tensors ---------------------------------------- */

@@ -98,6 +98,33 @@ void model_add_warning(struct hmn_model *m, const char *text);
 void model_set_layer_kinds(struct hmn_model *m, bool recurrent, uint32_t swa_pattern, const bool *swa_layers,
 			   size_t n_swa_layers);
 
+/*
+ * The rules a shape holds together by, whichever reader read it: each
+ * reader checks its keys' bounds as it reads them, and these where it
+ * has the numbers they relate. The messages name the keys as the reader's
+ * file does: config.json's own (num_attention_heads), or GGUF's after its
+ * architecture (llama.attention.head_count).
+ */
+struct shape_names {
+	const char *file;            /* the file a message names */
+	const char *prefix;          /* before each key: GGUF's "llama.", config.json's "" */
+	const char *heads, *kv_heads, *width, *head_dim, *experts_used;
+};
+/*
+ * The KV heads are shared by groups of heads: they divide them (0 KV heads:
+ * no cache). layer: which, for the message; -1 for the model's.
+ */
+int model_check_kv_heads(const struct shape_names *n, uint64_t heads, uint64_t kv_heads, long layer,
+			 struct model_error *e);
+/*
+ * Heads that are not given a width of their own (head_dim) split the width,
+ * so they divide it; latent attention's heads are as wide as its own keys say.
+ */
+int model_check_heads_split(const struct shape_names *n, uint64_t heads, uint64_t width, bool head_dim_said,
+			    bool latent, struct model_error *e);
+/* The experts a token uses are some of the experts (0 experts: a dense model). */
+int model_check_experts(const struct shape_names *n, uint64_t experts, uint64_t used, struct model_error *e);
+
 /* ---- arch.c: the architectures hmn knows ---- */
 
 /* A number transformers' config class sets when config.json leaves its key out. */
