@@ -6,6 +6,11 @@
  * over os/os.h's files). model/ uses lib/util and os/'s file reading alone:
  * no GPU, no context, no command.
  *
+ * Inside it, calls go one way: the tables at the bottom (dtype.c, arch.c),
+ * model.c's builder and the shape's rules on them, the readers (gguf.c,
+ * safetensors.c, config.c) on those, open.c on the readers; estimate.c
+ * needs the types alone.
+ *
  * This header is private to lib/model (and its unit tests and fuzzers).
  */
 #ifndef HMN_MODEL_PRIVATE_H
