@@ -13,8 +13,9 @@
  * A key left out is not always missing: transformers builds the model from
  * its config class, whose defaults stand for what config.json does not say
  * (Gemma 3 4B's text_config names neither its heads nor its vocabulary).
- * For the families hmn knows, those defaults are a table here; for any
- * other model_type, a key the shape needs and does not have is malformed.
+ * For the families hmn knows, those defaults are model/arch.c's table's;
+ * for any other model_type, a key the shape needs and does not have is
+ * malformed.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -27,135 +28,12 @@
 
 #include "model/model.h"
 
-/* A number transformers' config class sets when config.json leaves its key out. */
-struct config_default {
-	const char *key;
-	uint64_t value;          /* a flag's: 0 or 1 */
-};
-
-#define DEFAULTS(...) ((const struct config_default[]){ __VA_ARGS__, { NULL, 0 } })
-
-/* How a family builds its layers, where it differs from Llama's, and its config class's defaults. */
-struct family {
-	const char *model_type;
-	bool plain_mlp;        /* up and down (GELU), not gate, up and down */
-	bool linear_bias;      /* every linear layer has a bias */
-	bool qkv_bias;         /* Q, K and V have biases */
-	bool layer_norm;       /* LayerNorm (weight and bias), not RMSNorm */
-	bool qk_norm;          /* a norm on Q and on K (head_dim each) */
-	bool sandwich_norm;    /* norms after attention and MLP too (Gemma 2/3) */
-	bool tied;             /* the default of tie_word_embeddings */
-	bool positions;        /* learned position embeddings (GPT-2) */
-	bool recurrent;        /* Mamba */
-	uint32_t swa_pattern;  /* every Nth layer full, the others slide */
-	/*
-	 * The class's defaults for the keys hmn reads (configuration_*.py);
-	 * where the class derives one instead (head_dim, num_key_value_heads
-	 * of None), it is left out, and the code derives it the same way.
-	 */
-	const struct config_default *defaults;
-};
-
-/* Gemma3TextConfig's: a gemma3 config's text_config is one whatever its model_type says. */
-#define GEMMA3_TEXT_DEFAULTS                                                                              \
-	DEFAULTS({ "vocab_size", 262208 }, { "hidden_size", 2304 }, { "intermediate_size", 9216 },        \
-		 { "num_hidden_layers", 26 }, { "num_attention_heads", 8 }, { "num_key_value_heads", 4 }, \
-		 { "head_dim", 256 }, { "max_position_embeddings", 131072 }, { "sliding_window", 4096 })
-
-static const struct family families[] = {
-	{ .model_type = "llama",
-	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "hidden_size", 4096 }, { "intermediate_size", 11008 },
-			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
-			       { "max_position_embeddings", 2048 }) },
-	{ .model_type = "mistral",
-	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "hidden_size", 4096 }, { "intermediate_size", 14336 },
-			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
-			       { "num_key_value_heads", 8 }, { "max_position_embeddings", 131072 },
-			       { "sliding_window", 4096 }) },
-	{ .model_type = "mixtral",
-	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "hidden_size", 4096 }, { "intermediate_size", 14336 },
-			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
-			       { "num_key_value_heads", 8 }, { "max_position_embeddings", 131072 },
-			       { "num_local_experts", 8 }, { "num_experts_per_tok", 2 }) },
-	{ .model_type = "qwen3", .qk_norm = true,
-	  .defaults = DEFAULTS({ "vocab_size", 151936 }, { "hidden_size", 4096 }, { "intermediate_size", 22016 },
-			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
-			       { "num_key_value_heads", 32 }, { "head_dim", 128 },
-			       { "max_position_embeddings", 32768 }, { "use_sliding_window", 0 },
-			       { "sliding_window", 4096 }) },
-	{ .model_type = "qwen3_moe", .qk_norm = true,
-	  .defaults = DEFAULTS({ "vocab_size", 151936 }, { "hidden_size", 2048 }, { "intermediate_size", 6144 },
-			       { "num_hidden_layers", 24 }, { "num_attention_heads", 32 },
-			       { "num_key_value_heads", 4 }, { "max_position_embeddings", 32768 },
-			       { "use_sliding_window", 0 }, { "sliding_window", 4096 },
-			       { "moe_intermediate_size", 768 }, { "num_experts", 128 },
-			       { "num_experts_per_tok", 8 }) },
-	{ .model_type = "qwen2", .qkv_bias = true,
-	  .defaults = DEFAULTS({ "vocab_size", 151936 }, { "hidden_size", 4096 }, { "intermediate_size", 22016 },
-			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
-			       { "num_key_value_heads", 32 }, { "max_position_embeddings", 32768 },
-			       { "use_sliding_window", 0 }, { "sliding_window", 4096 }) },
-	{ .model_type = "qwen2_moe", .qkv_bias = true,
-	  .defaults = DEFAULTS({ "vocab_size", 151936 }, { "hidden_size", 2048 }, { "intermediate_size", 5632 },
-			       { "num_hidden_layers", 24 }, { "num_attention_heads", 16 },
-			       { "num_key_value_heads", 16 }, { "max_position_embeddings", 32768 },
-			       { "use_sliding_window", 0 }, { "sliding_window", 4096 },
-			       { "moe_intermediate_size", 1408 }, { "shared_expert_intermediate_size", 5632 },
-			       { "num_experts", 60 }, { "num_experts_per_tok", 4 }) },
-	{ .model_type = "gemma", .tied = true,
-	  .defaults = DEFAULTS({ "vocab_size", 256000 }, { "hidden_size", 3072 }, { "intermediate_size", 24576 },
-			       { "num_hidden_layers", 28 }, { "num_attention_heads", 16 },
-			       { "num_key_value_heads", 16 }, { "head_dim", 256 },
-			       { "max_position_embeddings", 8192 }) },
-	{ .model_type = "gemma2", .tied = true, .sandwich_norm = true, .swa_pattern = 2,
-	  .defaults = DEFAULTS({ "vocab_size", 256000 }, { "hidden_size", 2304 }, { "intermediate_size", 9216 },
-			       { "num_hidden_layers", 26 }, { "num_attention_heads", 8 },
-			       { "num_key_value_heads", 4 }, { "head_dim", 256 },
-			       { "max_position_embeddings", 8192 }, { "sliding_window", 4096 }) },
-	{ .model_type = "gemma3_text", .tied = true, .sandwich_norm = true, .qk_norm = true,
-	  .swa_pattern = 6, .defaults = GEMMA3_TEXT_DEFAULTS },
-	{ .model_type = "gemma3", .tied = true, .sandwich_norm = true, .qk_norm = true,
-	  .swa_pattern = 6, .defaults = GEMMA3_TEXT_DEFAULTS },
-	{ .model_type = "phi3",
-	  .defaults = DEFAULTS({ "vocab_size", 32064 }, { "hidden_size", 3072 }, { "intermediate_size", 8192 },
-			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
-			       { "max_position_embeddings", 4096 }) },
-	{ .model_type = "deepseek_v2",
-	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "hidden_size", 4096 }, { "intermediate_size", 11008 },
-			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
-			       { "max_position_embeddings", 2048 }, { "kv_lora_rank", 512 }, { "q_lora_rank", 1536 },
-			       { "qk_nope_head_dim", 128 }, { "qk_rope_head_dim", 64 }, { "v_head_dim", 128 },
-			       { "n_routed_experts", 64 }, { "n_shared_experts", 2 },
-			       { "moe_intermediate_size", 1407 }, { "first_k_dense_replace", 0 }) },
-	{ .model_type = "deepseek_v3",
-	  .defaults = DEFAULTS({ "vocab_size", 129280 }, { "hidden_size", 7168 }, { "intermediate_size", 18432 },
-			       { "num_hidden_layers", 61 }, { "num_attention_heads", 128 },
-			       { "num_key_value_heads", 128 }, { "max_position_embeddings", 4096 },
-			       { "kv_lora_rank", 512 }, { "q_lora_rank", 1536 }, { "qk_nope_head_dim", 128 },
-			       { "qk_rope_head_dim", 64 }, { "v_head_dim", 128 }, { "n_routed_experts", 256 },
-			       { "n_shared_experts", 1 }, { "num_experts_per_tok", 8 },
-			       { "moe_intermediate_size", 2048 }, { "first_k_dense_replace", 3 }) },
-	/* GPT-2's own names (hidden_size is n_embd to it); n_inner None is 4 × n_embd. */
-	{ .model_type = "gpt2", .plain_mlp = true, .linear_bias = true, .layer_norm = true,
-	  .tied = true, .positions = true,
-	  .defaults = DEFAULTS({ "vocab_size", 50257 }, { "n_embd", 768 }, { "n_layer", 12 }, { "n_head", 12 },
-			       { "n_positions", 1024 }) },
-	{ .model_type = "gpt_neox", .plain_mlp = true, .linear_bias = true, .layer_norm = true,
-	  .defaults = DEFAULTS({ "vocab_size", 50432 }, { "hidden_size", 6144 }, { "intermediate_size", 24576 },
-			       { "num_hidden_layers", 44 }, { "num_attention_heads", 64 },
-			       { "max_position_embeddings", 2048 }) },
-	/* The state's own defaults (state_size, conv_kernel, expand) are read_recurrent's. */
-	{ .model_type = "mamba", .tied = true, .recurrent = true,
-	  .defaults = DEFAULTS({ "vocab_size", 50280 }, { "hidden_size", 768 }, { "num_hidden_layers", 32 }) },
-	{ .model_type = "falcon_mamba", .tied = true, .recurrent = true,
-	  .defaults = DEFAULTS({ "vocab_size", 50280 }, { "hidden_size", 768 }, { "num_hidden_layers", 32 }) },
-};
-
 /* Where a config's shape is read: a multimodal one's text_config first, then the top level. */
 struct config {
 	const cJSON *text, *root;
-	const struct family *family; /* whose defaults stand for keys left out; NULL: none */
+	const struct arch_info *family; /* whose defaults stand for keys left out; NULL: none */
 	const char *file;            /* for messages */
+	struct shape_names names;    /* the keys the shape's rules name: transformers' own */
 	struct model_error *e;
 };
 
@@ -351,7 +229,7 @@ static enum hmn_dtype quantized_dtype(const cJSON *root)
 }
 
 struct shape {
-	const struct family *family;
+	const struct arch_info *family;
 	uint64_t h, ff, vocab, positions;
 	uint64_t q_lora, nope, rope, v_head;
 	uint64_t ff_moe, ff_shared, first_dense;
@@ -384,7 +262,7 @@ static uint64_t norm_params(const struct shape *s, uint64_t width)
 
 static int implied_layer(struct model_build *b, const struct hmn_model *m, const struct shape *s, uint32_t i)
 {
-	const struct family *f = s->family;
+	const struct arch_info *f = s->family;
 	char name[64];
 	uint64_t h = s->h, hd = m->key_length, nh = m->n_head, nkv = m->n_head_kv;
 	uint64_t matrix = 0, vector = 0;
@@ -455,7 +333,8 @@ static int implied_tensors(struct model_build *b, const struct hmn_model *m, con
 /* ---- the shape, read and checked --------------------------------------------- */
 
 /* Layers, width, vocabulary, trained context, tied embeddings: what every family has. */
-static int read_common(const struct config *c, const struct family *f, struct hmn_model *m, struct shape *s)
+static int read_common(const struct config *c, const struct arch_info *f, struct hmn_model *m,
+		       struct shape *s)
 {
 	uint64_t layers, context;
 	int r;
@@ -503,24 +382,22 @@ static int read_mla(const struct config *c, struct hmn_model *m, struct shape *s
  * width, so they must divide it (Gemma says head_dim: 8 heads of 256 in
  * 2304); the KV heads are shared by groups of heads, so they divide those.
  */
-static int read_attention(const struct config *c, const struct family *f, struct hmn_model *m, struct shape *s)
+static int read_attention(const struct config *c, const struct arch_info *f, struct hmn_model *m,
+			  struct shape *s)
 {
 	uint64_t heads, kv, head_dim, ff;
 	int r;
 
 	if ((r = config_required(c, HEAD_KEYS, 1, MODEL_MAX_WIDTH, &heads)) < 0 ||
-	    (r = config_optional(c, KEYS("num_key_value_heads", "num_kv_heads"), 1, MODEL_MAX_WIDTH, heads, &kv)) < 0)
-		return r;
-	if (heads % kv)
-		return model_fail(c->e, -EINVAL, "%s: num_key_value_heads: %" PRIu64 " does not divide"
-				  " num_attention_heads, %" PRIu64, c->file, kv, heads);
-	if ((r = config_number(c, KEYS("head_dim"), 1, MODEL_MAX_WIDTH, &head_dim)) < 0)
+	    (r = config_optional(c, KEYS("num_key_value_heads", "num_kv_heads"), 1, MODEL_MAX_WIDTH, heads,
+				 &kv)) < 0 ||
+	    (r = model_check_kv_heads(&c->names, heads, kv, -1, c->e)) < 0 ||
+	    (r = config_number(c, KEYS("head_dim"), 1, MODEL_MAX_WIDTH, &head_dim)) < 0)
 		return r;
 	if (r == 0) {
-		/* Latent attention's heads are as wide as its own keys say, whatever the width. */
-		if (s->h % heads && !m->kv_lora_rank)
-			return model_fail(c->e, -EINVAL, "%s: num_attention_heads: %" PRIu64 " does not divide"
-					  " hidden_size, %" PRIu64 ", and there is no head_dim", c->file, heads, s->h);
+		bool latent = m->kv_lora_rank != 0;
+		if ((r = model_check_heads_split(&c->names, heads, s->h, false, latent, c->e)) < 0)
+			return r;
 		head_dim = s->h / heads;
 	}
 	/* GPT-2 and GPT-NeoX write none (n_inner: null) for their 4 × width. */
@@ -558,9 +435,8 @@ static int read_experts(const struct config *c, struct hmn_model *m, struct shap
 				 sat_mul(shared, s->ff_moe), &s->ff_shared)) < 0 ||
 	    (r = config_optional(c, KEYS("first_k_dense_replace"), 0, MODEL_MAX_LAYERS, 0, &s->first_dense)) < 0)
 		return r;
-	if (experts && used > experts)
-		return model_fail(c->e, -EINVAL, "%s: num_experts_per_tok: %" PRIu64 " is more than the %" PRIu64
-				  " experts", c->file, used, experts);
+	if ((r = model_check_experts(&c->names, experts, used, c->e)) < 0)
+		return r;
 	m->n_expert = (uint32_t)experts;
 	m->n_expert_used = (uint32_t)used;
 	m->n_ff_expert = experts ? (uint32_t)s->ff_moe : 0;
@@ -596,7 +472,8 @@ static int read_recurrent(const struct config *c, struct hmn_model *m, struct sh
 	return 0;
 }
 
-static int read_shape(const struct config *c, const struct family *f, struct hmn_model *m, struct shape *s)
+static int read_shape(const struct config *c, const struct arch_info *f, struct hmn_model *m,
+		      struct shape *s)
 {
 	int r;
 	if ((r = read_common(c, f, m, s)) < 0)
@@ -653,7 +530,7 @@ static int layer_types(const struct config *c, const struct hmn_model *m, bool *
 }
 
 /* The window, and which layers slide: layer_types, else the family's pattern or every layer. */
-static int read_sliding(const struct config *c, const struct family *f, struct hmn_model *m, bool **ret_swa,
+static int read_sliding(const struct config *c, const struct arch_info *f, struct hmn_model *m, bool **ret_swa,
 			size_t *ret_n, uint32_t *ret_pattern)
 {
 	uint64_t window, pattern;
@@ -680,14 +557,6 @@ static int read_sliding(const struct config *c, const struct family *f, struct h
 	*ret_n = n;
 	*ret_pattern = (uint32_t)pattern;
 	return 0;
-}
-
-static const struct family *family_of(const char *model_type)
-{
-	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++)
-		if (!strcmp(families[i].model_type, model_type))
-			return &families[i];
-	return NULL;
 }
 
 /* The model's own name for its architecture: model_type, else the first of architectures. */
@@ -726,7 +595,7 @@ static int read_config(struct config *c, struct hmn_model *m, struct shape *s, b
 	char name[64];
 	printable_name(arch, name, sizeof(name));
 	m->architecture = arena_strdup(m->arena, name);
-	s->family = c->family = family_of(arch);
+	s->family = c->family = arch_find_model_type(arch);
 	if ((r = read_shape(c, s->family, m, s)) < 0 || (r = torch_dtype(c, &dt)) < 0)
 		return r;
 	s->weights = dt != HMN_DTYPE_NONE ? dt : HMN_DTYPE_F32;
@@ -740,7 +609,12 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 		struct model_error *e)
 {
 	struct hmn_model *m = b->m;
-	struct config c = { .file = file, .e = e };
+	struct config c = {
+		.file = file, .e = e,
+		.names = { .file = file, .prefix = "", .heads = "num_attention_heads",
+			   .kv_heads = "num_key_value_heads", .width = "hidden_size", .head_dim = "head_dim",
+			   .experts_used = "num_experts_per_tok" },
+	};
 	cJSON *root = cJSON_ParseWithLength(text_json, len);
 	struct shape s = { 0 };
 	bool *swa = NULL;
@@ -770,16 +644,24 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 	}
 	if (implies_tensors)
 		m->tied_embeddings = s.tied;
-	const struct family *f = s.family;
-	const struct arch_info *info = arch_find(m->architecture);
+	const struct arch_info *f = s.family;
+	/*
+	 * The model_type looked up as a GGUF name first: one that is the GGUF
+	 * name of a recurrent architecture without a config class here (mamba2,
+	 * rwkv6, rwkv7) keeps a state in every layer, though its shape is read
+	 * as a generic transformer's, with the warning. Where both lookups
+	 * answer, they answer the same entry.
+	 */
+	const struct arch_info *info = arch_find_gguf(m->architecture);
 	model_set_layer_kinds(m, info ? info->recurrent : f && f->recurrent, pattern, swa, n_swa);
 	free(swa);
 	if (!f) {
 		model_warn_unknown_architecture(m);
 	} else if (assumed) {
+		/* m->architecture: the model_type the entry was found by, one of the table's names. */
 		char w[160];
 		snprintf(w, sizeof(w), "no shape of its own: read with transformers' defaults for %s (%u layers of width %u)",
-			 f->model_type, m->n_layer, m->n_embd);
+			 m->architecture, m->n_layer, m->n_embd);
 		model_add_warning(m, w);
 	}
 	return 0;

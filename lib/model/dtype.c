@@ -3,65 +3,71 @@
 #include <string.h>
 #include <strings.h>
 
-#include "model/model.h"
+#include "model/dtype.h"
 
 struct dtype_info {
 	enum hmn_dtype dtype;
-	const char *name;
+	const char *name;         /* hmn's, ggml's in lower case */
+	const char *safetensors;  /* the safetensors format's spelling; NULL: not one of its types */
 	uint32_t block;           /* elements a block holds */
 	uint32_t bytes;           /* bytes a block takes */
 	bool is_float;            /* a type activations and a KV cache can be kept in */
 };
 
-/* ggml.c's type traits (block size, type size) and safetensors' bits. */
+/*
+ * ggml.c's type traits (block size, type size) and safetensors' bits. The
+ * one table of types: a safetensors header's dtype is looked up here too,
+ * by the format's own spelling, exactly (safetensors writes "BF16", never
+ * "bf16"; a ggml type or --dtype's words in a header are no type of it).
+ */
 static const struct dtype_info dtypes[] = {
-	{ HMN_DTYPE_F32, "f32", 1, 4, true },
-	{ HMN_DTYPE_F16, "f16", 1, 2, true },
-	{ HMN_DTYPE_Q4_0, "q4_0", 32, 18, false },
-	{ HMN_DTYPE_Q4_1, "q4_1", 32, 20, false },
-	{ HMN_DTYPE_Q5_0, "q5_0", 32, 22, false },
-	{ HMN_DTYPE_Q5_1, "q5_1", 32, 24, false },
-	{ HMN_DTYPE_Q8_0, "q8_0", 32, 34, false },
-	{ HMN_DTYPE_Q8_1, "q8_1", 32, 36, false },
-	{ HMN_DTYPE_Q2_K, "q2_k", 256, 84, false },
-	{ HMN_DTYPE_Q3_K, "q3_k", 256, 110, false },
-	{ HMN_DTYPE_Q4_K, "q4_k", 256, 144, false },
-	{ HMN_DTYPE_Q5_K, "q5_k", 256, 176, false },
-	{ HMN_DTYPE_Q6_K, "q6_k", 256, 210, false },
-	{ HMN_DTYPE_Q8_K, "q8_k", 256, 292, false },
-	{ HMN_DTYPE_IQ2_XXS, "iq2_xxs", 256, 66, false },
-	{ HMN_DTYPE_IQ2_XS, "iq2_xs", 256, 74, false },
-	{ HMN_DTYPE_IQ3_XXS, "iq3_xxs", 256, 98, false },
-	{ HMN_DTYPE_IQ1_S, "iq1_s", 256, 50, false },
-	{ HMN_DTYPE_IQ4_NL, "iq4_nl", 32, 18, false },
-	{ HMN_DTYPE_IQ3_S, "iq3_s", 256, 110, false },
-	{ HMN_DTYPE_IQ2_S, "iq2_s", 256, 82, false },
-	{ HMN_DTYPE_IQ4_XS, "iq4_xs", 256, 136, false },
-	{ HMN_DTYPE_I8, "i8", 1, 1, false },
-	{ HMN_DTYPE_I16, "i16", 1, 2, false },
-	{ HMN_DTYPE_I32, "i32", 1, 4, false },
-	{ HMN_DTYPE_I64, "i64", 1, 8, false },
-	{ HMN_DTYPE_F64, "f64", 1, 8, true },
-	{ HMN_DTYPE_IQ1_M, "iq1_m", 256, 56, false },
-	{ HMN_DTYPE_BF16, "bf16", 1, 2, true },
-	{ HMN_DTYPE_TQ1_0, "tq1_0", 256, 54, false },
-	{ HMN_DTYPE_TQ2_0, "tq2_0", 256, 66, false },
-	{ HMN_DTYPE_MXFP4, "mxfp4", 32, 17, false },
-	{ HMN_DTYPE_BOOL, "bool", 1, 1, false },
-	{ HMN_DTYPE_U8, "u8", 1, 1, false },
-	{ HMN_DTYPE_U16, "u16", 1, 2, false },
-	{ HMN_DTYPE_U32, "u32", 1, 4, false },
-	{ HMN_DTYPE_U64, "u64", 1, 8, false },
-	{ HMN_DTYPE_F8_E4M3, "f8_e4m3", 1, 1, true },
-	{ HMN_DTYPE_F8_E5M2, "f8_e5m2", 1, 1, true },
-	{ HMN_DTYPE_F8_E8M0, "f8_e8m0", 1, 1, false },
-	{ HMN_DTYPE_F8_E4M3FNUZ, "f8_e4m3fnuz", 1, 1, true },
-	{ HMN_DTYPE_F8_E5M2FNUZ, "f8_e5m2fnuz", 1, 1, true },
-	{ HMN_DTYPE_C64, "c64", 1, 8, false },
-	{ HMN_DTYPE_F4, "f4", 2, 1, false },
-	{ HMN_DTYPE_F6_E2M3, "f6_e2m3", 4, 3, false },
-	{ HMN_DTYPE_F6_E3M2, "f6_e3m2", 4, 3, false },
-	{ HMN_DTYPE_INT4, "int4", 2, 1, false },
+	{ HMN_DTYPE_F32, "f32", "F32", 1, 4, true },
+	{ HMN_DTYPE_F16, "f16", "F16", 1, 2, true },
+	{ HMN_DTYPE_Q4_0, "q4_0", NULL, 32, 18, false },
+	{ HMN_DTYPE_Q4_1, "q4_1", NULL, 32, 20, false },
+	{ HMN_DTYPE_Q5_0, "q5_0", NULL, 32, 22, false },
+	{ HMN_DTYPE_Q5_1, "q5_1", NULL, 32, 24, false },
+	{ HMN_DTYPE_Q8_0, "q8_0", NULL, 32, 34, false },
+	{ HMN_DTYPE_Q8_1, "q8_1", NULL, 32, 36, false },
+	{ HMN_DTYPE_Q2_K, "q2_k", NULL, 256, 84, false },
+	{ HMN_DTYPE_Q3_K, "q3_k", NULL, 256, 110, false },
+	{ HMN_DTYPE_Q4_K, "q4_k", NULL, 256, 144, false },
+	{ HMN_DTYPE_Q5_K, "q5_k", NULL, 256, 176, false },
+	{ HMN_DTYPE_Q6_K, "q6_k", NULL, 256, 210, false },
+	{ HMN_DTYPE_Q8_K, "q8_k", NULL, 256, 292, false },
+	{ HMN_DTYPE_IQ2_XXS, "iq2_xxs", NULL, 256, 66, false },
+	{ HMN_DTYPE_IQ2_XS, "iq2_xs", NULL, 256, 74, false },
+	{ HMN_DTYPE_IQ3_XXS, "iq3_xxs", NULL, 256, 98, false },
+	{ HMN_DTYPE_IQ1_S, "iq1_s", NULL, 256, 50, false },
+	{ HMN_DTYPE_IQ4_NL, "iq4_nl", NULL, 32, 18, false },
+	{ HMN_DTYPE_IQ3_S, "iq3_s", NULL, 256, 110, false },
+	{ HMN_DTYPE_IQ2_S, "iq2_s", NULL, 256, 82, false },
+	{ HMN_DTYPE_IQ4_XS, "iq4_xs", NULL, 256, 136, false },
+	{ HMN_DTYPE_I8, "i8", "I8", 1, 1, false },
+	{ HMN_DTYPE_I16, "i16", "I16", 1, 2, false },
+	{ HMN_DTYPE_I32, "i32", "I32", 1, 4, false },
+	{ HMN_DTYPE_I64, "i64", "I64", 1, 8, false },
+	{ HMN_DTYPE_F64, "f64", "F64", 1, 8, true },
+	{ HMN_DTYPE_IQ1_M, "iq1_m", NULL, 256, 56, false },
+	{ HMN_DTYPE_BF16, "bf16", "BF16", 1, 2, true },
+	{ HMN_DTYPE_TQ1_0, "tq1_0", NULL, 256, 54, false },
+	{ HMN_DTYPE_TQ2_0, "tq2_0", NULL, 256, 66, false },
+	{ HMN_DTYPE_MXFP4, "mxfp4", NULL, 32, 17, false },
+	{ HMN_DTYPE_BOOL, "bool", "BOOL", 1, 1, false },
+	{ HMN_DTYPE_U8, "u8", "U8", 1, 1, false },
+	{ HMN_DTYPE_U16, "u16", "U16", 1, 2, false },
+	{ HMN_DTYPE_U32, "u32", "U32", 1, 4, false },
+	{ HMN_DTYPE_U64, "u64", "U64", 1, 8, false },
+	{ HMN_DTYPE_F8_E4M3, "f8_e4m3", "F8_E4M3", 1, 1, true },
+	{ HMN_DTYPE_F8_E5M2, "f8_e5m2", "F8_E5M2", 1, 1, true },
+	{ HMN_DTYPE_F8_E8M0, "f8_e8m0", "F8_E8M0", 1, 1, false },
+	{ HMN_DTYPE_F8_E4M3FNUZ, "f8_e4m3fnuz", "F8_E4M3FNUZ", 1, 1, true },
+	{ HMN_DTYPE_F8_E5M2FNUZ, "f8_e5m2fnuz", "F8_E5M2FNUZ", 1, 1, true },
+	{ HMN_DTYPE_C64, "c64", "C64", 1, 8, false },
+	{ HMN_DTYPE_F4, "f4", "F4", 2, 1, false },
+	{ HMN_DTYPE_F6_E2M3, "f6_e2m3", "F6_E2M3", 4, 3, false },
+	{ HMN_DTYPE_F6_E3M2, "f6_e3m2", "F6_E3M2", 4, 3, false },
+	{ HMN_DTYPE_INT4, "int4", NULL, 2, 1, false },
 };
 
 /* --dtype's words and other spellings of the same types. */
@@ -90,6 +96,16 @@ static const struct dtype_info *dtype_find(enum hmn_dtype dtype)
 bool dtype_is_ggml(uint32_t id)
 {
 	return id < HMN_DTYPE_BOOL && dtype_find((enum hmn_dtype)id) != NULL;
+}
+
+bool dtype_from_safetensors(const char *name, enum hmn_dtype *ret_dtype)
+{
+	for (size_t i = 0; i < sizeof(dtypes) / sizeof(dtypes[0]); i++)
+		if (dtypes[i].safetensors && !strcmp(name, dtypes[i].safetensors)) {
+			*ret_dtype = dtypes[i].dtype;
+			return true;
+		}
+	return false;
 }
 
 bool dtype_is_float(enum hmn_dtype dtype)

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "util/number.h"
 
 enum gguf_type {
 	GGUF_U8, GGUF_I8, GGUF_U16, GGUF_I16, GGUF_U32, GGUF_I32, GGUF_F32, GGUF_BOOL,
@@ -635,26 +636,21 @@ static uint64_t layer_value(const struct candidate *v, uint32_t i, uint64_t laye
 }
 
 /*
- * The KV heads are shared by groups of heads, layer by layer: they divide
- * them (a layer of 0 KV heads has no cache). An array of the wrong length
- * is check_layer_arrays' to refuse.
+ * The KV heads divide the heads layer by layer (model_check_kv_heads),
+ * where either is an array. An array of the wrong length is
+ * check_layer_arrays' to refuse.
  */
-static int check_kv_heads(const struct gguf_state *s, struct model_error *e)
+static int check_kv_heads(const struct gguf_state *s, const struct shape_names *names, struct model_error *e)
 {
 	const struct candidate *heads = arch_value(s, K_HEAD), *kv = arch_value(s, K_HEAD_KV);
 	uint64_t layers = arch_scalar(s, K_BLOCK_COUNT, 0);
+	int r;
 	if (!heads || !kv)
 		return 0;
 	for (uint32_t i = 0; i < layers; i++) {
 		uint64_t h = layer_value(heads, i, layers), k = layer_value(kv, i, layers);
-		if (!k || (h && h % k == 0))
-			continue;
-		char layer[32] = "";
-		if (kv->array || heads->array)
-			snprintf(layer, sizeof(layer), " in layer %" PRIu32, i);
-		return model_fail(e, -EINVAL, "%s: %s.attention.head_count_kv: %" PRIu64 " does not divide"
-				  " %s.attention.head_count, %" PRIu64 "%s", s->c.r->name, s->architecture, k,
-				  s->architecture, h, layer);
+		if ((r = model_check_kv_heads(names, h, k, kv->array || heads->array ? (long)i : -1, e)) < 0)
+			return r;
 	}
 	return 0;
 }
@@ -668,27 +664,30 @@ static int check_kv_heads(const struct gguf_state *s, struct model_error *e)
  */
 static int check_metadata(const struct gguf_state *s, struct model_error *e)
 {
-	const struct arch_info *info = arch_find(s->architecture);
+	const struct arch_info *info = arch_find_gguf(s->architecture);
 	/* A recurrent state instead of, or beside, attention: Mamba, RWKV, the hybrids' ssm.* layers. */
 	bool attention = !(info && info->recurrent) && !arch_value(s, K_SSM_STATE);
+	char prefix[GGUF_MAX_PREFIX + 1];
+	snprintf(prefix, sizeof(prefix), "%s.", s->architecture);
+	const struct shape_names names = {
+		.file = s->c.r->name, .prefix = prefix, .heads = arch_key_names[K_HEAD],
+		.kv_heads = arch_key_names[K_HEAD_KV], .width = arch_key_names[K_EMBD],
+		.head_dim = arch_key_names[K_KEY_LEN], .experts_used = arch_key_names[K_EXPERTS_USED],
+	};
 	int r;
 
 	for (size_t i = 0; i < sizeof(key_rules) / sizeof(key_rules[0]); i++)
 		if ((r = check_key(s, &key_rules[i], attention, e)) < 0)
 			return r;
-	if ((r = check_kv_heads(s, e)) < 0)
+	if ((r = check_kv_heads(s, &names, e)) < 0)
 		return r;
-	/* Without key_length the heads split the width, so they must divide it; latent attention says its own. */
+	/* A model without attention has no heads to split its width. */
 	uint64_t heads = arch_scalar(s, K_HEAD, 0), width = arch_scalar(s, K_EMBD, 0);
-	if (attention && !arch_value(s, K_KEY_LEN) && !arch_scalar(s, K_KV_LORA, 0) && width % heads)
-		return model_fail(e, -EINVAL, "%s: %s.attention.head_count: %" PRIu64 " does not divide"
-				  " %s.embedding_length, %" PRIu64 ", and there is no %s.attention.key_length",
-				  s->c.r->name, s->architecture, heads, s->architecture, width, s->architecture);
+	bool key_length = arch_value(s, K_KEY_LEN) != NULL, latent = arch_scalar(s, K_KV_LORA, 0) != 0;
+	if (attention && (r = model_check_heads_split(&names, heads, width, key_length, latent, e)) < 0)
+		return r;
 	uint64_t experts = arch_scalar(s, K_EXPERTS, 0), used = arch_scalar(s, K_EXPERTS_USED, 0);
-	if (experts && used > experts)
-		return model_fail(e, -EINVAL, "%s: %s.expert_used_count: %" PRIu64 " is more than the %" PRIu64
-				  " experts", s->c.r->name, s->architecture, used, experts);
-	return 0;
+	return model_check_experts(&names, experts, used, e);
 }
 
 /*
@@ -732,31 +731,28 @@ static void apply_layers(const struct gguf_state *s, struct hmn_model *m, const 
 	free(swa);
 }
 
+/* Five digits at *p, no fewer: their number, and *p past them. */
+static bool five_digits(const char **p, uint64_t *ret)
+{
+	const char *start = *p;
+	return parse_decimal(p, start + 5, 99999, ret) && *p == start + 5;
+}
+
 unsigned model_split_name(const char *path, const char *ext, size_t *ret_prefix_len)
 {
 	/* NAME-00001-of-00003.gguf, NAME-00001-of-00003.safetensors: five digits each, as the writers make. */
-	static const char digits[] = "-00000-of-00000";
-	size_t n = strlen(path), k = strlen(ext), tail = sizeof(digits) - 1 + k;
+	size_t n = strlen(path), k = strlen(ext), tail = strlen("-00001-of-00003") + k;
 	if (n < tail || strcmp(path + n - k, ext))
 		return 0;
-	const char *p = path + n - tail;
-	unsigned no = 0, count = 0;
-	for (size_t i = 0; i < sizeof(digits) - 1; i++) {
-		if (digits[i] == '0') {
-			if (p[i] < '0' || p[i] > '9')
-				return 0;
-			if (i < 6)
-				no = no * 10 + (unsigned)(p[i] - '0');
-			else
-				count = count * 10 + (unsigned)(p[i] - '0');
-		} else if (p[i] != digits[i]) {
-			return 0;
-		}
-	}
-	if (!count || !no || no > count)
+	const char *start = path + n - tail, *p = start + 1;
+	uint64_t no, count;
+	if (*start != '-' || !five_digits(&p, &no) || strncmp(p, "-of-", 4))
 		return 0;
-	*ret_prefix_len = (size_t)(p - path);
-	return count;
+	p += 4;
+	if (!five_digits(&p, &count) || !count || !no || no > count)
+		return 0;
+	*ret_prefix_len = (size_t)(start - path);
+	return (unsigned)count;
 }
 
 char *model_split_part(const char *name, size_t prefix_len, unsigned part, unsigned count, const char *ext)
@@ -877,7 +873,7 @@ int gguf_read(const struct reader *parts, size_t n, struct hmn_model **ret_model
 	if ((r = check_metadata(first, e)) < 0 || (r = model_build_finish(&b, e)) < 0 ||
 	    (r = check_layer_arrays(first, m, e)) < 0)
 		goto fail;
-	const struct arch_info *arch = arch_find(m->architecture);
+	const struct arch_info *arch = arch_find_gguf(m->architecture);
 	apply_layers(first, m, arch);
 	if (!arch)
 		model_warn_unknown_architecture(m);

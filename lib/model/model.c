@@ -1,11 +1,13 @@
 /* A model as its headers describe it: the tensors' sums, by layer, and what each layer keeps. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/model.h"
+#include "util/number.h"
 
 int model_fail(struct model_error *e, int r, const char *fmt, ...)
 {
@@ -24,43 +26,7 @@ int model_fail(struct model_error *e, int r, const char *fmt, ...)
 	return r;
 }
 
-/* ---- architectures ---------------------------------------------------------- */
-
-/*
- * What llama.cpp's llama-model.cpp says of each (the names are GGUF's):
- * which layers slide (set_swa_pattern), which keep a recurrent state
- * (latent attention is told by its keys). An architecture not here is read
- * as a plain transformer, with a warning.
- */
-static const struct arch_info arches[] = {
-	{ .name = "llama" }, { .name = "llama4", .swa_pattern = 4 }, { .name = "mistral3" },
-	{ .name = "qwen2" }, { .name = "qwen2moe" }, { .name = "qwen3" },
-	{ .name = "qwen3moe" }, { .name = "gemma" }, { .name = "gemma2", .swa_pattern = 2 },
-	{ .name = "gemma3", .swa_pattern = 6 }, { .name = "cohere2", .swa_pattern = 4 },
-	{ .name = "command-r" }, { .name = "phi2" }, { .name = "phi3" }, { .name = "phimoe" },
-	{ .name = "gpt2" }, { .name = "gptneox" },
-	{ .name = "starcoder" }, { .name = "starcoder2" }, { .name = "falcon" },
-	{ .name = "stablelm" }, { .name = "internlm2" },
-	{ .name = "olmo" }, { .name = "olmo2" }, { .name = "olmoe" }, { .name = "granite" },
-	{ .name = "granitemoe" }, { .name = "exaone" },
-	{ .name = "deepseek" }, { .name = "deepseek2" }, { .name = "glm4" },
-	{ .name = "glm4moe" },
-	{ .name = "gpt-oss", .swa_pattern = 2 }, { .name = "smollm3" },
-	{ .name = "mamba", .recurrent = true }, { .name = "mamba2", .recurrent = true },
-	{ .name = "rwkv6", .recurrent = true }, { .name = "rwkv7", .recurrent = true },
-	{ .name = "bert" }, { .name = "nomic-bert" },
-	/* config.json's model_type words are model-config.c's families[], not here. */
-};
-
-const struct arch_info *arch_find(const char *name)
-{
-	if (!name)
-		return NULL;
-	for (size_t i = 0; i < sizeof(arches) / sizeof(arches[0]); i++)
-		if (!strcmp(arches[i].name, name))
-			return &arches[i];
-	return NULL;
-}
+/* ---- what a reader says of a model: its warning, its layers' kinds ------------------ */
 
 void model_add_warning(struct hmn_model *m, const char *text)
 {
@@ -100,6 +66,38 @@ void model_set_layer_kinds(struct hmn_model *m, bool recurrent, uint32_t swa_pat
 		else
 			l->kind = slides ? HMN_LAYER_SLIDING : HMN_LAYER_ATTENTION;
 	}
+}
+
+/* ---- the rules a shape holds together by -------------------------------------- */
+
+int model_check_kv_heads(const struct shape_names *n, uint64_t heads, uint64_t kv_heads, long layer,
+			 struct model_error *e)
+{
+	if (!kv_heads || (heads && heads % kv_heads == 0))
+		return 0;
+	char where[32] = "";
+	if (layer >= 0)
+		snprintf(where, sizeof(where), " in layer %ld", layer);
+	return model_fail(e, -EINVAL, "%s: %s%s: %" PRIu64 " does not divide %s%s, %" PRIu64 "%s", n->file,
+			  n->prefix, n->kv_heads, kv_heads, n->prefix, n->heads, heads, where);
+}
+
+int model_check_heads_split(const struct shape_names *n, uint64_t heads, uint64_t width, bool head_dim_said,
+			    bool latent, struct model_error *e)
+{
+	if (head_dim_said || latent || !heads || width % heads == 0)
+		return 0;
+	return model_fail(e, -EINVAL, "%s: %s%s: %" PRIu64 " does not divide %s%s, %" PRIu64
+			  ", and there is no %s%s", n->file, n->prefix, n->heads, heads, n->prefix, n->width,
+			  width, n->prefix, n->head_dim);
+}
+
+int model_check_experts(const struct shape_names *n, uint64_t experts, uint64_t used, struct model_error *e)
+{
+	if (!experts || used <= experts)
+		return 0;
+	return model_fail(e, -EINVAL, "%s: %s%s: %" PRIu64 " is more than the %" PRIu64 " experts", n->file,
+			  n->prefix, n->experts_used, used, experts);
 }
 
 /* ---- building a model from its tensors ---------------------------------------- */
@@ -146,11 +144,13 @@ static bool contains(const char *s, size_t n, const char *needle)
 /*
  * The layer a tensor's name places it in: GGUF's "blk.N.", safetensors'
  * "layers.N.", "h.N.", "blocks.N." anywhere in the name. -1 for none (or a
- * number past the bound).
+ * number past the bound). N is 9 digits at most: a longer run is no layer
+ * number, and the search goes on past it; a number past the bound ends it.
  */
 static long layer_of(const char *name, size_t n)
 {
 	static const char *const marks[] = { "blk.", "layers.", "h.", "blocks.", "layer." };
+	const char *end = name + n;
 	for (size_t i = 0; i < n; i++) {
 		if (i && name[i - 1] != '.')
 			continue;
@@ -158,14 +158,9 @@ static long layer_of(const char *name, size_t n)
 			size_t len = strlen(marks[k]);
 			if (n - i <= len || memcmp(name + i, marks[k], len))
 				continue;
-			size_t j = i + len;
-			unsigned long v = 0;
-			size_t digits = 0;
-			while (j < n && name[j] >= '0' && name[j] <= '9' && digits < 9) {
-				v = v * 10 + (unsigned long)(name[j] - '0');
-				j++, digits++;
-			}
-			if (digits && (j == n || name[j] == '.'))
+			const char *p = name + i + len;
+			uint64_t v;
+			if (parse_decimal(&p, end - p < 9 ? end : p + 9, UINT64_MAX, &v) && (p == end || *p == '.'))
 				return v < MODEL_MAX_LAYERS ? (long)v : -1;
 		}
 	}

@@ -6,6 +6,11 @@
  * over os/os.h's files). model/ uses lib/util and os/'s file reading alone:
  * no GPU, no context, no command.
  *
+ * Inside it, calls go one way: the tables at the bottom (dtype.c, arch.c),
+ * model.c's builder and the shape's rules on them, the readers (gguf.c,
+ * safetensors.c, config.c) on those, open.c on the readers; estimate.c
+ * needs the types alone.
+ *
  * This header is private to lib/model (and its unit tests and fuzzers).
  */
 #ifndef HMN_MODEL_PRIVATE_H
@@ -16,6 +21,7 @@
 #include <stdint.h>
 
 #include "hmn-model.h"
+#include "model/dtype.h" /* the element types and checked arithmetic, below everything here */
 #include "util/arena.h"
 #include "util/reader.h"
 #include "util/text.h" /* printable_name(): what of a name a message may show */
@@ -42,35 +48,6 @@
  */
 #define SAFETENSORS_MAX_STRUCTURE (1u << 20)
 #define MODEL_MAX_TEXT (64u << 20)       /* config.json, model.safetensors.index.json */
-
-static inline bool mul_overflows(uint64_t a, uint64_t b, uint64_t *ret)
-{
-	return __builtin_mul_overflow(a, b, ret);
-}
-
-static inline bool add_overflows(uint64_t a, uint64_t b, uint64_t *ret)
-{
-	return __builtin_add_overflow(a, b, ret);
-}
-
-/* Saturating arithmetic for the estimate: HMN_UNKNOWN stays unknown. */
-static inline uint64_t sat_add(uint64_t a, uint64_t b)
-{
-	uint64_t r;
-	return a == HMN_UNKNOWN || b == HMN_UNKNOWN || add_overflows(a, b, &r) ? HMN_UNKNOWN : r;
-}
-
-static inline uint64_t sat_mul(uint64_t a, uint64_t b)
-{
-	uint64_t r;
-	return a == HMN_UNKNOWN || b == HMN_UNKNOWN || mul_overflows(a, b, &r) ? HMN_UNKNOWN : r;
-}
-
-/* ---- dtype.c ---- */
-bool dtype_is_ggml(uint32_t id);
-bool dtype_is_float(enum hmn_dtype dtype);
-/* elements in dtype, blocks rounded up; HMN_UNKNOWN for no such type or overflow. */
-uint64_t dtype_price(enum hmn_dtype dtype, uint64_t elements);
 
 /* ---- model.c: what the readers build ---- */
 
@@ -118,13 +95,6 @@ int model_build_check_parameters(const struct model_build *b, const char *where,
 int model_build_finish(struct model_build *b, struct model_error *e);
 void model_build_abort(struct model_build *b);
 
-/* Known architectures: how GGUF names their keys and which of their layers slide. */
-struct arch_info {
-	const char *name;            /* GGUF's general.architecture */
-	uint32_t swa_pattern;        /* every Nth layer is full, the rest slide (0: none) */
-	bool recurrent;              /* Mamba-style state, no KV cache */
-};
-const struct arch_info *arch_find(const char *name);
 /* m's warning: its architecture is not one hmn knows, and how it was read instead. */
 void model_warn_unknown_architecture(struct hmn_model *m);
 /* Adds text to m's warning (after the one it has, if any: "first; text"). */
@@ -132,6 +102,72 @@ void model_add_warning(struct hmn_model *m, const char *text);
 /* Sets layers' kinds from the model's window and pattern; recurrent: every layer keeps a state. */
 void model_set_layer_kinds(struct hmn_model *m, bool recurrent, uint32_t swa_pattern, const bool *swa_layers,
 			   size_t n_swa_layers);
+
+/*
+ * The rules a shape holds together by, whichever reader read it: each
+ * reader checks its keys' bounds as it reads them, and these where it
+ * has the numbers they relate. The messages name the keys as the reader's
+ * file does: config.json's own (num_attention_heads), or GGUF's after its
+ * architecture (llama.attention.head_count).
+ */
+struct shape_names {
+	const char *file;            /* the file a message names */
+	const char *prefix;          /* before each key: GGUF's "llama.", config.json's "" */
+	const char *heads, *kv_heads, *width, *head_dim, *experts_used;
+};
+/*
+ * The KV heads are shared by groups of heads: they divide them (0 KV heads:
+ * no cache). layer: which, for the message; -1 for the model's.
+ */
+int model_check_kv_heads(const struct shape_names *n, uint64_t heads, uint64_t kv_heads, long layer,
+			 struct model_error *e);
+/*
+ * Heads that are not given a width of their own (head_dim) split the width,
+ * so they divide it; latent attention's heads are as wide as its own keys say.
+ */
+int model_check_heads_split(const struct shape_names *n, uint64_t heads, uint64_t width, bool head_dim_said,
+			    bool latent, struct model_error *e);
+/* The experts a token uses are some of the experts (0 experts: a dense model). */
+int model_check_experts(const struct shape_names *n, uint64_t experts, uint64_t used, struct model_error *e);
+
+/* ---- arch.c: the architectures hmn knows ---- */
+
+/* A number transformers' config class sets when config.json leaves its key out. */
+struct config_default {
+	const char *key;
+	uint64_t value;          /* a flag's: 0 or 1 */
+};
+
+#define ARCH_MAX_MODEL_TYPES 2
+
+/* One architecture, by GGUF's name and config.json's, and what each reader needs of it. */
+struct arch_info {
+	const char *gguf;            /* GGUF's general.architecture; NULL: none of its own */
+	/* config.json's model_type words, the first ones of the array; none: GGUF's alone */
+	const char *model_types[ARCH_MAX_MODEL_TYPES];
+	uint32_t swa_pattern;        /* every Nth layer is full, the rest slide (0: none) */
+	bool recurrent;              /* Mamba-style state, no KV cache */
+	/* How config.json's layers are built, where they differ from Llama's (a GGUF lists its tensors). */
+	bool plain_mlp;              /* up and down (GELU), not gate, up and down */
+	bool linear_bias;            /* every linear layer has a bias */
+	bool qkv_bias;               /* Q, K and V have biases */
+	bool layer_norm;             /* LayerNorm (weight and bias), not RMSNorm */
+	bool qk_norm;                /* a norm on Q and on K (head_dim each) */
+	bool sandwich_norm;          /* norms after attention and MLP too (Gemma 2/3) */
+	bool tied;                   /* the default of tie_word_embeddings */
+	bool positions;              /* learned position embeddings (GPT-2) */
+	/*
+	 * The config class's defaults for the keys config.c reads
+	 * (configuration_*.py), ended by a NULL key; where the class derives
+	 * one instead (head_dim, num_key_value_heads of None), it is left out,
+	 * and the code derives it the same way. NULL without model_types.
+	 */
+	const struct config_default *defaults;
+};
+/* The entry a GGUF's general.architecture names; NULL for one hmn does not know. */
+const struct arch_info *arch_find_gguf(const char *name);
+/* The entry a config.json's model_type names; NULL for one hmn does not know. */
+const struct arch_info *arch_find_model_type(const char *model_type);
 
 /* ---- gguf.c ---- */
 /* Reads n parts of one GGUF model (one for an unsplit file), in order. */
@@ -157,7 +193,7 @@ int safetensors_read(const struct reader *r, struct model_build *b, struct model
 int safetensors_index(const char *path, const char *text, size_t len,
 		      int (*add)(const char *name, void *data), void *data, struct model_error *e);
 
-/* ---- model-config.c ---- */
+/* ---- config.c ---- */
 /*
  * Reads a Hugging Face config.json (file: its name in messages) into b's
  * model: the architecture, its shape, trained context and sliding windows;

@@ -14,20 +14,6 @@
 
 #include "model/model.h"
 
-static const struct {
-	const char *name;
-	enum hmn_dtype dtype;
-} st_dtypes[] = {
-	{ "BOOL", HMN_DTYPE_BOOL }, { "U8", HMN_DTYPE_U8 }, { "I8", HMN_DTYPE_I8 },
-	{ "F8_E4M3", HMN_DTYPE_F8_E4M3 }, { "F8_E5M2", HMN_DTYPE_F8_E5M2 },
-	{ "F8_E8M0", HMN_DTYPE_F8_E8M0 }, { "F8_E4M3FNUZ", HMN_DTYPE_F8_E4M3FNUZ },
-	{ "F8_E5M2FNUZ", HMN_DTYPE_F8_E5M2FNUZ }, { "I16", HMN_DTYPE_I16 }, { "U16", HMN_DTYPE_U16 },
-	{ "F16", HMN_DTYPE_F16 }, { "BF16", HMN_DTYPE_BF16 }, { "I32", HMN_DTYPE_I32 },
-	{ "U32", HMN_DTYPE_U32 }, { "F32", HMN_DTYPE_F32 }, { "I64", HMN_DTYPE_I64 },
-	{ "U64", HMN_DTYPE_U64 }, { "F64", HMN_DTYPE_F64 }, { "C64", HMN_DTYPE_C64 },
-	{ "F4", HMN_DTYPE_F4 }, { "F6_E2M3", HMN_DTYPE_F6_E2M3 }, { "F6_E3M2", HMN_DTYPE_F6_E3M2 },
-};
-
 #define SAFETENSORS_MAX_DIMS 16
 #define JSON_MAX_INTEGER 9007199254740992.0 /* 2^53: past it a double is not an exact integer */
 
@@ -40,16 +26,6 @@ static bool json_integer(const cJSON *item, uint64_t *ret)
 		return false;
 	*ret = (uint64_t)d;
 	return true;
-}
-
-static bool st_dtype(const char *name, enum hmn_dtype *ret)
-{
-	for (size_t i = 0; i < sizeof(st_dtypes) / sizeof(st_dtypes[0]); i++)
-		if (!strcmp(name, st_dtypes[i].name)) {
-			*ret = st_dtypes[i].dtype;
-			return true;
-		}
-	return false;
 }
 
 /* A tensor's bytes in the data section, kept to check that together they tile it. */
@@ -105,7 +81,7 @@ static int read_tensor(const struct reader *r, const cJSON *t, uint64_t data_siz
 	const cJSON *shape = cJSON_GetObjectItemCaseSensitive(t, "shape");
 	const cJSON *offsets = cJSON_GetObjectItemCaseSensitive(t, "data_offsets");
 	enum hmn_dtype type;
-	if (!cJSON_IsString(dtype) || !st_dtype(dtype->valuestring, &type)) {
+	if (!cJSON_IsString(dtype) || !dtype_from_safetensors(dtype->valuestring, &type)) {
 		char d[32];
 		printable_name(cJSON_IsString(dtype) ? dtype->valuestring : "(none)", d, sizeof(d));
 		return model_fail(e, -EINVAL, "%s: tensor '%s' has dtype '%s', which hmn does not know",

@@ -77,6 +77,27 @@ static void test_dtypes(void)
 	ok(hmn_dtype_from_name("int4", &d) == 0 && d == HMN_DTYPE_INT4, "int4");
 	ok(hmn_dtype_from_name("bfloat16", &d) == 0 && d == HMN_DTYPE_BF16, "torch's bfloat16");
 	ok(hmn_dtype_from_name("q4_k_m", &d) == -EINVAL, "q4_k_m is a file type, not a tensor type");
+	/* A safetensors header's dtype: the format's own spellings, exactly, and nothing else. */
+	static const struct {
+		const char *name;
+		enum hmn_dtype dtype;
+	} st[] = {
+		{ "BOOL", HMN_DTYPE_BOOL }, { "U8", HMN_DTYPE_U8 }, { "I8", HMN_DTYPE_I8 },
+		{ "F8_E4M3", HMN_DTYPE_F8_E4M3 }, { "F8_E5M2", HMN_DTYPE_F8_E5M2 }, { "F8_E8M0", HMN_DTYPE_F8_E8M0 },
+		{ "F8_E4M3FNUZ", HMN_DTYPE_F8_E4M3FNUZ }, { "F8_E5M2FNUZ", HMN_DTYPE_F8_E5M2FNUZ },
+		{ "I16", HMN_DTYPE_I16 }, { "U16", HMN_DTYPE_U16 }, { "F16", HMN_DTYPE_F16 }, { "BF16", HMN_DTYPE_BF16 },
+		{ "I32", HMN_DTYPE_I32 }, { "U32", HMN_DTYPE_U32 }, { "F32", HMN_DTYPE_F32 }, { "I64", HMN_DTYPE_I64 },
+		{ "U64", HMN_DTYPE_U64 }, { "F64", HMN_DTYPE_F64 }, { "C64", HMN_DTYPE_C64 }, { "F4", HMN_DTYPE_F4 },
+		{ "F6_E2M3", HMN_DTYPE_F6_E2M3 }, { "F6_E3M2", HMN_DTYPE_F6_E3M2 },
+	};
+	unsigned read = 0;
+	for (size_t i = 0; i < sizeof(st) / sizeof(st[0]); i++)
+		read += dtype_from_safetensors(st[i].name, &d) && d == st[i].dtype;
+	is_u64(read, 22, "safetensors' 22 dtypes by their names");
+	ok(!dtype_from_safetensors("bf16", &d) && !dtype_from_safetensors("Bf16", &d) &&
+	   !dtype_from_safetensors("Q4_0", &d) && !dtype_from_safetensors("INT4", &d) &&
+	   !dtype_from_safetensors("F8_E4M3FN", &d) && !dtype_from_safetensors("float16", &d),
+	   "not as hmn spells them, nor ggml's types, nor torch's: no safetensors dtype");
 	is_str(hmn_dtype_name(HMN_DTYPE_IQ2_XXS), "iq2_xxs", "a name");
 	ok(hmn_dtype_name((enum hmn_dtype)5) == NULL, "a retired id has no name");
 	/* Every ggml id either prices a block or is refused: never a guess. */
@@ -87,6 +108,50 @@ static void test_dtypes(void)
 			known++;
 	}
 	is_u64(known, 32, "32 ggml ids known (0-39 less the 8 retired)");
+}
+
+/* The layer model_build_tensor() puts a tensor of name in: its number, -1 for none (another part's). */
+static long layer_named(const char *name)
+{
+	struct model_build b;
+	uint64_t dims[2] = { 4, 4 };
+	long layer = -2;
+	if (model_build_start(&b, NULL) == 0 &&
+	    model_build_tensor(&b, name, strlen(name), HMN_DTYPE_F32, dims, 2, 64) == 0)
+		layer = b.n_layers_seen ? (long)b.n_layers_seen - 1 : -1;
+	model_build_abort(&b);
+	return layer;
+}
+
+/* What the numbers in names say: a tensor's layer, a split file's part and count. */
+static void test_names(void)
+{
+	ok(layer_named("blk.12.attn_q.weight") == 12 && layer_named("model.layers.7.mlp.up_proj.weight") == 7 &&
+	   layer_named("transformer.h.11.mlp.c_fc.weight") == 11 && layer_named("blk.3") == 3,
+	   "blk.N., layers.N., h.N.: layer N");
+	ok(layer_named("blk.4095.x") == 4095 && layer_named("blk.4096.x") == -1, "4095 the last layer, 4096 none");
+	ok(layer_named("blk.000000012.x") == 12 && layer_named("blk.0000000012.x") == -1,
+	   "9 digits are a layer's number, 10 are none");
+	ok(layer_named("blk.0000000001.layers.3.w") == 3 && layer_named("blk.5000.layers.3.w") == -1,
+	   "past a run too long the search goes on; a number past the bound ends it");
+	ok(layer_named("blk.3a.x") == -1 && layer_named("xblk.3.x") == -1 && layer_named("blk..3.x") == -1 &&
+	   layer_named("blk.-1.x") == -1 && layer_named("token_embd.weight") == -1, "no layer in other names");
+
+	size_t prefix = 0;
+	ok(model_split_name("a/m-00002-of-00003.gguf", ".gguf", &prefix) == 3 && prefix == 3,
+	   "m-00002-of-00003.gguf: 3 parts");
+	ok(model_split_name("m-00003-of-00003.safetensors", ".safetensors", &prefix) == 3 && prefix == 1,
+	   "and its safetensors spelling");
+	static const char *const not_split[] = {
+		"m-0002-of-00003.gguf", "m-000002-of-00003.gguf", "m-00002-of-0003.gguf", "m-00004-of-00003.gguf",
+		"m-00000-of-00003.gguf", "m-00001-of-00000.gguf", "m-00001_of-00003.gguf", "m+00001-of-00003.gguf",
+		"m-0000a-of-00003.gguf", "m- 0001-of-00003.gguf", "m-+0001-of-00003.gguf", "m-00001-of-00003.safetensors",
+		"m.gguf",
+	};
+	unsigned none = 0;
+	for (size_t i = 0; i < sizeof(not_split) / sizeof(not_split[0]); i++)
+		none += model_split_name(not_split[i], ".gguf", &prefix) == 0;
+	is_u64(none, sizeof(not_split) / sizeof(not_split[0]), "five digits each, a part 1 to the count, or no split name");
 }
 
 static void test_attention(void)
@@ -871,6 +936,69 @@ static void test_config_checks(void)
 
 /* ---- config.json: what it leaves out, transformers' config classes default ---------- */
 
+/*
+ * The one table of architectures, by either reader's names: a GGUF name and
+ * a model_type that are one word are one entry (the config reader asks the
+ * GGUF name of a model_type whether its layers keep a state); each reader's
+ * names are its own (llama4 is GGUF's alone, mistral config.json's).
+ */
+static void test_architectures(void)
+{
+	static const char *const model_types[] = {
+		"llama", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "gemma", "gemma2",
+		"gemma3_text", "gemma3", "phi3", "gpt2", "gpt_neox", "deepseek_v2", "deepseek_v3", "mamba",
+		"falcon_mamba",
+	};
+	unsigned found = 0, same = 0;
+	for (size_t i = 0; i < sizeof(model_types) / sizeof(model_types[0]); i++) {
+		const struct arch_info *a = arch_find_model_type(model_types[i]);
+		const struct arch_info *g = arch_find_gguf(model_types[i]);
+		found += a != NULL;
+		same += !g || g == a;
+	}
+	is_u64(found, 18, "18 model_types known");
+	is_u64(same, 18, "a model_type that is also a GGUF name is that entry");
+	ok(arch_find_model_type("gemma3") == arch_find_gguf("gemma3") &&
+	   arch_find_model_type("gemma3_text") == arch_find_gguf("gemma3") &&
+	   arch_find_model_type("qwen2_moe") == arch_find_gguf("qwen2moe") &&
+	   arch_find_model_type("gpt_neox") == arch_find_gguf("gptneox") &&
+	   arch_find_model_type("deepseek_v2") == arch_find_gguf("deepseek2") &&
+	   arch_find_model_type("falcon_mamba") == arch_find_gguf("mamba"),
+	   "config.json's names of GGUF's architectures");
+	ok(!arch_find_model_type("llama4") && !arch_find_model_type("mamba2") &&
+	   !arch_find_model_type("qwen2moe") && !arch_find_gguf("mistral") && !arch_find_gguf("gemma3_text") &&
+	   !arch_find_gguf("deepseek_v3") &&
+	   !arch_find_gguf(NULL) && !arch_find_model_type(NULL), "each reader knows its own names alone");
+	/* GGUF's names hmn reads without a warning. */
+	static const char *const gguf_names[] = {
+		"llama", "llama4", "mistral3", "qwen2", "qwen2moe", "qwen3", "qwen3moe", "gemma", "gemma2",
+		"gemma3", "cohere2", "command-r", "phi2", "phi3", "phimoe", "gpt2", "gptneox", "starcoder",
+		"starcoder2", "falcon", "stablelm", "internlm2", "olmo", "olmo2", "olmoe", "granite", "granitemoe",
+		"exaone", "deepseek", "deepseek2", "glm4", "glm4moe", "gpt-oss", "smollm3", "mamba", "mamba2",
+		"rwkv6", "rwkv7", "bert", "nomic-bert",
+	};
+	unsigned known = 0;
+	for (size_t i = 0; i < sizeof(gguf_names) / sizeof(gguf_names[0]); i++)
+		known += arch_find_gguf(gguf_names[i]) != NULL;
+	is_u64(known, 40, "40 GGUF architectures known");
+	/* llama.cpp's facts of the architectures GGUF alone names, which no config.json test reaches. */
+	static const struct {
+		const char *gguf;
+		uint32_t swa_pattern;
+		bool recurrent;
+	} facts[] = {
+		{ "llama4", 4, false }, { "cohere2", 4, false }, { "gpt-oss", 2, false }, { "gemma2", 2, false },
+		{ "gemma3", 6, false }, { "llama", 0, false }, { "mamba", 0, true }, { "mamba2", 0, true },
+		{ "rwkv6", 0, true }, { "rwkv7", 0, true },
+	};
+	unsigned right = 0;
+	for (size_t i = 0; i < sizeof(facts) / sizeof(facts[0]); i++) {
+		const struct arch_info *a = arch_find_gguf(facts[i].gguf);
+		right += a && a->swa_pattern == facts[i].swa_pattern && a->recurrent == facts[i].recurrent;
+	}
+	is_u64(right, sizeof(facts) / sizeof(facts[0]), "which layers slide, which keep a state: llama.cpp's word");
+}
+
 /* The real config.json in tests/fixtures/fit/FOLDER read alone: the model, or NULL (said). */
 static struct hmn_model *fixture_config(const char *folder)
 {
@@ -990,6 +1118,161 @@ static void test_config_defaults(void)
 		       "num_attention_heads: 0 is not a whole number of 1 or more");
 	config_refused("{\"model_type\":\"mistral\",\"num_key_value_heads\":5}",
 		       "num_key_value_heads: 5 does not divide num_attention_heads, 32");
+}
+
+/*
+ * What a config.json of model_type alone reads as, for each family hmn
+ * knows: its transformers config class's defaults (configuration_*.py),
+ * written out here, so that an edit of model/arch.c's table fails a test.
+ * The KV heads and head_dim a class leaves as None are derived: as many
+ * KV heads as heads, heads that split the width. sliding counts the
+ * layers that slide (the family's pattern), recurrent those that keep a
+ * state. The parameters
+ * pin what the shape alone does not show: the keys only the weights
+ * hold (q_lora_rank, first_k_dense_replace, shared_expert_intermediate_size)
+ * and how each family builds its layers; where the defaults are a released
+ * model's shape, they are its published count (Llama-2-7B, Mistral-7B,
+ * Mixtral-8x7B, Gemma-2-2B, Phi-3-mini, GPT-2, GPT-NeoX-20B).
+ */
+static const struct class_defaults {
+	const char *model_type;
+	uint32_t layers, width, vocab, heads, kv_heads, head_dim, v_head_dim /* 0: head_dim */, ff;
+	uint64_t context;
+	uint32_t experts, experts_used, ff_expert, shared_experts, kv_lora_rank, window, sliding, recurrent;
+	uint32_t ssm_state, ssm_conv;
+	bool tied;
+	uint64_t parameters;
+} class_defaults[] = {
+	{ .model_type = "llama", .layers = 32, .width = 4096, .vocab = 32000, .heads = 32, .kv_heads = 32,
+	  .head_dim = 128, .ff = 11008, .context = 2048, .parameters = 6738415616ull },
+	{ .model_type = "mistral", .layers = 32, .width = 4096, .vocab = 32000, .heads = 32, .kv_heads = 8,
+	  .head_dim = 128, .ff = 14336, .context = 131072, .window = 4096, .sliding = 32,
+	  .parameters = 7241732096ull },
+	{ .model_type = "mixtral", .layers = 32, .width = 4096, .vocab = 32000, .heads = 32, .kv_heads = 8,
+	  .head_dim = 128, .ff = 14336, .context = 131072, .experts = 8, .experts_used = 2, .ff_expert = 14336,
+	  .parameters = 46702792704ull },
+	/* Qwen's window is named and unused: use_sliding_window is false. */
+	{ .model_type = "qwen2", .layers = 32, .width = 4096, .vocab = 151936, .heads = 32, .kv_heads = 32,
+	  .head_dim = 128, .ff = 22016, .context = 32768, .parameters = 12049846272ull },
+	{ .model_type = "qwen2_moe", .layers = 24, .width = 2048, .vocab = 151936, .heads = 16, .kv_heads = 16,
+	  .head_dim = 128, .ff = 5632, .context = 32768, .experts = 60, .experts_used = 4, .ff_expert = 1408,
+	  .parameters = 14315735040ull },
+	{ .model_type = "qwen3", .layers = 32, .width = 4096, .vocab = 151936, .heads = 32, .kv_heads = 32,
+	  .head_dim = 128, .ff = 22016, .context = 32768, .parameters = 12049461248ull },
+	{ .model_type = "qwen3_moe", .layers = 24, .width = 2048, .vocab = 151936, .heads = 32, .kv_heads = 4,
+	  .head_dim = 64, .ff = 6144, .context = 32768, .experts = 128, .experts_used = 8, .ff_expert = 768,
+	  .parameters = 15350731776ull },
+	{ .model_type = "gemma", .layers = 28, .width = 3072, .vocab = 256000, .heads = 16, .kv_heads = 16,
+	  .head_dim = 256, .ff = 24576, .context = 8192, .tied = true, .parameters = 8537680896ull },
+	{ .model_type = "gemma2", .layers = 26, .width = 2304, .vocab = 256000, .heads = 8, .kv_heads = 4,
+	  .head_dim = 256, .ff = 9216, .context = 8192, .window = 4096, .sliding = 13, .tied = true,
+	  .parameters = 2614341888ull },
+	/* Five of each six layers slide: 22 of 26. */
+	{ .model_type = "gemma3_text", .layers = 26, .width = 2304, .vocab = 262208, .heads = 8, .kv_heads = 4,
+	  .head_dim = 256, .ff = 9216, .context = 131072, .window = 4096, .sliding = 22, .tied = true,
+	  .parameters = 2628658432ull },
+	{ .model_type = "gemma3", .layers = 26, .width = 2304, .vocab = 262208, .heads = 8, .kv_heads = 4,
+	  .head_dim = 256, .ff = 9216, .context = 131072, .window = 4096, .sliding = 22, .tied = true,
+	  .parameters = 2628658432ull },
+	{ .model_type = "phi3", .layers = 32, .width = 3072, .vocab = 32064, .heads = 32, .kv_heads = 32,
+	  .head_dim = 96, .ff = 8192, .context = 4096, .parameters = 3821079552ull },
+	/* Latent attention: keys of 128 + 64, values of 128; DeepseekV2Config's num_experts_per_tok is None. */
+	{ .model_type = "deepseek_v2", .layers = 32, .width = 4096, .vocab = 32000, .heads = 32, .kv_heads = 32,
+	  .head_dim = 192, .v_head_dim = 128, .ff = 11008, .context = 2048, .experts = 64, .ff_expert = 1407,
+	  .shared_experts = 2, .kv_lora_rank = 512, .parameters = 38035591168ull },
+	{ .model_type = "deepseek_v3", .layers = 61, .width = 7168, .vocab = 129280, .heads = 128, .kv_heads = 128,
+	  .head_dim = 192, .v_head_dim = 128, .ff = 18432, .context = 4096, .experts = 256, .experts_used = 8,
+	  .ff_expert = 2048, .shared_experts = 1, .kv_lora_rank = 512, .parameters = 671026404352ull },
+	/* GPT-2's n_inner of None is 4 × n_embd. */
+	{ .model_type = "gpt2", .layers = 12, .width = 768, .vocab = 50257, .heads = 12, .kv_heads = 12,
+	  .head_dim = 64, .ff = 3072, .context = 1024, .tied = true, .parameters = 124439808ull },
+	{ .model_type = "gpt_neox", .layers = 44, .width = 6144, .vocab = 50432, .heads = 64, .kv_heads = 64,
+	  .head_dim = 96, .ff = 24576, .context = 2048, .parameters = 20554567680ull },
+	/* No heads and no trained context; the state's defaults are MambaConfig's (intermediate: 2 × width). */
+	{ .model_type = "mamba", .layers = 32, .width = 768, .vocab = 50280, .ff = 1536, .recurrent = 32,
+	  .ssm_state = 16, .ssm_conv = 4, .tied = true, .parameters = 159308544ull },
+	{ .model_type = "falcon_mamba", .layers = 32, .width = 768, .vocab = 50280, .ff = 1536, .recurrent = 32,
+	  .ssm_state = 16, .ssm_conv = 4, .tied = true, .parameters = 159308544ull },
+};
+
+/* got is want, else said (for which field of which family). */
+static bool field_is(const char *model_type, const char *field, uint64_t got, uint64_t want)
+{
+	if (got != want)
+		printf("#   %s: %s is %" PRIu64 ", want %" PRIu64 "\n", model_type, field, got, want);
+	return got == want;
+}
+
+static unsigned layers_of_kind(const struct hmn_model *m, enum hmn_layer_kind kind)
+{
+	unsigned n = 0;
+	for (uint32_t i = 0; i < m->n_layer; i++)
+		n += m->layers[i].kind == kind;
+	return n;
+}
+
+/* The shape of a config of model_type alone against its class's defaults: every field, each said. */
+static bool reads_as(const struct hmn_model *m, const struct class_defaults *d)
+{
+	const char *t = d->model_type;
+	bool same = field_is(t, "layers", m->n_layer, d->layers);
+	same &= field_is(t, "width", m->n_embd, d->width);
+	same &= field_is(t, "vocabulary", m->n_vocab, d->vocab);
+	same &= field_is(t, "heads", m->n_head, d->heads);
+	same &= field_is(t, "KV heads", m->n_head_kv, d->kv_heads);
+	same &= field_is(t, "key_length", m->key_length, d->head_dim);
+	same &= field_is(t, "value_length", m->value_length, d->v_head_dim ? d->v_head_dim : d->head_dim);
+	same &= field_is(t, "feed-forward", m->n_ff, d->ff);
+	same &= field_is(t, "context", m->context_length, d->context);
+	same &= field_is(t, "experts", m->n_expert, d->experts);
+	same &= field_is(t, "experts used", m->n_expert_used, d->experts_used);
+	same &= field_is(t, "expert feed-forward", m->n_ff_expert, d->ff_expert);
+	same &= field_is(t, "shared experts", m->n_shared_expert, d->shared_experts);
+	same &= field_is(t, "kv_lora_rank", m->kv_lora_rank, d->kv_lora_rank);
+	same &= field_is(t, "sliding window", m->sliding_window, d->window);
+	same &= field_is(t, "sliding layers", layers_of_kind(m, HMN_LAYER_SLIDING), d->sliding);
+	same &= field_is(t, "recurrent layers", layers_of_kind(m, HMN_LAYER_RECURRENT), d->recurrent);
+	same &= field_is(t, "state size", m->ssm_state, d->ssm_state);
+	same &= field_is(t, "conv kernel", m->ssm_conv, d->ssm_conv);
+	same &= field_is(t, "tied embeddings", m->tied_embeddings, d->tied);
+	same &= field_is(t, "parameters", m->parameters, d->parameters);
+	return same;
+}
+
+static void test_config_class_defaults(void)
+{
+	for (size_t i = 0; i < sizeof(class_defaults) / sizeof(class_defaults[0]); i++) {
+		const struct class_defaults *d = &class_defaults[i];
+		char json[128], said[200], name[64];
+		struct hmn_model *m = NULL;
+		snprintf(json, sizeof(json), "{\"model_type\":\"%s\"}", d->model_type);
+		int r = read_config(json, &m);
+		ok(r == 0, "%s alone reads", d->model_type);
+		if (r < 0) {
+			printf("#   %s\n", why);
+			continue;
+		}
+		ok(reads_as(m, d), "%s alone: its config class's defaults", d->model_type);
+		/* Said by the model_type it was found by: gemma3 and gemma3_text are one entry, as are the Mambas. */
+		snprintf(said, sizeof(said), "no shape of its own: read with transformers' defaults for %s"
+			 " (%u layers of width %u)", d->model_type, d->layers, d->width);
+		snprintf(name, sizeof(name), "%s alone: said so", d->model_type);
+		is_str(m->warning, said, name);
+		hmn_model_free(m);
+	}
+
+	/* Qwen's window, unused unless use_sliding_window says so, is its class's too. */
+	static const char *const qwens[] = { "qwen2", "qwen2_moe", "qwen3", "qwen3_moe" };
+	for (size_t i = 0; i < sizeof(qwens) / sizeof(qwens[0]); i++) {
+		char json[128], name[64];
+		struct hmn_model *m = NULL;
+		snprintf(json, sizeof(json), "{\"model_type\":\"%s\",\"use_sliding_window\":true}", qwens[i]);
+		snprintf(name, sizeof(name), "%s using its window: 4096", qwens[i]);
+		if (read_config(json, &m) < 0)
+			printf("#   %s\n", why);
+		is_u64(m ? m->sliding_window : 0, 4096, name);
+		hmn_model_free(m);
+	}
 }
 
 /* A reader over memory that counts what is asked of it. */
@@ -1355,6 +1638,7 @@ int main(void)
 	const char *dir = getenv("MODELS");
 	snprintf(models, sizeof(models), "%s", dir ? dir : "models");
 	test_dtypes();
+	test_names();
 	test_attention();
 	test_gguf_models();
 	test_safetensors_models();
@@ -1363,7 +1647,9 @@ int main(void)
 	test_estimate();
 	test_hostile_files();
 	test_config_checks();
+	test_architectures();
 	test_config_defaults();
+	test_config_class_defaults();
 	test_header_bounds();
 	test_truncations();
 	test_printable();
