@@ -79,12 +79,10 @@ int walk_sources(hmn_context *ctx, walk_fn fn, void *sink, unsigned *sink_base, 
 /* A query's result from what the walk found: 0, -ENODEV (no GPU), -EIO (all failed), said. */
 int query_result(hmn_context *ctx, size_t found, size_t failed);
 
-/* ---- the process query (gpu/processes.c) ---- */
+/* ---- a process's identity, and the processes a remembering context keeps (gpu/known.c) ---- */
 
-/* What one process's rows share: its identity, read once, copied from its first row. */
+/* What one process's rows share: its identity, read once, copied from its first row (or what is known of it). */
 void process_copy_identity(struct hmn_process *p, const struct hmn_process *first);
-
-/* ---- the processes a remembering context keeps (gpu/known.c) ---- */
 
 /* Forgets them all. */
 void known_forget(hmn_context *ctx);

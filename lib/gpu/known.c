@@ -13,6 +13,22 @@
 #include "util/arena.h"
 #include "util/clock.h"
 
+/* What one process's rows share: its identity, read once. */
+void process_copy_identity(struct hmn_process *p, const struct hmn_process *first)
+{
+	p->name = first->name;
+	p->path = first->path;
+	p->user = first->user;
+	p->uid = first->uid;
+	p->ns_pid = first->ns_pid;
+	p->container = first->container;
+	p->pod_uid = first->pod_uid;
+	p->exists = first->exists;
+	p->is_protected = first->is_protected;
+	p->start_time = first->start_time;
+	p->ram_bytes = first->ram_bytes;
+}
+
 /*
  * A process a remembering context has read (hmn_options.remember_processes):
  * its first row's identity, the strings its own (user is the context's).

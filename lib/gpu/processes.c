@@ -218,22 +218,6 @@ static void name_process(hmn_context *ctx, const struct os_process_details *d,
 		p->name = arena_strdup(arena, base);
 }
 
-/* What one process's rows share: its identity, read once. */
-void process_copy_identity(struct hmn_process *p, const struct hmn_process *first)
-{
-	p->name = first->name;
-	p->path = first->path;
-	p->user = first->user;
-	p->uid = first->uid;
-	p->ns_pid = first->ns_pid;
-	p->container = first->container;
-	p->pod_uid = first->pod_uid;
-	p->exists = first->exists;
-	p->is_protected = first->is_protected;
-	p->start_time = first->start_time;
-	p->ram_bytes = first->ram_bytes;
-}
-
 /* The user name for uid, looked up once a context; NULL where it has none. */
 static const char *user_name(hmn_context *ctx, uint32_t uid)
 {

@@ -143,7 +143,7 @@ static int for_each_line(const char *text, size_t len,
 }
 
 /* A cell that is a number below 2^32 and nothing else. */
-static bool parse_u32(struct span s, uint32_t *ret)
+static bool cell_u32(struct span s, uint32_t *ret)
 {
 	const char *q = s.p;
 	uint64_t v;
@@ -210,7 +210,7 @@ static int parse_gpu_line(const char *line, size_t n, void *data)
 	for (size_t i = 0; i < g->n_fields; i++) {
 		struct span c = cells[i];
 		switch (g->fields[i]) {
-		case SMI_INDEX: have_index = parse_u32(c, &row.index); break;
+		case SMI_INDEX: have_index = cell_u32(c, &row.index); break;
 		case SMI_UUID: copy_cell(row.uuid, sizeof(row.uuid), c); break;
 		case SMI_NAME: copy_cell(row.name, sizeof(row.name), c); break;
 		case SMI_PCI_BUS_ID: {
@@ -295,7 +295,7 @@ static bool process_row(const struct parse *pp, const char *line, size_t n,
 	for (size_t i = 0; i < pp->n_fields; i++) {
 		struct span c = cells[i];
 		switch (pp->fields[i]) {
-		case SMI_PID: have_pid = parse_u32(c, &row.pid); break;
+		case SMI_PID: have_pid = cell_u32(c, &row.pid); break;
 		case SMI_USED_MEMORY: row.used = smi_parse_mib(c.p, c.n); break;
 		case SMI_GPU_UUID: copy_cell(row.gpu_uuid, sizeof(row.gpu_uuid), c); break;
 		case SMI_PROCESS_NAME: copy_cell(row.name, sizeof(row.name), c); break;
