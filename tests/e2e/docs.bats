@@ -211,12 +211,34 @@ readme_setup() {
 
 @test "one naming convention for files: lowercase with hyphens, but where a tool names them" {
 	cd "$TESTS_DIR/.."
-	# zsh's completion functions are _NAME; Meson's options file and the cross files' target triplets are theirs.
+	# zsh's completion functions are _NAME; Meson's options file and the cross files' target triplets are theirs;
+	# README.md, LICENSE and CODING_STYLE.md are the names a reader looks for (systemd's, among others).
 	bad=$(find lib src man completions cross tests -path tests/fixtures -prune -o -type f -print |
 		grep -Ev '/[a-z0-9.-]+$' | grep -vxE 'completions/zsh/_hmn|cross/x86_64-w64-mingw32\.txt' || true)
 	echo "$bad"
 	[ -z "$bad" ]
-	[ -z "$(ls | grep -vxE '[a-z0-9.-]+|README\.md|LICENSE|meson_options\.txt|build[a-z0-9-]*' || true)" ]
+	[ -z "$(ls | grep -vxE '[a-z0-9.-]+|README\.md|LICENSE|CODING_STYLE\.md|meson_options\.txt|build[a-z0-9-]*' || true)" ]
+}
+
+# includes DIR: the lib/ paths that DIR's files include, one a line ("gpu/source.h", "hmn.h").
+includes() {
+	grep -rhoE '^#include "[^"]+"' "$TESTS_DIR/../lib/$1" | sed -E 's/^#include "(.*)"$/\1/' | sort -u
+}
+
+@test "lib's layers (CODING_STYLE.md): no folder includes one above it; no header past 350 lines" {
+	# util/ the C library alone; os/ util/; model/ util/ and os/; gpu/ never run/ nor model/.
+	bad=$(includes util | grep -vE '^(util/|hmn-common\.h$)' || true)
+	bad+=$(includes os | grep -vE '^(os/|util/|hmn-common\.h$)' || true)
+	bad+=$(includes model | grep -vE '^(model/|util/|os/os\.h$|hmn-model\.h$|hmn-common\.h$)' || true)
+	bad+=$(includes gpu | grep -E '^(run/|model/|hmn-run\.h$|hmn-model\.h$)' || true)
+	bad+=$(includes run | grep -E '^(model/|gpu/context\.h$|gpu/source\.h$|hmn-model\.h$)' || true)
+	echo "$bad"
+	[ -z "$bad" ]
+	# struct hmn_context is gpu/'s own.
+	[ -z "$(grep -rl 'gpu/context\.h' "$TESTS_DIR/../lib" | grep -v '/lib/gpu/' || true)" ]
+	long=$(find "$TESTS_DIR/../lib" -name '*.h' -exec awk 'END { if (NR > 350) print FILENAME ": " NR }' {} \;)
+	echo "$long"
+	[ -z "$long" ]
 }
 
 @test "the README's list of hmn run --json's keys is the keys hmn writes, in order" {
