@@ -181,6 +181,45 @@ static int ended_by(pid_t pid)
 }
 
 /*
+ * hmn run over a fake "host" /proc at HMN_PROCFS (dir, under root), where
+ * we are self and getpid() in our own namespace, one level down: a context
+ * and `sleep 30` as COMMAND (which the fake /proc does not list). false,
+ * said, when either cannot be made.
+ */
+static bool run_over_fake_host(const char *name, uint32_t self, char *dir, size_t size, hmn_context **ret_ctx,
+			       struct hmn_command **ret_command)
+{
+	char nspid[64];
+	bool exec_failed;
+	snprintf(dir, size, "%s/%s", root, name);
+	mkdir(dir, 0755);
+	snprintf(nspid, sizeof(nspid), "%u\t%u", self, (unsigned)getpid());
+	process(dir, self, 1, 100, nspid);
+	self_link(dir, self);
+	setenv("HMN_PROCFS", dir, 1);
+	setenv("HMN_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1);
+	char *const argv[] = { "sleep", "30", NULL };
+	*ret_ctx = NULL;
+	if (hmn_context_new(NULL, ret_ctx, NULL) < 0 || hmn_command_start(*ret_ctx, argv, ret_command, &exec_failed) < 0) {
+		ok(false, "hmn_command_start over a fake /proc (%s)", name);
+		*ret_ctx = hmn_context_free(*ret_ctx);
+		return false;
+	}
+	return true;
+}
+
+/* Ends COMMAND and frees what run_over_fake_host made. */
+static void end_run(hmn_context *ctx, struct hmn_command *command)
+{
+	hmn_command_signal(command, SIGKILL);
+	while (waitpid((pid_t)hmn_command_pid(command), NULL, 0) < 0 && errno == EINTR)
+		;
+	hmn_command_free(command);
+	hmn_context_free(ctx);
+	unsetenv("HMN_PROCFS");
+}
+
+/*
  * hmn run in a container with the host's /proc at HMN_PROCFS: the tree is
  * listed in the host's numbering, and the signal must go by ours.
  */
@@ -189,21 +228,9 @@ static void test_signal_in_a_namespace(void)
 	char dir[128], nspid[64];
 	hmn_context *ctx = NULL;
 	struct hmn_command *command = NULL;
-	bool exec_failed;
-	snprintf(dir, sizeof(dir), "%s/host", root);
-	mkdir(dir, 0755);
-	/* We are 9100000 on the "host", and getpid() in our own namespace, one level down. */
-	snprintf(nspid, sizeof(nspid), "9100000\t%u", (unsigned)getpid());
-	process(dir, 9100000, 1, 100, nspid);
-	self_link(dir, 9100000);
-	setenv("HMN_PROCFS", dir, 1);
-	setenv("HMN_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1);
-	char *const argv[] = { "sleep", "30", NULL };
-	if (hmn_context_new(NULL, &ctx, NULL) < 0 || hmn_command_start(ctx, argv, &command, &exec_failed) < 0) {
-		ok(false, "hmn_command_start over the fake host /proc");
-		hmn_context_free(ctx);
+	/* We are 9100000 on the "host". */
+	if (!run_over_fake_host("host", 9100000, dir, sizeof(dir), &ctx, &command))
 		return;
-	}
 	/*
 	 * Two processes of ours that the "host" numbers 9100001 and 9100002,
 	 * adopted by us (our children there, started after COMMAND), and a
@@ -251,12 +278,7 @@ static void test_signal_in_a_namespace(void)
 	how_a = ended_by(a);
 	ok(how_a == SIGTERM, "the one that has one was signalled all the same (%d)", how_a);
 
-	hmn_command_signal(command, SIGKILL);
-	while (waitpid((pid_t)hmn_command_pid(command), NULL, 0) < 0 && errno == EINTR)
-		;
-	hmn_command_free(command);
-	hmn_context_free(ctx);
-	unsetenv("HMN_PROCFS");
+	end_run(ctx, command);
 }
 
 /*
@@ -268,23 +290,11 @@ static void test_signal_in_a_namespace(void)
  */
 static void test_ended_while_read(void)
 {
-	char dir[128], nspid[64];
+	char dir[128];
 	hmn_context *ctx = NULL;
 	struct hmn_command *command = NULL;
-	bool exec_failed;
-	snprintf(dir, sizeof(dir), "%s/ended", root);
-	mkdir(dir, 0755);
-	snprintf(nspid, sizeof(nspid), "9200000\t%u", (unsigned)getpid());
-	process(dir, 9200000, 1, 100, nspid);
-	self_link(dir, 9200000);
-	setenv("HMN_PROCFS", dir, 1);
-	setenv("HMN_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1);
-	char *const argv[] = { "sleep", "30", NULL };
-	if (hmn_context_new(NULL, &ctx, NULL) < 0 || hmn_command_start(ctx, argv, &command, &exec_failed) < 0) {
-		ok(false, "hmn_command_start over a fake /proc");
-		hmn_context_free(ctx);
+	if (!run_over_fake_host("ended", 9200000, dir, sizeof(dir), &ctx, &command))
 		return;
-	}
 	/* Two processes of the tree (adopted by us), each 1 GiB resident, its Pss its share. */
 	static const char rollup[] = "00400000-7ffc6a7f5000 ---p 00000000 00:00 0 [rollup]\nRss: 1048576 kB\nPss: %u kB\n";
 	char text[256];
@@ -311,12 +321,7 @@ static void test_ended_while_read(void)
 	ok(r == 0 && m.bytes == 262144ULL * 1024, "one ended by the end of the reads: left out, not its share counted "
 	   "again (%llu)", (unsigned long long)m.bytes);
 	hmn_tree_meter_free(meter);
-	hmn_command_signal(command, SIGKILL);
-	while (waitpid((pid_t)hmn_command_pid(command), NULL, 0) < 0 && errno == EINTR)
-		;
-	hmn_command_free(command);
-	hmn_context_free(ctx);
-	unsetenv("HMN_PROCFS");
+	end_run(ctx, command);
 }
 
 /* ---- the wait, against the real /proc ----------------------------------------------- */
