@@ -39,6 +39,16 @@ const char *name_list_find(const struct name_list *l, const char *name)
 	return found ? *found : NULL;
 }
 
+int name_list_finish(struct name_list *l, int r)
+{
+	if (r < 0) {
+		name_list_clear(l);
+		return r;
+	}
+	name_list_sort(l);
+	return 0;
+}
+
 void name_list_clear(struct name_list *l)
 {
 	for (size_t i = 0; i < l->count; i++)

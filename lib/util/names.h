@@ -16,5 +16,7 @@ void name_list_sort(struct name_list *l);
 /* The list's own copy of name, found by halves in a sorted list; NULL when it has none. */
 const char *name_list_find(const struct name_list *l, const char *name);
 void name_list_clear(struct name_list *l);
+/* A listing's end: r < 0, the list cleared and r returned; else the list sorted, 0. */
+int name_list_finish(struct name_list *l, int r);
 
 #endif

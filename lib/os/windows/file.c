@@ -99,12 +99,7 @@ int os_list_dir(const char *dir, const char *suffix, size_t max, struct name_lis
 			r = name_list_add(ret, name, suffix, max);
 	} while (r >= 0 && FindNextFileW(find, &fd));
 	FindClose(find);
-	if (r < 0) {
-		name_list_clear(ret);
-		return r;
-	}
-	name_list_sort(ret);
-	return 0;
+	return name_list_finish(ret, r);
 }
 
 char *os_full_path(const char *path)
