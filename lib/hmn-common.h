@@ -1,7 +1,22 @@
 /*
- * libhmn — what every part of it shares: the markers of a size and an
- * owner nobody measured, the library's version, and a memory budget (hmn run's --limit,
- * hmn fit's reservation). Included by hmn.h, hmn-run.h and hmn-model.h.
+ * libhmn — what every part of it shares: the markers of a size and an owner
+ * nobody measured, the library's version, and a memory budget (hmn run's
+ * --limit, hmn fit's reservation). Included by hmn.h, hmn-run.h and
+ * hmn-model.h.
+ *
+ * Conventions (systemd style), in every libhmn header:
+ * - Functions that can fail return 0 (or a count) on success and a negative
+ *   errno-style code on failure. After a failure of a query,
+ *   hmn_context_error() explains it in a sentence the caller can print;
+ *   elsewhere a why buffer does.
+ * - Out-parameters are named ret_*; they are left untouched on failure.
+ * - Every *_free() function accepts NULL and returns NULL, so that
+ *   `x = hmn_x_free(x);` leaves no dangling pointer.
+ * - The library never prints and never exits. Diagnostics (which source was
+ *   used or skipped, and why; a GPU that failed) reach the caller through the
+ *   log callback in struct hmn_options.
+ * - Sizes are bytes. HMN_UNKNOWN marks a size nobody measured; times are
+ *   microseconds, or say their unit in their name.
  */
 #ifndef HMN_COMMON_H
 #define HMN_COMMON_H

@@ -18,18 +18,8 @@
  *     hmn_gpu_list_free(gpus);
  *     hmn_context_free(ctx);
  *
- * Conventions (systemd style):
- * - Functions that can fail return 0 (or a count) on success and a negative
- *   errno-style code on failure. After a failure of a query,
- *   hmn_context_error() explains it in a sentence the caller can print.
- * - Out-parameters are named ret_*; they are left untouched on failure.
- * - Every *_free() function accepts NULL and returns NULL, so that
- *   `x = hmn_x_free(x);` leaves no dangling pointer.
- * - The library never prints and never exits. Diagnostics (which source was
- *   used or skipped, and why; a GPU that failed) reach the caller through the
- *   log callback in struct hmn_options.
- * - Sizes are bytes. HMN_UNKNOWN marks a size the source does not know.
- * - A context is not thread-safe: use one per thread, or lock around it.
+ * The conventions of every libhmn header are hmn-common.h's. A context is
+ * not thread-safe: use one per thread, or lock around it.
  */
 #ifndef HMN_H
 #define HMN_H
