@@ -119,6 +119,8 @@ bool hmn_command_done(hmn_context *ctx, struct hmn_command *command)
 
 	if (!os_command_reap(command->os, forget_reaped, command))
 		return false;
+	/* From the sample's listing, less what was just reaped; a new one where none was made. */
+	int r = hmn_command_pids(ctx, command, &pids, &n);
 	/*
 	 * The sample's list is used up: a caller that asks again, sampling or
 	 * not, is answered from a new one (a descendant that its own parent
@@ -126,9 +128,8 @@ bool hmn_command_done(hmn_context *ctx, struct hmn_command *command)
 	 */
 	command->listed = false;
 	/* What cannot be listed is not waited for: the command itself has ended. */
-	if (hmn_command_pids(ctx, command, &pids, &n) < 0)
+	if (r < 0)
 		return true;
-	command->listed = false;
 	free(pids);
 	return n == 0;
 }
