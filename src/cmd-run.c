@@ -221,13 +221,25 @@ static void dedicated_figures(struct run *run, const struct hmn_gpu_list *gpus, 
 }
 
 /*
- * Device-wide: where no source measures processes (rows, none with a
- * figure), or where the GPU's pids cannot be told apart (hmn in a PID
- * namespace without the host's /proc).
+ * How the tree's GPU memory is measured, as the samples so far tell:
+ * device-wide where the GPU's pids cannot be told apart (hmn in a PID
+ * namespace without the host's /proc), or where no source measures
+ * processes (rows, none with a figure); else per process.
  */
-static bool measures_device_wide(const struct run *run)
+static enum run_measure measure_of(const struct run *run)
 {
-	return run->unmatched || (run->any_rows && !run->any_measured);
+	if (!run->has_gpu)
+		return MEASURE_NONE;
+	if (run->unmatched)
+		return MEASURE_DEVICE_WIDE_UNMATCHED;
+	if (run->any_rows && !run->any_measured)
+		return MEASURE_DEVICE_WIDE_UNMEASURED;
+	return MEASURE_PER_PROCESS;
+}
+
+static bool device_wide(const struct run *run)
+{
+	return measure_is_device_wide(measure_of(run));
 }
 
 /* Where no source measures processes: how far each device's used rose above the baseline. */
@@ -258,15 +270,15 @@ static void rise_above_baseline(struct run *run, const struct hmn_gpu_list *gpus
  */
 static bool sample_devices(struct run *run, uint64_t tree_shared)
 {
-	bool device_wide = measures_device_wide(run);
+	bool rise = device_wide(run);
 	struct hmn_gpu_list *gpus = NULL;
 	uint64_t used = HMN_UNKNOWN, budget = HMN_UNKNOWN;
 
-	if (!device_wide && !MEASURES_SPILL)
+	if (!rise && !MEASURES_SPILL)
 		return true;
 	run->tree_now_device_wide = 0; /* until the devices say more: a failed query is no rise */
 	(void)hmn_query_gpus(run->ctx, &gpus); /* on failure gpus stays NULL: nothing measured */
-	if (gpus && device_wide)
+	if (gpus && rise)
 		rise_above_baseline(run, gpus);
 	if (MEASURES_SPILL) {
 		if (gpus)
@@ -305,11 +317,14 @@ static void name_new_peaks(struct run *run, size_t first_new)
  */
 static bool tree_holds(const struct run *run)
 {
-	if (run->unmatched)
+	switch (measure_of(run)) {
+	case MEASURE_DEVICE_WIDE_UNMATCHED:
 		return run->tree_now_device_wide > 0;
-	if (measures_device_wide(run))
+	case MEASURE_DEVICE_WIDE_UNMEASURED:
 		return run->tree_rows_now > 0;
-	return run->tree_now > 0;
+	default:
+		return run->tree_now > 0;
+	}
 }
 
 /* A sample read the GPUs: what the tree holds is known again. */
@@ -441,13 +456,6 @@ static void ram_from_exit(struct run *run)
 		ram_meter_exit_floor(&run->ram, bytes);
 }
 
-static const char *measure_of(const struct run *run)
-{
-	if (!run->has_gpu)
-		return NULL;
-	return measures_device_wide(run) ? "device-wide" : "per-process";
-}
-
 /*
  * --limit in bytes: SIZE, or N% of the smallest total among the GPUs run
  * watches (--device's). -ENODEV when there is no GPU to measure the tree
@@ -477,16 +485,10 @@ static int resolve_limit(struct run *run)
 	return 0;
 }
 
-/* Is the report's measure the devices' rise (device-wide)? */
-static bool reports_device_wide(const struct run *run)
-{
-	return run->has_gpu && measures_device_wide(run);
-}
-
 /* The tree's GPU memory at this sample, as the report's measure counts it. */
 static uint64_t tree_size_now(const struct run *run)
 {
-	return reports_device_wide(run) ? run->tree_now_device_wide : run->tree_now;
+	return device_wide(run) ? run->tree_now_device_wide : run->tree_now;
 }
 
 static void put_command(FILE *out, const struct cli *cli);
@@ -560,7 +562,7 @@ static void enforce_limit(struct run *run)
 		format_size(run->exceeded_bytes, false, size);
 		format_size(run->limit.limit, false, limit);
 		/* Device-wide, the budget is the GPUs' rise: another job's memory can end COMMAND, said so. */
-		if (reports_device_wide(run))
+		if (device_wide(run))
 			fprintf(stderr, "the GPUs' used memory rose %s, over --limit %s (%s)", size, limit,
 				DEVICE_WIDE_LIMIT_NOTE);
 		else
@@ -645,7 +647,7 @@ static void write_text_report(FILE *out, const struct run *run, const struct run
 {
 	char signame[24];
 	char size[SIZE_TEXT_MAX], duration[DURATION_TEXT_MAX], id[GPU_CELL_MAX];
-	bool device_wide = rep->measure && strcmp(rep->measure, "device-wide") == 0;
+	bool device_wide = measure_is_device_wide(rep->measure);
 
 	format_duration(rep->duration_us, duration);
 	fputs("hmn: ", out);
@@ -684,7 +686,7 @@ static void write_text_report(FILE *out, const struct run *run, const struct run
 	}
 	bool accounting = rep->process_peaks && strcmp(rep->process_peaks, "accounting") == 0;
 	fprintf(out, " over %s, %" PRIu64 " sample%s%s%s", duration, rep->samples, rep->samples == 1 ? "" : "s",
-		device_wide ? run->unmatched ? "; device-wide: the GPU's pids cannot be matched to the command's processes"
+		device_wide ? rep->measure == MEASURE_DEVICE_WIDE_UNMATCHED ? "; device-wide: the GPU's pids cannot be matched to the command's processes"
 					       : "; device-wide: no source here measures processes"
 		: accounting ? "; each process's own peak exact, from NVML accounting" : "",
 		run->ram.partial ? "; RAM read in turns over several samples (the tree took longer to read than half the interval)" : "");
@@ -739,8 +741,8 @@ static int write_report(struct run *run, int exit_code, int sig, uint64_t durati
 	struct run_device_peak *devices = calloc(run->n_devices ? run->n_devices : 1, sizeof(*devices));
 	struct run_process_peak *processes =
 		calloc(run->processes.count ? run->processes.count : 1, sizeof(*processes));
-	const char *measure = measure_of(run);
-	bool device_wide = measure && strcmp(measure, "device-wide") == 0;
+	enum run_measure measure = measure_of(run);
+	bool device_wide = measure_is_device_wide(measure);
 	int r = -ENOMEM;
 
 	if (!sorted || !devices || !processes)

@@ -96,6 +96,21 @@ struct run_process_peak {
 struct run_spill {
 	uint64_t episodes, total_us, longest_us, peak_shared_bytes; /* times in microseconds */
 };
+/*
+ * How hmn run measured the tree's GPU memory: one fact, found in one place
+ * (cmd-run.c's measure_of), made the contract's word ("per-process",
+ * "device-wide") only where a report writes it.
+ */
+enum run_measure {
+	MEASURE_NONE,                   /* no GPU: nothing measured (null) */
+	MEASURE_PER_PROCESS,            /* the tree's own processes, summed */
+	MEASURE_DEVICE_WIDE_UNMEASURED, /* the devices' rise: no source here measures processes */
+	MEASURE_DEVICE_WIDE_UNMATCHED,  /* the devices' rise: the GPU's pids cannot be matched to the tree's */
+};
+static inline bool measure_is_device_wide(enum run_measure m)
+{
+	return m == MEASURE_DEVICE_WIDE_UNMEASURED || m == MEASURE_DEVICE_WIDE_UNMATCHED;
+}
 /* A process of the tree that was left running (a daemon holding no GPU memory). */
 struct run_left {
 	uint32_t pid;
@@ -107,7 +122,7 @@ struct run_report {
 	int exit_code;            /* -1: null (a signal ended it, or it never ran) */
 	int signal;               /* -1: null */
 	uint64_t duration_us, samples, interval_us;
-	const char *measure;      /* "per-process", "device-wide"; NULL: no GPU */
+	enum run_measure measure;
 	uint64_t peak_bytes, peak_shared_bytes; /* HMN_UNKNOWN: null */
 	uint64_t peak_ram_bytes;  /* the tree's host memory at its largest; HMN_UNKNOWN: null */
 	const char *ram_measure;  /* "pss", "rss", "footprint", "commit"; NULL: null */
