@@ -30,10 +30,6 @@
 #include "hmn-run.h"
 #include "tool.h"
 #include "util/clock.h"
-#include "util/pid-set.h"
-
-/* The text report names this many processes left running, then how many more (eleven: all, never "1 more"). */
-#define LEFT_RUNNING_SHOWN 10
 
 struct device_state {
 	struct hmn_place place; /* a GPU, or one MIG instance (--device 0/2.0 or MIG-…) watched on its own */
@@ -101,9 +97,6 @@ struct run {
  * wait for a detached trainer, a GPU that stopped answering does.
  */
 #define HOLDING_KEPT_FAILED_SAMPLES 3
-
-/* What --limit means where the measure is device-wide: the line when it fires, and the report. */
-#define DEVICE_WIDE_LIMIT_NOTE "device-wide: memory anything else took on the GPUs counts too"
 
 /* Spill is measured where WDDM spills (Windows): elsewhere the report's spill is null. */
 #ifdef _WIN32
@@ -491,15 +484,13 @@ static uint64_t tree_size_now(const struct run *run)
 	return device_wide(run) ? run->tree_now_device_wide : run->tree_now;
 }
 
-static void put_command(FILE *out, const struct cli *cli);
-
 /* "hmn: CMD: " on stderr, for a line about the tree; false with -q (nothing to say). */
 static bool say_about_command(const struct run *run)
 {
 	if (run->cli->quiet)
 		return false;
 	fputs("hmn: ", stderr);
-	put_command(stderr, run->cli);
+	put_command(stderr, run->cli->argv, run->cli->argc);
 	fputs(": ", stderr);
 	return true;
 }
@@ -573,135 +564,6 @@ static void enforce_limit(struct run *run)
 	}
 }
 
-/* "SIGTERM", as kill -l names it, or "signal N". */
-static const char *signal_name(int sig, char buf[24])
-{
-	static const struct {
-		int number;
-		const char *name;
-	} names[] = {
-#ifndef _WIN32
-		{ SIGHUP, "SIGHUP" },   { SIGQUIT, "SIGQUIT" },
-#endif
-		{ SIGINT, "SIGINT" },
-		{ SIGILL, "SIGILL" },   { SIGABRT, "SIGABRT" }, { SIGFPE, "SIGFPE" },
-#ifndef _WIN32 /* POSIX's; Windows' C library has the six of C alone (and SIGBREAK) */
-		{ SIGKILL, "SIGKILL" }, { SIGBUS, "SIGBUS" },   { SIGUSR1, "SIGUSR1" },
-		{ SIGUSR2, "SIGUSR2" }, { SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" },
-		{ SIGXCPU, "SIGXCPU" }, { SIGXFSZ, "SIGXFSZ" }, { SIGTRAP, "SIGTRAP" },
-#endif
-		{ SIGSEGV, "SIGSEGV" }, { SIGTERM, "SIGTERM" },
-	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].number == sig)
-			return names[i].name;
-	snprintf(buf, 24, "signal %d", sig);
-	return buf;
-}
-
-/* The command as one line a shell would take back: its words quoted where they must be, terminal-safe. */
-static void put_command(FILE *out, const struct cli *cli)
-{
-	char word[1024];
-	for (size_t i = 0; i < cli->argc; i++) {
-		shell_quote_word(cli->argv[i], word, sizeof(word));
-		fprintf(out, "%s%s", i ? " " : "", word);
-	}
-}
-
-/* Processes that held memory (a pid on two GPUs is one): sorted, not compared pair by pair. */
-static size_t distinct_pids(const struct peaks *p)
-{
-	uint32_t *pids = malloc((p->count ? p->count : 1) * sizeof(*pids));
-	size_t n = 0;
-	if (!pids)
-		return p->count; /* an upper bound, where there is no memory to count */
-	for (size_t i = 0; i < p->count; i++)
-		if (p->items[i].bytes > 0)
-			pids[n++] = p->items[i].pid;
-	size_t distinct = pid_set_make(pids, n);
-	free(pids);
-	return distinct;
-}
-
-/* "hmn: left running, not waited for: sleep (pid 4242), …": a line for a person, the first few. */
-static void write_left_running(FILE *out, const struct run_report *rep)
-{
-	if (rep->n_left_running == 0)
-		return;
-	/* A line for a person: the first few, and how many more (the JSON report names each). */
-	size_t shown = rep->n_left_running <= LEFT_RUNNING_SHOWN + 1 ? rep->n_left_running : LEFT_RUNNING_SHOWN;
-	fputs("hmn: left running, not waited for:", out);
-	for (size_t i = 0; i < shown; i++) {
-		char name[256];
-		sanitize_for_terminal(rep->left_running[i].name ? rep->left_running[i].name : "?", name, sizeof(name));
-		fprintf(out, "%s %s (pid %" PRIu32 ")", i ? "," : "", name, rep->left_running[i].pid);
-	}
-	if (shown < rep->n_left_running)
-		fprintf(out, " and %zu more", rep->n_left_running - shown);
-	fputs(".\n", out);
-}
-
-/* hmn: python3 train.py: peak 18.9GiB of GPU memory (GPU 0: 18.9GiB), 31.2GiB of RAM, in 3 processes over 12.4s, 124 samples. */
-static void write_text_report(FILE *out, const struct run *run, const struct run_report *rep)
-{
-	char signame[24];
-	char size[SIZE_TEXT_MAX], duration[DURATION_TEXT_MAX], id[GPU_CELL_MAX];
-	bool device_wide = measure_is_device_wide(rep->measure);
-
-	format_duration(rep->duration_us, duration);
-	fputs("hmn: ", out);
-	put_command(out, run->cli);
-	if (rep->signal > 0)
-		fprintf(out, " (killed by %s)", signal_name(rep->signal, signame));
-	if (!run->has_gpu) {
-		if (rep->peak_ram_bytes == HMN_UNKNOWN)
-			fprintf(out, ": no GPU found, nothing measured; it ran %s.\n", duration);
-		else
-			fprintf(out, ": no GPU found, no GPU memory measured; peak %s of RAM over %s.\n",
-				format_size(rep->peak_ram_bytes, false, size), duration);
-		write_left_running(out, rep); /* it was said only where there was a GPU */
-		return;
-	}
-	fprintf(out, ": peak %s of GPU memory", format_size(rep->peak_bytes, false, size));
-	if (device_wide)
-		fputs(" above what the GPUs held when it started", out);
-	bool any = false;
-	for (size_t i = 0; i < rep->n_devices; i++) {
-		if (rep->devices[i].peak_bytes == 0 && rep->n_devices > 1)
-			continue;
-		const struct run_device_peak *d = &rep->devices[i];
-		fprintf(out, "%sGPU %s: %s", any ? ", " : " (",
-			gpu_cell(id, &d->place),
-			format_size(d->peak_bytes, false, size));
-		any = true;
-	}
-	if (any)
-		fputc(')', out);
-	if (rep->peak_ram_bytes != HMN_UNKNOWN)
-		fprintf(out, ", %s of RAM%s", format_size(rep->peak_ram_bytes, false, size), device_wide ? "" : ",");
-	if (!device_wide) {
-		size_t n = distinct_pids(&run->processes);
-		fprintf(out, " in %zu process%s", n, n == 1 ? "" : "es");
-	}
-	bool accounting = rep->process_peaks && strcmp(rep->process_peaks, "accounting") == 0;
-	fprintf(out, " over %s, %" PRIu64 " sample%s%s%s", duration, rep->samples, rep->samples == 1 ? "" : "s",
-		device_wide ? rep->measure == MEASURE_DEVICE_WIDE_UNMATCHED ? "; device-wide: the GPU's pids cannot be matched to the command's processes"
-					       : "; device-wide: no source here measures processes"
-		: accounting ? "; each process's own peak exact, from NVML accounting" : "",
-		run->ram.partial ? "; RAM read in turns over several samples (the tree took longer to read than half the interval)" : "");
-	if (rep->limit_exceeded) {
-		char limit[SIZE_TEXT_MAX], at[DURATION_TEXT_MAX];
-		fprintf(out, "; %s --limit %s: %s%s at %s", run->limit_stopped ? "stopped by" : "over, not stopped by",
-			format_size(rep->limit_bytes, false, limit), device_wide ? "a rise of " : "",
-			format_size(rep->limit_exceeded_bytes, false, size), format_duration(rep->limit_exceeded_us, at));
-		if (device_wide)
-			fputs(" (" DEVICE_WIDE_LIMIT_NOTE ")", out);
-	}
-	fputs(".\n", out);
-	write_left_running(out, rep);
-}
-
 /*
  * The report where it goes: stderr (stdout is COMMAND's), stdout (-o -), or
  * FILE through the temporary file made before COMMAND started. 0, or
@@ -715,10 +577,7 @@ static int put_report(struct run *run, const struct run_report *rep)
 
 	if (!run->report_file && !run->cli->output && run->cli->quiet)
 		return 0; /* -q: only errors reach stderr */
-	if (run->cli->format == FORMAT_JSON)
-		r = render_run_report_json(f, rep);
-	else
-		write_text_report(f, run, rep);
+	r = renderer_for(run->cli->format)->run(f, rep);
 	if (run->report_file) {
 		if (r < 0) {
 			output_discard(run->report_file);
@@ -766,7 +625,9 @@ static int write_report(struct run *run, int exit_code, int sig, uint64_t durati
 			sorted[i]->pid, sorted[i]->name, sorted[i]->place.index, bytes,
 		};
 	}
-	bool accounting = exact > 0 && exact == run->processes.count;
+	enum process_peaks process_peaks = !run->has_gpu || device_wide ? PROCESS_PEAKS_NONE
+					   : exact > 0 && exact == run->processes.count ? PROCESS_PEAKS_ACCOUNTING
+					   : PROCESS_PEAKS_SAMPLED;
 	struct run_report rep = {
 		.argv = run->cli->argv, .argc = run->cli->argc,
 		.exit_code = exit_code, .signal = sig,
@@ -775,12 +636,14 @@ static int write_report(struct run *run, int exit_code, int sig, uint64_t durati
 		.peak_bytes = !run->has_gpu ? HMN_UNKNOWN : device_wide ? run->peak_device_wide : run->peak,
 		.peak_shared_bytes = run->shared_measured ? run->peak_shared : HMN_UNKNOWN,
 		.peak_ram_bytes = run->ram.peak, .ram_measure = run->ram.measure,
+		.ram_read_in_turns = run->ram.partial > 0,
 		.limit_bytes = run->limit.limit, .limit_exceeded = run->limit_exceeded,
+		.limit_stopped = run->limit_stopped,
 		.limit_exceeded_us = run->limit_exceeded ? run->exceeded_us : HMN_UNKNOWN,
 		.limit_exceeded_bytes = run->limit_exceeded ? run->exceeded_bytes : HMN_UNKNOWN,
 		.devices = devices, .n_devices = run->n_devices,
 		.processes = processes, .n_processes = device_wide ? 0 : run->processes.count,
-		.process_peaks = !run->has_gpu || device_wide ? NULL : accounting ? "accounting" : "sampled",
+		.processes_held = peaks_pids_held(&run->processes), .process_peaks = process_peaks,
 		.spill = MEASURES_SPILL && run->has_gpu ? &run->spill.result : NULL,
 		.left_running = run->left, .n_left_running = run->n_left,
 	};

@@ -306,6 +306,11 @@ static const char *measure_name(enum run_measure m)
 	return measure_is_device_wide(m) ? "device-wide" : "per-process";
 }
 
+static const char *process_peaks_name(enum process_peaks p)
+{
+	return p == PROCESS_PEAKS_ACCOUNTING ? "accounting" : p == PROCESS_PEAKS_SAMPLED ? "sampled" : NULL;
+}
+
 int render_run_report_json(FILE *out, const struct run_report *rep)
 {
 	struct json_out *o = outbuf_new(out);
@@ -375,7 +380,7 @@ int render_run_report_json(FILE *out, const struct run_report *rep)
 	} else {
 		PUT_LITERAL(o, ",\"spill\":null");
 	}
-	r |= string_field(o, KEY("process_peaks"), rep->process_peaks);
+	r |= string_field(o, KEY("process_peaks"), process_peaks_name(rep->process_peaks));
 	PUT_LITERAL(o, ",\"left_running\":[");
 	for (size_t i = 0; i < rep->n_left_running; i++) {
 		if (i > 0)
