@@ -25,6 +25,7 @@
 #include "peaks.h"
 #include "ram-meter.h"
 #include "render.h"
+#include "run-limit.h"
 #include "sample.h"
 #include "spill.h"
 #include "hmn-run.h"
@@ -64,32 +65,12 @@ struct run {
 	struct spill_meter spill;    /* Windows: WDDM pages dedicated memory out to shared */
 	struct ram_meter ram;        /* the tree's host memory */
 	struct hmn_tree_meter *tree_ram;
-	/* --limit: the tree's GPU memory at each sample against it */
-	struct hmn_budget limit;
 	uint64_t tree_now, tree_now_device_wide; /* the tree's GPU memory at this sample, each measure */
-	bool limit_exceeded;
-	bool limit_stopped;                   /* ...and the signal reached every process of the tree */
-	bool limit_refusal_said;              /* why some process could not be signalled, said once */
-	uint64_t exceeded_us, exceeded_bytes; /* when (after the start) and at what size */
-	uint64_t kill_at_us;                  /* SIGKILL to what is left from then on */
-	uint64_t give_up_us;                  /* what is left then is not waited for (see limit_wait_over) */
-	bool told_to_stop;                    /* a signal reached hmn */
-	bool hurried;                         /* ...after --limit fired: SIGKILL at once, the wait cut short */
+	struct run_limit limit;      /* --limit */
+	bool told_to_stop;           /* a signal reached hmn */
 	struct output *report_file; /* -o FILE: opened before COMMAND starts; NULL: a stream */
 	uint64_t start_us;
 };
-
-#ifndef SIGKILL
-#define SIGKILL 9 /* Windows has none: any signal ends the whole job there */
-#endif
-
-/*
- * After --limit's SIGKILL, what is left is waited for as long again as
- * --kill-after, and this long at least: a process that SIGKILL can end is
- * gone in milliseconds (its GPU memory given back in a second or two), one
- * still there is not going to go (uninterruptible sleep, not ours to signal).
- */
-#define KILL_GRACE_MIN_US (1000 * CLOCK_US_PER_MS)
 
 /*
  * Samples in a row that cannot read the GPUs for which the last answer to
@@ -449,119 +430,22 @@ static void ram_from_exit(struct run *run)
 		ram_meter_exit_floor(&run->ram, bytes);
 }
 
-/*
- * --limit in bytes: SIZE, or N% of the smallest total among the GPUs run
- * watches (--device's). -ENODEV when there is no GPU to measure the tree
- * on, -ERANGE when a share is asked of GPUs whose totals are unknown: a
- * budget that cannot be enforced is refused, never dropped.
- */
-static int resolve_limit(struct run *run)
+/* The smallest total memory among the watched devices (--limit N%'s); HMN_UNKNOWN: none says. */
+static uint64_t smallest_total(const struct run *run)
 {
-	const struct size_arg *size = &run->cli->limit.size;
 	uint64_t smallest = HMN_UNKNOWN;
-
-	hmn_budget_init(&run->limit, HMN_UNKNOWN, 1.0);
-	if (!run->cli->limit.given)
-		return 0;
-	if (!run->has_gpu || run->n_devices == 0)
-		return -ENODEV;
-	if (size->is_percent) {
-		for (size_t i = 0; i < run->n_devices; i++) {
-			uint64_t total = run->devices[i].total;
-			if (total != HMN_UNKNOWN && (smallest == HMN_UNKNOWN || total < smallest))
-				smallest = total;
-		}
-		if (smallest == HMN_UNKNOWN)
-			return -ERANGE;
+	for (size_t i = 0; i < run->n_devices; i++) {
+		uint64_t total = run->devices[i].total;
+		if (total != HMN_UNKNOWN && (smallest == HMN_UNKNOWN || total < smallest))
+			smallest = total;
 	}
-	hmn_budget_init(&run->limit, size_for_total(size, smallest), 1.0);
-	return 0;
+	return smallest;
 }
 
 /* The tree's GPU memory at this sample, as the report's measure counts it. */
 static uint64_t tree_size_now(const struct run *run)
 {
 	return device_wide(run) ? run->tree_now_device_wide : run->tree_now;
-}
-
-/* "hmn: CMD: " on stderr, for a line about the tree; false with -q (nothing to say). */
-static bool say_about_command(const struct run *run)
-{
-	if (run->cli->quiet)
-		return false;
-	fputs("hmn: ", stderr);
-	put_command(stderr, run->cli->argv, run->cli->argc);
-	fputs(": ", stderr);
-	return true;
-}
-
-/*
- * Signals the tree for --limit. The tree counts as stopped (exit 124) once a
- * signal was sent to every process of it: not where some had no pid hmn
- * could tell (-EXDEV: the /proc at HMN_PROCFS numbers them in a namespace
- * hmn's pids do not reach), which are never signalled by another
- * namespace's number; then hmn exits as COMMAND does.
- */
-static int signal_tree(struct run *run, int sig)
-{
-	int sent = hmn_command_signal_tree(run->ctx, run->command, sig);
-	/*
-	 * The tree could be told apart: every process signalled, or refused
-	 * as not hmn's to signal (EPERM: waited for a while, see
-	 * limit_wait_over), or gone already.
-	 */
-	if (sent >= 0)
-		run->limit_stopped = true;
-	else if (sent < 0 && !run->limit_refusal_said && !run->cli->quiet) {
-		fprintf(stderr, "hmn: --limit: the tree cannot be stopped: %s\n", hmn_context_error(run->ctx));
-		run->limit_refusal_said = true;
-	}
-	return sent;
-}
-
-/*
- * --limit: the first sample that finds the tree above it sends SIGTERM to
- * every process of the tree; from --kill-after on, each sample sends SIGKILL
- * to what is left (a process that handles SIGTERM and goes on, or one
- * started since).
- */
-static void enforce_limit(struct run *run)
-{
-	uint64_t now = clock_us();
-
-	if (run->limit_exceeded) {
-		/*
-		 * SIGKILL to what is left, stopped or not: where some processes
-		 * could not be told apart (-EXDEV), the others had their SIGTERM
-		 * and get their SIGKILL all the same.
-		 */
-		if (now >= run->kill_at_us)
-			(void)signal_tree(run, SIGKILL);
-		return;
-	}
-	if (!run->cli->limit.given || hmn_budget_set(&run->limit, tree_size_now(run)) != -ENOSPC)
-		return;
-	run->limit_exceeded = true;
-	run->exceeded_us = now - run->start_us;
-	run->exceeded_bytes = run->limit.current;
-	run->kill_at_us = now + run->cli->kill_after_us;
-	run->give_up_us = run->kill_at_us +
-			  (run->cli->kill_after_us > KILL_GRACE_MIN_US ? run->cli->kill_after_us : KILL_GRACE_MIN_US);
-	int sent = signal_tree(run, SIGTERM);
-	if (sent >= 0 && say_about_command(run)) {
-		char size[SIZE_TEXT_MAX], limit[SIZE_TEXT_MAX], after[DURATION_TEXT_MAX];
-		format_size(run->exceeded_bytes, false, size);
-		format_size(run->limit.limit, false, limit);
-		/* Device-wide, the budget is the GPUs' rise: another job's memory can end COMMAND, said so. */
-		if (device_wide(run))
-			fprintf(stderr, "the GPUs' used memory rose %s, over --limit %s (%s)", size, limit,
-				DEVICE_WIDE_LIMIT_NOTE);
-		else
-			fprintf(stderr, "%s of GPU memory, over --limit %s", size, limit);
-		fprintf(stderr, ": SIGTERM to its %d process%s, SIGKILL in %s to what is left\n", sent > 0 ? sent : 0,
-			sent == 1 ? "" : "es", format_duration(run->cli->kill_after_us, after));
-		fflush(stderr);
-	}
 }
 
 /*
@@ -637,10 +521,10 @@ static int write_report(struct run *run, int exit_code, int sig, uint64_t durati
 		.peak_shared_bytes = run->shared_measured ? run->peak_shared : HMN_UNKNOWN,
 		.peak_ram_bytes = run->ram.peak, .ram_measure = run->ram.measure,
 		.ram_read_in_turns = run->ram.partial > 0,
-		.limit_bytes = run->limit.limit, .limit_exceeded = run->limit_exceeded,
-		.limit_stopped = run->limit_stopped,
-		.limit_exceeded_us = run->limit_exceeded ? run->exceeded_us : HMN_UNKNOWN,
-		.limit_exceeded_bytes = run->limit_exceeded ? run->exceeded_bytes : HMN_UNKNOWN,
+		.limit_bytes = run->limit.budget.limit, .limit_exceeded = limit_exceeded(&run->limit),
+		.limit_stopped = limit_stopped(&run->limit),
+		.limit_exceeded_us = limit_exceeded(&run->limit) ? run->limit.exceeded_us : HMN_UNKNOWN,
+		.limit_exceeded_bytes = limit_exceeded(&run->limit) ? run->limit.exceeded_bytes : HMN_UNKNOWN,
 		.devices = devices, .n_devices = run->n_devices,
 		.processes = processes, .n_processes = device_wide ? 0 : run->processes.count,
 		.processes_held = peaks_pids_held(&run->processes), .process_peaks = process_peaks,
@@ -670,65 +554,14 @@ static int forward_signals(struct run *run)
 	return sig;
 }
 
-/*
- * A signal to hmn after --limit fired: the tree is being ended, and hmn is
- * asked to stop waiting for that. What is left gets its SIGKILL now, as no
- * one would send it once hmn has gone, and is waited for a moment at most,
- * for that to work.
- */
-static void hurry_the_end(struct run *run, int sig)
-{
-	char signame[24];
-	uint64_t now = clock_us();
-	int sent = signal_tree(run, SIGKILL);
-
-	run->hurried = true;
-	if (now < run->kill_at_us)
-		run->kill_at_us = now; /* each sample from now on sends SIGKILL to what is left */
-	if (now + KILL_GRACE_MIN_US < run->give_up_us)
-		run->give_up_us = now + KILL_GRACE_MIN_US;
-	if (say_about_command(run)) {
-		fprintf(stderr, "%s to hmn: SIGKILL now to its %d process%s left\n", signal_name(sig, signame),
-			sent > 0 ? sent : 0, sent == 1 ? "" : "es");
-		fflush(stderr);
-	}
-}
-
-/* Signals that reached hmn: passed on, and remembered; the first after --limit fired hurries the end. */
+/* Signals that reached hmn: passed on, and remembered; the first while --limit stops the tree hurries the end. */
 static void take_signals(struct run *run)
 {
 	int sig = forward_signals(run);
 	if (!sig)
 		return;
 	run->told_to_stop = true;
-	if (run->limit_stopped && !run->hurried)
-		hurry_the_end(run, sig);
-}
-
-/*
- * --limit ended the tree: all of it is waited for, what is left getting its
- * SIGKILL at --kill-after; and then for a while only, not for ever: a
- * process in uninterruptible sleep (a hung NFS or driver call), or one hmn
- * may not signal (another user's, after a set-user-ID program), would keep
- * it waiting with nothing that could change it. What is still there is
- * said, and named in the report as left running.
- */
-static bool limit_wait_over(const struct run *run)
-{
-	uint32_t *pids = NULL;
-	size_t n = 0;
-	char grace[DURATION_TEXT_MAX];
-
-	if (clock_us() < run->give_up_us)
-		return false;
-	if (hmn_command_pids(run->ctx, run->command, &pids, &n) == 0 && n > 0 && say_about_command(run)) {
-		fprintf(stderr, "%zu process%s of it still there %s after SIGKILL (in uninterruptible sleep, or not "
-			"hmn's to signal): not waiting for %s\n", n, n == 1 ? "" : "es",
-			format_duration(run->give_up_us - run->kill_at_us, grace), n == 1 ? "it" : "them");
-		fflush(stderr);
-	}
-	free(pids);
-	return true;
+	limit_told_to_stop(&run->limit, sig);
 }
 
 /* Has COMMAND itself ended (whatever it left behind)? */
@@ -757,26 +590,11 @@ static bool keep_waiting(struct run *run)
 	if (hmn_command_done(run->ctx, run->command))
 		return false; /* nothing of it is left */
 	/* --limit stopped the tree: what is left gets its SIGKILL, and is waited for so long. */
-	if (run->limit_stopped)
-		return !limit_wait_over(run);
+	if (limit_stopped(&run->limit))
+		return !limit_wait_over(&run->limit);
 	if (!command_ended(run))
 		return true;
 	return !run->told_to_stop && run->has_gpu && !run->sampling_stopped && run->holding;
-}
-
-/*
- * When to wake: at the next sample, or sooner where --limit has a deadline
- * before it (SIGKILL due, or the end of the wait for it to work), so that a
- * long --interval never puts them off.
- */
-static uint64_t wake_at(const struct run *run, uint64_t next_sample)
-{
-	if (!run->limit_exceeded)
-		return next_sample;
-	/* SIGKILL is due whether the tree could be stopped or not (see enforce_limit); the wait's end only if it was. */
-	uint64_t now = clock_us();
-	uint64_t deadline = now < run->kill_at_us ? run->kill_at_us : run->limit_stopped ? run->give_up_us : next_sample;
-	return deadline < next_sample ? deadline : next_sample;
 }
 
 /*
@@ -897,7 +715,7 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 		run_free(&run);
 		return EXIT_RUN_FAILED; /* a --device no GPU answers to included: run's usage errors are 125 */
 	}
-	r = resolve_limit(&run);
+	r = limit_resolve(&run.limit, cli, ctx, run.n_devices, smallest_total(&run));
 	if (r < 0) {
 		/* One line why, and COMMAND never started: a budget nobody enforces is no budget. */
 		fprintf(stderr, "hmn: --limit cannot be enforced: %s; not running the command\n",
@@ -939,6 +757,7 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 		run_free(&run);
 		return r == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
 	}
+	limit_started(&run.limit, run.command, start);
 	/*
 	 * Sample while anything of the tree runs: memory is freed by the time
 	 * COMMAND has exited. Once told to stop (a signal) and COMMAND has
@@ -954,13 +773,14 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 			fprintf(stderr, "hmn: out of memory: sampling stopped\n");
 			run.sampling_stopped = true;
 		}
-		enforce_limit(&run); /* before RAM, which may take half the interval */
+		/* --limit before RAM, which may take half the interval */
+		limit_check(&run.limit, tree_size_now(&run), device_wide(&run));
 		sample_ram(&run, false);
 		take_signals(&run);
 		if (!keep_waiting(&run))
 			break;
 		next = next_sample_at(next, cli->interval_us, clock_us());
-		sleep_until(wake_at(&run, next));
+		sleep_until(limit_wake_at(&run.limit, next));
 		take_signals(&run);
 	}
 	uint64_t duration = clock_us() - start;
@@ -982,7 +802,7 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 	/* A report not written whole never passes for a success (a CI step reads it next). */
 	if (!written && status == 0)
 		status = EXIT_RUNTIME;
-	if (run.limit_stopped)
+	if (limit_stopped(&run.limit))
 		return EXIT_LIMIT; /* whatever the tree did with its SIGTERM: --limit ended it */
 	if (sig > 0)
 		signals_end_by(sig); /* as COMMAND was, so that a calling script stops too */
