@@ -42,13 +42,19 @@ struct device_state {
 	uint64_t above_peak;  /* the most its used rose above the baseline */
 };
 
+/* The GPUs the tree is measured on: none, sampled, or no more (what was measured stands). */
+enum gpu_sampling {
+	SAMPLING_NO_GPU,  /* none found, or none that answers: COMMAND runs all the same */
+	SAMPLING_GPUS,
+	SAMPLING_STOPPED, /* out of memory: the GPUs are sampled no more */
+};
+
 struct run {
 	const struct cli *cli;
 	hmn_context *ctx;
 	struct hmn_command *command;
 	unsigned *indices;    /* --device, resolved */
-	bool has_gpu;
-	bool sampling_stopped;   /* out of memory: the GPUs are sampled no more (what was measured stands) */
+	enum gpu_sampling sampling;
 	struct device_state *devices;
 	size_t n_devices;
 	struct peaks processes;
@@ -170,7 +176,7 @@ static int take_baseline(struct run *run)
 	hmn_gpu_list_free(gpus);
 	if (!run->devices)
 		return -ENOMEM;
-	run->has_gpu = true;
+	run->sampling = SAMPLING_GPUS;
 	return 0;
 }
 
@@ -202,7 +208,7 @@ static void dedicated_figures(struct run *run, const struct hmn_gpu_list *gpus, 
  */
 static enum run_measure measure_of(const struct run *run)
 {
-	if (!run->has_gpu)
+	if (run->sampling == SAMPLING_NO_GPU)
 		return MEASURE_NONE;
 	if (run->unmatched)
 		return MEASURE_DEVICE_WIDE_UNMATCHED;
@@ -509,7 +515,7 @@ static int write_report(struct run *run, int exit_code, int sig, uint64_t durati
 			sorted[i]->pid, sorted[i]->name, sorted[i]->place.index, bytes,
 		};
 	}
-	enum process_peaks process_peaks = !run->has_gpu || device_wide ? PROCESS_PEAKS_NONE
+	enum process_peaks process_peaks = measure != MEASURE_PER_PROCESS ? PROCESS_PEAKS_NONE
 					   : exact > 0 && exact == run->processes.count ? PROCESS_PEAKS_ACCOUNTING
 					   : PROCESS_PEAKS_SAMPLED;
 	struct run_report rep = {
@@ -517,7 +523,7 @@ static int write_report(struct run *run, int exit_code, int sig, uint64_t durati
 		.exit_code = exit_code, .signal = sig,
 		.duration_us = duration_us, .samples = run->samples, .interval_us = run->cli->interval_us,
 		.measure = measure,
-		.peak_bytes = !run->has_gpu ? HMN_UNKNOWN : device_wide ? run->peak_device_wide : run->peak,
+		.peak_bytes = measure == MEASURE_NONE ? HMN_UNKNOWN : device_wide ? run->peak_device_wide : run->peak,
 		.peak_shared_bytes = run->shared_measured ? run->peak_shared : HMN_UNKNOWN,
 		.peak_ram_bytes = run->ram.peak, .ram_measure = run->ram.measure,
 		.ram_read_in_turns = run->ram.partial > 0,
@@ -528,7 +534,7 @@ static int write_report(struct run *run, int exit_code, int sig, uint64_t durati
 		.devices = devices, .n_devices = run->n_devices,
 		.processes = processes, .n_processes = device_wide ? 0 : run->processes.count,
 		.processes_held = peaks_pids_held(&run->processes), .process_peaks = process_peaks,
-		.spill = MEASURES_SPILL && run->has_gpu ? &run->spill.result : NULL,
+		.spill = MEASURES_SPILL && measure != MEASURE_NONE ? &run->spill.result : NULL,
 		.left_running = run->left, .n_left_running = run->n_left,
 	};
 	r = put_report(run, &rep);
@@ -594,7 +600,7 @@ static bool keep_waiting(struct run *run)
 		return !limit_wait_over(&run->limit);
 	if (!command_ended(run))
 		return true;
-	return !run->told_to_stop && run->has_gpu && !run->sampling_stopped && run->holding;
+	return !run->told_to_stop && run->sampling == SAMPLING_GPUS && run->holding;
 }
 
 /*
@@ -720,12 +726,12 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 		/* One line why, and COMMAND never started: a budget nobody enforces is no budget. */
 		fprintf(stderr, "hmn: --limit cannot be enforced: %s; not running the command\n",
 			r == -ERANGE ? "the GPUs do not say their total memory, of which N% is a share"
-			: !run.has_gpu ? hmn_context_error(ctx) : "no GPU listed to measure it on");
+			: run.sampling == SAMPLING_NO_GPU ? hmn_context_error(ctx) : "no GPU listed to measure it on");
 		run_free(&run);
 		return EXIT_RUN_FAILED;
 	}
 	/* A notice, not an error: -q (a CI job's) hears the exit status alone, as the report is silent too. */
-	if (!run.has_gpu && !cli->quiet)
+	if (run.sampling == SAMPLING_NO_GPU && !cli->quiet)
 		fprintf(stderr, "hmn: %s: running the command all the same, measuring no GPU memory\n",
 			hmn_context_error(ctx));
 	signals_catch_for_command();
@@ -768,10 +774,10 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 		run.samples++; /* GPU memory where there is a GPU, host memory anyway */
 		/* Each sample starts here: the tree is listed (at most) once for all that follows. */
 		int tree = hmn_command_sample(run.ctx, run.command);
-		if (run.has_gpu && !run.sampling_stopped && take_sample(&run, tree) == -ENOMEM) {
+		if (run.sampling == SAMPLING_GPUS && take_sample(&run, tree) == -ENOMEM) {
 			/* What was measured so far stands, and is reported as such: the GPUs are not "not found". */
 			fprintf(stderr, "hmn: out of memory: sampling stopped\n");
-			run.sampling_stopped = true;
+			run.sampling = SAMPLING_STOPPED;
 		}
 		/* --limit before RAM, which may take half the interval */
 		limit_check(&run.limit, tree_size_now(&run), device_wide(&run));
