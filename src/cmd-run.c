@@ -10,17 +10,12 @@
  * goes on until the tree is gone, and the report is written.
  */
 #include <errno.h>
-#include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#ifndef _WIN32
-#include <unistd.h>
-#endif
 
 #include "format.h"
+#include "os.h"
 #include "output.h"
 #include "peaks.h"
 #include "ram-meter.h"
@@ -84,35 +79,6 @@ struct run {
  * wait for a detached trainer, a GPU that stopped answering does.
  */
 #define HOLDING_KEPT_FAILED_SAMPLES 3
-
-/* Spill is measured where WDDM spills (Windows): elsewhere the report's spill is null. */
-#ifdef _WIN32
-#define MEASURES_SPILL true
-#else
-#define MEASURES_SPILL false
-#endif
-
-/*
- * Windows: an exit code that no exit status holds (a crash's NTSTATUS,
- * exit(256)) is mapped to one that is never 0 (lib/windows-parse.c); say
- * what it was, as a POSIX shell says "Segmentation fault".
- */
-static void say_exit_note(const struct hmn_command *command, const char *name)
-{
-#ifdef _WIN32
-	uint32_t code;
-	int status, sig;
-	char word[256];
-	const char *note = hmn_command_exit_note(command, &code);
-	if (note && hmn_command_status(command, &status, &sig) == 0) {
-		sanitize_for_terminal(name, word, sizeof(word));
-		fprintf(stderr, "hmn: %s ended with %s (exit code 0x%08" PRIX32 "): exit status %d\n", word,
-			note, code, status);
-	}
-#else
-	(void)command, (void)name;
-#endif
-}
 
 /*
  * The watched device a row is on: a MIG instance watched on its own, else its
@@ -254,13 +220,13 @@ static bool sample_devices(struct run *run, uint64_t tree_shared)
 	struct hmn_gpu_list *gpus = NULL;
 	uint64_t used = HMN_UNKNOWN, budget = HMN_UNKNOWN;
 
-	if (!rise && !MEASURES_SPILL)
+	if (!rise && !sys_measures_spill())
 		return true;
 	run->tree_now_device_wide = 0; /* until the devices say more: a failed query is no rise */
 	(void)hmn_query_gpus(run->ctx, &gpus); /* on failure gpus stays NULL: nothing measured */
 	if (gpus && rise)
 		rise_above_baseline(run, gpus);
-	if (MEASURES_SPILL) {
+	if (sys_measures_spill()) {
 		if (gpus)
 			dedicated_figures(run, gpus, &used, &budget);
 		spill_sample(&run->spill, clock_us() - run->start_us,
@@ -534,7 +500,7 @@ static int write_report(struct run *run, int exit_code, int sig, uint64_t durati
 		.devices = devices, .n_devices = run->n_devices,
 		.processes = processes, .n_processes = device_wide ? 0 : run->processes.count,
 		.processes_held = peaks_pids_held(&run->processes), .process_peaks = process_peaks,
-		.spill = MEASURES_SPILL && measure != MEASURE_NONE ? &run->spill.result : NULL,
+		.spill = sys_measures_spill() && measure != MEASURE_NONE ? &run->spill.result : NULL,
 		.left_running = run->left, .n_left_running = run->n_left,
 	};
 	r = put_report(run, &rep);
@@ -667,46 +633,6 @@ static int open_report_file(struct run *run, struct output *out)
 	return r;
 }
 
-#ifndef _WIN32
-/* Is path a regular file that we may execute? */
-static bool is_executable_file(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-#endif
-
-/*
- * exec said ENOENT: is COMMAND there all the same, so that what is missing
- * is the interpreter its #! line names (or a binary's loader)? By its path,
- * or, for a bare name, in PATH's entries as execvp looks. Windows has no #!
- * lines: never.
- */
-static bool found_all_the_same(const char *word)
-{
-#ifdef _WIN32
-	(void)word;
-	return false;
-#else
-	if (strchr(word, '/'))
-		return is_executable_file(word);
-	const char *path = getenv("PATH");
-	char candidate[4096];
-	for (const char *p = path ? path : ""; *p;) {
-		const char *colon = strchr(p, ':');
-		size_t len = colon ? (size_t)(colon - p) : strlen(p);
-		/* An empty entry is the current directory, as execvp takes it. */
-		int n = snprintf(candidate, sizeof(candidate), "%.*s%s%s", (int)len, p, len ? "/" : "", word);
-		if (n > 0 && (size_t)n < sizeof(candidate) && is_executable_file(candidate))
-			return true;
-		p += len + (colon ? 1 : 0);
-		if (!colon)
-			break;
-	}
-	return false;
-#endif
-}
-
 int cmd_run(const struct cli *cli, hmn_context *ctx)
 {
 	struct run run = { .cli = cli, .ctx = ctx };
@@ -752,7 +678,7 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 			run_free(&run);
 			return EXIT_RUN_FAILED;
 		}
-		if (r == -ENOENT && found_all_the_same(cli->argv[0])) {
+		if (r == -ENOENT && sys_found_all_the_same(cli->argv[0])) {
 			/* Found, but could not run (the contract's 126): its #! interpreter, or loader, is not there. */
 			fprintf(stderr, "hmn: %s: cannot run: the interpreter its #! line names (or its loader) is not there\n",
 				name);
@@ -793,7 +719,7 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 	sample_ram(&run, true);
 	note_left_running(&run);
 	spill_finish(&run.spill, duration);
-	say_exit_note(run.command, cli->argv[0]);
+	sys_say_exit_note(run.command, cli->argv[0]);
 	hmn_command_status(run.command, &exit_code, &sig);
 	ram_from_exit(&run);
 	/*

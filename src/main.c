@@ -3,12 +3,6 @@
  * main() parses the command line and hands it to the command's file.
  */
 #include <errno.h>
-#ifdef _WIN32
-#define WIN32_LEAN_AND_MEAN
-#include <fcntl.h>
-#include <io.h>
-#include <windows.h>
-#endif
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +10,11 @@
 
 #include "cli.h"
 #include "hmn.h"
+#include "os.h"
 #include "tool.h"
 
-static int hmn_main(int argc, char **argv)
+/* Windows starts in os-windows.c's wmain, which gives main the arguments in UTF-8. */
+int main(int argc, char **argv)
 {
 	static char out_buffer[1 << 16];
 	struct cli cli;
@@ -53,11 +49,9 @@ static int hmn_main(int argc, char **argv)
 		return status;
 	}
 
-#ifdef _WIN32
 	/* Documents for programs: "\n" as the contract says (CSV writes its own "\r\n"). */
 	if (cli.format != FORMAT_TABLE)
-		_setmode(_fileno(stdout), _O_BINARY);
-#endif
+		sys_stdout_binary();
 	bool sampling = cli.command == COMMAND_WATCH || cli.command == COMMAND_RUN;
 	struct hmn_options options = {
 		.backends = cli.backends,
@@ -96,35 +90,3 @@ static int hmn_main(int argc, char **argv)
 	cli_free(&cli);
 	return status;
 }
-
-#ifdef _WIN32
-/*
- * Windows: the arguments as Windows holds them (UTF-16), turned into UTF-8
- * once, which is what the rest of hmn reads (and what hmn run turns back
- * into UTF-16 for COMMAND). A narrow main() would get them in the ANSI code
- * page, where any character outside it is already lost ("?").
- */
-int wmain(int argc, wchar_t **wargv);
-int wmain(int argc, wchar_t **wargv)
-{
-	char **argv = calloc((size_t)argc + 1, sizeof(*argv));
-	for (int i = 0; argv && i < argc; i++) {
-		int n = WideCharToMultiByte(CP_UTF8, 0, wargv[i], -1, NULL, 0, NULL, NULL);
-		argv[i] = n > 0 ? malloc((size_t)n) : NULL;
-		if (!argv[i] || WideCharToMultiByte(CP_UTF8, 0, wargv[i], -1, argv[i], n, NULL, NULL) <= 0) {
-			fprintf(stderr, "hmn: the command line cannot be read as UTF-8\n");
-			return EXIT_RUNTIME;
-		}
-	}
-	if (!argv) {
-		fprintf(stderr, "hmn: %s\n", strerror(ENOMEM));
-		return EXIT_RUNTIME;
-	}
-	return hmn_main(argc, argv);
-}
-#else
-int main(int argc, char **argv)
-{
-	return hmn_main(argc, argv);
-}
-#endif

@@ -5,39 +5,14 @@
  * report says is written: the JSON one (render-json.c) is the same facts.
  */
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 
 #include "format.h"
+#include "os.h"
 #include "render.h"
 
 /* The text report names this many processes left running, then how many more (eleven: all, never "1 more"). */
 #define LEFT_RUNNING_SHOWN 10
-
-const char *signal_name(int sig, char buf[24])
-{
-	static const struct {
-		int number;
-		const char *name;
-	} names[] = {
-#ifndef _WIN32
-		{ SIGHUP, "SIGHUP" },   { SIGQUIT, "SIGQUIT" },
-#endif
-		{ SIGINT, "SIGINT" },
-		{ SIGILL, "SIGILL" },   { SIGABRT, "SIGABRT" }, { SIGFPE, "SIGFPE" },
-#ifndef _WIN32 /* POSIX's; Windows' C library has the six of C alone (and SIGBREAK) */
-		{ SIGKILL, "SIGKILL" }, { SIGBUS, "SIGBUS" },   { SIGUSR1, "SIGUSR1" },
-		{ SIGUSR2, "SIGUSR2" }, { SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" },
-		{ SIGXCPU, "SIGXCPU" }, { SIGXFSZ, "SIGXFSZ" }, { SIGTRAP, "SIGTRAP" },
-#endif
-		{ SIGSEGV, "SIGSEGV" }, { SIGTERM, "SIGTERM" },
-	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].number == sig)
-			return names[i].name;
-	snprintf(buf, 24, "signal %d", sig);
-	return buf;
-}
 
 void put_command(FILE *out, char *const *argv, size_t argc)
 {
@@ -77,7 +52,7 @@ int render_run_report_text(FILE *out, const struct run_report *rep)
 	fputs("hmn: ", out);
 	put_command(out, rep->argv, rep->argc);
 	if (rep->signal > 0)
-		fprintf(out, " (killed by %s)", signal_name(rep->signal, signame));
+		fprintf(out, " (killed by %s)", sys_signal_name(rep->signal, signame));
 	if (rep->measure == MEASURE_NONE) {
 		if (rep->peak_ram_bytes == HMN_UNKNOWN)
 			fprintf(out, ": no GPU found, nothing measured; it ran %s.\n", duration);

@@ -158,8 +158,6 @@ int render_run_report_text(FILE *out, const struct run_report *report);
 
 /* The command as one line a shell would take back: its words quoted where they must be, terminal-safe. */
 void put_command(FILE *out, char *const *argv, size_t argc);
-/* "SIGTERM", as kill -l names it, or "signal N". */
-const char *signal_name(int sig, char buf[24]);
 /* What --limit means where the measure is device-wide: said when it fires, and in the report. */
 #define DEVICE_WIDE_LIMIT_NOTE "device-wide: memory anything else took on the GPUs counts too"
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "format.h"
+#include "os.h"
 #include "render.h"
 #include "run-limit.h"
 #include "util/clock.h"
@@ -146,7 +147,7 @@ void limit_told_to_stop(struct run_limit *l, int sig)
 	if (now + KILL_GRACE_MIN_US < l->give_up_us)
 		l->give_up_us = now + KILL_GRACE_MIN_US;
 	if (say_about_command(l)) {
-		fprintf(stderr, "%s to hmn: SIGKILL now to its %d process%s left\n", signal_name(sig, signame),
+		fprintf(stderr, "%s to hmn: SIGKILL now to its %d process%s left\n", sys_signal_name(sig, signame),
 			sent > 0 ? sent : 0, sent == 1 ? "" : "es");
 		fflush(stderr);
 	}
