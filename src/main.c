@@ -13,6 +13,64 @@
 #include "os.h"
 #include "tool.h"
 
+/*
+ * What each command runs, and what it needs opened first (as git's
+ * commands[]): a context, in which the sources are loaded, and how.
+ */
+struct command_entry {
+	int (*run)(const struct cli *cli, hmn_context *ctx);
+	/* Asks no GPU: run with no context, no driver loaded (NULL: never). */
+	bool (*asks_no_gpu)(const struct cli *cli);
+	bool sampling;           /* queries again and again: each warning said once */
+	bool telemetry;          /* prints GPU rows, which show telemetry in some formats */
+	bool remember_processes; /* a process's name, owner and path read once, not once a sample */
+	int context_failed;      /* the exit status when the context cannot be made (not a usage error) */
+};
+
+/* Planning for a GPU of --memory's size asks no GPU: no driver is loaded. */
+static bool fit_planned(const struct cli *cli)
+{
+	return cli->memory.given;
+}
+
+static const struct command_entry commands[] = {
+	[COMMAND_FREE] = { .run = cmd_free, .telemetry = true, .context_failed = EXIT_RUNTIME },
+	[COMMAND_PS] = { .run = cmd_ps, .context_failed = EXIT_RUNTIME },
+	[COMMAND_WATCH] = { .run = cmd_watch, .sampling = true, .telemetry = true, .remember_processes = true,
+			    .context_failed = EXIT_RUNTIME },
+	/* 125: hmn failed before COMMAND ran. */
+	[COMMAND_RUN] = { .run = cmd_run, .sampling = true, .context_failed = EXIT_RUN_FAILED },
+	[COMMAND_FIT] = { .run = cmd_fit, .asks_no_gpu = fit_planned, .context_failed = EXIT_RUNTIME },
+};
+
+/* The context the command needs, into *ret_ctx: EXIT_OK, or the exit status, its message said. */
+static int open_context(const struct cli *cli, const struct command_entry *c, hmn_context **ret_ctx)
+{
+	char error[256];
+	const char *why = NULL;
+	struct hmn_options options = {
+		.backends = cli->backends,
+		/* A command that queries again and again says each warning once. */
+		.log = c->sampling ? tool_log_once : tool_log,
+		.log_level = cli->verbose ? HMN_LOG_INFO : HMN_LOG_WARNING,
+		/* Only what prints GPU rows with telemetry asks for it: a plain table costs less. */
+		.telemetry = c->telemetry && (cli->format != FORMAT_TABLE || cli->long_format),
+		/* A process's name, owner and path read once, not once a sample. */
+		.remember_processes = c->remember_processes,
+	};
+	int r = hmn_context_new(&options, ret_ctx, &why);
+	if (r == 0)
+		return EXIT_OK;
+	if (r == -EINVAL) {
+		snprintf(error, sizeof(error), "%s%s", why ? why : "invalid backend list",
+			 cli->backends ? "" : " in HMN_BACKENDS");
+		print_usage_error(cli, error);
+		return cli_usage_status(cli);
+	}
+	fprintf(stderr, "hmn: %s\n", strerror(-r));
+	return c->context_failed;
+}
+
 /* Windows starts in os-windows.c's wmain, which gives main the arguments in UTF-8. */
 int main(int argc, char **argv)
 {
@@ -20,7 +78,6 @@ int main(int argc, char **argv)
 	struct cli cli;
 	char error[256];
 	hmn_context *ctx = NULL;
-	const char *why = NULL;
 	int r, status;
 
 	setvbuf(stdout, out_buffer, _IOFBF, sizeof(out_buffer));
@@ -42,51 +99,20 @@ int main(int argc, char **argv)
 		return finish_output(stdout, EXIT_OK);
 	}
 
-	/* Planning for a GPU of --memory's size asks no GPU: no driver is loaded. */
-	if (cli.command == COMMAND_FIT && cli.memory.given) {
-		status = cmd_fit(&cli, NULL);
+	const struct command_entry *c = &commands[cli.command];
+	if (c->asks_no_gpu && c->asks_no_gpu(&cli)) {
+		status = c->run(&cli, NULL);
 		cli_free(&cli);
 		return status;
 	}
-
 	/* Documents for programs: "\n" as the contract says (CSV writes its own "\r\n"). */
 	if (cli.format != FORMAT_TABLE)
 		sys_stdout_binary();
-	bool sampling = cli.command == COMMAND_WATCH || cli.command == COMMAND_RUN;
-	struct hmn_options options = {
-		.backends = cli.backends,
-		/* A command that queries again and again says each warning once. */
-		.log = sampling ? tool_log_once : tool_log,
-		.log_level = cli.verbose ? HMN_LOG_INFO : HMN_LOG_WARNING,
-		/* Only what prints GPU rows with telemetry asks for it: a plain table costs less. */
-		.telemetry = (cli.command == COMMAND_FREE || cli.command == COMMAND_WATCH) &&
-			     (cli.format != FORMAT_TABLE || cli.long_format),
-		/* A process's name, owner and path read once, not once a sample. */
-		.remember_processes = cli.command == COMMAND_WATCH,
-	};
-	r = hmn_context_new(&options, &ctx, &why);
-	if (r < 0) {
-		if (r == -EINVAL) {
-			snprintf(error, sizeof(error), "%s%s", why ? why : "invalid backend list",
-				 cli.backends ? "" : " in HMN_BACKENDS");
-			print_usage_error(&cli, error);
-		} else {
-			fprintf(stderr, "hmn: %s\n", strerror(-r));
-		}
-		status = r == -EINVAL ? cli_usage_status(&cli)
-			 : cli.command == COMMAND_RUN ? EXIT_RUN_FAILED : EXIT_RUNTIME;
-		cli_free(&cli);
-		return status;
+	status = open_context(&cli, c, &ctx);
+	if (status == EXIT_OK) {
+		status = c->run(&cli, ctx);
+		hmn_context_free(ctx);
 	}
-	switch (cli.command) {
-	case COMMAND_FREE: status = cmd_free(&cli, ctx); break;
-	case COMMAND_PS: status = cmd_ps(&cli, ctx); break;
-	case COMMAND_WATCH: status = cmd_watch(&cli, ctx); break;
-	case COMMAND_RUN: status = cmd_run(&cli, ctx); break;
-	case COMMAND_FIT: status = cmd_fit(&cli, ctx); break;
-	default: status = EXIT_RUNTIME; break;
-	}
-	hmn_context_free(ctx);
 	cli_free(&cli);
 	return status;
 }
