@@ -59,6 +59,7 @@ struct run {
 	bool any_rows, any_measured; /* rows of the tree seen; any with a figure */
 	bool unmatched;              /* the GPU's pids cannot be matched to the tree (a PID namespace) */
 	bool holding;                /* the last sample found the tree holding GPU memory (see tree_holds) */
+	uint64_t tree_now, tree_now_device_wide; /* the tree's GPU memory at this sample, each measure */
 	size_t tree_rows_now;        /* the tree's rows at this sample, with a figure or not */
 	unsigned failed_samples;     /* samples in a row that could not read the GPUs */
 	struct run_left *left;       /* what of the tree was left running, unwaited */
@@ -66,7 +67,6 @@ struct run {
 	struct spill_meter spill;    /* Windows: WDDM pages dedicated memory out to shared */
 	struct ram_meter ram;        /* the tree's host memory */
 	struct hmn_tree_meter *tree_ram;
-	uint64_t tree_now, tree_now_device_wide; /* the tree's GPU memory at this sample, each measure */
 	struct run_limit limit;      /* --limit */
 	bool told_to_stop;           /* a signal reached hmn */
 	struct output *report_file; /* -o FILE: opened before COMMAND starts; NULL: a stream */
@@ -633,6 +633,30 @@ static int open_report_file(struct run *run, struct output *out)
 	return r;
 }
 
+/* COMMAND did not start (r): why, said, and the exit status that says it (125, 126 or 127). */
+static int start_failed(const char *word, int r, bool exec_failed)
+{
+	char name[256];
+	sanitize_for_terminal(word, name, sizeof(name));
+	if (!exec_failed) {
+		fprintf(stderr, "hmn: cannot start %s: %s\n", name, strerror(-r));
+		return EXIT_RUN_FAILED;
+	}
+	if (r == -E2BIG) {
+		/* Windows: CreateProcess would cut it short; nothing ran. */
+		fprintf(stderr, "hmn: %s: the command line is longer than Windows' 32,767 characters\n", name);
+		return EXIT_RUN_FAILED;
+	}
+	if (r == -ENOENT && sys_found_all_the_same(word)) {
+		/* Found, but could not run (the contract's 126): its #! interpreter, or loader, is not there. */
+		fprintf(stderr, "hmn: %s: cannot run: the interpreter its #! line names (or its loader) is not there\n",
+			name);
+		return EXIT_CANNOT_RUN;
+	}
+	fprintf(stderr, "hmn: %s: %s\n", name, r == -ENOENT ? "command not found" : strerror(-r));
+	return r == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
+}
+
 int cmd_run(const struct cli *cli, hmn_context *ctx)
 {
 	struct run run = { .cli = cli, .ctx = ctx };
@@ -665,29 +689,9 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 	bool exec_failed;
 	r = hmn_command_start(ctx, cli->argv, &run.command, &exec_failed);
 	if (r < 0) {
-		char name[256];
-		sanitize_for_terminal(cli->argv[0], name, sizeof(name));
-		if (!exec_failed) {
-			fprintf(stderr, "hmn: cannot start %s: %s\n", name, strerror(-r));
-			run_free(&run);
-			return EXIT_RUN_FAILED;
-		}
-		if (r == -E2BIG) {
-			/* Windows: CreateProcess would cut it short; nothing ran. */
-			fprintf(stderr, "hmn: %s: the command line is longer than Windows' 32,767 characters\n", name);
-			run_free(&run);
-			return EXIT_RUN_FAILED;
-		}
-		if (r == -ENOENT && sys_found_all_the_same(cli->argv[0])) {
-			/* Found, but could not run (the contract's 126): its #! interpreter, or loader, is not there. */
-			fprintf(stderr, "hmn: %s: cannot run: the interpreter its #! line names (or its loader) is not there\n",
-				name);
-			run_free(&run);
-			return EXIT_CANNOT_RUN;
-		}
-		fprintf(stderr, "hmn: %s: %s\n", name, r == -ENOENT ? "command not found" : strerror(-r));
+		int status = start_failed(cli->argv[0], r, exec_failed);
 		run_free(&run);
-		return r == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
+		return status;
 	}
 	limit_started(&run.limit, run.command, start);
 	/*
