@@ -101,8 +101,8 @@ static void local_now(char buf[48], bool iso)
 			 t.hour % 100, t.minute % 100, t.second % 100);
 	else
 		snprintf(buf, 48, "%04u-%02u-%02uT%02u:%02u:%02u.%03u%c%02ld:%02ld", t.year % 10000, t.month % 100,
-			 t.day % 100, t.hour % 100, t.minute % 100, t.second % 100, t.ms % 1000, t.offset < 0 ? '-' : '+',
-			 labs(t.offset) / 60 % 100, labs(t.offset) % 60);
+			 t.day % 100, t.hour % 100, t.minute % 100, t.second % 100, t.ms % 1000,
+			 t.offset < 0 ? '-' : '+', labs(t.offset) / 60 % 100, labs(t.offset) % 60);
 }
 
 static void track_gpus(struct watch *w, const struct hmn_gpu *const *rows, size_t n)

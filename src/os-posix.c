@@ -29,16 +29,17 @@ void sys_utc_now(char buf[32])
 	snprintf(buf + n, 32 - n, ".%03dZ", (int)(t.tv_nsec / 1000000) % 1000);
 }
 
-void sys_local_now(struct local_time *lt)
+void sys_local_now(struct local_time *ret_time)
 {
 	struct timespec t;
 	struct tm tm;
 	clock_gettime(CLOCK_REALTIME, &t);
 	localtime_r(&t.tv_sec, &tm);
-	lt->year = (unsigned)tm.tm_year + 1900, lt->month = (unsigned)tm.tm_mon + 1, lt->day = (unsigned)tm.tm_mday;
-	lt->hour = (unsigned)tm.tm_hour, lt->minute = (unsigned)tm.tm_min, lt->second = (unsigned)tm.tm_sec;
-	lt->ms = (unsigned)(t.tv_nsec / 1000000);
-	lt->offset = tm.tm_gmtoff / 60;
+	*ret_time = (struct local_time){
+		.year = (unsigned)tm.tm_year + 1900, .month = (unsigned)tm.tm_mon + 1, .day = (unsigned)tm.tm_mday,
+		.hour = (unsigned)tm.tm_hour, .minute = (unsigned)tm.tm_min, .second = (unsigned)tm.tm_sec,
+		.ms = (unsigned)(t.tv_nsec / 1000000), .offset = tm.tm_gmtoff / 60,
+	};
 }
 
 bool sys_is_terminal(FILE *out)

@@ -57,15 +57,17 @@ void sys_utc_now(char buf[32])
 		 st.wMilliseconds % 1000u);
 }
 
-void sys_local_now(struct local_time *t)
+void sys_local_now(struct local_time *ret_time)
 {
 	SYSTEMTIME st;
 	TIME_ZONE_INFORMATION tz;
 	DWORD zone = GetTimeZoneInformation(&tz);
 	GetLocalTime(&st);
-	t->year = st.wYear, t->month = st.wMonth, t->day = st.wDay, t->hour = st.wHour, t->minute = st.wMinute;
-	t->second = st.wSecond, t->ms = st.wMilliseconds;
-	t->offset = -(long)(tz.Bias + (zone == TIME_ZONE_ID_DAYLIGHT ? tz.DaylightBias : 0));
+	*ret_time = (struct local_time){
+		.year = st.wYear, .month = st.wMonth, .day = st.wDay,
+		.hour = st.wHour, .minute = st.wMinute, .second = st.wSecond, .ms = st.wMilliseconds,
+		.offset = -(long)(tz.Bias + (zone == TIME_ZONE_ID_DAYLIGHT ? tz.DaylightBias : 0)),
+	};
 }
 
 bool sys_is_terminal(FILE *out)

@@ -26,7 +26,7 @@ struct local_time {
 	unsigned year, month, day, hour, minute, second, ms;
 	long offset;                /* minutes east of UTC */
 };
-void sys_local_now(struct local_time *t);
+void sys_local_now(struct local_time *ret_time);
 
 /* ---- The terminal ---- */
 

@@ -1,8 +1,8 @@
 /*
- * hmn run's report for a person, on stderr (or in -o FILE), one line:
- *   hmn: python3 train.py: peak 18.9GiB of GPU memory (GPU 0: 18.9GiB), 31.2GiB of RAM, in 3 processes over 12.4s, 124 samples.
- * and one more naming what of the tree was left running. Only what the
- * report says is written: the JSON one (render-json.c) is the same facts.
+ * hmn run's report for a person, on stderr (or in -o FILE): one line, and
+ * one more naming what of the tree was left running. It says what the
+ * report holds and nothing else: the JSON one (render-json.c) holds the
+ * same.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -13,6 +13,8 @@
 
 /* The text report names this many processes left running, then how many more (eleven: all, never "1 more"). */
 #define LEFT_RUNNING_SHOWN 10
+
+#define RAM_IN_TURNS_NOTE "; RAM read in turns over several samples (the tree took longer to read than half the interval)"
 
 void put_command(FILE *out, char *const *argv, size_t argc)
 {
@@ -39,6 +41,20 @@ static void write_left_running(FILE *out, const struct run_report *rep)
 	if (shown < rep->n_left_running)
 		fprintf(out, " and %zu more", rep->n_left_running - shown);
 	fputs(".\n", out);
+}
+
+/* How the GPU figures were come by, where a reader must know: device-wide and why, or each process's exact. */
+static const char *measure_note(const struct run_report *rep)
+{
+	switch (rep->measure) {
+	case MEASURE_DEVICE_WIDE_UNMATCHED:
+		return "; device-wide: the GPU's pids cannot be matched to the command's processes";
+	case MEASURE_DEVICE_WIDE_UNMEASURED:
+		return "; device-wide: no source here measures processes";
+	default:
+		return rep->process_peaks == PROCESS_PEAKS_ACCOUNTING ? "; each process's own peak exact, from NVML accounting"
+								      : "";
+	}
 }
 
 /* hmn: python3 train.py: peak 18.9GiB of GPU memory (GPU 0: 18.9GiB), 31.2GiB of RAM, in 3 processes over 12.4s, 124 samples. */
@@ -82,17 +98,13 @@ int render_run_report_text(FILE *out, const struct run_report *rep)
 	if (!device_wide)
 		fprintf(out, " in %zu process%s", rep->processes_held, rep->processes_held == 1 ? "" : "es");
 	fprintf(out, " over %s, %" PRIu64 " sample%s%s%s", duration, rep->samples, rep->samples == 1 ? "" : "s",
-		rep->measure == MEASURE_DEVICE_WIDE_UNMATCHED
-		? "; device-wide: the GPU's pids cannot be matched to the command's processes"
-		: rep->measure == MEASURE_DEVICE_WIDE_UNMEASURED ? "; device-wide: no source here measures processes"
-		: rep->process_peaks == PROCESS_PEAKS_ACCOUNTING ? "; each process's own peak exact, from NVML accounting"
-		: "",
-		rep->ram_read_in_turns ? "; RAM read in turns over several samples (the tree took longer to read than half the interval)" : "");
+		measure_note(rep), rep->ram_read_in_turns ? RAM_IN_TURNS_NOTE : "");
 	if (rep->limit_exceeded) {
 		char limit[SIZE_TEXT_MAX], at[DURATION_TEXT_MAX];
 		fprintf(out, "; %s --limit %s: %s%s at %s", rep->limit_stopped ? "stopped by" : "over, not stopped by",
 			format_size(rep->limit_bytes, false, limit), device_wide ? "a rise of " : "",
-			format_size(rep->limit_exceeded_bytes, false, size), format_duration(rep->limit_exceeded_us, at));
+			format_size(rep->limit_exceeded_bytes, false, size),
+			format_duration(rep->limit_exceeded_us, at));
 		if (device_wide)
 			fputs(" (" DEVICE_WIDE_LIMIT_NOTE ")", out);
 	}

@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include "format.h"
+#include "os.h"
 #include "render.h"
 #include "table.h"
-#include "os.h"
 
 const char *process_type_cell(const struct hmn_process *p)
 {

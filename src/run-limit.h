@@ -33,7 +33,10 @@ enum limit_phase {
 	 * hmn waits, and exits, as without --limit.
 	 */
 	LIMIT_OVER,
-	/* Over it, and the signal reached every process: SIGKILL from kill_at_us to what is left, waited for until give_up_us; exit 124. */
+	/*
+	 * Over it, and the signal reached every process: SIGKILL from
+	 * kill_at_us to what is left, waited for until give_up_us; exit 124.
+	 */
 	LIMIT_STOPPING,
 	/* Stopping, and then a signal reached hmn: SIGKILL at once, the wait cut short. */
 	LIMIT_HURRIED,
