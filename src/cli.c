@@ -16,6 +16,7 @@
 #include "cli-spec.h"
 #include "hmn-model.h"
 #include "hmn.h"
+#include "os.h"
 #include "util/clock.h"
 
 #define LONG_BASE 0x100 /* getopt_long returns LONG_BASE + i for specs[i] named by its long name */
@@ -59,21 +60,6 @@ static void parser_init(struct parser *p, struct cli *cli, const struct command_
 	}
 	*s = '\0';
 	p->longopts[p->set.n] = (struct option){ 0 };
-}
-
-/*
- * Starts getopt afresh: glibc re-initialises at optind 0 (reading the new
- * optstring's '+'); BSD and macOS want optreset. mingw-w64's getopt is
- * OpenBSD's, which takes optind 0 for a reset (the Wine tests parse twice).
- */
-static void getopt_restart(void)
-{
-#if defined(__APPLE__) || defined(__FreeBSD__) || defined(__OpenBSD__) || defined(__NetBSD__)
-	optreset = 1;
-	optind = 1;
-#else
-	optind = 0;
-#endif
 }
 
 static int fail(struct parser *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -295,7 +281,7 @@ static int global_abbreviation(struct parser *p, const struct option_spec *o, co
  */
 static int parse_options(struct parser *p, int argc, char **argv, int *ret_next)
 {
-	getopt_restart();
+	sys_getopt_restart(); /* a second parse starts afresh */
 	opterr = 0;
 	for (int c; (c = getopt_long(argc, argv, p->shortopts, p->longopts, NULL)) != -1;) {
 		const struct option_spec *o = NULL;

@@ -10,30 +10,22 @@
  * goes on until the tree is gone, and the report is written.
  */
 #include <errno.h>
-#include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#ifndef _WIN32
-#include <unistd.h>
-#endif
 
 #include "format.h"
+#include "os.h"
 #include "output.h"
 #include "peaks.h"
 #include "ram-meter.h"
 #include "render.h"
+#include "run-limit.h"
 #include "sample.h"
 #include "spill.h"
 #include "hmn-run.h"
 #include "tool.h"
 #include "util/clock.h"
-#include "util/pid-set.h"
-
-/* The text report names this many processes left running, then how many more (eleven: all, never "1 more"). */
-#define LEFT_RUNNING_SHOWN 10
 
 struct device_state {
 	struct hmn_place place; /* a GPU, or one MIG instance (--device 0/2.0 or MIG-…) watched on its own */
@@ -45,13 +37,19 @@ struct device_state {
 	uint64_t above_peak;  /* the most its used rose above the baseline */
 };
 
+/* The GPUs the tree is measured on: none, sampled, or no more (what was measured stands). */
+enum gpu_sampling {
+	SAMPLING_NO_GPU,  /* none found, or none that answers: COMMAND runs all the same */
+	SAMPLING_GPUS,
+	SAMPLING_STOPPED, /* out of memory: the GPUs are sampled no more */
+};
+
 struct run {
 	const struct cli *cli;
 	hmn_context *ctx;
 	struct hmn_command *command;
 	unsigned *indices;    /* --device, resolved */
-	bool has_gpu;
-	bool sampling_stopped;   /* out of memory: the GPUs are sampled no more (what was measured stands) */
+	enum gpu_sampling sampling;
 	struct device_state *devices;
 	size_t n_devices;
 	struct peaks processes;
@@ -61,6 +59,7 @@ struct run {
 	bool any_rows, any_measured; /* rows of the tree seen; any with a figure */
 	bool unmatched;              /* the GPU's pids cannot be matched to the tree (a PID namespace) */
 	bool holding;                /* the last sample found the tree holding GPU memory (see tree_holds) */
+	uint64_t tree_now, tree_now_device_wide; /* the tree's GPU memory at this sample, each measure */
 	size_t tree_rows_now;        /* the tree's rows at this sample, with a figure or not */
 	unsigned failed_samples;     /* samples in a row that could not read the GPUs */
 	struct run_left *left;       /* what of the tree was left running, unwaited */
@@ -68,32 +67,11 @@ struct run {
 	struct spill_meter spill;    /* Windows: WDDM pages dedicated memory out to shared */
 	struct ram_meter ram;        /* the tree's host memory */
 	struct hmn_tree_meter *tree_ram;
-	/* --limit: the tree's GPU memory at each sample against it */
-	struct hmn_budget limit;
-	uint64_t tree_now, tree_now_device_wide; /* the tree's GPU memory at this sample, each measure */
-	bool limit_exceeded;
-	bool limit_stopped;                   /* ...and the signal reached every process of the tree */
-	bool limit_refusal_said;              /* why some process could not be signalled, said once */
-	uint64_t exceeded_us, exceeded_bytes; /* when (after the start) and at what size */
-	uint64_t kill_at_us;                  /* SIGKILL to what is left from then on */
-	uint64_t give_up_us;                  /* what is left then is not waited for (see limit_wait_over) */
-	bool told_to_stop;                    /* a signal reached hmn */
-	bool hurried;                         /* ...after --limit fired: SIGKILL at once, the wait cut short */
+	struct run_limit limit;      /* --limit */
+	bool told_to_stop;           /* a signal reached hmn */
 	struct output *report_file; /* -o FILE: opened before COMMAND starts; NULL: a stream */
 	uint64_t start_us;
 };
-
-#ifndef SIGKILL
-#define SIGKILL 9 /* Windows has none: any signal ends the whole job there */
-#endif
-
-/*
- * After --limit's SIGKILL, what is left is waited for as long again as
- * --kill-after, and this long at least: a process that SIGKILL can end is
- * gone in milliseconds (its GPU memory given back in a second or two), one
- * still there is not going to go (uninterruptible sleep, not ours to signal).
- */
-#define KILL_GRACE_MIN_US (1000 * CLOCK_US_PER_MS)
 
 /*
  * Samples in a row that cannot read the GPUs for which the last answer to
@@ -101,38 +79,6 @@ struct run {
  * wait for a detached trainer, a GPU that stopped answering does.
  */
 #define HOLDING_KEPT_FAILED_SAMPLES 3
-
-/* What --limit means where the measure is device-wide: the line when it fires, and the report. */
-#define DEVICE_WIDE_LIMIT_NOTE "device-wide: memory anything else took on the GPUs counts too"
-
-/* Spill is measured where WDDM spills (Windows): elsewhere the report's spill is null. */
-#ifdef _WIN32
-#define MEASURES_SPILL true
-#else
-#define MEASURES_SPILL false
-#endif
-
-/*
- * Windows: an exit code that no exit status holds (a crash's NTSTATUS,
- * exit(256)) is mapped to one that is never 0 (lib/windows-parse.c); say
- * what it was, as a POSIX shell says "Segmentation fault".
- */
-static void say_exit_note(const struct hmn_command *command, const char *name)
-{
-#ifdef _WIN32
-	uint32_t code;
-	int status, sig;
-	char word[256];
-	const char *note = hmn_command_exit_note(command, &code);
-	if (note && hmn_command_status(command, &status, &sig) == 0) {
-		sanitize_for_terminal(name, word, sizeof(word));
-		fprintf(stderr, "hmn: %s ended with %s (exit code 0x%08" PRIX32 "): exit status %d\n", word,
-			note, code, status);
-	}
-#else
-	(void)command, (void)name;
-#endif
-}
 
 /*
  * The watched device a row is on: a MIG instance watched on its own, else its
@@ -196,7 +142,7 @@ static int take_baseline(struct run *run)
 	hmn_gpu_list_free(gpus);
 	if (!run->devices)
 		return -ENOMEM;
-	run->has_gpu = true;
+	run->sampling = SAMPLING_GPUS;
 	return 0;
 }
 
@@ -221,13 +167,25 @@ static void dedicated_figures(struct run *run, const struct hmn_gpu_list *gpus, 
 }
 
 /*
- * Device-wide: where no source measures processes (rows, none with a
- * figure), or where the GPU's pids cannot be told apart (hmn in a PID
- * namespace without the host's /proc).
+ * How the tree's GPU memory is measured, as the samples so far tell:
+ * device-wide where the GPU's pids cannot be told apart (hmn in a PID
+ * namespace without the host's /proc), or where no source measures
+ * processes (rows, none with a figure); else per process.
  */
-static bool measures_device_wide(const struct run *run)
+static enum run_measure measure_of(const struct run *run)
 {
-	return run->unmatched || (run->any_rows && !run->any_measured);
+	if (run->sampling == SAMPLING_NO_GPU)
+		return MEASURE_NONE;
+	if (run->unmatched)
+		return MEASURE_DEVICE_WIDE_UNMATCHED;
+	if (run->any_rows && !run->any_measured)
+		return MEASURE_DEVICE_WIDE_UNMEASURED;
+	return MEASURE_PER_PROCESS;
+}
+
+static bool device_wide(const struct run *run)
+{
+	return measure_is_device_wide(measure_of(run));
 }
 
 /* Where no source measures processes: how far each device's used rose above the baseline. */
@@ -258,17 +216,17 @@ static void rise_above_baseline(struct run *run, const struct hmn_gpu_list *gpus
  */
 static bool sample_devices(struct run *run, uint64_t tree_shared)
 {
-	bool device_wide = measures_device_wide(run);
+	bool rise = device_wide(run);
 	struct hmn_gpu_list *gpus = NULL;
 	uint64_t used = HMN_UNKNOWN, budget = HMN_UNKNOWN;
 
-	if (!device_wide && !MEASURES_SPILL)
+	if (!rise && !sys_measures_spill())
 		return true;
 	run->tree_now_device_wide = 0; /* until the devices say more: a failed query is no rise */
 	(void)hmn_query_gpus(run->ctx, &gpus); /* on failure gpus stays NULL: nothing measured */
-	if (gpus && device_wide)
+	if (gpus && rise)
 		rise_above_baseline(run, gpus);
-	if (MEASURES_SPILL) {
+	if (sys_measures_spill()) {
 		if (gpus)
 			dedicated_figures(run, gpus, &used, &budget);
 		spill_sample(&run->spill, clock_us() - run->start_us,
@@ -305,11 +263,14 @@ static void name_new_peaks(struct run *run, size_t first_new)
  */
 static bool tree_holds(const struct run *run)
 {
-	if (run->unmatched)
+	switch (measure_of(run)) {
+	case MEASURE_DEVICE_WIDE_UNMATCHED:
 		return run->tree_now_device_wide > 0;
-	if (measures_device_wide(run))
+	case MEASURE_DEVICE_WIDE_UNMEASURED:
 		return run->tree_rows_now > 0;
-	return run->tree_now > 0;
+	default:
+		return run->tree_now > 0;
+	}
 }
 
 /* A sample read the GPUs: what the tree holds is known again. */
@@ -441,263 +402,22 @@ static void ram_from_exit(struct run *run)
 		ram_meter_exit_floor(&run->ram, bytes);
 }
 
-static const char *measure_of(const struct run *run)
+/* The smallest total memory among the watched devices (--limit N%'s); HMN_UNKNOWN: none says. */
+static uint64_t smallest_total(const struct run *run)
 {
-	if (!run->has_gpu)
-		return NULL;
-	return measures_device_wide(run) ? "device-wide" : "per-process";
-}
-
-/*
- * --limit in bytes: SIZE, or N% of the smallest total among the GPUs run
- * watches (--device's). -ENODEV when there is no GPU to measure the tree
- * on, -ERANGE when a share is asked of GPUs whose totals are unknown: a
- * budget that cannot be enforced is refused, never dropped.
- */
-static int resolve_limit(struct run *run)
-{
-	const struct size_arg *size = &run->cli->limit.size;
 	uint64_t smallest = HMN_UNKNOWN;
-
-	hmn_budget_init(&run->limit, HMN_UNKNOWN, 1.0);
-	if (!run->cli->limit.given)
-		return 0;
-	if (!run->has_gpu || run->n_devices == 0)
-		return -ENODEV;
-	if (size->is_percent) {
-		for (size_t i = 0; i < run->n_devices; i++) {
-			uint64_t total = run->devices[i].total;
-			if (total != HMN_UNKNOWN && (smallest == HMN_UNKNOWN || total < smallest))
-				smallest = total;
-		}
-		if (smallest == HMN_UNKNOWN)
-			return -ERANGE;
+	for (size_t i = 0; i < run->n_devices; i++) {
+		uint64_t total = run->devices[i].total;
+		if (total != HMN_UNKNOWN && (smallest == HMN_UNKNOWN || total < smallest))
+			smallest = total;
 	}
-	hmn_budget_init(&run->limit, size_for_total(size, smallest), 1.0);
-	return 0;
-}
-
-/* Is the report's measure the devices' rise (device-wide)? */
-static bool reports_device_wide(const struct run *run)
-{
-	return run->has_gpu && measures_device_wide(run);
+	return smallest;
 }
 
 /* The tree's GPU memory at this sample, as the report's measure counts it. */
 static uint64_t tree_size_now(const struct run *run)
 {
-	return reports_device_wide(run) ? run->tree_now_device_wide : run->tree_now;
-}
-
-static void put_command(FILE *out, const struct cli *cli);
-
-/* "hmn: CMD: " on stderr, for a line about the tree; false with -q (nothing to say). */
-static bool say_about_command(const struct run *run)
-{
-	if (run->cli->quiet)
-		return false;
-	fputs("hmn: ", stderr);
-	put_command(stderr, run->cli);
-	fputs(": ", stderr);
-	return true;
-}
-
-/*
- * Signals the tree for --limit. The tree counts as stopped (exit 124) once a
- * signal was sent to every process of it: not where some had no pid hmn
- * could tell (-EXDEV: the /proc at HMN_PROCFS numbers them in a namespace
- * hmn's pids do not reach), which are never signalled by another
- * namespace's number; then hmn exits as COMMAND does.
- */
-static int signal_tree(struct run *run, int sig)
-{
-	int sent = hmn_command_signal_tree(run->ctx, run->command, sig);
-	/*
-	 * The tree could be told apart: every process signalled, or refused
-	 * as not hmn's to signal (EPERM: waited for a while, see
-	 * limit_wait_over), or gone already.
-	 */
-	if (sent >= 0)
-		run->limit_stopped = true;
-	else if (sent < 0 && !run->limit_refusal_said && !run->cli->quiet) {
-		fprintf(stderr, "hmn: --limit: the tree cannot be stopped: %s\n", hmn_context_error(run->ctx));
-		run->limit_refusal_said = true;
-	}
-	return sent;
-}
-
-/*
- * --limit: the first sample that finds the tree above it sends SIGTERM to
- * every process of the tree; from --kill-after on, each sample sends SIGKILL
- * to what is left (a process that handles SIGTERM and goes on, or one
- * started since).
- */
-static void enforce_limit(struct run *run)
-{
-	uint64_t now = clock_us();
-
-	if (run->limit_exceeded) {
-		/*
-		 * SIGKILL to what is left, stopped or not: where some processes
-		 * could not be told apart (-EXDEV), the others had their SIGTERM
-		 * and get their SIGKILL all the same.
-		 */
-		if (now >= run->kill_at_us)
-			(void)signal_tree(run, SIGKILL);
-		return;
-	}
-	if (!run->cli->limit.given || hmn_budget_set(&run->limit, tree_size_now(run)) != -ENOSPC)
-		return;
-	run->limit_exceeded = true;
-	run->exceeded_us = now - run->start_us;
-	run->exceeded_bytes = run->limit.current;
-	run->kill_at_us = now + run->cli->kill_after_us;
-	run->give_up_us = run->kill_at_us +
-			  (run->cli->kill_after_us > KILL_GRACE_MIN_US ? run->cli->kill_after_us : KILL_GRACE_MIN_US);
-	int sent = signal_tree(run, SIGTERM);
-	if (sent >= 0 && say_about_command(run)) {
-		char size[SIZE_TEXT_MAX], limit[SIZE_TEXT_MAX], after[DURATION_TEXT_MAX];
-		format_size(run->exceeded_bytes, false, size);
-		format_size(run->limit.limit, false, limit);
-		/* Device-wide, the budget is the GPUs' rise: another job's memory can end COMMAND, said so. */
-		if (reports_device_wide(run))
-			fprintf(stderr, "the GPUs' used memory rose %s, over --limit %s (%s)", size, limit,
-				DEVICE_WIDE_LIMIT_NOTE);
-		else
-			fprintf(stderr, "%s of GPU memory, over --limit %s", size, limit);
-		fprintf(stderr, ": SIGTERM to its %d process%s, SIGKILL in %s to what is left\n", sent > 0 ? sent : 0,
-			sent == 1 ? "" : "es", format_duration(run->cli->kill_after_us, after));
-		fflush(stderr);
-	}
-}
-
-/* "SIGTERM", as kill -l names it, or "signal N". */
-static const char *signal_name(int sig, char buf[24])
-{
-	static const struct {
-		int number;
-		const char *name;
-	} names[] = {
-#ifndef _WIN32
-		{ SIGHUP, "SIGHUP" },   { SIGQUIT, "SIGQUIT" },
-#endif
-		{ SIGINT, "SIGINT" },
-		{ SIGILL, "SIGILL" },   { SIGABRT, "SIGABRT" }, { SIGFPE, "SIGFPE" },
-#ifndef _WIN32 /* POSIX's; Windows' C library has the six of C alone (and SIGBREAK) */
-		{ SIGKILL, "SIGKILL" }, { SIGBUS, "SIGBUS" },   { SIGUSR1, "SIGUSR1" },
-		{ SIGUSR2, "SIGUSR2" }, { SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" },
-		{ SIGXCPU, "SIGXCPU" }, { SIGXFSZ, "SIGXFSZ" }, { SIGTRAP, "SIGTRAP" },
-#endif
-		{ SIGSEGV, "SIGSEGV" }, { SIGTERM, "SIGTERM" },
-	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].number == sig)
-			return names[i].name;
-	snprintf(buf, 24, "signal %d", sig);
-	return buf;
-}
-
-/* The command as one line a shell would take back: its words quoted where they must be, terminal-safe. */
-static void put_command(FILE *out, const struct cli *cli)
-{
-	char word[1024];
-	for (size_t i = 0; i < cli->argc; i++) {
-		shell_quote_word(cli->argv[i], word, sizeof(word));
-		fprintf(out, "%s%s", i ? " " : "", word);
-	}
-}
-
-/* Processes that held memory (a pid on two GPUs is one): sorted, not compared pair by pair. */
-static size_t distinct_pids(const struct peaks *p)
-{
-	uint32_t *pids = malloc((p->count ? p->count : 1) * sizeof(*pids));
-	size_t n = 0;
-	if (!pids)
-		return p->count; /* an upper bound, where there is no memory to count */
-	for (size_t i = 0; i < p->count; i++)
-		if (p->items[i].bytes > 0)
-			pids[n++] = p->items[i].pid;
-	size_t distinct = pid_set_make(pids, n);
-	free(pids);
-	return distinct;
-}
-
-/* "hmn: left running, not waited for: sleep (pid 4242), …": a line for a person, the first few. */
-static void write_left_running(FILE *out, const struct run_report *rep)
-{
-	if (rep->n_left_running == 0)
-		return;
-	/* A line for a person: the first few, and how many more (the JSON report names each). */
-	size_t shown = rep->n_left_running <= LEFT_RUNNING_SHOWN + 1 ? rep->n_left_running : LEFT_RUNNING_SHOWN;
-	fputs("hmn: left running, not waited for:", out);
-	for (size_t i = 0; i < shown; i++) {
-		char name[256];
-		sanitize_for_terminal(rep->left_running[i].name ? rep->left_running[i].name : "?", name, sizeof(name));
-		fprintf(out, "%s %s (pid %" PRIu32 ")", i ? "," : "", name, rep->left_running[i].pid);
-	}
-	if (shown < rep->n_left_running)
-		fprintf(out, " and %zu more", rep->n_left_running - shown);
-	fputs(".\n", out);
-}
-
-/* hmn: python3 train.py: peak 18.9GiB of GPU memory (GPU 0: 18.9GiB), 31.2GiB of RAM, in 3 processes over 12.4s, 124 samples. */
-static void write_text_report(FILE *out, const struct run *run, const struct run_report *rep)
-{
-	char signame[24];
-	char size[SIZE_TEXT_MAX], duration[DURATION_TEXT_MAX], id[GPU_CELL_MAX];
-	bool device_wide = rep->measure && strcmp(rep->measure, "device-wide") == 0;
-
-	format_duration(rep->duration_us, duration);
-	fputs("hmn: ", out);
-	put_command(out, run->cli);
-	if (rep->signal > 0)
-		fprintf(out, " (killed by %s)", signal_name(rep->signal, signame));
-	if (!run->has_gpu) {
-		if (rep->peak_ram_bytes == HMN_UNKNOWN)
-			fprintf(out, ": no GPU found, nothing measured; it ran %s.\n", duration);
-		else
-			fprintf(out, ": no GPU found, no GPU memory measured; peak %s of RAM over %s.\n",
-				format_size(rep->peak_ram_bytes, false, size), duration);
-		write_left_running(out, rep); /* it was said only where there was a GPU */
-		return;
-	}
-	fprintf(out, ": peak %s of GPU memory", format_size(rep->peak_bytes, false, size));
-	if (device_wide)
-		fputs(" above what the GPUs held when it started", out);
-	bool any = false;
-	for (size_t i = 0; i < rep->n_devices; i++) {
-		if (rep->devices[i].peak_bytes == 0 && rep->n_devices > 1)
-			continue;
-		const struct run_device_peak *d = &rep->devices[i];
-		fprintf(out, "%sGPU %s: %s", any ? ", " : " (",
-			gpu_cell(id, &d->place),
-			format_size(d->peak_bytes, false, size));
-		any = true;
-	}
-	if (any)
-		fputc(')', out);
-	if (rep->peak_ram_bytes != HMN_UNKNOWN)
-		fprintf(out, ", %s of RAM%s", format_size(rep->peak_ram_bytes, false, size), device_wide ? "" : ",");
-	if (!device_wide) {
-		size_t n = distinct_pids(&run->processes);
-		fprintf(out, " in %zu process%s", n, n == 1 ? "" : "es");
-	}
-	bool accounting = rep->process_peaks && strcmp(rep->process_peaks, "accounting") == 0;
-	fprintf(out, " over %s, %" PRIu64 " sample%s%s%s", duration, rep->samples, rep->samples == 1 ? "" : "s",
-		device_wide ? run->unmatched ? "; device-wide: the GPU's pids cannot be matched to the command's processes"
-					       : "; device-wide: no source here measures processes"
-		: accounting ? "; each process's own peak exact, from NVML accounting" : "",
-		run->ram.partial ? "; RAM read in turns over several samples (the tree took longer to read than half the interval)" : "");
-	if (rep->limit_exceeded) {
-		char limit[SIZE_TEXT_MAX], at[DURATION_TEXT_MAX];
-		fprintf(out, "; %s --limit %s: %s%s at %s", run->limit_stopped ? "stopped by" : "over, not stopped by",
-			format_size(rep->limit_bytes, false, limit), device_wide ? "a rise of " : "",
-			format_size(rep->limit_exceeded_bytes, false, size), format_duration(rep->limit_exceeded_us, at));
-		if (device_wide)
-			fputs(" (" DEVICE_WIDE_LIMIT_NOTE ")", out);
-	}
-	fputs(".\n", out);
-	write_left_running(out, rep);
+	return device_wide(run) ? run->tree_now_device_wide : run->tree_now;
 }
 
 /*
@@ -713,10 +433,7 @@ static int put_report(struct run *run, const struct run_report *rep)
 
 	if (!run->report_file && !run->cli->output && run->cli->quiet)
 		return 0; /* -q: only errors reach stderr */
-	if (run->cli->format == FORMAT_JSON)
-		r = render_run_report_json(f, rep);
-	else
-		write_text_report(f, run, rep);
+	r = renderer_for(run->cli->format)->run(f, rep);
 	if (run->report_file) {
 		if (r < 0) {
 			output_discard(run->report_file);
@@ -739,8 +456,8 @@ static int write_report(struct run *run, int exit_code, int sig, uint64_t durati
 	struct run_device_peak *devices = calloc(run->n_devices ? run->n_devices : 1, sizeof(*devices));
 	struct run_process_peak *processes =
 		calloc(run->processes.count ? run->processes.count : 1, sizeof(*processes));
-	const char *measure = measure_of(run);
-	bool device_wide = measure && strcmp(measure, "device-wide") == 0;
+	enum run_measure measure = measure_of(run);
+	bool device_wide = measure_is_device_wide(measure);
 	int r = -ENOMEM;
 
 	if (!sorted || !devices || !processes)
@@ -764,22 +481,26 @@ static int write_report(struct run *run, int exit_code, int sig, uint64_t durati
 			sorted[i]->pid, sorted[i]->name, sorted[i]->place.index, bytes,
 		};
 	}
-	bool accounting = exact > 0 && exact == run->processes.count;
+	enum process_peaks process_peaks = measure != MEASURE_PER_PROCESS ? PROCESS_PEAKS_NONE
+					   : exact > 0 && exact == run->processes.count ? PROCESS_PEAKS_ACCOUNTING
+					   : PROCESS_PEAKS_SAMPLED;
 	struct run_report rep = {
 		.argv = run->cli->argv, .argc = run->cli->argc,
 		.exit_code = exit_code, .signal = sig,
 		.duration_us = duration_us, .samples = run->samples, .interval_us = run->cli->interval_us,
 		.measure = measure,
-		.peak_bytes = !run->has_gpu ? HMN_UNKNOWN : device_wide ? run->peak_device_wide : run->peak,
+		.peak_bytes = measure == MEASURE_NONE ? HMN_UNKNOWN : device_wide ? run->peak_device_wide : run->peak,
 		.peak_shared_bytes = run->shared_measured ? run->peak_shared : HMN_UNKNOWN,
 		.peak_ram_bytes = run->ram.peak, .ram_measure = run->ram.measure,
-		.limit_bytes = run->limit.limit, .limit_exceeded = run->limit_exceeded,
-		.limit_exceeded_us = run->limit_exceeded ? run->exceeded_us : HMN_UNKNOWN,
-		.limit_exceeded_bytes = run->limit_exceeded ? run->exceeded_bytes : HMN_UNKNOWN,
+		.ram_read_in_turns = run->ram.partial > 0,
+		.limit_bytes = run->limit.budget.limit, .limit_exceeded = limit_exceeded(&run->limit),
+		.limit_stopped = limit_stopped(&run->limit),
+		.limit_exceeded_us = limit_exceeded(&run->limit) ? run->limit.exceeded_us : HMN_UNKNOWN,
+		.limit_exceeded_bytes = limit_exceeded(&run->limit) ? run->limit.exceeded_bytes : HMN_UNKNOWN,
 		.devices = devices, .n_devices = run->n_devices,
 		.processes = processes, .n_processes = device_wide ? 0 : run->processes.count,
-		.process_peaks = !run->has_gpu || device_wide ? NULL : accounting ? "accounting" : "sampled",
-		.spill = MEASURES_SPILL && run->has_gpu ? &run->spill.result : NULL,
+		.processes_held = peaks_pids_held(&run->processes), .process_peaks = process_peaks,
+		.spill = sys_measures_spill() && measure != MEASURE_NONE ? &run->spill.result : NULL,
 		.left_running = run->left, .n_left_running = run->n_left,
 	};
 	r = put_report(run, &rep);
@@ -805,65 +526,14 @@ static int forward_signals(struct run *run)
 	return sig;
 }
 
-/*
- * A signal to hmn after --limit fired: the tree is being ended, and hmn is
- * asked to stop waiting for that. What is left gets its SIGKILL now, as no
- * one would send it once hmn has gone, and is waited for a moment at most,
- * for that to work.
- */
-static void hurry_the_end(struct run *run, int sig)
-{
-	char signame[24];
-	uint64_t now = clock_us();
-	int sent = signal_tree(run, SIGKILL);
-
-	run->hurried = true;
-	if (now < run->kill_at_us)
-		run->kill_at_us = now; /* each sample from now on sends SIGKILL to what is left */
-	if (now + KILL_GRACE_MIN_US < run->give_up_us)
-		run->give_up_us = now + KILL_GRACE_MIN_US;
-	if (say_about_command(run)) {
-		fprintf(stderr, "%s to hmn: SIGKILL now to its %d process%s left\n", signal_name(sig, signame),
-			sent > 0 ? sent : 0, sent == 1 ? "" : "es");
-		fflush(stderr);
-	}
-}
-
-/* Signals that reached hmn: passed on, and remembered; the first after --limit fired hurries the end. */
+/* Signals that reached hmn: passed on, and remembered; the first while --limit stops the tree hurries the end. */
 static void take_signals(struct run *run)
 {
 	int sig = forward_signals(run);
 	if (!sig)
 		return;
 	run->told_to_stop = true;
-	if (run->limit_stopped && !run->hurried)
-		hurry_the_end(run, sig);
-}
-
-/*
- * --limit ended the tree: all of it is waited for, what is left getting its
- * SIGKILL at --kill-after; and then for a while only, not for ever: a
- * process in uninterruptible sleep (a hung NFS or driver call), or one hmn
- * may not signal (another user's, after a set-user-ID program), would keep
- * it waiting with nothing that could change it. What is still there is
- * said, and named in the report as left running.
- */
-static bool limit_wait_over(const struct run *run)
-{
-	uint32_t *pids = NULL;
-	size_t n = 0;
-	char grace[DURATION_TEXT_MAX];
-
-	if (clock_us() < run->give_up_us)
-		return false;
-	if (hmn_command_pids(run->ctx, run->command, &pids, &n) == 0 && n > 0 && say_about_command(run)) {
-		fprintf(stderr, "%zu process%s of it still there %s after SIGKILL (in uninterruptible sleep, or not "
-			"hmn's to signal): not waiting for %s\n", n, n == 1 ? "" : "es",
-			format_duration(run->give_up_us - run->kill_at_us, grace), n == 1 ? "it" : "them");
-		fflush(stderr);
-	}
-	free(pids);
-	return true;
+	limit_told_to_stop(&run->limit, sig);
 }
 
 /* Has COMMAND itself ended (whatever it left behind)? */
@@ -892,26 +562,11 @@ static bool keep_waiting(struct run *run)
 	if (hmn_command_done(run->ctx, run->command))
 		return false; /* nothing of it is left */
 	/* --limit stopped the tree: what is left gets its SIGKILL, and is waited for so long. */
-	if (run->limit_stopped)
-		return !limit_wait_over(run);
+	if (limit_stopped(&run->limit))
+		return !limit_wait_over(&run->limit);
 	if (!command_ended(run))
 		return true;
-	return !run->told_to_stop && run->has_gpu && !run->sampling_stopped && run->holding;
-}
-
-/*
- * When to wake: at the next sample, or sooner where --limit has a deadline
- * before it (SIGKILL due, or the end of the wait for it to work), so that a
- * long --interval never puts them off.
- */
-static uint64_t wake_at(const struct run *run, uint64_t next_sample)
-{
-	if (!run->limit_exceeded)
-		return next_sample;
-	/* SIGKILL is due whether the tree could be stopped or not (see enforce_limit); the wait's end only if it was. */
-	uint64_t now = clock_us();
-	uint64_t deadline = now < run->kill_at_us ? run->kill_at_us : run->limit_stopped ? run->give_up_us : next_sample;
-	return deadline < next_sample ? deadline : next_sample;
+	return !run->told_to_stop && run->sampling == SAMPLING_GPUS && run->holding;
 }
 
 /*
@@ -978,44 +633,28 @@ static int open_report_file(struct run *run, struct output *out)
 	return r;
 }
 
-#ifndef _WIN32
-/* Is path a regular file that we may execute? */
-static bool is_executable_file(const char *path)
+/* COMMAND did not start (r): why, said, and the exit status that says it (125, 126 or 127). */
+static int start_failed(const char *word, int r, bool exec_failed)
 {
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
-}
-#endif
-
-/*
- * exec said ENOENT: is COMMAND there all the same, so that what is missing
- * is the interpreter its #! line names (or a binary's loader)? By its path,
- * or, for a bare name, in PATH's entries as execvp looks. Windows has no #!
- * lines: never.
- */
-static bool found_all_the_same(const char *word)
-{
-#ifdef _WIN32
-	(void)word;
-	return false;
-#else
-	if (strchr(word, '/'))
-		return is_executable_file(word);
-	const char *path = getenv("PATH");
-	char candidate[4096];
-	for (const char *p = path ? path : ""; *p;) {
-		const char *colon = strchr(p, ':');
-		size_t len = colon ? (size_t)(colon - p) : strlen(p);
-		/* An empty entry is the current directory, as execvp takes it. */
-		int n = snprintf(candidate, sizeof(candidate), "%.*s%s%s", (int)len, p, len ? "/" : "", word);
-		if (n > 0 && (size_t)n < sizeof(candidate) && is_executable_file(candidate))
-			return true;
-		p += len + (colon ? 1 : 0);
-		if (!colon)
-			break;
+	char name[256];
+	sanitize_for_terminal(word, name, sizeof(name));
+	if (!exec_failed) {
+		fprintf(stderr, "hmn: cannot start %s: %s\n", name, strerror(-r));
+		return EXIT_RUN_FAILED;
 	}
-	return false;
-#endif
+	if (r == -E2BIG) {
+		/* Windows: CreateProcess would cut it short; nothing ran. */
+		fprintf(stderr, "hmn: %s: the command line is longer than Windows' 32,767 characters\n", name);
+		return EXIT_RUN_FAILED;
+	}
+	if (r == -ENOENT && sys_found_all_the_same(word)) {
+		/* Found, but could not run (the contract's 126): its #! interpreter, or loader, is not there. */
+		fprintf(stderr, "hmn: %s: cannot run: the interpreter its #! line names (or its loader) is not there\n",
+			name);
+		return EXIT_CANNOT_RUN;
+	}
+	fprintf(stderr, "hmn: %s: %s\n", name, r == -ENOENT ? "command not found" : strerror(-r));
+	return r == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
 }
 
 int cmd_run(const struct cli *cli, hmn_context *ctx)
@@ -1032,17 +671,17 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 		run_free(&run);
 		return EXIT_RUN_FAILED; /* a --device no GPU answers to included: run's usage errors are 125 */
 	}
-	r = resolve_limit(&run);
+	r = limit_resolve(&run.limit, cli, ctx, run.n_devices, smallest_total(&run));
 	if (r < 0) {
 		/* One line why, and COMMAND never started: a budget nobody enforces is no budget. */
 		fprintf(stderr, "hmn: --limit cannot be enforced: %s; not running the command\n",
 			r == -ERANGE ? "the GPUs do not say their total memory, of which N% is a share"
-			: !run.has_gpu ? hmn_context_error(ctx) : "no GPU listed to measure it on");
+			: run.sampling == SAMPLING_NO_GPU ? hmn_context_error(ctx) : "no GPU listed to measure it on");
 		run_free(&run);
 		return EXIT_RUN_FAILED;
 	}
 	/* A notice, not an error: -q (a CI job's) hears the exit status alone, as the report is silent too. */
-	if (!run.has_gpu && !cli->quiet)
+	if (run.sampling == SAMPLING_NO_GPU && !cli->quiet)
 		fprintf(stderr, "hmn: %s: running the command all the same, measuring no GPU memory\n",
 			hmn_context_error(ctx));
 	signals_catch_for_command();
@@ -1050,30 +689,11 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 	bool exec_failed;
 	r = hmn_command_start(ctx, cli->argv, &run.command, &exec_failed);
 	if (r < 0) {
-		char name[256];
-		sanitize_for_terminal(cli->argv[0], name, sizeof(name));
-		if (!exec_failed) {
-			fprintf(stderr, "hmn: cannot start %s: %s\n", name, strerror(-r));
-			run_free(&run);
-			return EXIT_RUN_FAILED;
-		}
-		if (r == -E2BIG) {
-			/* Windows: CreateProcess would cut it short; nothing ran. */
-			fprintf(stderr, "hmn: %s: the command line is longer than Windows' 32,767 characters\n", name);
-			run_free(&run);
-			return EXIT_RUN_FAILED;
-		}
-		if (r == -ENOENT && found_all_the_same(cli->argv[0])) {
-			/* Found, but could not run (the contract's 126): its #! interpreter, or loader, is not there. */
-			fprintf(stderr, "hmn: %s: cannot run: the interpreter its #! line names (or its loader) is not there\n",
-				name);
-			run_free(&run);
-			return EXIT_CANNOT_RUN;
-		}
-		fprintf(stderr, "hmn: %s: %s\n", name, r == -ENOENT ? "command not found" : strerror(-r));
+		int status = start_failed(cli->argv[0], r, exec_failed);
 		run_free(&run);
-		return r == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_RUN;
+		return status;
 	}
+	limit_started(&run.limit, run.command, start);
 	/*
 	 * Sample while anything of the tree runs: memory is freed by the time
 	 * COMMAND has exited. Once told to stop (a signal) and COMMAND has
@@ -1084,25 +704,26 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 		run.samples++; /* GPU memory where there is a GPU, host memory anyway */
 		/* Each sample starts here: the tree is listed (at most) once for all that follows. */
 		int tree = hmn_command_sample(run.ctx, run.command);
-		if (run.has_gpu && !run.sampling_stopped && take_sample(&run, tree) == -ENOMEM) {
+		if (run.sampling == SAMPLING_GPUS && take_sample(&run, tree) == -ENOMEM) {
 			/* What was measured so far stands, and is reported as such: the GPUs are not "not found". */
 			fprintf(stderr, "hmn: out of memory: sampling stopped\n");
-			run.sampling_stopped = true;
+			run.sampling = SAMPLING_STOPPED;
 		}
-		enforce_limit(&run); /* before RAM, which may take half the interval */
+		/* --limit before RAM, which may take half the interval */
+		limit_check(&run.limit, tree_size_now(&run), device_wide(&run));
 		sample_ram(&run, false);
 		take_signals(&run);
 		if (!keep_waiting(&run))
 			break;
 		next = next_sample_at(next, cli->interval_us, clock_us());
-		sleep_until(wake_at(&run, next));
+		sleep_until(limit_wake_at(&run.limit, next));
 		take_signals(&run);
 	}
 	uint64_t duration = clock_us() - start;
 	sample_ram(&run, true);
 	note_left_running(&run);
 	spill_finish(&run.spill, duration);
-	say_exit_note(run.command, cli->argv[0]);
+	sys_say_exit_note(run.command, cli->argv[0]);
 	hmn_command_status(run.command, &exit_code, &sig);
 	ram_from_exit(&run);
 	/*
@@ -1117,7 +738,7 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 	/* A report not written whole never passes for a success (a CI step reads it next). */
 	if (!written && status == 0)
 		status = EXIT_RUNTIME;
-	if (run.limit_stopped)
+	if (limit_stopped(&run.limit))
 		return EXIT_LIMIT; /* whatever the tree did with its SIGTERM: --limit ended it */
 	if (sig > 0)
 		signals_end_by(sig); /* as COMMAND was, so that a calling script stops too */

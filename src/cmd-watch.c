@@ -15,24 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#ifdef _WIN32
-#include <io.h>
-#include <windows.h>
-#define isatty _isatty
-#define fileno _fileno
-#else
-#include <sys/ioctl.h>
-#include <unistd.h>
-#endif
 
 #include "format.h"
+#include "os.h"
 #include "output.h"
 #include "peaks.h"
 #include "render.h"
 #include "sample.h"
 #include "table.h"
-#include "terminal.h"
 #include "tool.h"
 #include "util/clock.h"
 
@@ -79,7 +69,7 @@ static void draw_frame(struct watch *w, long end)
 	unsigned columns, rows, lines = 0;
 	char line[8192], more[48];
 
-	terminal_size(stdout, &columns, &rows);
+	sys_terminal_size(stdout, &columns, &rows);
 	rewind(w->frame);
 	while (ftell(w->frame) < end && fgets(line, sizeof(line), w->frame))
 		lines += strchr(line, '\n') != NULL;
@@ -104,33 +94,15 @@ static void draw_frame(struct watch *w, long end)
  */
 static void local_now(char buf[48], bool iso)
 {
-	unsigned year, month, day, hour, minute, second, ms;
-	long offset; /* minutes east of UTC */
-#ifdef _WIN32
-	SYSTEMTIME st;
-	TIME_ZONE_INFORMATION tz;
-	DWORD zone = GetTimeZoneInformation(&tz);
-	GetLocalTime(&st);
-	year = st.wYear, month = st.wMonth, day = st.wDay, hour = st.wHour, minute = st.wMinute;
-	second = st.wSecond, ms = st.wMilliseconds;
-	offset = -(long)(tz.Bias + (zone == TIME_ZONE_ID_DAYLIGHT ? tz.DaylightBias : 0));
-#else
-	struct timespec t;
-	struct tm tm;
-	clock_gettime(CLOCK_REALTIME, &t);
-	localtime_r(&t.tv_sec, &tm);
-	year = (unsigned)tm.tm_year + 1900, month = (unsigned)tm.tm_mon + 1, day = (unsigned)tm.tm_mday;
-	hour = (unsigned)tm.tm_hour, minute = (unsigned)tm.tm_min, second = (unsigned)tm.tm_sec;
-	ms = (unsigned)(t.tv_nsec / 1000000);
-	offset = tm.tm_gmtoff / 60;
-#endif
+	struct local_time t;
+	sys_local_now(&t);
 	if (!iso)
-		snprintf(buf, 48, "%04u-%02u-%02u %02u:%02u:%02u", year % 10000, month % 100, day % 100,
-			 hour % 100, minute % 100, second % 100);
+		snprintf(buf, 48, "%04u-%02u-%02u %02u:%02u:%02u", t.year % 10000, t.month % 100, t.day % 100,
+			 t.hour % 100, t.minute % 100, t.second % 100);
 	else
-		snprintf(buf, 48, "%04u-%02u-%02uT%02u:%02u:%02u.%03u%c%02ld:%02ld", year % 10000, month % 100,
-			 day % 100, hour % 100, minute % 100, second % 100, ms % 1000, offset < 0 ? '-' : '+',
-			 labs(offset) / 60 % 100, labs(offset) % 60);
+		snprintf(buf, 48, "%04u-%02u-%02uT%02u:%02u:%02u.%03u%c%02ld:%02ld", t.year % 10000, t.month % 100,
+			 t.day % 100, t.hour % 100, t.minute % 100, t.second % 100, t.ms % 1000,
+			 t.offset < 0 ? '-' : '+', labs(t.offset) / 60 % 100, labs(t.offset) % 60);
 }
 
 static void track_gpus(struct watch *w, const struct hmn_gpu *const *rows, size_t n)
@@ -229,7 +201,7 @@ static int take_sample(struct watch *w, uint64_t elapsed_us)
 	char time[32];
 	int r;
 
-	utc_now(time);
+	sys_utc_now(time);
 	if (hmn_query_gpus(w->ctx, &gpus) < 0)
 		tool_log_once(HMN_LOG_WARNING, hmn_context_error(w->ctx), NULL);
 	if (hmn_query_processes(w->ctx, &w->filter, &list) < 0)
@@ -306,7 +278,7 @@ static int print_watch_summary(const struct watch *w, uint64_t samples, uint64_t
 			r = table_add_cell(processes, cells[k]);
 	}
 	if (r == 0) {
-		fprintf(stderr, "%shmn: %" PRIu64 " sample%s over %s.%s\n", isatty(fileno(stderr)) ? "\n" : "",
+		fprintf(stderr, "%shmn: %" PRIu64 " sample%s over %s.%s\n", sys_is_terminal(stderr) ? "\n" : "",
 			samples, samples == 1 ? "" : "s", format_duration(elapsed_us, duration),
 			w->n_gpus ? " Peaks:" : "");
 		if (w->n_gpus)
@@ -377,7 +349,7 @@ int cmd_watch(const struct cli *cli, hmn_context *ctx)
 		output_discard(&probe);
 		w.file = cli->output;
 	}
-	w.terminal = !w.file && cli->format == FORMAT_TABLE && isatty(fileno(stdout));
+	w.terminal = !w.file && cli->format == FORMAT_TABLE && sys_is_terminal(stdout);
 	signals_catch(false);
 
 	uint64_t start = clock_us(), now = start, next = start, elapsed;

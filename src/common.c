@@ -4,13 +4,13 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "format.h"
+#include "os.h"
 #include "tool.h"
 
 void tool_log(enum hmn_log_level level, const char *message, void *userdata)
@@ -48,10 +48,7 @@ int finish_output(FILE *out, int status)
 	if (fflush(out) == 0 && !ferror(out))
 		return status;
 	if (errno == EPIPE) {
-#ifdef SIGPIPE
-		signal(SIGPIPE, SIG_DFL);
-		raise(SIGPIPE);
-#endif
+		sys_end_by_closed_pipe();
 		return EXIT_RUNTIME; /* Windows has no SIGPIPE: a quiet failure, as there */
 	}
 	fprintf(stderr, "hmn: cannot write output: %s\n", strerror(errno));

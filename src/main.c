@@ -3,12 +3,6 @@
  * main() parses the command line and hands it to the command's file.
  */
 #include <errno.h>
-#ifdef _WIN32
-#define WIN32_LEAN_AND_MEAN
-#include <fcntl.h>
-#include <io.h>
-#include <windows.h>
-#endif
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,15 +10,74 @@
 
 #include "cli.h"
 #include "hmn.h"
+#include "os.h"
 #include "tool.h"
 
-static int hmn_main(int argc, char **argv)
+/*
+ * What each command runs, and what it needs opened first (as git's
+ * commands[]): a context, in which the sources are loaded, and how.
+ */
+struct command_entry {
+	int (*run)(const struct cli *cli, hmn_context *ctx);
+	/* Asks no GPU: run with no context, no driver loaded (NULL: never). */
+	bool (*asks_no_gpu)(const struct cli *cli);
+	bool sampling;           /* queries again and again: each warning said once */
+	bool telemetry;          /* prints GPU rows, which show telemetry in some formats */
+	bool remember_processes; /* a process's name, owner and path read once, not once a sample */
+	int context_failed;      /* the exit status when the context cannot be made (not a usage error) */
+};
+
+/* Planning for a GPU of --memory's size asks no GPU: no driver is loaded. */
+static bool fit_planned(const struct cli *cli)
+{
+	return cli->memory.given;
+}
+
+static const struct command_entry commands[] = {
+	[COMMAND_FREE] = { .run = cmd_free, .telemetry = true, .context_failed = EXIT_RUNTIME },
+	[COMMAND_PS] = { .run = cmd_ps, .context_failed = EXIT_RUNTIME },
+	[COMMAND_WATCH] = { .run = cmd_watch, .sampling = true, .telemetry = true, .remember_processes = true,
+			    .context_failed = EXIT_RUNTIME },
+	/* 125: hmn failed before COMMAND ran. */
+	[COMMAND_RUN] = { .run = cmd_run, .sampling = true, .context_failed = EXIT_RUN_FAILED },
+	[COMMAND_FIT] = { .run = cmd_fit, .asks_no_gpu = fit_planned, .context_failed = EXIT_RUNTIME },
+};
+
+/* The context the command needs, into *ret_ctx: EXIT_OK, or the exit status, its message said. */
+static int open_context(const struct cli *cli, const struct command_entry *c, hmn_context **ret_ctx)
+{
+	char error[256];
+	const char *why = NULL;
+	struct hmn_options options = {
+		.backends = cli->backends,
+		/* A command that queries again and again says each warning once. */
+		.log = c->sampling ? tool_log_once : tool_log,
+		.log_level = cli->verbose ? HMN_LOG_INFO : HMN_LOG_WARNING,
+		/* Only what prints GPU rows with telemetry asks for it: a plain table costs less. */
+		.telemetry = c->telemetry && (cli->format != FORMAT_TABLE || cli->long_format),
+		/* A process's name, owner and path read once, not once a sample. */
+		.remember_processes = c->remember_processes,
+	};
+	int r = hmn_context_new(&options, ret_ctx, &why);
+	if (r == 0)
+		return EXIT_OK;
+	if (r == -EINVAL) {
+		snprintf(error, sizeof(error), "%s%s", why ? why : "invalid backend list",
+			 cli->backends ? "" : " in HMN_BACKENDS");
+		print_usage_error(cli, error);
+		return cli_usage_status(cli);
+	}
+	fprintf(stderr, "hmn: %s\n", strerror(-r));
+	return c->context_failed;
+}
+
+/* Windows starts in os-windows.c's wmain, which gives main the arguments in UTF-8. */
+int main(int argc, char **argv)
 {
 	static char out_buffer[1 << 16];
 	struct cli cli;
 	char error[256];
 	hmn_context *ctx = NULL;
-	const char *why = NULL;
 	int r, status;
 
 	setvbuf(stdout, out_buffer, _IOFBF, sizeof(out_buffer));
@@ -46,85 +99,20 @@ static int hmn_main(int argc, char **argv)
 		return finish_output(stdout, EXIT_OK);
 	}
 
-	/* Planning for a GPU of --memory's size asks no GPU: no driver is loaded. */
-	if (cli.command == COMMAND_FIT && cli.memory.given) {
-		status = cmd_fit(&cli, NULL);
+	const struct command_entry *c = &commands[cli.command];
+	if (c->asks_no_gpu && c->asks_no_gpu(&cli)) {
+		status = c->run(&cli, NULL);
 		cli_free(&cli);
 		return status;
 	}
-
-#ifdef _WIN32
 	/* Documents for programs: "\n" as the contract says (CSV writes its own "\r\n"). */
 	if (cli.format != FORMAT_TABLE)
-		_setmode(_fileno(stdout), _O_BINARY);
-#endif
-	bool sampling = cli.command == COMMAND_WATCH || cli.command == COMMAND_RUN;
-	struct hmn_options options = {
-		.backends = cli.backends,
-		/* A command that queries again and again says each warning once. */
-		.log = sampling ? tool_log_once : tool_log,
-		.log_level = cli.verbose ? HMN_LOG_INFO : HMN_LOG_WARNING,
-		/* Only what prints GPU rows with telemetry asks for it: a plain table costs less. */
-		.telemetry = (cli.command == COMMAND_FREE || cli.command == COMMAND_WATCH) &&
-			     (cli.format != FORMAT_TABLE || cli.long_format),
-		/* A process's name, owner and path read once, not once a sample. */
-		.remember_processes = cli.command == COMMAND_WATCH,
-	};
-	r = hmn_context_new(&options, &ctx, &why);
-	if (r < 0) {
-		if (r == -EINVAL) {
-			snprintf(error, sizeof(error), "%s%s", why ? why : "invalid backend list",
-				 cli.backends ? "" : " in HMN_BACKENDS");
-			print_usage_error(&cli, error);
-		} else {
-			fprintf(stderr, "hmn: %s\n", strerror(-r));
-		}
-		status = r == -EINVAL ? cli_usage_status(&cli)
-			 : cli.command == COMMAND_RUN ? EXIT_RUN_FAILED : EXIT_RUNTIME;
-		cli_free(&cli);
-		return status;
+		sys_stdout_binary();
+	status = open_context(&cli, c, &ctx);
+	if (status == EXIT_OK) {
+		status = c->run(&cli, ctx);
+		hmn_context_free(ctx);
 	}
-	switch (cli.command) {
-	case COMMAND_FREE: status = cmd_free(&cli, ctx); break;
-	case COMMAND_PS: status = cmd_ps(&cli, ctx); break;
-	case COMMAND_WATCH: status = cmd_watch(&cli, ctx); break;
-	case COMMAND_RUN: status = cmd_run(&cli, ctx); break;
-	case COMMAND_FIT: status = cmd_fit(&cli, ctx); break;
-	default: status = EXIT_RUNTIME; break;
-	}
-	hmn_context_free(ctx);
 	cli_free(&cli);
 	return status;
 }
-
-#ifdef _WIN32
-/*
- * Windows: the arguments as Windows holds them (UTF-16), turned into UTF-8
- * once, which is what the rest of hmn reads (and what hmn run turns back
- * into UTF-16 for COMMAND). A narrow main() would get them in the ANSI code
- * page, where any character outside it is already lost ("?").
- */
-int wmain(int argc, wchar_t **wargv);
-int wmain(int argc, wchar_t **wargv)
-{
-	char **argv = calloc((size_t)argc + 1, sizeof(*argv));
-	for (int i = 0; argv && i < argc; i++) {
-		int n = WideCharToMultiByte(CP_UTF8, 0, wargv[i], -1, NULL, 0, NULL, NULL);
-		argv[i] = n > 0 ? malloc((size_t)n) : NULL;
-		if (!argv[i] || WideCharToMultiByte(CP_UTF8, 0, wargv[i], -1, argv[i], n, NULL, NULL) <= 0) {
-			fprintf(stderr, "hmn: the command line cannot be read as UTF-8\n");
-			return EXIT_RUNTIME;
-		}
-	}
-	if (!argv) {
-		fprintf(stderr, "hmn: %s\n", strerror(ENOMEM));
-		return EXIT_RUNTIME;
-	}
-	return hmn_main(argc, argv);
-}
-#else
-int main(int argc, char **argv)
-{
-	return hmn_main(argc, argv);
-}
-#endif

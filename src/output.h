@@ -28,17 +28,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#ifdef _WIN32
-typedef wchar_t output_char; /* what Windows' wide (UTF-16) file calls take */
-#else
-typedef char output_char;
-#endif
+#include "os.h"
 
 struct output {
 	FILE *file;           /* what to write to */
 	const char *path;     /* as given; NULL: stdout */
-	output_char *target;  /* path with its symbolic links followed */
-	output_char *temp_path; /* the temporary file beside target, until committed or discarded */
+	sys_char *target;     /* path with its symbolic links followed */
+	sys_char *temp_path;  /* the temporary file beside target, until committed or discarded */
 	bool unnamed;         /* Linux: the temporary file has no name until it is whole (O_TMPFILE) */
 	const char *refusal;  /* why it cannot be written, where strerror would not say */
 };

@@ -4,6 +4,7 @@
 
 #include "peaks.h"
 #include "util/hash-index.h"
+#include "util/pid-set.h"
 
 /*
  * A row's place: process (its pid and start time: a pid given again is
@@ -114,6 +115,21 @@ const struct peak **peaks_sorted(const struct peaks *p)
 		sorted[i] = &p->items[i];
 	qsort(sorted, p->count, sizeof(*sorted), compare_peaks);
 	return sorted;
+}
+
+/* Sorted, not compared pair by pair. */
+size_t peaks_pids_held(const struct peaks *p)
+{
+	uint32_t *pids = malloc((p->count ? p->count : 1) * sizeof(*pids));
+	size_t n = 0;
+	if (!pids)
+		return p->count; /* an upper bound, where there is no memory to count */
+	for (size_t i = 0; i < p->count; i++)
+		if (p->items[i].bytes > 0)
+			pids[n++] = p->items[i].pid;
+	size_t distinct = pid_set_make(pids, n);
+	free(pids);
+	return distinct;
 }
 
 void peaks_clear(struct peaks *p)

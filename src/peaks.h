@@ -44,6 +44,8 @@ struct peaks {
 int peaks_add(struct peaks *p, const struct hmn_process *row, uint64_t seen_us);
 /* The peaks, largest first (ties by pid): a malloc'd array of pointers into p. */
 const struct peak **peaks_sorted(const struct peaks *p);
+/* How many processes held memory (a figure above 0): a pid on two GPUs is one. */
+size_t peaks_pids_held(const struct peaks *p);
 /* Frees what p holds; its limit stays. */
 void peaks_clear(struct peaks *p);
 

@@ -298,6 +298,19 @@ static void put_int_or_null(struct json_out *o, const char *key, size_t key_len,
 		outbuf_put_u64(o, (uint64_t)value);
 }
 
+/* The contract's word for how hmn run measured; NULL: null (no GPU). */
+static const char *measure_name(enum run_measure m)
+{
+	if (m == MEASURE_NONE)
+		return NULL;
+	return measure_is_device_wide(m) ? "device-wide" : "per-process";
+}
+
+static const char *process_peaks_name(enum process_peaks p)
+{
+	return p == PROCESS_PEAKS_ACCOUNTING ? "accounting" : p == PROCESS_PEAKS_SAMPLED ? "sampled" : NULL;
+}
+
 int render_run_report_json(FILE *out, const struct run_report *rep)
 {
 	struct json_out *o = outbuf_new(out);
@@ -316,7 +329,7 @@ int render_run_report_json(FILE *out, const struct run_report *rep)
 	ms_field(o, KEY("duration_ms"), rep->duration_us);
 	u64_field(o, KEY("samples"), rep->samples, HMN_UNKNOWN);
 	ms_field(o, KEY("interval_ms"), rep->interval_us);
-	r |= string_field(o, KEY("measure"), rep->measure);
+	r |= string_field(o, KEY("measure"), measure_name(rep->measure));
 	u64_field(o, KEY("peak_bytes"), rep->peak_bytes, HMN_UNKNOWN);
 	u64_field(o, KEY("peak_shared_bytes"), rep->peak_shared_bytes, HMN_UNKNOWN);
 	u64_field(o, KEY("peak_ram_bytes"), rep->peak_ram_bytes, HMN_UNKNOWN);
@@ -367,7 +380,7 @@ int render_run_report_json(FILE *out, const struct run_report *rep)
 	} else {
 		PUT_LITERAL(o, ",\"spill\":null");
 	}
-	r |= string_field(o, KEY("process_peaks"), rep->process_peaks);
+	r |= string_field(o, KEY("process_peaks"), process_peaks_name(rep->process_peaks));
 	PUT_LITERAL(o, ",\"left_running\":[");
 	for (size_t i = 0; i < rep->n_left_running; i++) {
 		if (i > 0)

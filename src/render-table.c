@@ -4,9 +4,9 @@
 #include <string.h>
 
 #include "format.h"
+#include "os.h"
 #include "render.h"
 #include "table.h"
-#include "terminal.h"
 
 const char *process_type_cell(const struct hmn_process *p)
 {
@@ -73,7 +73,7 @@ static int finish(struct table *t, int r, FILE *out, bool no_header)
 
 	/* On a terminal, a line never wraps: it is cut with "…" at the window's edge, NAME first (the contract's Tables). */
 	if (r == 0)
-		table_print_cut(t, out, no_header, terminal_size(out, &columns, &rows) ? columns : 0);
+		table_print_cut(t, out, no_header, sys_terminal_size(out, &columns, &rows) ? columns : 0);
 	table_free(t);
 	return r;
 }

@@ -46,11 +46,15 @@ struct fit_report {
 	size_t n_gpus;
 };
 typedef int (*render_fit_fn)(FILE *out, const struct fit_report *report, const struct render_options *o);
+/* What hmn run saw of its command (below). */
+struct run_report;
+typedef int (*render_run_fn)(FILE *out, const struct run_report *report);
 
 struct renderer {
 	render_gpus_fn gpus;
 	render_processes_fn processes;
 	render_fit_fn fit;        /* NULL: the format has no fit document */
+	render_run_fn run;        /* hmn run's report; NULL: the format has none */
 };
 /* The renderer of a --format. */
 const struct renderer *renderer_for(enum output_format format);
@@ -96,6 +100,27 @@ struct run_process_peak {
 struct run_spill {
 	uint64_t episodes, total_us, longest_us, peak_shared_bytes; /* times in microseconds */
 };
+/*
+ * How hmn run measured the tree's GPU memory: one fact, found in one place
+ * (cmd-run.c's measure_of), made the contract's word ("per-process",
+ * "device-wide") only where a report writes it.
+ */
+enum run_measure {
+	MEASURE_NONE,                   /* no GPU: nothing measured (null) */
+	MEASURE_PER_PROCESS,            /* the tree's own processes, summed */
+	MEASURE_DEVICE_WIDE_UNMEASURED, /* the devices' rise: no source here measures processes */
+	MEASURE_DEVICE_WIDE_UNMATCHED,  /* the devices' rise: the GPU's pids cannot be matched to the tree's */
+};
+static inline bool measure_is_device_wide(enum run_measure m)
+{
+	return m == MEASURE_DEVICE_WIDE_UNMEASURED || m == MEASURE_DEVICE_WIDE_UNMATCHED;
+}
+/* Where the processes' own peaks come from; written as the contract's process_peaks. */
+enum process_peaks {
+	PROCESS_PEAKS_NONE,       /* null: no GPU, or device-wide (no process's own figure) */
+	PROCESS_PEAKS_SAMPLED,    /* the largest figure a sample saw */
+	PROCESS_PEAKS_ACCOUNTING, /* NVML's exact maxima, for every process */
+};
 /* A process of the tree that was left running (a daemon holding no GPU memory). */
 struct run_left {
 	uint32_t pid;
@@ -107,24 +132,34 @@ struct run_report {
 	int exit_code;            /* -1: null (a signal ended it, or it never ran) */
 	int signal;               /* -1: null */
 	uint64_t duration_us, samples, interval_us;
-	const char *measure;      /* "per-process", "device-wide"; NULL: no GPU */
+	enum run_measure measure;
 	uint64_t peak_bytes, peak_shared_bytes; /* HMN_UNKNOWN: null */
 	uint64_t peak_ram_bytes;  /* the tree's host memory at its largest; HMN_UNKNOWN: null */
 	const char *ram_measure;  /* "pss", "rss", "footprint", "commit"; NULL: null */
+	bool ram_read_in_turns;   /* some readings of a large tree ran out of time (older figures for some processes) */
 	uint64_t limit_bytes;     /* --limit; HMN_UNKNOWN: null (none given) */
 	bool limit_exceeded;
+	bool limit_stopped;       /* ...and its signals reached every process of the tree (exit 124) */
 	uint64_t limit_exceeded_us, limit_exceeded_bytes; /* when, and the tree's size then; HMN_UNKNOWN: null */
 	const struct run_device_peak *devices;
 	size_t n_devices;
 	const struct run_process_peak *processes;
 	size_t n_processes;
-	const char *process_peaks; /* "sampled", or "accounting" (NVML's exact maxima) */
+	size_t processes_held;    /* processes that held GPU memory at a sample (a pid on two GPUs is one) */
+	enum process_peaks process_peaks;
 	const struct run_spill *spill; /* NULL: null (measured on Windows only) */
 	const struct run_left *left_running;
 	size_t n_left_running;
 };
 /* The report as one JSON object and a newline (the contract's keys). */
 int render_run_report_json(FILE *out, const struct run_report *report);
+/* The report as a line for a person (and one naming what was left running). */
+int render_run_report_text(FILE *out, const struct run_report *report);
+
+/* The command as one line a shell would take back: its words quoted where they must be, terminal-safe. */
+void put_command(FILE *out, char *const *argv, size_t argc);
+/* What --limit means where the measure is device-wide: said when it fires, and in the report. */
+#define DEVICE_WIDE_LIMIT_NOTE "device-wide: memory anything else took on the GPUs counts too"
 
 /*
  * One sample of hmn watch, as one line of JSON Lines:

@@ -5,9 +5,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Now in UTC, ISO 8601 with milliseconds: "2026-11-22T18:48:14.123Z". */
-void utc_now(char buf[32]);
-
 /*
  * Catches SIGINT, SIGTERM and SIGHUP (and, with wake_on_child, SIGCHLD) so
  * that a sleep ends early and the command can finish its sample and say

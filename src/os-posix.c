@@ -1,0 +1,275 @@
+/*
+ * os.h on POSIX systems (Linux, macOS): signals and the sleep they end,
+ * the clock's time, the terminal, getopt, COMMAND's lookup in PATH.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "os.h"
+
+void sys_utc_now(char buf[32])
+{
+	struct timespec t;
+	struct tm tm;
+	clock_gettime(CLOCK_REALTIME, &t);
+	gmtime_r(&t.tv_sec, &tm);
+	/* strftime bounds every field (a year past 9999 is no concern of a clock today). */
+	size_t n = strftime(buf, 32 - 5, "%Y-%m-%dT%H:%M:%S", &tm);
+	snprintf(buf + n, 32 - n, ".%03dZ", (int)(t.tv_nsec / 1000000) % 1000);
+}
+
+void sys_local_now(struct local_time *ret_time)
+{
+	struct timespec t;
+	struct tm tm;
+	clock_gettime(CLOCK_REALTIME, &t);
+	localtime_r(&t.tv_sec, &tm);
+	*ret_time = (struct local_time){
+		.year = (unsigned)tm.tm_year + 1900, .month = (unsigned)tm.tm_mon + 1, .day = (unsigned)tm.tm_mday,
+		.hour = (unsigned)tm.tm_hour, .minute = (unsigned)tm.tm_min, .second = (unsigned)tm.tm_sec,
+		.ms = (unsigned)(t.tv_nsec / 1000000), .offset = tm.tm_gmtoff / 60,
+	};
+}
+
+bool sys_is_terminal(FILE *out)
+{
+	return isatty(fileno(out));
+}
+
+bool sys_terminal_size(FILE *out, unsigned *ret_columns, unsigned *ret_rows)
+{
+	struct winsize w;
+	*ret_columns = 80;
+	*ret_rows = 24;
+	if (!isatty(fileno(out)) || ioctl(fileno(out), TIOCGWINSZ, &w) != 0 || w.ws_col == 0 || w.ws_row == 0)
+		return false;
+	*ret_columns = w.ws_col;
+	*ret_rows = w.ws_row;
+	return true;
+}
+
+void sys_stdout_binary(void)
+{
+}
+
+/*
+ * glibc re-initialises at optind 0 (reading the new optstring's '+'); BSD
+ * and macOS want optreset.
+ */
+void sys_getopt_restart(void)
+{
+#if defined(__APPLE__) || defined(__FreeBSD__) || defined(__OpenBSD__) || defined(__NetBSD__)
+	optreset = 1;
+	optind = 1;
+#else
+	optind = 0;
+#endif
+}
+
+/*
+ * One wake-up mechanism, with no lost wake-up: the handler notes the signal
+ * and writes a byte into a pipe, and the sleep is a poll() on that pipe. A
+ * signal that comes between a look at what is pending and the poll leaves
+ * its byte there, and the poll returns at once (with nanosleep it cost a
+ * whole interval, and --interval allows days).
+ */
+static int wake_pipe[2] = { -1, -1 };
+static const int caught[] = { SIGINT, SIGTERM, SIGHUP, SIGCHLD };
+static struct sigaction before[sizeof(caught) / sizeof(caught[0])];
+static bool installed[sizeof(caught) / sizeof(caught[0])];
+static sigset_t held_mask; /* the mask sys_signals_hold found, for sys_signals_release */
+
+static void on_signal(int sig, siginfo_t *info, void *context)
+{
+	int saved = errno;
+	(void)context;
+	/*
+	 * A child's end only wakes the sleep. Sent by a process: kill(),
+	 * sigqueue(), tgkill() (SI_USER, SI_QUEUE, SI_TKILL: every code of those
+	 * is 0 or less); the terminal's come from the kernel (SI_KERNEL).
+	 */
+	if (sig != SIGCHLD)
+		signal_noted(sig, info && info->si_code <= 0);
+	if (wake_pipe[1] >= 0)
+		(void)!write(wake_pipe[1], "", 1); /* full: a wake-up is pending already */
+	errno = saved;
+}
+
+static int open_wake_pipe(void)
+{
+	if (wake_pipe[0] >= 0)
+		return 0;
+	if (pipe(wake_pipe) < 0)
+		return -errno;
+	for (int i = 0; i < 2; i++) {
+		fcntl(wake_pipe[i], F_SETFD, FD_CLOEXEC);
+		fcntl(wake_pipe[i], F_SETFL, fcntl(wake_pipe[i], F_GETFL) | O_NONBLOCK);
+	}
+	return 0;
+}
+
+void sys_signals_catch(bool wake_on_child, bool keep_ignored)
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_signal;
+	/*
+	 * SA_RESTART: a write interrupted by a signal goes on (a child that
+	 * ended mid-report lost the whole report to ERESTARTSYS). The sleep is
+	 * a poll, which a signal ends all the same.
+	 */
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	/* One handler at a time: each blocks the others while it notes its signal. */
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(caught) / sizeof(caught[0]); i++)
+		sigaddset(&sa.sa_mask, caught[i]);
+	(void)open_wake_pipe(); /* without it, a signal still ends the sleep by EINTR */
+	for (size_t i = 0; i < sizeof(caught) / sizeof(caught[0]); i++) {
+		int sig = caught[i];
+		if ((sig == SIGCHLD && !wake_on_child) || sigaction(sig, NULL, &before[i]) < 0)
+			continue;
+		/* Ignored when we started (nohup's SIGHUP): left ignored, for us and what we run. */
+		if (keep_ignored && sig != SIGCHLD && before[i].sa_handler == SIG_IGN)
+			continue;
+		sa.sa_flags = SA_SIGINFO | SA_RESTART | (sig == SIGCHLD ? SA_NOCLDSTOP : 0);
+		installed[i] = sigaction(sig, &sa, NULL) == 0;
+	}
+}
+
+void sys_signals_restore(void)
+{
+	for (size_t i = 0; i < sizeof(caught) / sizeof(caught[0]); i++)
+		if (installed[i] && sigaction(caught[i], &before[i], NULL) == 0)
+			installed[i] = false;
+}
+
+void sys_signals_end_by(int sig)
+{
+	if (sig != SIGINT && sig != SIGTERM && sig != SIGHUP)
+		return;
+	struct sigaction now;
+	/* Ignored by whoever started us: it cannot end us; the caller exits 128+sig. */
+	if (sigaction(sig, NULL, &now) < 0 || now.sa_handler == SIG_IGN)
+		return;
+	signal(sig, SIG_DFL);
+	sigset_t one;
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+	raise(sig);
+}
+
+void sys_signals_ignore_sigpipe(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+}
+
+void sys_end_by_closed_pipe(void)
+{
+	signal(SIGPIPE, SIG_DFL);
+	raise(SIGPIPE);
+}
+
+static void drain_wake_pipe(void)
+{
+	char buf[64];
+	while (wake_pipe[0] >= 0 && read(wake_pipe[0], buf, sizeof(buf)) > 0)
+		;
+}
+
+void sys_signals_hold(void)
+{
+	/* Emptied before the look: a signal that comes after it leaves a byte for the next sleep. */
+	drain_wake_pipe();
+	/*
+	 * The slots are taken from with the caught signals blocked: one that
+	 * comes meanwhile is noted after, in a slot of its own, never seen as
+	 * the one being taken (and dropped with it).
+	 */
+	sigset_t block;
+	sigemptyset(&block);
+	for (size_t i = 0; i < sizeof(caught) / sizeof(caught[0]); i++)
+		sigaddset(&block, caught[i]);
+	sigprocmask(SIG_BLOCK, &block, &held_mask);
+}
+
+void sys_signals_release(void)
+{
+	sigprocmask(SIG_SETMASK, &held_mask, NULL);
+}
+
+bool sys_nap(uint64_t ms)
+{
+	struct pollfd p = { .fd = wake_pipe[0], .events = POLLIN };
+	/* poll's timeout is an int of milliseconds: a longer sleep is taken in parts. */
+	return poll(&p, wake_pipe[0] >= 0 ? 1 : 0, ms > INT_MAX ? INT_MAX : (int)ms) != 0;
+}
+
+const char *sys_signal_name(int sig, char buf[24])
+{
+	static const struct {
+		int number;
+		const char *name;
+	} names[] = {
+		{ SIGHUP, "SIGHUP" },   { SIGQUIT, "SIGQUIT" }, { SIGINT, "SIGINT" },
+		{ SIGILL, "SIGILL" },   { SIGABRT, "SIGABRT" }, { SIGFPE, "SIGFPE" },
+		{ SIGKILL, "SIGKILL" }, { SIGBUS, "SIGBUS" },   { SIGUSR1, "SIGUSR1" },
+		{ SIGUSR2, "SIGUSR2" }, { SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" },
+		{ SIGXCPU, "SIGXCPU" }, { SIGXFSZ, "SIGXFSZ" }, { SIGTRAP, "SIGTRAP" },
+		{ SIGSEGV, "SIGSEGV" }, { SIGTERM, "SIGTERM" },
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].number == sig)
+			return names[i].name;
+	snprintf(buf, 24, "signal %d", sig);
+	return buf;
+}
+
+bool sys_measures_spill(void)
+{
+	return false; /* WDDM's, Windows' alone */
+}
+
+/* Is path a regular file that we may execute? */
+static bool is_executable_file(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+/* By its path, or, for a bare name, in PATH's entries as execvp looks. */
+bool sys_found_all_the_same(const char *word)
+{
+	if (strchr(word, '/'))
+		return is_executable_file(word);
+	const char *path = getenv("PATH");
+	char candidate[4096];
+	for (const char *p = path ? path : ""; *p;) {
+		const char *colon = strchr(p, ':');
+		size_t len = colon ? (size_t)(colon - p) : strlen(p);
+		/* An empty entry is the current directory, as execvp takes it. */
+		int n = snprintf(candidate, sizeof(candidate), "%.*s%s%s", (int)len, p, len ? "/" : "", word);
+		if (n > 0 && (size_t)n < sizeof(candidate) && is_executable_file(candidate))
+			return true;
+		p += len + (colon ? 1 : 0);
+		if (!colon)
+			break;
+	}
+	return false;
+}
+
+void sys_say_exit_note(const struct hmn_command *command, const char *name)
+{
+	(void)command, (void)name; /* an exit status holds every exit code here */
+}

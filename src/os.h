@@ -1,0 +1,110 @@
+/*
+ * What the tool needs of the operating system, in one place: os-posix.c
+ * and os-posix-file.c (Linux, macOS) or os-windows.c and os-windows-file.c
+ * implement it, meson picks the pair, and each holds only OS code. The
+ * rest of src/ asks these, and has no #ifdef _WIN32.
+ *
+ * sys_, not os_: libhmn's own OS layer (lib/os/os.h), linked into the same
+ * program, names its functions os_.
+ */
+#ifndef HMN_OS_H
+#define HMN_OS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hmn-run.h"
+
+/* ---- Time ---- */
+
+/* Now in UTC, ISO 8601 with milliseconds: "2026-11-22T18:48:14.123Z". */
+void sys_utc_now(char buf[32]);
+/* Now on the local calendar and clock, and how far that is from UTC. */
+struct local_time {
+	unsigned year, month, day, hour, minute, second, ms;
+	long offset;                /* minutes east of UTC */
+};
+void sys_local_now(struct local_time *ret_time);
+
+/* ---- The terminal ---- */
+
+bool sys_is_terminal(FILE *out);
+/*
+ * The window's columns and rows where out is a terminal that says them:
+ * true; false (and 80 x 24) elsewhere: a pipe, a file.
+ */
+bool sys_terminal_size(FILE *out, unsigned *ret_columns, unsigned *ret_rows);
+
+/* ---- Starting ---- */
+
+/* Documents for programs: "\n" on stdout as the contract says (Windows' text mode would write "\r\n"). */
+void sys_stdout_binary(void);
+/* Starts getopt afresh, for a second parse (the libc's own way: glibc's, BSD's, mingw-w64's). */
+void sys_getopt_restart(void);
+
+/* ---- Signals: sample.c's, which keeps which came (sample.h says what each does) ---- */
+
+/*
+ * Catches SIGINT, SIGTERM and SIGHUP (and, with wake_on_child, SIGCHLD);
+ * keep_ignored: one ignored when hmn started stays ignored (nohup's). The
+ * handlers hand each to signal_noted, and wake sys_nap.
+ */
+void sys_signals_catch(bool wake_on_child, bool keep_ignored);
+/* sample.c's, called from a handler: sig came; from_process: sent with kill(), not by the terminal. */
+void signal_noted(int sig, bool from_process);
+/* Gives back the dispositions sys_signals_catch found. */
+void sys_signals_restore(void);
+/* Ends hmn by sig (SIGINT, SIGTERM, SIGHUP), unless it cannot: another signal, one ignored, Windows. */
+void sys_signals_end_by(int sig);
+/* A write to a closed pipe fails with EPIPE instead of ending hmn. */
+void sys_signals_ignore_sigpipe(void);
+/* Ends hmn as a write to a closed pipe would have (SIGPIPE); returns where nothing does (Windows). */
+void sys_end_by_closed_pipe(void);
+/* Around a look at the signals noted: no handler notes one meanwhile, and its wake-ups are spent. */
+void sys_signals_hold(void);
+void sys_signals_release(void);
+/* Sleeps ms at most; true when something woke it sooner (a signal, a child's end): the caller looks. */
+bool sys_nap(uint64_t ms);
+/* "SIGTERM", as kill -l names it, or "signal N". */
+const char *sys_signal_name(int sig, char buf[24]);
+
+/* ---- hmn run ---- */
+
+/* Does the OS page GPU memory out to shared memory (WDDM's spill)? Measured only where it does. */
+bool sys_measures_spill(void);
+/*
+ * exec said ENOENT: is word (COMMAND) there all the same, so that what is
+ * missing is the interpreter its #! line names (or a binary's loader)?
+ */
+bool sys_found_all_the_same(const char *word);
+/* Says what COMMAND's exit code was where no exit status holds it (Windows: a crash's NTSTATUS). */
+void sys_say_exit_note(const struct hmn_command *command, const char *name);
+
+/* ---- -o FILE: output.c's file replaced atomically, the OS's part ---- */
+
+/* A path as the OS's file calls take it: as given (UTF-8), or UTF-16 for Windows' wide calls. */
+#ifdef _WIN32
+typedef wchar_t sys_char;
+#else
+typedef char sys_char;
+#endif
+
+struct output;
+/*
+ * The descriptor to write o's document to (o->path): FILE itself where it
+ * is written in place, else a new temporary file beside the file it names
+ * (o->target, o->temp_path or o->unnamed set). -errno, and o->refusal where
+ * strerror would not say why.
+ */
+int sys_output_open(struct output *o);
+/* Flushes f to the disk: 0, or not with errno set. */
+int sys_sync_file(FILE *f);
+/* o->unnamed (Linux: O_TMPFILE): the temporary file, whole, gets its name beside o->target. 0 or -errno. */
+int sys_name_unnamed(struct output *o);
+/* Renames from over to: 0 or -errno. */
+int sys_replace_file(const sys_char *from, const sys_char *to);
+void sys_remove_file(const sys_char *path);
+
+#endif
