@@ -16,7 +16,7 @@
 #include "cli-spec.h"
 #include "hmn-model.h"
 #include "hmn.h"
-#include "os.h"
+#include "sys.h"
 #include "util/clock.h"
 
 #define LONG_BASE 0x100 /* getopt_long returns LONG_BASE + i for specs[i] named by its long name */

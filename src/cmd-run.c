@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "format.h"
-#include "os.h"
+#include "hmn-run.h"
 #include "output.h"
 #include "peaks.h"
 #include "ram-meter.h"
@@ -23,7 +23,7 @@
 #include "run-limit.h"
 #include "sample.h"
 #include "spill.h"
-#include "hmn-run.h"
+#include "sys.h"
 #include "tool.h"
 #include "util/clock.h"
 

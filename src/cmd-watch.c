@@ -17,11 +17,11 @@
 #include <string.h>
 
 #include "format.h"
-#include "os.h"
 #include "output.h"
 #include "peaks.h"
 #include "render.h"
 #include "sample.h"
+#include "sys.h"
 #include "table.h"
 #include "tool.h"
 #include "util/clock.h"

@@ -10,7 +10,7 @@
 #include <strings.h>
 
 #include "format.h"
-#include "os.h"
+#include "sys.h"
 #include "tool.h"
 
 void tool_log(enum hmn_log_level level, const char *message, void *userdata)

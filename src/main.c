@@ -10,7 +10,7 @@
 
 #include "cli.h"
 #include "hmn.h"
-#include "os.h"
+#include "sys.h"
 #include "tool.h"
 
 /*
@@ -71,7 +71,7 @@ static int open_context(const struct cli *cli, const struct command_entry *c, hm
 	return c->context_failed;
 }
 
-/* Windows starts in os-windows.c's wmain, which gives main the arguments in UTF-8. */
+/* Windows starts in sys-windows.c's wmain, which gives main the arguments in UTF-8. */
 int main(int argc, char **argv)
 {
 	static char out_buffer[1 << 16];

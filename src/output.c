@@ -1,6 +1,6 @@
 /*
  * -o FILE replaced atomically (output.h): what every OS does alike; how a
- * file is opened, flushed, renamed and removed is the OS's (os.h).
+ * file is opened, flushed, renamed and removed is the OS's (sys.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -9,8 +9,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "os.h"
 #include "output.h"
+#include "sys.h"
 #include "tool.h"
 
 bool output_is_stdout(const char *path)

@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "os.h"
+#include "sys.h"
 
 struct output {
 	FILE *file;           /* what to write to */

@@ -8,8 +8,8 @@
 #include <stdio.h>
 
 #include "format.h"
-#include "os.h"
 #include "render.h"
+#include "sys.h"
 
 /* The text report names this many processes left running, then how many more (eleven: all, never "1 more"). */
 #define LEFT_RUNNING_SHOWN 10

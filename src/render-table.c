@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "format.h"
-#include "os.h"
 #include "render.h"
+#include "sys.h"
 #include "table.h"
 
 const char *process_type_cell(const struct hmn_process *p)

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 
 #include "format.h"
-#include "os.h"
 #include "render.h"
 #include "run-limit.h"
+#include "sys.h"
 #include "util/clock.h"
 
 #ifndef SIGKILL

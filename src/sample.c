@@ -1,14 +1,14 @@
 /*
  * The signals that came and the sleep between samples, as hmn watch and
  * hmn run share them; how a signal is caught and a sleep woken is the
- * OS's (os.h).
+ * OS's (sys.h).
  */
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "os.h"
 #include "sample.h"
+#include "sys.h"
 #include "util/clock.h"
 
 /*

@@ -1,14 +1,14 @@
 /*
- * What the tool needs of the operating system, in one place: os-posix.c
- * and os-posix-file.c (Linux, macOS) or os-windows.c and os-windows-file.c
+ * What the tool needs of the operating system, in one place: sys-posix.c
+ * and sys-posix-file.c (Linux, macOS) or sys-windows.c and sys-windows-file.c
  * implement it, meson picks the pair, and each holds only OS code. The
  * rest of src/ asks these, and has no #ifdef _WIN32.
  *
- * sys_, not os_: libhmn's own OS layer (lib/os/os.h), linked into the same
- * program, names its functions os_.
+ * sys, not os: libhmn's own OS layer (lib/os/os.h), linked into the same
+ * program, names its files and functions os.
  */
-#ifndef HMN_OS_H
-#define HMN_OS_H
+#ifndef HMN_SYS_H
+#define HMN_SYS_H
 
 #include <stdbool.h>
 #include <stddef.h>

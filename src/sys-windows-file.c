@@ -1,4 +1,4 @@
-/* os.h's -o FILE on Windows: a temporary file beside it, moved over it. */
+/* sys.h's -o FILE on Windows: a temporary file beside it, moved over it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <io.h>
@@ -8,9 +8,9 @@
 #include <wchar.h>
 #include <windows.h>
 
-#include "os.h"
 #include "os/windows/win32.h" /* libhmn's UTF-16 and Win32-error helpers (static: linked in) */
 #include "output.h"
+#include "sys.h"
 
 /*
  * Every path goes through the wide (UTF-16) calls. hmn holds its arguments

@@ -1,5 +1,5 @@
 /*
- * os.h on Windows: where hmn starts (wmain, its UTF-16 arguments), signals
+ * sys.h on Windows: where hmn starts (wmain, its UTF-16 arguments), signals
  * and the sleep they end, the clock's time, the console, COMMAND's exit code.
  */
 #define WIN32_LEAN_AND_MEAN
@@ -17,7 +17,7 @@
 
 #include "cli.h"
 #include "format.h"
-#include "os.h"
+#include "sys.h"
 
 /* main.c's: the tool itself, given its arguments in UTF-8. */
 int main(int argc, char **argv);

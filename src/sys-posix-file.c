@@ -1,5 +1,5 @@
 /*
- * os.h's -o FILE on POSIX systems: its symbolic links followed (as the
+ * sys.h's -o FILE on POSIX systems: its symbolic links followed (as the
  * kernel's rules allow), a temporary file beside it, renamed over it.
  */
 #include <errno.h>
@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "os.h"
 #include "output.h"
+#include "sys.h"
 
 /* The length of path's directory part, its last separator included (0: none). */
 static size_t dir_length(const char *path)

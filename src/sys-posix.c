@@ -1,5 +1,5 @@
 /*
- * os.h on POSIX systems (Linux, macOS): signals and the sleep they end,
+ * sys.h on POSIX systems (Linux, macOS): signals and the sleep they end,
  * the clock's time, the terminal, getopt, COMMAND's lookup in PATH.
  */
 #include <errno.h>
@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "os.h"
+#include "sys.h"
 
 void sys_utc_now(char buf[32])
 {
