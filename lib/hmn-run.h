@@ -43,19 +43,25 @@ int hmn_command_start(hmn_context *ctx, char *const argv[], struct hmn_command *
 uint32_t hmn_command_pid(const struct hmn_command *command);
 /*
  * A sample of the tree begins (before its hmn_query_processes with
- * hmn_command_owns in the filter): the tree is listed, once for all that
- * the sample asks of it. Returns 0; -EXDEV (on Windows) when the tree
+ * hmn_command_keep_pid in the filter): the tree is listed, once for all
+ * that the sample asks of it. Returns 0; -EXDEV (on Windows) when the tree
  * cannot be told at all (the job object could not take the command), so
- * that the caller measures device-wide.
+ * that the caller measures device-wide; another negative errno, said,
+ * when it could not be listed (the last listing stands for this sample).
  */
 int hmn_command_sample(hmn_context *ctx, struct hmn_command *command);
 /*
- * Is pid in command's tree, as a process filter's keep_pid asks (command
- * is a struct hmn_command *)? 1 or 0, by halves in the sample's listing;
- * -EXDEV when host_numbered (a driver's pid) cannot be matched to the
- * tree's numbering ($HMN_PROCFS a PID namespace's own /proc).
+ * Is pid in command's tree? 1 or 0: in the sample's listing (by halves),
+ * or, where the OS says when processes started (Linux), a process an
+ * earlier listing found whose pid nobody else has taken since (it ended,
+ * and the driver lists its memory still). -EXDEV when host_numbered (a
+ * driver's pid) cannot be matched to the tree's numbering ($HMN_PROCFS a
+ * PID namespace's own /proc). Answers from the last hmn_command_sample's
+ * listing: call that first, each sample.
  */
-int hmn_command_owns(void *command, uint32_t pid, bool host_numbered);
+int hmn_command_owns(struct hmn_command *command, uint32_t pid, bool host_numbered);
+/* hmn_command_owns as a process filter's keep_pid takes it (keep_pid_data: the command). */
+int hmn_command_keep_pid(void *command, uint32_t pid, bool host_numbered);
 /*
  * The pids of the command (while it runs) and every living descendant,
  * adopted ones included, sorted, each once: malloc'd, in *ret_pids (free

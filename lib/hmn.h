@@ -265,7 +265,7 @@ struct hmn_process_filter {
 	size_t n_devices;
 	/*
 	 * Only the rows of the processes keep_pid keeps (1; 0 drops one): hmn
-	 * run's hmn_command_owns keeps its command's tree. host_numbered: the
+	 * run's hmn_command_keep_pid keeps its command's tree. host_numbered: the
 	 * pid is a driver's, numbered in the kernel's initial PID namespace;
 	 * -EXDEV: such a pid cannot be told apart here. NULL: any process.
 	 */

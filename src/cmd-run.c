@@ -302,7 +302,7 @@ static int take_sample(struct run *run, int tree)
 	run->tree_rows_now = 0;
 	struct hmn_process_filter filter = {
 		.devices = run->indices, .n_devices = run->cli->n_devices,
-		.keep_pid = hmn_command_owns, .keep_pid_data = run->command,
+		.keep_pid = hmn_command_keep_pid, .keep_pid_data = run->command,
 		.figures_only = true, /* a process is named once, when first seen (name_new_peaks) */
 	};
 	struct hmn_process_list *list = NULL;

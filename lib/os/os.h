@@ -150,11 +150,18 @@ int os_command_start(char *const argv[], struct os_command **ret_command, bool *
 uint32_t os_command_pid(const struct os_command *c);
 /*
  * The tree's living processes now (COMMAND while it runs, a zombie none),
- * malloc'd, in any order, as $HMN_PROCFS numbers them (Linux). -EXDEV
- * where the tree cannot be told at all (Windows: the job object refused
- * the command), another negative errno when it cannot be listed.
+ * malloc'd, in any order, as $HMN_PROCFS numbers them (Linux); in
+ * *ret_starts (malloc'd) each one's start time beside it, where the OS
+ * says it (Linux; else NULL). -EXDEV where the tree cannot be told at all
+ * (Windows: the job object refused the command), another negative errno
+ * when it cannot be listed.
  */
-int os_command_tree(struct os_command *c, uint32_t **ret_pids, size_t *ret_count);
+int os_command_tree(struct os_command *c, uint32_t **ret_pids, uint64_t **ret_starts, size_t *ret_count);
+/*
+ * When process pid started, in os_command_tree's units: 0, -ENOENT or
+ * -ESRCH when it has gone, -ENOTSUP where the listing says no start times.
+ */
+int os_command_start_time(struct os_command *c, uint32_t pid, uint64_t *ret_start);
 /*
  * Are a driver's pids, numbered in the kernel's initial PID namespace, the
  * tree's numbering? false where $HMN_PROCFS is a PID namespace's own /proc.
@@ -166,6 +173,12 @@ bool os_command_numbers_as_drivers(const struct os_command *c);
  * how).
  */
 bool os_command_reap(struct os_command *c, void (*reaped)(void *data, uint32_t pid), void *data);
+/*
+ * Does os_command_reap name every process of the tree that ends (POSIX: it
+ * reaps each)? Where it does not (Windows), a listing made before is stale
+ * as soon as anything may have ended.
+ */
+bool os_command_reap_names_ends(void);
 /* How COMMAND ended: 0, or -EBUSY while it runs. */
 int os_command_exit(const struct os_command *c, struct os_command_exit *ret_exit);
 /* Sends sig to COMMAND alone (on Windows any signal ends the job). */

@@ -1,9 +1,12 @@
 /*
  * hmn run's command, written once over the OS's (os_command_*): its tree,
- * listed at most once a sample and kept sorted, is what every question of a
- * sample is answered from — which GPU rows are the tree's
- * (hmn_command_owns), whose host memory to read, what is left to wait for.
- * A process reaped meanwhile is taken out of it.
+ * listed once a sample and kept sorted, is what every question of a sample
+ * is answered from — which GPU rows are the tree's (hmn_command_owns),
+ * whose host memory to read, what is left to wait for. A process reaped
+ * meanwhile is taken out of it. Where the OS says when each process
+ * started (Linux), every process a listing found is remembered too: a GPU
+ * row whose pid the sample's listing lacks is still the tree's while that
+ * pid is the process the tree had (it ended, and the driver lists it still).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,20 +15,30 @@
 #include "gpu/gpu.h"
 #include "os/os.h"
 #include "run/run.h"
+#include "util/arena.h"
 #include "util/pid-set.h"
+
+/* A process some listing found in the tree: its pid, and when it started (which tells a pid given again). */
+struct member {
+	uint32_t pid;
+	uint64_t start;
+};
 
 struct hmn_command {
 	struct os_command *os;
 	/*
-	 * The tree's living pids, a set (sorted, each once), listed by the
-	 * first question after hmn_command_sample or hmn_command_done (a walk
-	 * of every process's children files on Linux: some 35 us a process)
-	 * for all the questions of that sample.
+	 * The tree's living pids, a set (sorted, each once), listed by
+	 * hmn_command_sample, or the first question after hmn_command_done (a
+	 * walk of every process's children files on Linux: some 35 us a
+	 * process), for all the questions of that sample.
 	 */
 	uint32_t *living;
 	size_t n_living;
 	bool listed;
 	int list_error;       /* why the sample's listing failed; 0: it did not */
+	/* Every process the listings found, sorted by pid, the last to have each pid; none where the OS says no start times. */
+	struct member *members;
+	size_t n_members, members_capacity;
 };
 
 int hmn_command_start(hmn_context *ctx, char *const argv[], struct hmn_command **ret_command,
@@ -50,18 +63,63 @@ uint32_t hmn_command_pid(const struct hmn_command *command)
 	return os_command_pid(command->os);
 }
 
-/* The sample's listing of the tree, made at its first question. */
+static int compare_members(const void *a, const void *b)
+{
+	const struct member *x = a, *y = b;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static struct member *member_of(const struct hmn_command *command, size_t n, uint32_t pid)
+{
+	struct member key = { .pid = pid };
+	return n ? bsearch(&key, command->members, n, sizeof(key), compare_members) : NULL;
+}
+
+/* Each listed process as a member: a pid new to the tree added, one given again to the tree taking its place. */
+static int remember_members(struct hmn_command *command, const uint32_t *pids, const uint64_t *starts, size_t n)
+{
+	size_t known = command->n_members; /* sorted, found by halves; the new go after them, sorted once */
+	for (size_t i = 0; i < n; i++) {
+		struct member *m = member_of(command, known, pids[i]);
+		if (m) {
+			m->start = starts[i];
+			continue;
+		}
+		if (array_reserve((void **)&command->members, &command->members_capacity, command->n_members,
+				  sizeof(*command->members)) < 0)
+			return -ENOMEM;
+		command->members[command->n_members++] = (struct member){ pids[i], starts[i] };
+	}
+	if (command->n_members == known)
+		return 0;
+	qsort(command->members, command->n_members, sizeof(*command->members), compare_members);
+	/* A process met twice in one walk (re-parented to us meanwhile) is one member. */
+	size_t kept = 0;
+	for (size_t i = 0; i < command->n_members; i++)
+		if (kept == 0 || command->members[i].pid != command->members[kept - 1].pid)
+			command->members[kept++] = command->members[i];
+	command->n_members = kept;
+	return 0;
+}
+
+/* The sample's listing of the tree, made once (an error too: what asks of it then has the last listing). */
 static int list_tree(struct hmn_command *command)
 {
 	if (command->listed)
 		return command->list_error;
 	uint32_t *living = NULL;
+	uint64_t *starts = NULL;
 	size_t n = 0;
-	int r = os_command_tree(command->os, &living, &n);
+	int r = os_command_tree(command->os, &living, &starts, &n);
+	if (r == 0 && starts)
+		r = remember_members(command, living, starts, n);
+	free(starts);
 	command->listed = true;
 	command->list_error = r < 0 ? r : 0;
-	if (r < 0)
-		return r; /* the last listing stands for what asks of it */
+	if (r < 0) {
+		free(living);
+		return r;
+	}
 	free(command->living);
 	/* An orphan re-parented to us while the walk went on is met twice (under its old parent, then as ours). */
 	command->n_living = pid_set_make(living, n);
@@ -71,27 +129,55 @@ static int list_tree(struct hmn_command *command)
 
 int hmn_command_sample(hmn_context *ctx, struct hmn_command *command)
 {
-	(void)ctx;
 	command->listed = false;
-	/* Windows: the job object refused the command, and nothing tells its tree. */
 	int r = list_tree(command);
-	return r == -EXDEV ? r : 0;
+	/* Windows: the job object refused the command, and nothing tells its tree; the caller says so. */
+	if (r == -EXDEV)
+		return r;
+	if (r < 0)
+		return hmn_fail(ctx, r, "cannot list the command's processes: %s", strerror(-r));
+	return 0;
 }
 
-int hmn_command_owns(void *data, uint32_t pid, bool host_numbered)
+/*
+ * Was pid a process of the tree, which a listing found, that no other has
+ * taken the pid of since? One that has gone, or is a zombie its parent has
+ * not reaped, is still the tree's where the driver still lists it (a child
+ * it forked kept its device's descriptor): its memory is the tree's until
+ * the driver frees it. A process that took the pid since (another start)
+ * is not.
+ */
+static bool was_member(struct hmn_command *command, uint32_t pid)
 {
-	struct hmn_command *command = data;
+	const struct member *m = member_of(command, command->n_members, pid);
+	uint64_t start;
+	if (!m)
+		return false;
+	int r = os_command_start_time(command->os, pid, &start);
+	return r < 0 || start == m->start;
+}
+
+int hmn_command_owns(struct hmn_command *command, uint32_t pid, bool host_numbered)
+{
 	if (host_numbered && !os_command_numbers_as_drivers(command->os))
 		return -EXDEV;
 	if (list_tree(command) == -EXDEV)
 		return 0;
-	return pid_set_has(command->living, command->n_living, pid);
+	return pid_set_has(command->living, command->n_living, pid) || was_member(command, pid);
+}
+
+int hmn_command_keep_pid(void *command, uint32_t pid, bool host_numbered)
+{
+	return hmn_command_owns(command, pid, host_numbered);
 }
 
 int hmn_command_pids(hmn_context *ctx, struct hmn_command *command, uint32_t **ret_pids,
 		     size_t *ret_count)
 {
 	(void)ctx;
+	/* A listing that failed is tried again (hmn_command_owns, asked once a row, does not). */
+	if (command->list_error && command->list_error != -EXDEV)
+		command->listed = false;
 	int r = list_tree(command);
 	if (r < 0)
 		return r;
@@ -119,7 +205,13 @@ bool hmn_command_done(hmn_context *ctx, struct hmn_command *command)
 
 	if (!os_command_reap(command->os, forget_reaped, command))
 		return false;
-	/* From the sample's listing, less what was just reaped; a new one where none was made. */
+	/*
+	 * From the sample's listing, less what was just reaped; a new one where
+	 * none was made, or where nothing is reaped (Windows: what ended since
+	 * is in the listing still).
+	 */
+	if (!os_command_reap_names_ends())
+		command->listed = false;
 	int r = hmn_command_pids(ctx, command, &pids, &n);
 	/*
 	 * The sample's list is used up: a caller that asks again, sampling or
@@ -205,6 +297,7 @@ struct hmn_command *hmn_command_free(struct hmn_command *command)
 	if (command) {
 		os_command_free(command->os);
 		free(command->living);
+		free(command->members);
 		free(command);
 	}
 	return NULL;

@@ -111,7 +111,7 @@ static long sample_rows(hmn_context *ctx, struct hmn_command *command)
 		r = n ? hmn_query_processes(ctx, &filter, &list) : -ENOENT;
 	free(pids);
 #else
-	struct hmn_process_filter filter = { .keep_pid = hmn_command_owns, .keep_pid_data = command, .figures_only = true };
+	struct hmn_process_filter filter = { .keep_pid = hmn_command_keep_pid, .keep_pid_data = command, .figures_only = true };
 	int r = hmn_command_sample(ctx, command);
 	if (r == 0)
 		r = hmn_query_processes(ctx, &filter, &list);

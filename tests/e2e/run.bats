@@ -66,6 +66,15 @@ GIB=1073741824
 	[ "$(jq -c '[.processes[].pid] | length' <<<"$stderr")" -eq 1 ]
 }
 
+@test "run: a process of the tree that ended while the driver lists its memory still counts" {
+	# A child holds 1 GiB and exits, its row left (a process it forked kept the device's
+	# descriptor); then another holds 512 MiB: the tree held 1.5 GiB at once.
+	run_split "$HMN" run --json -- bash -c "GPU_HOLD_LEAVE_ROW=1 '$hold' $GIB 0.4; '$hold' $((512 * MIB)) 0.6"
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.peak_bytes' <<<"$stderr")" -eq $((GIB + 512 * MIB)) ]
+	[ "$(jq -c '[.processes[].peak_bytes]' <<<"$stderr")" = "[$GIB,$((512 * MIB))]" ]
+}
+
 @test "run: a double-forked, setsid'ed grandchild is counted, and waited for" {
 	# The command is gone at once; what it left behind holds 1 GiB for a second.
 	# (It holds its memory before the command exits: one holding none would not be waited for.)

@@ -90,7 +90,7 @@ static void self_link(const char *dir, uint32_t pid)
 static uint32_t *listing(struct os_tree *t, size_t *ret_n)
 {
 	uint32_t *pids = NULL;
-	if (os_tree_living(t, &pids, ret_n) < 0)
+	if (os_tree_living(t, &pids, NULL, ret_n) < 0)
 		return NULL;
 	*ret_n = pid_set_make(pids, *ret_n);
 	return pids;
@@ -278,6 +278,67 @@ static void test_signal_in_a_namespace(void)
 	how_a = ended_by(a);
 	ok(how_a == SIGTERM, "the one that has one was signalled all the same (%d)", how_a);
 
+	end_run(ctx, command);
+}
+
+/*
+ * A GPU row's pid and the tree (hmn_command_owns): in the sample's listing;
+ * or a process an earlier listing found that has ended since (a zombie, or
+ * gone from /proc) while the driver lists it still, its memory the tree's
+ * until it is freed; never a process that took the pid since, nor one no
+ * listing found.
+ */
+static void test_owns(void)
+{
+	char dir[128];
+	hmn_context *ctx = NULL;
+	struct hmn_command *command = NULL;
+	if (!run_over_fake_host("owns", 9300000, dir, sizeof(dir), &ctx, &command))
+		return;
+	process(dir, 9300001, 9300000, 200, "9300001");
+	process(dir, 9300002, 9300001, 201, "9300002");
+	process(dir, 9300009, 1, 50, "9300009"); /* somebody else's */
+	children(dir, 9300000, "9300001 ");
+	children(dir, 9300001, "9300002 ");
+	hmn_command_sample(ctx, command);
+	ok(hmn_command_owns(command, 9300001, false) == 1 && hmn_command_owns(command, 9300002, false) == 1,
+	   "owns: the listed processes");
+	ok(hmn_command_owns(command, 9300009, false) == 0, "owns: not a process no listing found");
+	/* 9300002 ends, a zombie its parent has not reaped; the driver still lists its pid. */
+	put(dir, 9300002, "stat", "9300002 (x) Z 9300001 9300002 9300002 0 -1 4194304 100 0 0 0 5 3 0 0 20 0 1 0 201 0 0\n");
+	hmn_command_sample(ctx, command);
+	uint32_t *pids = NULL;
+	size_t n = 0;
+	ok(hmn_command_pids(ctx, command, &pids, &n) == 0 && n == 1, "owns: a zombie is not listed (%zu)", n);
+	free(pids);
+	ok(hmn_command_owns(command, 9300002, false) == 1, "owns: its GPU row is still the tree's");
+	/* Reaped, gone from /proc: the same. */
+	char path[512];
+	snprintf(path, sizeof(path), "rm -rf '%s/9300002'", dir);
+	(void)!system(path);
+	children(dir, 9300001, "");
+	hmn_command_sample(ctx, command);
+	ok(hmn_command_owns(command, 9300002, false) == 1, "owns: gone from /proc, still the tree's while no one has its pid");
+	/* The kernel gives the pid to an unrelated process: not the tree's. */
+	process(dir, 9300002, 1, 900, "9300002");
+	hmn_command_sample(ctx, command);
+	ok(hmn_command_owns(command, 9300002, false) == 0, "owns: a pid given again to another process is not the tree's");
+	/* The tree's new child takes it: the tree's again, by the listing. */
+	reborn(dir, 9300002, 9300001, 950, "9300002");
+	children(dir, 9300001, "9300002 ");
+	hmn_command_sample(ctx, command);
+	ok(hmn_command_owns(command, 9300002, false) == 1, "owns: the tree's new process with that pid is the tree's");
+	/* A kernel without children files (no CONFIG_PROC_CHILDREN): the tree from every process's parent. */
+	for (uint32_t pid = 9300000; pid <= 9300002; pid++) {
+		snprintf(path, sizeof(path), "%s/%u/task/%u/children", dir, pid, pid);
+		unlink(path);
+	}
+	hmn_command_sample(ctx, command);
+	pids = NULL;
+	int listed = hmn_command_pids(ctx, command, &pids, &n);
+	ok(listed == 0 && n == 2 && pids[0] == 9300001 && pids[1] == 9300002,
+	   "no children files: the tree listed from the parents' side (%d, %zu: %u)", listed, n, n ? pids[0] : 0);
+	free(pids);
 	end_run(ctx, command);
 }
 
@@ -543,14 +604,14 @@ static int reuse_in_namespace(void)
 	/* The cursor near the top, before the first sample: from then on it goes its own way. */
 	if (next_pid_is((pid_t)pid_max - 4) < 0)
 		return REUSE_SETUP;
-	if (os_tree_living(t, &pids, &n) < 0 || !pid_set_has(pids, pid_set_make(pids, n), 500))
+	if (os_tree_living(t, &pids, NULL, &n) < 0 || !pid_set_has(pids, pid_set_make(pids, n), 500))
 		return REUSE_MEMBER_UNSEEN;
 	free(pids);
 	ask(c_to, c_from, 'k');
 	/* Round past pid_max, on through the namespace's free pids to 499: the next is 500 again. */
 	if (ask(h_to, h_from, 'd') != 499 || ask(h_to, h_from, 'u') != 500)
 		return REUSE_SETUP;
-	if (os_tree_living(t, &pids, &n) < 0)
+	if (os_tree_living(t, &pids, NULL, &n) < 0)
 		return REUSE_SETUP;
 	n = pid_set_make(pids, n);
 	int r = pid_set_has(pids, n, 500) ? REUSE_STILL_COUNTED : !pid_set_has(pids, n, 100) ? REUSE_COMMAND_LOST
@@ -610,6 +671,7 @@ int main(void)
 	test_reused_pids();
 	test_signal_in_a_namespace();
 	test_ended_while_read();
+	test_owns();
 	test_done();
 	test_real_reuse();
 	char command[128];

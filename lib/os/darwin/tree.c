@@ -69,8 +69,10 @@ void os_tree_command_reaped(struct os_tree *t)
 	t->command_reaped = true;
 }
 
-int os_tree_living(struct os_tree *t, uint32_t **ret_pids, size_t *ret_count)
+int os_tree_living(struct os_tree *t, uint32_t **ret_pids, uint64_t **ret_starts, size_t *ret_count)
 {
+	if (ret_starts)
+		*ret_starts = NULL; /* pids alone: a process that left the listing is not looked for */
 	uint32_t *pids = NULL;
 	size_t count = 0, capacity = 0;
 	if (array_reserve((void **)&pids, &capacity, 0, sizeof(*pids)) < 0)
@@ -97,6 +99,12 @@ int os_tree_living(struct os_tree *t, uint32_t **ret_pids, size_t *ret_count)
 	return 0;
 }
 
+int os_tree_start_time(struct os_tree *t, uint32_t pid, uint64_t *ret_start)
+{
+	(void)t, (void)pid, (void)ret_start;
+	return -ENOTSUP;
+}
+
 bool os_tree_numbers_as_drivers(const struct os_tree *t)
 {
 	(void)t;
@@ -112,7 +120,7 @@ int os_tree_signal(struct os_tree *t, int sig, size_t *ret_refused)
 {
 	uint32_t *pids = NULL;
 	size_t n = 0, sent = 0;
-	int r = os_tree_living(t, &pids, &n);
+	int r = os_tree_living(t, &pids, NULL, &n);
 
 	if (r < 0)
 		return r;

@@ -102,8 +102,12 @@ static int add_children(int procfs, uint32_t pid, struct pid_array *a, char **bu
 	return r;
 }
 
-/* Without children files: every process's parent, from its stat, then the walk over that. */
-static int add_by_parents(int procfs, uint32_t root, struct pid_array *a)
+/*
+ * Without children files (a kernel without CONFIG_PROC_CHILDREN): every
+ * process's parent, from its stat, then the walk over that: root's
+ * children, and, with all_levels, theirs and so on.
+ */
+static int add_by_parents(int procfs, uint32_t root, struct pid_array *a, bool all_levels)
 {
 	struct { uint32_t pid, ppid; } *all = NULL;
 	size_t n = 0, capacity = 0;
@@ -114,6 +118,8 @@ static int add_by_parents(int procfs, uint32_t root, struct pid_array *a)
 			close(dirfd);
 		return -errno;
 	}
+	/* From the top: a dup shares its offset, which the last walk of procfs left at the end. */
+	rewinddir(dir);
 	struct dirent *e;
 	char path[300], buf[1024];
 	while ((e = readdir(dir))) {
@@ -141,7 +147,7 @@ static int add_by_parents(int procfs, uint32_t root, struct pid_array *a)
 		for (size_t k = 0; k < n; k++)
 			if (all[k].ppid == parent)
 				push_pid(all[k].pid, a);
-		if (a->failed || next >= *a->count)
+		if (a->failed || !all_levels || next >= *a->count)
 			break;
 	}
 	free(all);
@@ -159,7 +165,7 @@ static int add_descendants(int procfs, uint32_t root, uint32_t **pids, size_t *c
 		r = add_children(procfs, (*pids)[i], &a, buf, size);
 	if (r == -ENOENT) {
 		*count = start;
-		r = add_by_parents(procfs, root, &a);
+		r = add_by_parents(procfs, root, &a, true);
 	}
 	return a.failed ? -ENOMEM : r;
 }
@@ -206,6 +212,10 @@ static int own_children(struct os_tree *t, uint32_t **ret, size_t *ret_count)
 	*ret = NULL;
 	*ret_count = 0;
 	int r = add_children(t->procfs, t->self, &a, &t->buf, &t->buf_size);
+	if (r == -ENOENT) {
+		*ret_count = 0;
+		r = add_by_parents(t->procfs, t->self, &a, false);
+	}
 	return a.failed ? -ENOMEM : r;
 }
 
@@ -358,6 +368,15 @@ void os_tree_command_reaped(struct os_tree *t)
 	(void)t; /* COMMAND is known by its start time too: a pid given to another process is not it */
 }
 
+int os_tree_start_time(struct os_tree *t, uint32_t pid, uint64_t *ret_start)
+{
+	struct proc_stat st;
+	int r = read_stat(t, pid, &st);
+	if (r == 0)
+		*ret_start = st.start_time;
+	return r;
+}
+
 bool os_tree_numbers_as_drivers(const struct os_tree *t)
 {
 	return t->host_numbering;
@@ -443,9 +462,9 @@ static int list_living(struct os_tree *t, uint32_t **ret_pids, uint64_t **ret_st
 	return 0;
 }
 
-int os_tree_living(struct os_tree *t, uint32_t **ret_pids, size_t *ret_count)
+int os_tree_living(struct os_tree *t, uint32_t **ret_pids, uint64_t **ret_starts, size_t *ret_count)
 {
-	return list_living(t, ret_pids, NULL, ret_count);
+	return list_living(t, ret_pids, ret_starts, ret_count);
 }
 
 #ifndef SYS_pidfd_open

@@ -121,9 +121,14 @@ uint32_t os_command_pid(const struct os_command *c)
 	return (uint32_t)c->pid;
 }
 
-int os_command_tree(struct os_command *c, uint32_t **ret_pids, size_t *ret_count)
+int os_command_tree(struct os_command *c, uint32_t **ret_pids, uint64_t **ret_starts, size_t *ret_count)
 {
-	return os_tree_living(c->tree, ret_pids, ret_count);
+	return os_tree_living(c->tree, ret_pids, ret_starts, ret_count);
+}
+
+int os_command_start_time(struct os_command *c, uint32_t pid, uint64_t *ret_start)
+{
+	return os_tree_start_time(c->tree, pid, ret_start);
 }
 
 bool os_command_numbers_as_drivers(const struct os_command *c)
@@ -171,6 +176,11 @@ bool os_command_reap(struct os_command *c, void (*reaped)(void *data, uint32_t p
 			c->exit.code = (uint32_t)(c->exit.exit_code < 0 ? 0 : c->exit.exit_code);
 		}
 	}
+}
+
+bool os_command_reap_names_ends(void)
+{
+	return true; /* what ends is reaped here, COMMAND's descendants adopted by us included */
 }
 
 int os_command_exit(const struct os_command *c, struct os_command_exit *ret_exit)

@@ -34,8 +34,14 @@ void os_tree_set_command(struct os_tree *t, int pid);
 void os_tree_command_reaped(struct os_tree *t);
 /* Does $HMN_PROCFS number pids as the drivers do (the kernel's initial PID namespace)? */
 bool os_tree_numbers_as_drivers(const struct os_tree *t);
-/* The tree's living processes now, COMMAND included while it runs: malloc'd. */
-int os_tree_living(struct os_tree *t, uint32_t **ret_pids, size_t *ret_count);
+/*
+ * The tree's living processes now, COMMAND included while it runs: malloc'd;
+ * with ret_starts (not NULL), each one's start time beside it (Linux; NULL
+ * where the OS says none: macOS).
+ */
+int os_tree_living(struct os_tree *t, uint32_t **ret_pids, uint64_t **ret_starts, size_t *ret_count);
+/* When process pid started, as the listing says it (Linux): -ENOENT, -ESRCH when it has gone. */
+int os_tree_start_time(struct os_tree *t, uint32_t pid, uint64_t *ret_start);
 /*
  * Sends sig to each of the tree's living processes, by its pid in the
  * caller's own numbering (translated from $HMN_PROCFS's, through NSpid,

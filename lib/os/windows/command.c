@@ -259,11 +259,18 @@ static int job_pids(struct os_command *c, uint32_t **ret_pids, size_t *ret_count
 	}
 }
 
-int os_command_tree(struct os_command *c, uint32_t **ret_pids, size_t *ret_count)
+int os_command_tree(struct os_command *c, uint32_t **ret_pids, uint64_t **ret_starts, size_t *ret_count)
 {
+	*ret_starts = NULL; /* the job lists its processes alone, as long as they live */
 	if (!c->in_job)
 		return -EXDEV; /* the job object refused the command: its list is not the tree */
 	return job_pids(c, ret_pids, ret_count);
+}
+
+int os_command_start_time(struct os_command *c, uint32_t pid, uint64_t *ret_start)
+{
+	(void)c, (void)pid, (void)ret_start;
+	return -ENOTSUP;
 }
 
 bool os_command_numbers_as_drivers(const struct os_command *c)
@@ -282,6 +289,11 @@ bool os_command_reap(struct os_command *c, void (*reaped)(void *data, uint32_t p
 		c->exit_code = code;
 	}
 	return c->exited;
+}
+
+bool os_command_reap_names_ends(void)
+{
+	return false; /* nothing to reap: the job lists what lives */
 }
 
 int os_command_exit(const struct os_command *c, struct os_command_exit *ret_exit)
