@@ -75,6 +75,18 @@ GIB=1073741824
 	[ "$(jq -c '[.processes[].peak_bytes]' <<<"$stderr")" = "[$GIB,$((512 * MIB))]" ]
 }
 
+@test "run: a process whose main thread has ended (/proc says Z) while another holds memory is counted, and stopped by --limit" {
+	run_split "$HMN" run --json -- "$ZOMBIE_LEADER" "$GIB" 0.6
+	[ "$status" -eq 0 ]
+	[ "$(jq -r '.peak_bytes' <<<"$stderr")" -eq "$GIB" ]
+	# Signalled as every process of the tree is: it ends at SIGTERM, long before its 3 s.
+	run_split "$HMN" run --json --limit 512MiB --kill-after 200ms -- sh -c "'$ZOMBIE_LEADER' $GIB 3"
+	[ "$status" -eq 124 ]
+	report=$(tail -1 <<<"$stderr")
+	[ "$(jq -c '[.limit_exceeded, .peak_bytes]' <<<"$report")" = "[true,$GIB]" ]
+	[ "$(jq -r '.duration_ms' <<<"$report")" -lt 2500 ]
+}
+
 @test "run: a double-forked, setsid'ed grandchild is counted, and waited for" {
 	# The command is gone at once; what it left behind holds 1 GiB for a second.
 	# (It holds its memory before the command exits: one holding none would not be waited for.)

@@ -416,6 +416,11 @@ static void test_process_tree_files(void)
 	static const char zombie[] = "77 (x) Z 1 77 77 0 -1 4 0 0 0 0 0 0 0 0 20 0 1 0 55";
 	ok(parse_stat(zombie, strlen(zombie), &st) == 0 && st.state == 'Z' && st.start_time == 55, "stat: a zombie");
 	is_u64(st.rss_pages, HMN_UNKNOWN, "stat ending at field 22: resident pages unknown");
+	ok(st.threads == 1 && !proc_stat_running(&st), "stat: a zombie, its one thread (field 20): not running");
+	static const char leader[] = "78 (x) Z 1 78 78 0 -1 4 0 0 0 0 0 0 0 0 20 0 3 0 56 1234 512";
+	ok(parse_stat(leader, strlen(leader), &st) == 0 && st.threads == 3 && proc_stat_running(&st),
+	   "stat: Z with threads running on (the main thread ended alone, pthread_exit): running");
+	ok(parse_stat(full, strlen(full), &st) == 0 && st.threads == 8 && proc_stat_running(&st), "stat: 8 threads, running");
 	static const char short_line[] = "77 (x) S 1 77";
 	ok(parse_stat(short_line, strlen(short_line), &st) == 0 && st.ppid == 1 && st.start_time == 0,
 	   "stat cut before field 22: start time unknown (0)");

@@ -187,23 +187,30 @@ int parse_stat(const char *text, size_t len, struct proc_stat *ret)
 	if (!close || end - close < 4 || close[1] != ' ' || close[3] != ' ')
 		return -EINVAL;
 	const char *p = close + 4;
-	uint64_t ppid, start = 0, rss = HMN_UNKNOWN;
+	uint64_t ppid, threads = 0, start = 0, rss = HMN_UNKNOWN;
 	if (!parse_u64(&p, end, &ppid) || ppid > UINT32_MAX)
 		return -EINVAL;
-	/* starttime is field 22, rss field 24: on from ppid (field 4), some fields negative. */
+	/* num_threads is field 20, starttime 22, rss 24: on from ppid (field 4), some fields negative. */
 	for (int field = 4; field < 24 && p < end; field++) {
 		if (*p != ' ')
 			break;
 		p++;
-		uint64_t *want = field + 1 == 22 ? &start : field + 1 == 24 ? &rss : NULL;
+		uint64_t *want = field + 1 == 20 ? &threads : field + 1 == 22 ? &start : field + 1 == 24 ? &rss : NULL;
 		if (!want)
 			while (p < end && *p != ' ')
 				p++;
 		else if (!parse_u64(&p, end, want))
-			*want = field + 1 == 22 ? 0 : HMN_UNKNOWN;
+			*want = field + 1 == 24 ? HMN_UNKNOWN : 0;
 	}
-	*ret = (struct proc_stat){ .ppid = (uint32_t)ppid, .state = close[2], .start_time = start, .rss_pages = rss };
+	*ret = (struct proc_stat){
+		.ppid = (uint32_t)ppid, .state = close[2], .threads = threads, .start_time = start, .rss_pages = rss,
+	};
 	return 0;
+}
+
+bool proc_stat_running(const struct proc_stat *st)
+{
+	return st->state != 'X' && (st->state != 'Z' || st->threads > 1);
 }
 
 int parse_stat_ppid(const char *text, size_t len, uint32_t *ret_ppid)

@@ -29,11 +29,19 @@ int parse_stat_ppid(const char *text, size_t len, uint32_t *ret_ppid);
 /* What hmn reads of a /proc/PID/stat text. */
 struct proc_stat {
 	uint32_t ppid;
-	char state;           /* 'R', 'S', 'Z' (a zombie), ... */
+	char state;           /* 'R', 'S', 'Z' (a zombie, or a leader whose other threads run on), ... */
+	uint64_t threads;     /* its threads (field 20); 0: unreadable */
 	uint64_t start_time;  /* clock ticks after boot (field 22); 0: unreadable */
 	uint64_t rss_pages;   /* resident pages (field 24, as statm and VmRSS count them); HMN_UNKNOWN: none */
 };
 int parse_stat(const char *text, size_t len, struct proc_stat *ret);
+/*
+ * Does the process that stat is of still run? Not when it is dead ('X') or
+ * a zombie, but a main thread that ended alone (pthread_exit in main) reads
+ * 'Z' while its other threads run on: that process runs, its memory and
+ * GPU memory held (ps says "Zl"). A zombie counts the main thread alone.
+ */
+bool proc_stat_running(const struct proc_stat *st);
 /* The resident pages of a /proc/PID/statm text (its second field, as VmRSS counts them). */
 int parse_statm_resident(const char *text, size_t len, uint64_t *ret_pages);
 /*

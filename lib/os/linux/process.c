@@ -197,7 +197,7 @@ bool os_process_running(struct os_proc_root *root, uint32_t pid)
 	/* A stat that cannot be read otherwise, or parsed (a test tree has none): there, so running. */
 	if (r == -ENOENT || r == -ESRCH)
 		return false;
-	return r < 0 || (st.state != 'Z' && st.state != 'X');
+	return r < 0 || proc_stat_running(&st);
 }
 
 int os_process_stat(struct os_proc_root *root, uint32_t pid, uint64_t *ret_start_time, uint64_t *ret_ram_bytes)

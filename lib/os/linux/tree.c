@@ -393,7 +393,7 @@ static bool is_excluded(const struct os_tree *t, uint32_t pid, uint64_t start_ti
 /* Living (no zombie) and, for our own children, adopted from the tree. */
 static bool alive(struct os_tree *t, uint32_t pid, struct proc_stat *st)
 {
-	return read_stat(t, pid, st) == 0 && st->state != 'Z' && st->state != 'X';
+	return read_stat(t, pid, st) == 0 && proc_stat_running(st);
 }
 
 /* Makes room in *starts for as many as *pids has: the two arrays side by side. */
