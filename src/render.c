@@ -8,6 +8,7 @@
 static const struct renderer renderers[] = {
 	[FORMAT_TABLE] = { render_gpus_table, render_processes_table, render_fit_table, render_run_report_text },
 	[FORMAT_JSON] = { render_gpus_json, render_processes_json, render_fit_json, render_run_report_json },
+	/* hmn run's report and hmn fit's are a table or JSON alone: cli.c refuses the other formats for them. */
 	[FORMAT_CSV] = { render_gpus_csv, render_processes_csv, NULL, NULL },
 	[FORMAT_PROMETHEUS] = { render_gpus_prometheus, render_processes_prometheus, NULL, NULL },
 };

@@ -135,7 +135,8 @@ bool parse_u32(const char *text, size_t len, uint32_t *ret)
 {
 	const char *end = text;
 	uint64_t v;
-	if (!parse_decimal(&end, text + len, UINT32_MAX, &v) || end != text + len)
+	/* Ten digits at most, as 2^32 - 1 has: a run of leading zeros is no PID, count or index either. */
+	if (len > 10 || !parse_decimal(&end, text + len, UINT32_MAX, &v) || end != text + len)
 		return false;
 	*ret = (uint32_t)v;
 	return true;

@@ -1,6 +1,7 @@
 /*
  * lib/run: hmn-run.h — running a command and measuring its tree: the
- * command (run/command-*.c), its host memory read in turns (the tree meter).
+ * command, written once over os/'s (run/command.c), its host memory
+ * (run/tree-memory.c) read in turns (the tree meter, run/tree-meter.c).
  * run/ uses lib/util, lib/os, and of lib/gpu only a context's error
  * (gpu/gpu.h); gpu/ never calls it.
  *

@@ -2,7 +2,8 @@
  * hmn_tree_meter: a tree's host memory read again and again, each
  * process's last reading kept, so that a tree too costly to read whole in
  * one sample (Linux's smaps_rollup walks every page table) is read in turns
- * over a few samples instead of stalling one. Pure: the reading and the
+ * over a few samples instead of stalling one. Pure but for the /proc it
+ * keeps open to read from (closed with it): the reading and the
  * clock come from the caller (run/tree-memory.c).
  */
 #include <errno.h>

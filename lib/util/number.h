@@ -13,5 +13,7 @@
  * where its NUL is (or any bound past it: a NUL is no digit).
  */
 bool parse_decimal(const char **p, const char *end, uint64_t max, uint64_t *ret);
+/* The same for a hexadecimal number (digits 0-9, a-f, A-F; no "0x": the caller reads its prefix). */
+bool parse_hex(const char **p, const char *end, uint64_t max, uint64_t *ret);
 
 #endif

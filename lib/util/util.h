@@ -5,7 +5,8 @@
  * (number.h), the one clock (clock.h), sorted pid sets (pid-set.h), lists
  * of file names (names.h) and the memory budget (hmn-common.h). Pure C
  * and the C library: nothing here includes another folder of lib/, and
- * only the clock asks the OS anything.
+ * only the clock asks the OS anything (its one call on each OS, the
+ * monotonic and the wall clock: clock.c).
  */
 #ifndef HMN_UTIL_H
 #define HMN_UTIL_H

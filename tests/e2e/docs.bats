@@ -236,6 +236,15 @@ includes() {
 	[ -z "$bad" ]
 	# struct hmn_context is gpu/'s own.
 	[ -z "$(grep -rl 'gpu/context\.h' "$TESTS_DIR/../lib" | grep -v '/lib/gpu/' || true)" ]
+	# An OS folder's own headers stay in os/, but for the two users each names.
+	os_private=$(cd "$TESTS_DIR/.." && grep -rlE '#include "os/(linux|posix|windows|darwin)/' lib src |
+		grep -vE '^lib/os/|^lib/gpu/drm/drm(-proc)?\.c$|^src/sys-windows(-file)?\.c$' || true)
+	echo "$os_private"
+	[ -z "$os_private" ]
+	# The tool's OS differences are its seam's alone (sys.h, sys-*.c).
+	ifdefs=$(cd "$TESTS_DIR/.." && grep -lE '^#if.*_WIN32' src/*.c src/*.h | grep -vE '^src/sys(-[a-z-]+\.c|\.h)$' || true)
+	echo "$ifdefs"
+	[ -z "$ifdefs" ]
 	long=$(find "$TESTS_DIR/../lib" -name '*.h' -exec awk 'END { if (NR > 350) print FILENAME ": " NR }' {} \;)
 	echo "$long"
 	[ -z "$long" ]

@@ -171,6 +171,17 @@ Intel Arc A310" ]
 	[ "$stderr" = "hmn: 0 GPU processes found matching pid=1600 (1 protected — re-run elevated for names)." ]
 }
 
+@test "a sysfs size in 0x-prefixed hex, as older kernels print some, reads as the number it is" {
+	xe="$HMN_SYSFS/devices/pci0000:00/0000:00:1c.0/0000:02:00.0/0000:03:00.0"
+	echo 0x300000000 >"$xe/tile0/physical_vram_size_bytes"
+	run "$HMN" free --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '.[2].total_bytes' <<<"$output")" = 12884901888 ]
+	echo 0x >"$xe/tile0/physical_vram_size_bytes"
+	run "$HMN" free --json
+	[ "$(jq -c '.[2].total_bytes' <<<"$output")" = null ]
+}
+
 @test "a GPU that fell off the bus: the others still answer, and the status says it (1)" {
 	amd="$HMN_SYSFS/devices/pci0000:00/0000:00:01.1/0000:08:00.0"
 	rm "$amd/mem_info_vram_total"

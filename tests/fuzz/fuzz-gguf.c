@@ -1,5 +1,5 @@
 /*
- * libFuzzer harness: the GGUF header reader (lib/gguf.c), then every
+ * libFuzzer harness: the GGUF header reader (lib/model/gguf.c), then every
  * question hmn fit asks of what it accepted. The input is read twice: as
  * a whole file, and as the first bytes of one with a terabyte of hole after
  * them (as the sparse test models have), so that the tensor data is there.

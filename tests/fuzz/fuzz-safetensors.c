@@ -1,6 +1,6 @@
 /*
  * libFuzzer harness: the safetensors header reader, model.safetensors.index.json
- * and config.json (lib/safetensors.c, lib/model-config.c), then every question
+ * and config.json (lib/model/safetensors.c, lib/model/config.c), then every question
  * hmn fit asks of what they accepted. An input that starts with '{' is a
  * config.json (read alone, its shape implying the tensors) and an index;
  * any other is a .safetensors file, finished with a Llama config.

@@ -1,4 +1,4 @@
-/* libhmn's memory budget (lib/budget.c): what hmn fit fills part by part and hmn run --limit enforces. */
+/* libhmn's memory budget (lib/util/budget.c): what hmn fit fills part by part and hmn run --limit enforces. */
 #include <errno.h>
 #include <stdint.h>
 

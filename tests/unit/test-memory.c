@@ -1,9 +1,10 @@
 /*
- * The host memory of hmn run's tree: each process's reading (lib/linux/
- * process.c) against a fake /proc — Pss where smaps_rollup says it, VmRSS
- * where it cannot be read, -ESRCH for a zombie (its memory freed) and for
- * one that has gone — and the tree meter's turns (lib/tree-meter.c) when the time given
- * runs out before every process is read.
+ * The host memory of hmn run's tree: each process's reading
+ * (lib/os/linux/process.c) against a fake /proc — Pss where smaps_rollup
+ * says it, VmRSS where it cannot be read, -ESRCH for a zombie (its memory
+ * freed) and for one that has gone — and the tree meter's turns
+ * (lib/run/tree-meter.c) when the time given runs out before every process
+ * is read.
  */
 #include <errno.h>
 #include <stdio.h>

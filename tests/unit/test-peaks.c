@@ -64,5 +64,21 @@ int main(void)
 	   seen[1]->last_seen_us == 3000, "last seen kept per process, not per pid");
 	free(seen);
 	peaks_clear(&t);
+	/* MIG: one process on two instances of GPU 0 is two peaks; on the same instance, one. */
+	struct peaks m = { .limit = 7 };
+	struct hmn_process on = { .pid = 9, .used_bytes = 1 << 20, .place = { 0, true, 2, 0 } };
+	struct hmn_process other = on, same = on;
+	other.place.compute_instance_id = 1; /* 0/2.1 beside 0/2.0 */
+	same.used_bytes = 3 << 20;
+	peaks_add(&m, &on, 0);
+	peaks_add(&m, &other, 0);
+	peaks_add(&m, &same, 0);
+	const struct peak **mig = peaks_sorted(&m);
+	ok(mig && m.count == 2 && mig[0]->bytes == 3 << 20 && mig[0]->place.compute_instance_id == 0 &&
+		   mig[1]->place.compute_instance_id == 1,
+	   "MIG: 0/2.0 and 0/2.1 are two places of one process, each its peak (%zu)", m.count);
+	free(mig);
+	peaks_clear(&m);
+	ok(m.count == 0 && m.limit == 7, "cleared: nothing kept, its limit stays");
 	return tap_done();
 }

@@ -78,9 +78,10 @@ static int read_u64(int dir, const char *path, uint64_t *ret)
 	int r = read_attr(dir, path, buf, sizeof(buf));
 	if (r < 0)
 		return r;
-	const char *end = buf;
+	bool hex = buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X');
+	const char *end = hex ? buf + 2 : buf;
 	uint64_t v;
-	if (!parse_decimal(&end, buf + strlen(buf), UINT64_MAX, &v) || *end)
+	if (!(hex ? parse_hex : parse_decimal)(&end, buf + strlen(buf), UINT64_MAX, &v) || *end)
 		return -EINVAL;
 	*ret = v;
 	return 0;

@@ -5,9 +5,9 @@
  */
 #include <string.h>
 
-#include "hmn-common.h"
 #include "gpu/metal/metal-abi.h"
 #include "gpu/metal/metal.h"
+#include "hmn-common.h"
 
 int ledger_entry_index(const void *templates, size_t count, const char *name)
 {

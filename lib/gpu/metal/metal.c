@@ -22,12 +22,12 @@
 #include <unistd.h>
 
 #include "gpu/metal/metal-abi.h"
+#include "gpu/metal/metal.h"
 #include "gpu/source.h"
 #include "os/os.h"
 #include "util/arena.h"
 #include "util/clock.h"
 #include "util/text.h"
-#include "gpu/metal/metal.h"
 
 #define METAL_PATH "/System/Library/Frameworks/Metal.framework/Metal"
 #define OBJC_PATH "/usr/lib/libobjc.A.dylib"

@@ -147,7 +147,7 @@ static bool cell_u32(struct span s, uint32_t *ret)
 {
 	const char *q = s.p;
 	uint64_t v;
-	if (!parse_decimal(&q, s.p + s.n, UINT32_MAX, &v) || q != s.p + s.n)
+	if (s.n > 10 || !parse_decimal(&q, s.p + s.n, UINT32_MAX, &v) || q != s.p + s.n)
 		return false;
 	*ret = (uint32_t)v;
 	return true;

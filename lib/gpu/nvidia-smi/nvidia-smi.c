@@ -13,13 +13,13 @@
 #include <string.h>
 #include <strings.h>
 
+#include "gpu/nvidia-smi/nvidia-smi.h"
+#include "gpu/pci.h"
 #include "gpu/source.h"
 #include "os/os.h"
 #include "util/arena.h"
 #include "util/clock.h"
 #include "util/text.h"
-#include "gpu/nvidia-smi/nvidia-smi.h"
-#include "gpu/pci.h"
 
 #define MAX_OUTPUT (4u << 20)
 #define DEFAULT_TIMEOUT 10.0

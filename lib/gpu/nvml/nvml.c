@@ -11,14 +11,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gpu/nvml/nvml-abi.h"
+#include "gpu/nvml/nvml.h"
+#include "gpu/pci.h"
 #include "gpu/source.h"
 #include "os/os.h"
 #include "util/arena.h"
 #include "util/clock.h"
 #include "util/text.h"
-#include "gpu/nvml/nvml.h"
-#include "gpu/pci.h"
-#include "gpu/nvml/nvml-abi.h"
 
 enum process_list_kind { LIST_COMPUTE, LIST_GRAPHICS, LIST_MPS, LIST_KINDS };
 

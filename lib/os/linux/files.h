@@ -1,4 +1,8 @@
-/* Private to lib/linux: reading the small files of /proc and /sys, and naming them fast. */
+/*
+ * Reading the small files of /proc and /sys, and naming them fast: for
+ * lib/os/linux, and for the one source that is Linux's alone and reads
+ * sysfs and /proc itself (gpu/drm). Nothing else outside os/ includes it.
+ */
 #ifndef HMN_LINUX_FILES_H
 #define HMN_LINUX_FILES_H
 

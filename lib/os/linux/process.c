@@ -14,10 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "os/linux/files.h"
 #include "os/linux/proc-parse.h"
 #include "os/os.h"
 #include "util/arena.h"
-#include "os/linux/files.h"
 
 const char *os_procfs_root(void)
 {

@@ -13,9 +13,9 @@
 #include <wchar.h>
 
 #include "os/os.h"
+#include "os/windows/paths.h"
 #include "util/arena.h"
 #include "util/text.h"
-#include "os/windows/paths.h"
 
 #define LOAD_FLAGS (LOAD_LIBRARY_SEARCH_DLL_LOAD_DIR | LOAD_LIBRARY_SEARCH_SYSTEM32)
 

@@ -6,8 +6,8 @@
 #include <windows.h>
 
 #include "os/os.h"
-#include "util/names.h"
 #include "os/windows/win32.h"
+#include "util/names.h"
 
 int os_path_kind(const char *path)
 {

@@ -14,10 +14,9 @@
 #include <wchar.h>
 
 #include "os/os.h"
+#include "os/windows/paths.h"
 #include "util/arena.h"
 #include "util/text.h"
-
-#include "os/windows/paths.h"
 
 /*
  * Windows has no set-user-ID program nor file capabilities: a process runs

@@ -1,4 +1,8 @@
-/* Private to lib/windows: UTF-8 as the UTF-16 Win32 takes, Win32's errors as negative errno. */
+/*
+ * UTF-8 as the UTF-16 Win32 takes, Win32's errors as negative errno: for
+ * lib/os/windows, and for the tool's Windows seam (src/sys-windows*.c),
+ * so that the table of errors is written once. Nothing else includes it.
+ */
 #ifndef HMN_WINDOWS_WIN32_H
 #define HMN_WINDOWS_WIN32_H
 
