@@ -308,6 +308,12 @@ static int take_sample(struct run *run, int tree)
 	struct hmn_process_list *list = NULL;
 	int r = tree;
 
+	/* A listing that failed (out of memory, /proc unreadable a moment): the last one stands for this sample. */
+	if (r < 0 && r != -EXDEV) {
+		tool_log_once(HMN_LOG_WARNING, hmn_context_error(run->ctx), NULL);
+		r = 0;
+	}
+
 	/* Windows: the job object refused the command, and its list is not the tree. */
 	const char *why = "the command's processes cannot be listed (the job object refused it)";
 	if (r == 0 && !run->unmatched) {

@@ -6,7 +6,8 @@
  * meanwhile is taken out of it. Where the OS says when each process
  * started (Linux), every process a listing found is remembered too: a GPU
  * row whose pid the sample's listing lacks is still the tree's while that
- * pid is the process the tree had (it ended, and the driver lists it still).
+ * pid is the process the tree had (it ended, and the driver lists it still),
+ * for as long as the driver lists it, and a few listings more.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -15,14 +16,27 @@
 #include "gpu/gpu.h"
 #include "os/os.h"
 #include "run/run.h"
-#include "util/arena.h"
 #include "util/pid-set.h"
 
-/* A process some listing found in the tree: its pid, and when it started (which tells a pid given again). */
+/*
+ * A process some listing found in the tree: its pid, when it started (which
+ * tells a pid given again), and the last listing that found it, or after
+ * which a GPU row asked of it.
+ */
 struct member {
 	uint32_t pid;
 	uint64_t start;
+	uint64_t seen;
 };
+
+/*
+ * A member that has ended is kept while the driver still lists memory for
+ * it (a GPU row asks of it each sample), and for this many listings after
+ * the last ask, or the last listing that found it: a sample whose GPU query
+ * failed does not forget it, and the members stay as many as the tree's
+ * processes and what ended lately, not every pid the run has met.
+ */
+#define MEMBER_KEPT_LISTINGS 4
 
 struct hmn_command {
 	struct os_command *os;
@@ -36,9 +50,14 @@ struct hmn_command {
 	size_t n_living;
 	bool listed;
 	int list_error;       /* why the sample's listing failed; 0: it did not */
-	/* Every process the listings found, sorted by pid, the last to have each pid; none where the OS says no start times. */
+	/*
+	 * Every process the listings found lately (MEMBER_KEPT_LISTINGS),
+	 * sorted by pid, the last to have each pid; none where the OS says no
+	 * start times.
+	 */
 	struct member *members;
-	size_t n_members, members_capacity;
+	size_t n_members;
+	uint64_t listings;    /* made so far: the members' clock */
 };
 
 int hmn_command_start(hmn_context *ctx, char *const argv[], struct hmn_command **ret_command,
@@ -69,35 +88,51 @@ static int compare_members(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-static struct member *member_of(const struct hmn_command *command, size_t n, uint32_t pid)
+static struct member *member_of(const struct hmn_command *command, uint32_t pid)
 {
 	struct member key = { .pid = pid };
-	return n ? bsearch(&key, command->members, n, sizeof(key), compare_members) : NULL;
+	return command->n_members ? bsearch(&key, command->members, command->n_members, sizeof(key), compare_members)
+				  : NULL;
 }
 
-/* Each listed process as a member: a pid new to the tree added, one given again to the tree taking its place. */
+/*
+ * The members after a listing: each listed process (a pid given again to
+ * the tree taking the old one's place), and those of before that it did
+ * not find but were seen lately. One pass over both, sorted; on an error
+ * the members are as they were.
+ */
 static int remember_members(struct hmn_command *command, const uint32_t *pids, const uint64_t *starts, size_t n)
 {
-	size_t known = command->n_members; /* sorted, found by halves; the new go after them, sorted once */
-	for (size_t i = 0; i < n; i++) {
-		struct member *m = member_of(command, known, pids[i]);
-		if (m) {
-			m->start = starts[i];
-			continue;
-		}
-		if (array_reserve((void **)&command->members, &command->members_capacity, command->n_members,
-				  sizeof(*command->members)) < 0)
-			return -ENOMEM;
-		command->members[command->n_members++] = (struct member){ pids[i], starts[i] };
+	struct member *listed = malloc((n ? n : 1) * sizeof(*listed));
+	struct member *merged = malloc((command->n_members + n ? command->n_members + n : 1) * sizeof(*merged));
+	if (!listed || !merged) {
+		free(listed);
+		free(merged);
+		return -ENOMEM;
 	}
-	if (command->n_members == known)
-		return 0;
-	qsort(command->members, command->n_members, sizeof(*command->members), compare_members);
-	/* A process met twice in one walk (re-parented to us meanwhile) is one member. */
-	size_t kept = 0;
-	for (size_t i = 0; i < command->n_members; i++)
-		if (kept == 0 || command->members[i].pid != command->members[kept - 1].pid)
-			command->members[kept++] = command->members[i];
+	uint64_t now = ++command->listings;
+	for (size_t i = 0; i < n; i++)
+		listed[i] = (struct member){ pids[i], starts[i], now };
+	qsort(listed, n, sizeof(*listed), compare_members);
+	size_t kept = 0, i = 0, k = 0;
+	while (i < n || k < command->n_members) {
+		const struct member *old = k < command->n_members ? &command->members[k] : NULL;
+		if (i < n && (!old || listed[i].pid <= old->pid)) {
+			if (old && old->pid == listed[i].pid)
+				k++;
+			/* A process met twice in one walk (re-parented to us meanwhile) is one member. */
+			if (kept == 0 || merged[kept - 1].pid != listed[i].pid)
+				merged[kept++] = listed[i];
+			i++;
+		} else {
+			if (now - old->seen < MEMBER_KEPT_LISTINGS)
+				merged[kept++] = *old;
+			k++;
+		}
+	}
+	free(listed);
+	free(command->members);
+	command->members = merged;
 	command->n_members = kept;
 	return 0;
 }
@@ -149,12 +184,20 @@ int hmn_command_sample(hmn_context *ctx, struct hmn_command *command)
  */
 static bool was_member(struct hmn_command *command, uint32_t pid)
 {
-	const struct member *m = member_of(command, command->n_members, pid);
+	struct member *m = member_of(command, pid);
 	uint64_t start;
 	if (!m)
 		return false;
 	int r = os_command_start_time(command->os, pid, &start);
-	return r < 0 || start == m->start;
+	/*
+	 * Gone from /proc (-ENOENT, -ESRCH) it is still; unreadable is not
+	 * told (hidepid=1: another user's), as the listing does not list it.
+	 * (hidepid=2 hides it: gone, as far as we can see.)
+	 */
+	if (r == 0 ? start != m->start : r != -ENOENT && r != -ESRCH)
+		return false;
+	m->seen = command->listings; /* its memory is listed still: kept */
+	return true;
 }
 
 int hmn_command_owns(struct hmn_command *command, uint32_t pid, bool host_numbered)

@@ -76,15 +76,24 @@ GIB=1073741824
 }
 
 @test "run: a process whose main thread has ended (/proc says Z) while another holds memory is counted, and stopped by --limit" {
-	run_split "$HMN" run --json -- "$ZOMBIE_LEADER" "$GIB" 0.6
+	# Its main thread ends right after fork: no listing finds it otherwise.
+	run_split "$HMN" run --json -- "$ZOMBIE_LEADER" "$GIB" 0.6 "$BATS_TEST_TMPDIR/pid"
 	[ "$status" -eq 0 ]
 	[ "$(jq -r '.peak_bytes' <<<"$stderr")" -eq "$GIB" ]
+	# Its host memory too (64 MiB its thread touched), read through that thread: its own files read as a zombie's.
+	[ "$(jq -r '.peak_ram_bytes' <<<"$stderr")" -ge $((64 * MIB)) ]
 	# Signalled as every process of the tree is: it ends at SIGTERM, long before its 3 s.
-	run_split "$HMN" run --json --limit 512MiB --kill-after 200ms -- sh -c "'$ZOMBIE_LEADER' $GIB 3"
+	run_split "$HMN" run --json --limit 512MiB --kill-after 200ms -- "$ZOMBIE_LEADER" "$GIB" 3 "$BATS_TEST_TMPDIR/pid"
+	pid=$(cat "$BATS_TEST_TMPDIR/pid")
+	gone=yes
+	kill -0 "$pid" 2>/dev/null && gone=no
+	kill -KILL "$pid" 2>/dev/null || true
 	[ "$status" -eq 124 ]
 	report=$(tail -1 <<<"$stderr")
 	[ "$(jq -c '[.limit_exceeded, .peak_bytes]' <<<"$report")" = "[true,$GIB]" ]
 	[ "$(jq -r '.duration_ms' <<<"$report")" -lt 2500 ]
+	# It was stopped, not left running when hmn stopped waiting.
+	[ "$gone" = yes ]
 }
 
 @test "run: a double-forked, setsid'ed grandchild is counted, and waited for" {

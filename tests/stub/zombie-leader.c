@@ -1,10 +1,13 @@
 /*
- * zombie-leader BYTES SECONDS: a process whose main thread ends at once
- * (pthread_exit in main: /proc/PID/stat says Z) while another thread holds
- * BYTES of GPU memory in the stand-in NVML for SECONDS, as gpu-hold does (a
- * line of its own in $HMN_STUB_SCENARIO, replaced under the same lock), then
- * takes its line out and ends the process. Such a process runs, and holds
- * what it holds: hmn run must count it, and --limit stop it.
+ * zombie-leader BYTES SECONDS PIDFILE: forks a process whose main thread
+ * ends at once (pthread_exit in main: /proc/PID/stat says Z from then on,
+ * before any listing can find it running) while another thread touches
+ * 64 MiB of RAM and holds BYTES of GPU memory in the stand-in NVML for
+ * SECONDS, as gpu-hold does (a line of its own in $HMN_STUB_SCENARIO,
+ * replaced under the same lock), then takes its line out and ends the
+ * process. Its pid goes to PIDFILE. Such a process runs, and holds
+ * what it holds: hmn run must count it, and --limit stop it. The first
+ * process waits for it.
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -12,7 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#define RAM_BYTES (64u << 20)
 
 static const char *scenario;
 static unsigned long long bytes;
@@ -45,24 +51,38 @@ static void edit(int add)
 
 static void *holder(void *data)
 {
-	(void)data;
+	FILE *f = fopen(data, "w");
+	if (!f || fprintf(f, "%d\n", (int)getpid()) < 0 || fclose(f) != 0)
+		exit(2);
+	char *ram = malloc(RAM_BYTES);
+	if (!ram)
+		exit(2);
+	memset(ram, 1, RAM_BYTES);
 	/* The main thread has ended by the time the line is in (what a sample then finds). */
 	usleep(100000);
 	edit(1);
 	usleep((useconds_t)(seconds * 1e6));
 	edit(0);
-	exit(0);
+	exit(ram[RAM_BYTES - 1] == 1 ? 0 : 2);
 }
 
 int main(int argc, char **argv)
 {
 	pthread_t thread;
 	scenario = getenv("HMN_STUB_SCENARIO");
-	if (argc != 3 || !scenario)
+	if (argc != 4 || !scenario)
 		return 2;
 	bytes = strtoull(argv[1], NULL, 10);
 	seconds = atof(argv[2]);
-	if (pthread_create(&thread, NULL, holder, NULL) != 0)
+	pid_t pid = fork();
+	if (pid < 0)
+		return 2;
+	if (pid > 0) {
+		int status;
+		return waitpid(pid, &status, 0) == pid && WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+	}
+	/* Nothing between fork and pthread_exit but this: no listing is to find it running. */
+	if (pthread_create(&thread, NULL, holder, argv[3]) != 0)
 		return 2;
 	pthread_exit(NULL);
 }

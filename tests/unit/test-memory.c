@@ -64,6 +64,13 @@ static void test_readings(struct os_proc_root *proc)
 	   "no smaps_rollup and a status without VmRSS (a zombie on an old kernel): gone");
 	bytes = 7;
 	ok(os_process_memory(proc, 105, &bytes, &is_rss) == -ESRCH && bytes == 7, "gone: -ESRCH, output untouched");
+	ok(os_process_memory(proc, 109, &bytes, &is_rss) == 0 && bytes == 204800 * KIB && !is_rss,
+	   "a process whose first thread has ended (its own files a zombie's): its running thread's Pss (%llu)",
+	   (unsigned long long)bytes);
+	long page = sysconf(_SC_PAGESIZE);
+	ok(os_process_ram(proc, 109, &bytes) == 0 && bytes == 51200ULL * (uint64_t)page,
+	   "and its resident set: its running thread's statm, not the zeros of its own (%llu)", (unsigned long long)bytes);
+	ok(os_process_ram(proc, 103, &bytes) == 0 && bytes == 0, "a zombie, all of it: nothing resident");
 }
 
 /* The meter's reader and clock, for the turns: each process read is counted; time runs out after `allowed` reads. */
@@ -229,6 +236,17 @@ int main(void)
 	process(106, NULL, NULL);
 	process(107, "1024", "2048");
 	process(108, "2048", "4096");
+	/* 109's first thread has ended (pthread_exit in main), 110 runs on: the process's files read as a zombie's. */
+	process(109, NULL, NULL);
+	put(109, "statm", "0 0 0 0 0 0 0\n");
+	char thread[128];
+	snprintf(thread, sizeof(thread), "%s/109/task/110", root);
+	mkdir(thread, 0755);
+	put(109, "task/109/stat", "109 (x) Z 1 109 109 0 -1 4194304 100 0 0 0 5 3 0 0 20 0 2 0 2002 0 0\n");
+	put(109, "task/110/smaps_rollup", "Rss: 210000 kB\nPss: 204800 kB\n");
+	put(109, "task/110/statm", "300000 51200 1000 10 0 60000 0\n");
+	put(103, "statm", "0 0 0 0 0 0 0\n");
+	put(103, "task/103/stat", "103 (x) Z 1 103 103 0 -1 4194304 100 0 0 0 5 3 0 0 20 0 1 0 2002 0 0\n");
 
 	struct os_proc_root *proc = os_proc_root_open(root);
 	test_readings(proc);

@@ -147,6 +147,11 @@ static void test_reused_pids(void)
 	put(dir, 9000005, "stat", "9000005 (x) Z 9000001 9000005 9000005 0 -1 4194304 100 0 0 0 5 3 0 0 20 0 1 0 2002 0 0\n");
 	children(dir, 9000001, "9000004 9000005 ");
 	ok(!listed(t, 9000005) && listed(t, 9000004), "a zombie of the tree: not listed, the rest still");
+	/* Its first thread ended (pthread_exit in main), two others run on: stat says Z, and 3 threads. */
+	process(dir, 9000006, 9000001, 2003, "9000006");
+	put(dir, 9000006, "stat", "9000006 (x) Z 9000001 9000006 9000006 0 -1 4194304 100 0 0 0 5 3 0 0 20 0 3 0 2003 0 0\n");
+	children(dir, 9000001, "9000004 9000005 9000006 ");
+	ok(listed(t, 9000006), "a process whose first thread has ended while others run on: listed, counted, signalled");
 	char path[512];
 	snprintf(path, sizeof(path), "rm -rf '%s/9000004'", dir);
 	(void)!system(path);
@@ -339,6 +344,20 @@ static void test_owns(void)
 	ok(listed == 0 && n == 2 && pids[0] == 9300001 && pids[1] == 9300002,
 	   "no children files: the tree listed from the parents' side (%d, %zu: %u)", listed, n, n ? pids[0] : 0);
 	free(pids);
+	/* It ends again: still the tree's for as long as the driver lists it, sample after sample... */
+	snprintf(path, sizeof(path), "rm -rf '%s/9300002'", dir);
+	(void)!system(path);
+	int asked = 0;
+	for (int i = 0; i < 10; i++) {
+		hmn_command_sample(ctx, command);
+		asked += hmn_command_owns(command, 9300002, false) == 1;
+	}
+	ok(asked == 10, "owns: an ended process the driver lists still, asked each sample: the tree's each time (%d)", asked);
+	/* ...and, the driver done with it, forgotten: the tree's members are not every pid the run met. */
+	for (int i = 0; i < 10; i++)
+		hmn_command_sample(ctx, command);
+	ok(hmn_command_owns(command, 9300002, false) == 0, "owns: forgotten some samples after the driver stopped listing it");
+	ok(hmn_command_owns(command, 9300001, false) == 1, "owns: the living as ever");
 	end_run(ctx, command);
 }
 

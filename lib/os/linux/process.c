@@ -6,6 +6,7 @@
  * $HMN_PROCFS replaces /proc, for a host's /proc mounted in a container and
  * for test trees.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -160,26 +161,78 @@ static void read_process(struct os_proc_root *root, uint32_t pid, struct process
 	}
 }
 
+/*
+ * "PID/task/TID/" into buf for a thread of pid other than its first, where
+ * the first has ended and others run on (pthread_exit in main): the
+ * process's own files then read as a zombie's (smaps_rollup ESRCH, statm
+ * zeros, no VmRSS), a running thread's as the whole process's, which they
+ * share. Returns where the file name goes; NULL where pid has no such
+ * thread (a zombie, all of it; gone).
+ */
+static char *other_thread_dir(int procfs, uint32_t pid, char buf[64])
+{
+	char *file = pid_dir(buf, pid);
+	strcpy(file, "task");
+	int fd = openat(procfs, buf, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!dir) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	char *end = NULL;
+	struct dirent *e;
+	while (!end && (e = readdir(dir))) {
+		char *p;
+		unsigned long tid = strtoul(e->d_name, &p, 10);
+		if (e->d_name[0] >= '0' && e->d_name[0] <= '9' && !*p && tid != pid && tid <= UINT32_MAX) {
+			size_t len = (size_t)(file - buf) + strlen("task/");
+			len = linux_put_uint(buf, len, tid);
+			buf[len++] = '/';
+			end = buf + len;
+		}
+	}
+	closedir(dir);
+	if (end)
+		memcpy(file, "task/", strlen("task/"));
+	return end;
+}
+
+/* statm's resident pages in dir (a process's or one of its threads'), in bytes. */
+static int read_statm(int procfs, const char *path, uint64_t *ret_bytes)
+{
+	char buf[256];
+	uint64_t pages;
+	ssize_t n = linux_read_head(procfs, path, buf, sizeof(buf));
+	if (n <= 0 || parse_statm_resident(buf, (size_t)n, &pages) < 0)
+		return -ENODATA;
+	long page = sysconf(_SC_PAGESIZE);
+	*ret_bytes = pages * (uint64_t)(page > 0 ? page : 4096);
+	return 0;
+}
+
 int os_process_ram(struct os_proc_root *root, uint32_t pid, uint64_t *ret_bytes)
 {
-	char path[32], buf[256];
+	char path[64];
 	char *file = pid_dir(path, pid);
-	uint64_t pages, rss = HMN_UNKNOWN;
+	uint64_t rss = HMN_UNKNOWN;
 
 	if (root->fd < 0)
 		return -ENOENT;
 	/* statm: a line the kernel makes far more cheaply than status. */
 	strcpy(file, "statm");
-	ssize_t n = linux_read_head(root->fd, path, buf, sizeof(buf));
-	if (n > 0 && parse_statm_resident(buf, (size_t)n, &pages) == 0) {
-		long page = sysconf(_SC_PAGESIZE);
-		*ret_bytes = pages * (uint64_t)(page > 0 ? page : 4096);
+	if (read_statm(root->fd, path, ret_bytes) == 0) {
+		/* Nothing resident: a zombie, or a process whose first thread has ended (its other threads' statm). */
+		if (*ret_bytes == 0 && (file = other_thread_dir(root->fd, pid, path))) {
+			strcpy(file, "statm");
+			read_statm(root->fd, path, ret_bytes);
+		}
 		return 0;
 	}
 	/* No statm (a test tree): status's VmRSS, as read_process reads it. */
 	char status[4096];
 	strcpy(file, "status");
-	n = linux_read_head(root->fd, path, status, sizeof(status));
+	ssize_t n = linux_read_head(root->fd, path, status, sizeof(status));
 	if (n < 0)
 		return (int)n;
 	if (parse_proc_status(status, (size_t)n, NULL, 0, NULL, &rss) < 0 || rss == HMN_UNKNOWN)
@@ -305,18 +358,16 @@ const char os_process_memory_measure[] = "pss";
  * in the tree, not once per worker. Where smaps_rollup cannot be read (a
  * kernel before 4.14; a process we may not ptrace-read) VmRSS stands in.
  */
-int os_process_memory(struct os_proc_root *root, uint32_t pid, uint64_t *ret_bytes, bool *ret_is_rss)
+/* Pss, or VmRSS, from dir: a process's, or one of its threads' (other_thread_dir). */
+static int read_memory(int procfs, char *path, char *file, uint64_t *ret_bytes, bool *ret_is_rss)
 {
-	char path[48], buf[4096];
-	char *file = pid_dir(path, pid);
+	char buf[4096];
 	uint64_t bytes;
 
-	if (root->fd < 0)
-		return -ENOENT;
 	strcpy(file, "smaps_rollup");
-	ssize_t n = linux_read_head(root->fd, path, buf, sizeof(buf));
+	ssize_t n = linux_read_head(procfs, path, buf, sizeof(buf));
 	int r = n >= 0 ? parse_smaps_pss(buf, (size_t)n, &bytes) : (int)n;
-	if (r == -ENODATA)
+	if (r == -ENODATA || r == -ESRCH)
 		return -ESRCH; /* empty: a zombie, its memory freed: gone as far as memory goes */
 	if (r == 0) {
 		*ret_bytes = bytes;
@@ -325,7 +376,7 @@ int os_process_memory(struct os_proc_root *root, uint32_t pid, uint64_t *ret_byt
 	}
 	char status[16384]; /* VmRSS sits below Groups, which can be long */
 	strcpy(file, "status");
-	n = linux_read_head(root->fd, path, status, sizeof(status));
+	n = linux_read_head(procfs, path, status, sizeof(status));
 	if (n == -ENOENT || n == -ESRCH)
 		return -ESRCH;
 	if (n < 0)
@@ -338,6 +389,27 @@ int os_process_memory(struct os_proc_root *root, uint32_t pid, uint64_t *ret_byt
 	*ret_bytes = bytes;
 	*ret_is_rss = true;
 	return 0;
+}
+
+/*
+ * Pss, not the resident set: a page shared by k processes counts 1/k in
+ * each, so that a parent's memory its forked workers only read counts once
+ * in the tree, not once per worker. Where smaps_rollup cannot be read (a
+ * kernel before 4.14; a process we may not ptrace-read) VmRSS stands in.
+ * A process whose first thread has ended reads as gone: its other threads
+ * answer for it.
+ */
+int os_process_memory(struct os_proc_root *root, uint32_t pid, uint64_t *ret_bytes, bool *ret_is_rss)
+{
+	char path[64];
+
+	if (root->fd < 0)
+		return -ENOENT;
+	int r = read_memory(root->fd, path, pid_dir(path, pid), ret_bytes, ret_is_rss);
+	char *file;
+	if (r == -ESRCH && (file = other_thread_dir(root->fd, pid, path)))
+		r = read_memory(root->fd, path, file, ret_bytes, ret_is_rss);
+	return r;
 }
 
 int os_system_memory(const char *procfs, uint64_t *ret_total, uint64_t *ret_available)

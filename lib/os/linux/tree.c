@@ -72,8 +72,9 @@ static int add_children(int procfs, uint32_t pid, struct pid_array *a, char **bu
 	size_t len = linux_put_uint(path, 0, pid);
 	snprintf(path + len, sizeof(path) - len, "/task");
 	int dirfd = openat(procfs, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* Gone, or not ours to read (hidepid): no children we can see. Out of descriptors or memory: no listing. */
 	if (dirfd < 0)
-		return 0;
+		return errno == EMFILE || errno == ENFILE || errno == ENOMEM ? -errno : 0;
 	DIR *dir = fdopendir(dirfd);
 	if (!dir) {
 		close(dirfd);
@@ -104,13 +105,37 @@ static int add_children(int procfs, uint32_t pid, struct pid_array *a, char **bu
 
 /*
  * Without children files (a kernel without CONFIG_PROC_CHILDREN): every
- * process's parent, from its stat, then the walk over that: root's
- * children, and, with all_levels, theirs and so on.
+ * process's parent, read from its stat once a listing (struct parents),
+ * sorted by parent, each parent's children then found by halves.
  */
-static int add_by_parents(int procfs, uint32_t root, struct pid_array *a, bool all_levels)
+struct parent_of {
+	uint32_t pid, ppid;
+};
+
+struct parents {
+	struct parent_of *all;
+	size_t n, capacity;
+	bool made;                  /* for this listing: parents_forget at the start of each */
+};
+
+static void parents_forget(struct parents *p)
 {
-	struct { uint32_t pid, ppid; } *all = NULL;
-	size_t n = 0, capacity = 0;
+	p->made = false;
+}
+
+static int compare_parents(const void *a, const void *b)
+{
+	const struct parent_of *x = a, *y = b;
+	if (x->ppid != y->ppid)
+		return (x->ppid > y->ppid) - (x->ppid < y->ppid);
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+static int parents_make(int procfs, struct parents *p)
+{
+	if (p->made)
+		return 0;
+	p->n = 0;
 	int dirfd = dup(procfs);
 	DIR *dir = dirfd >= 0 ? fdopendir(dirfd) : NULL;
 	if (!dir) {
@@ -132,30 +157,50 @@ static int add_by_parents(int procfs, uint32_t root, struct pid_array *a, bool a
 		ssize_t len = linux_read_head(procfs, path, buf, sizeof(buf));
 		if (len <= 0 || parse_stat_ppid(buf, (size_t)len, &ppid) < 0)
 			continue;
-		if (array_reserve((void **)&all, &capacity, n, sizeof(*all)) < 0) {
+		if (array_reserve((void **)&p->all, &p->capacity, p->n, sizeof(*p->all)) < 0) {
 			closedir(dir);
-			free(all);
 			return -ENOMEM;
 		}
-		all[n].pid = (uint32_t)pid;
-		all[n++].ppid = ppid;
+		p->all[p->n++] = (struct parent_of){ (uint32_t)pid, ppid };
 	}
 	closedir(dir);
-	/* Breadth first: each found pid's children are appended and visited in turn. */
+	qsort(p->all, p->n, sizeof(*p->all), compare_parents);
+	p->made = true;
+	return 0;
+}
+
+/* Appends parent's children, from the sorted parents: the first by halves, the rest after it. */
+static void add_children_of(const struct parents *p, uint32_t parent, struct pid_array *a)
+{
+	size_t low = 0, high = p->n;
+	while (low < high) {
+		size_t mid = low + (high - low) / 2;
+		if (p->all[mid].ppid < parent)
+			low = mid + 1;
+		else
+			high = mid;
+	}
+	for (size_t k = low; k < p->n && p->all[k].ppid == parent; k++)
+		push_pid(p->all[k].pid, a);
+}
+
+/* root's children and, with all_levels, theirs and so on: breadth first, each found pid visited in turn. */
+static int add_by_parents(int procfs, struct parents *p, uint32_t root, struct pid_array *a, bool all_levels)
+{
+	int r = parents_make(procfs, p);
+	if (r < 0)
+		return r;
 	size_t next = *a->count;
 	for (uint32_t parent = root;; parent = (*a->pids)[next++]) {
-		for (size_t k = 0; k < n; k++)
-			if (all[k].ppid == parent)
-				push_pid(all[k].pid, a);
+		add_children_of(p, parent, a);
 		if (a->failed || !all_levels || next >= *a->count)
 			break;
 	}
-	free(all);
 	return a->failed ? -ENOMEM : 0;
 }
 
-static int add_descendants(int procfs, uint32_t root, uint32_t **pids, size_t *count, size_t *capacity,
-			   char **buf, size_t *size)
+static int add_descendants(int procfs, struct parents *parents, uint32_t root, uint32_t **pids, size_t *count,
+			   size_t *capacity, char **buf, size_t *size)
 {
 	struct pid_array a = { .pids = pids, .count = count, .capacity = capacity };
 	size_t start = *count;
@@ -165,7 +210,7 @@ static int add_descendants(int procfs, uint32_t root, uint32_t **pids, size_t *c
 		r = add_children(procfs, (*pids)[i], &a, buf, size);
 	if (r == -ENOENT) {
 		*count = start;
-		r = add_by_parents(procfs, root, &a, true);
+		r = add_by_parents(procfs, parents, root, &a, true);
 	}
 	return a.failed ? -ENOMEM : r;
 }
@@ -196,6 +241,7 @@ struct os_tree {
 	size_t n_excluded, excluded_capacity;
 	char *buf;                  /* children files */
 	size_t buf_size;
+	struct parents parents;     /* where there are none */
 };
 
 static int read_stat(struct os_tree *t, uint32_t pid, struct proc_stat *ret)
@@ -203,7 +249,11 @@ static int read_stat(struct os_tree *t, uint32_t pid, struct proc_stat *ret)
 	return linux_read_stat(t->procfs, pid, ret);
 }
 
-/* Our children now, as $HMN_PROCFS numbers them (every thread's: an orphan goes to any of them). */
+/*
+ * Our children now, as $HMN_PROCFS numbers them (every thread's: an orphan
+ * goes to any of them). Each listing starts here: without children files,
+ * /proc is scanned once for it, here or for the first descendants asked.
+ */
 static int own_children(struct os_tree *t, uint32_t **ret, size_t *ret_count)
 {
 	struct pid_array a = { .pids = ret, .count = ret_count };
@@ -211,10 +261,11 @@ static int own_children(struct os_tree *t, uint32_t **ret, size_t *ret_count)
 	a.capacity = &capacity;
 	*ret = NULL;
 	*ret_count = 0;
+	parents_forget(&t->parents);
 	int r = add_children(t->procfs, t->self, &a, &t->buf, &t->buf_size);
 	if (r == -ENOENT) {
 		*ret_count = 0;
-		r = add_by_parents(t->procfs, t->self, &a, false);
+		r = add_by_parents(t->procfs, &t->parents, t->self, &a, false);
 	}
 	return a.failed ? -ENOMEM : r;
 }
@@ -432,7 +483,10 @@ static int list_living(struct os_tree *t, uint32_t **ret_pids, uint64_t **ret_st
 		size_t first = count;
 		struct pid_array a = { .pids = &pids, .count = &count, .capacity = &capacity };
 		push_pid(c, &a);
-		r = a.failed ? -ENOMEM : add_descendants(t->procfs, c, &pids, &count, &capacity, &t->buf, &t->buf_size);
+		if (a.failed)
+			r = -ENOMEM;
+		else
+			r = add_descendants(t->procfs, &t->parents, c, &pids, &count, &capacity, &t->buf, &t->buf_size);
 		if (r == 0 && ret_starts)
 			r = reserve_starts(&starts, &starts_capacity, capacity);
 		/* Zombies among the descendants (their parents' to reap) are not running. */
@@ -538,6 +592,7 @@ struct os_tree *os_tree_free(struct os_tree *t)
 	close(t->procfs);
 	free(t->excluded);
 	free(t->buf);
+	free(t->parents.all);
 	free(t);
 	return NULL;
 }
