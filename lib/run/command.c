@@ -88,7 +88,7 @@ static int compare_members(const void *a, const void *b)
 	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
-static struct member *member_of(const struct hmn_command *command, uint32_t pid)
+static struct member *member_of(struct hmn_command *command, uint32_t pid)
 {
 	struct member key = { .pid = pid };
 	return command->n_members ? bsearch(&key, command->members, command->n_members, sizeof(key), compare_members)
@@ -125,7 +125,7 @@ static int remember_members(struct hmn_command *command, const uint32_t *pids, c
 				merged[kept++] = listed[i];
 			i++;
 		} else {
-			if (now - old->seen < MEMBER_KEPT_LISTINGS)
+			if (now - old->seen <= MEMBER_KEPT_LISTINGS)
 				merged[kept++] = *old;
 			k++;
 		}
@@ -190,11 +190,12 @@ static bool was_member(struct hmn_command *command, uint32_t pid)
 		return false;
 	int r = os_command_start_time(command->os, pid, &start);
 	/*
-	 * Gone from /proc (-ENOENT, -ESRCH) it is still; unreadable is not
-	 * told (hidepid=1: another user's), as the listing does not list it.
-	 * (hidepid=2 hides it: gone, as far as we can see.)
+	 * Gone from /proc, it is still the tree's; so where its stat could not
+	 * be read this time (out of descriptors). One we may not read is
+	 * another user's (hidepid=1), as the listing says too; under hidepid=2
+	 * it reads as gone, as far as we can see.
 	 */
-	if (r == 0 ? start != m->start : r != -ENOENT && r != -ESRCH)
+	if (r == 0 ? start != m->start : r == -EACCES || r == -EPERM)
 		return false;
 	m->seen = command->listings; /* its memory is listed still: kept */
 	return true;

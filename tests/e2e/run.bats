@@ -83,17 +83,43 @@ GIB=1073741824
 	# Its host memory too (64 MiB its thread touched), read through that thread: its own files read as a zombie's.
 	[ "$(jq -r '.peak_ram_bytes' <<<"$stderr")" -ge $((64 * MIB)) ]
 	# Signalled as every process of the tree is: it ends at SIGTERM, long before its 3 s.
+	rm -f "$BATS_TEST_TMPDIR/pid"
 	run_split "$HMN" run --json --limit 512MiB --kill-after 200ms -- "$ZOMBIE_LEADER" "$GIB" 3 "$BATS_TEST_TMPDIR/pid"
 	pid=$(cat "$BATS_TEST_TMPDIR/pid")
 	gone=yes
-	kill -0 "$pid" 2>/dev/null && gone=no
-	kill -KILL "$pid" 2>/dev/null || true
+	if kill -0 "$pid" 2>/dev/null; then
+		gone=no
+		kill -KILL "$pid"
+	fi
 	[ "$status" -eq 124 ]
 	report=$(tail -1 <<<"$stderr")
 	[ "$(jq -c '[.limit_exceeded, .peak_bytes]' <<<"$report")" = "[true,$GIB]" ]
 	[ "$(jq -r '.duration_ms' <<<"$report")" -lt 2500 ]
 	# It was stopped, not left running when hmn stopped waiting.
 	[ "$gone" = yes ]
+}
+
+@test "ps, watch: a process whose main thread has ended shows the RAM it holds, not none" {
+	"$ZOMBIE_LEADER" "$GIB" 5 "$BATS_TEST_TMPDIR/pid" &
+	started_pids=$!
+	for _ in $(seq 100); do
+		[ -s "$BATS_TEST_TMPDIR/pid" ] && grep -q " pid=$(cat "$BATS_TEST_TMPDIR/pid") " "$HMN_STUB_SCENARIO" && break
+		sleep 0.05
+	done
+	pid=$(cat "$BATS_TEST_TMPDIR/pid")
+	run_split "$HMN" ps --json
+	echo "$stderr"
+	[ "$status" -eq 0 ]
+	ram=$(jq --argjson pid "$pid" '.[] | select(.pid == $pid) | .ram_bytes' <<<"$output")
+	echo "ps: $ram"
+	[ "$ram" -ge $((64 * MIB)) ]
+	# watch reads it again each sample (stat's rss is the first thread's: 0).
+	run_split "$HMN" watch --json --interval 100ms --count 3
+	[ "$status" -eq 0 ]
+	rams=$(jq -c --argjson pid "$pid" '[.processes[] | select(.pid == $pid) | .ram_bytes >= 67108864]' <<<"$output" | sort -u)
+	echo "watch: $rams"
+	[ "$rams" = "[true]" ]
+	kill "$started_pids"
 }
 
 @test "run: a double-forked, setsid'ed grandchild is counted, and waited for" {

@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mount.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -160,6 +162,113 @@ static void test_reused_pids(void)
 }
 
 /* A child that waits to be signalled; returns its pid. */
+/* The children file of pid's first thread taken away, as a kernel without CONFIG_PROC_CHILDREN has none. */
+static void no_children_file(const char *dir, uint32_t pid)
+{
+	char path[512];
+	snprintf(path, sizeof(path), "%s/%u/task/%u/children", dir, pid, pid);
+	unlink(path);
+}
+
+/*
+ * Without children files the tree is found from every process's parent:
+ * /proc scanned once a listing, however many children of ours there are;
+ * and a loop of parents (a pid given again while /proc was read) ends.
+ */
+static void test_parents(void)
+{
+	char dir[128], nspid[32];
+	uint32_t self = (uint32_t)getpid();
+	snprintf(dir, sizeof(dir), "%s/parents", root);
+	mkdir(dir, 0755);
+	snprintf(nspid, sizeof(nspid), "%u", self);
+	process(dir, self, 1, 100, nspid);
+	self_link(dir, self);
+	struct os_tree *t = NULL;
+	ok(os_tree_new(dir, &t) == 0, "parents: a tree over a fake /proc");
+	process(dir, 9400001, self, 1000, "9400001"); /* COMMAND */
+	process(dir, 9400002, self, 1001, "9400002"); /* a child of ours it left (adopted) */
+	process(dir, 9400003, 9400001, 1002, "9400003");
+	process(dir, 9400004, 9400003, 1003, "9400004");
+	process(dir, 9400005, 9400002, 1004, "9400005");
+	children(dir, self, "9400001 9400002 ");
+	for (uint32_t pid = 9400001; pid <= 9400005; pid++)
+		no_children_file(dir, pid);
+	os_tree_set_command(t, 9400001);
+	size_t n = 0, scans = os_tree_parent_scans(t);
+	uint32_t *pids = listing(t, &n);
+	ok(pids && n == 5 && pids[0] == 9400001 && pids[4] == 9400005, "parents: every level under both children (%zu)", n);
+	free(pids);
+	ok(os_tree_parent_scans(t) == scans + 1, "parents: /proc scanned once for the listing, not once a child of ours (%zu)",
+	   os_tree_parent_scans(t) - scans);
+	pids = listing(t, &n);
+	free(pids);
+	ok(os_tree_parent_scans(t) == scans + 2, "parents: and once again for the next");
+	/* COMMAND's stat read after its pid went to a child of 9400004: a loop of parents. */
+	put(dir, 9400001, "stat", "9400001 (x) S 9400004 9400001 9400001 0 -1 4194304 100 0 0 0 5 3 0 0 20 0 1 0 1000 0 0\n");
+	pids = listing(t, &n);
+	ok(pids && n == 5, "parents: a loop of parents ends; each process once (%zu)", n);
+	free(pids);
+	os_tree_free(t);
+}
+
+/* Opens /dev/null until none is left, then gives back keep of them; the descriptors in *ret_fds. */
+static size_t exhaust_descriptors(int *fds, size_t size, size_t keep)
+{
+	size_t n = 0;
+	while (n < size && (fds[n] = open("/dev/null", O_RDONLY | O_CLOEXEC)) >= 0)
+		n++;
+	while (keep-- > 0 && n > 0)
+		close(fds[--n]);
+	return n;
+}
+
+/* Out of descriptors, a listing fails: it does not answer an empty or a partial tree. */
+static void test_out_of_descriptors(void)
+{
+	char dir[128], nspid[32];
+	uint32_t self = (uint32_t)getpid();
+	snprintf(dir, sizeof(dir), "%s/descriptors", root);
+	mkdir(dir, 0755);
+	snprintf(nspid, sizeof(nspid), "%u", self);
+	process(dir, self, 1, 100, nspid);
+	self_link(dir, self);
+	struct os_tree *t = NULL;
+	ok(os_tree_new(dir, &t) == 0, "descriptors: a tree over a fake /proc");
+	process(dir, 9500001, self, 1000, "9500001");
+	process(dir, 9500002, 9500001, 1001, "9500002");
+	children(dir, self, "9500001 ");
+	children(dir, 9500001, "9500002 ");
+	os_tree_set_command(t, 9500001);
+
+	struct rlimit was;
+	static int fds[256];
+	getrlimit(RLIMIT_NOFILE, &was);
+	struct rlimit low = { .rlim_cur = 64, .rlim_max = was.rlim_max };
+	if (setrlimit(RLIMIT_NOFILE, &low) < 0) {
+		ok(false, "descriptors: RLIMIT_NOFILE lowered");
+		os_tree_free(t);
+		return;
+	}
+	for (size_t keep = 0; keep <= 1; keep++) {
+		size_t n_fds = exhaust_descriptors(fds, sizeof(fds) / sizeof(*fds), keep);
+		uint32_t *pids = NULL;
+		size_t n = 0;
+		int r = os_tree_living(t, &pids, NULL, &n);
+		for (size_t i = 0; i < n_fds; i++)
+			close(fds[i]);
+		ok(r == -EMFILE, "descriptors: %s left, the listing fails (%d, %zu listed)",
+		   keep ? "one (the task directory's, then none for its children file)" : "none", r, n);
+		free(pids);
+	}
+	setrlimit(RLIMIT_NOFILE, &was);
+	size_t n = 0;
+	uint32_t *pids = listing(t, &n);
+	ok(pids && n == 2, "descriptors: given back, both listed (%zu)", n);
+	free(pids);
+	os_tree_free(t);
+}
+
 static pid_t waiter(void)
 {
 	pid_t pid = fork();
@@ -688,6 +797,8 @@ int main(void)
 		return 0;
 	}
 	test_reused_pids();
+	test_parents();
+	test_out_of_descriptors();
 	test_signal_in_a_namespace();
 	test_ended_while_read();
 	test_owns();

@@ -74,93 +74,6 @@ static char *pid_dir(char buf[32], uint32_t pid)
 	return buf + len;
 }
 
-/* One process, into a caller's buffers: this runs per process, so it allocates nothing. */
-struct process_read {
-	char name[256];       /* "": unknown */
-	char path[4096];      /* "": unknown */
-	char container[96];   /* "": none */
-	char pod_uid[HMN_POD_UID_SIZE]; /* "": none */
-	uint32_t uid, ns_pid;
-	uint64_t start_time;
-	uint64_t ram_bytes;   /* VmRSS; HMN_UNKNOWN: none (a kernel thread) or unreadable */
-	bool exists, is_protected;
-};
-
-static void read_process(struct os_proc_root *root, uint32_t pid, struct process_read *info)
-{
-	/* VmRSS sits below Groups, which can be long: room for a few hundred groups. */
-	char path[32], buf[16384];
-	uint32_t uid = HMN_UID_UNKNOWN;
-	uint64_t rss = HMN_UNKNOWN;
-	char *file = pid_dir(path, pid);
-	int dir = root->fd;
-	ssize_t n;
-
-	info->name[0] = info->path[0] = info->container[0] = info->pod_uid[0] = '\0';
-	info->uid = HMN_UID_UNKNOWN;
-	info->ns_pid = 0;
-	info->start_time = 0;
-	info->ram_bytes = HMN_UNKNOWN;
-	info->exists = info->is_protected = false;
-
-	/* status first: if it is gone, so is the process. */
-	strcpy(file, "status");
-	n = dir >= 0 ? linux_read_head(dir, path, buf, sizeof(buf)) : -ENOENT;
-	if (n == -ENOENT || n == -ESRCH)
-		return; /* exited, or lives in another PID namespace */
-	info->exists = true;
-	if (n < 0)
-		info->is_protected = is_permission_error((int)n);
-	else if (parse_proc_status(buf, (size_t)n, NULL, 0, &uid, &rss) == 0)
-		info->uid = uid, info->ram_bytes = rss;
-	unsigned depth = 0;
-	if (n > 0 && parse_proc_nspid(buf, (size_t)n, &info->ns_pid, &depth) == 0 && depth > 1) {
-		/* In a nested PID namespace: a container, most likely. Only then read cgroup. */
-		strcpy(file, "cgroup");
-		ssize_t m = linux_read_head(dir, path, buf, sizeof(buf));
-		if (m > 0 && !parse_container(buf, (size_t)m, info->container, sizeof(info->container)))
-			info->container[0] = '\0';
-		if (m > 0 && parse_pod_uid(buf, (size_t)m, info->pod_uid, sizeof(info->pod_uid)) <= 0)
-			info->pod_uid[0] = '\0';
-	} else {
-		info->ns_pid = 0;
-	}
-	/* When it started: with the pid, which process this is (a pid is given again later). */
-	struct proc_stat st;
-	strcpy(file, "stat");
-	n = root->start_times ? linux_read_head(dir, path, buf, sizeof(buf)) : -ENOENT;
-	if (n > 0 && parse_stat(buf, (size_t)n, &st) == 0)
-		info->start_time = st.start_time;
-
-	strcpy(file, "exe");
-	n = readlinkat(dir, path, info->path, sizeof(info->path) - 1);
-	if (n > 0) {
-		info->path[n] = '\0';
-		exe_basename(info->path, info->name, sizeof(info->name));
-		return;
-	}
-	info->path[0] = '\0';
-	/*
-	 * exe is unreadable for other users' processes (EACCES) and absent for
-	 * kernel threads: comm still names them, cut to 15 bytes.
-	 */
-	strcpy(file, "comm");
-	n = linux_read_head(dir, path, info->name, sizeof(info->name));
-	if (n > 0) {
-		if (info->name[n - 1] == '\n')
-			info->name[n - 1] = '\0';
-	} else if (n == -ENOENT || n == -ESRCH) {
-		info->exists = false; /* exited between the two reads */
-		info->uid = HMN_UID_UNKNOWN;
-		info->ram_bytes = HMN_UNKNOWN;
-		info->is_protected = false;
-	} else {
-		info->name[0] = '\0';
-		if (is_permission_error((int)n))
-			info->is_protected = true;
-	}
-}
-
 /*
  * "PID/task/TID/" into buf for a thread of pid other than its first, where
  * the first has ended and others run on (pthread_exit in main): the
@@ -211,6 +124,107 @@ static int read_statm(int procfs, const char *path, uint64_t *ret_bytes)
 	return 0;
 }
 
+/* The resident set of a process whose first thread has ended, from another's statm; -ESRCH: it has no other. */
+static int other_thread_ram(int procfs, uint32_t pid, uint64_t *ret_bytes)
+{
+	char path[64];
+	char *file = other_thread_dir(procfs, pid, path);
+	if (!file)
+		return -ESRCH;
+	strcpy(file, "statm");
+	return read_statm(procfs, path, ret_bytes);
+}
+
+/* One process, into a caller's buffers: this runs per process, so it allocates nothing. */
+struct process_read {
+	char name[256];       /* "": unknown */
+	char path[4096];      /* "": unknown */
+	char container[96];   /* "": none */
+	char pod_uid[HMN_POD_UID_SIZE]; /* "": none */
+	uint32_t uid, ns_pid;
+	uint64_t start_time;
+	uint64_t ram_bytes;   /* VmRSS; HMN_UNKNOWN: none (a kernel thread) or unreadable */
+	bool exists, is_protected;
+};
+
+static void read_process(struct os_proc_root *root, uint32_t pid, struct process_read *info)
+{
+	/* VmRSS sits below Groups, which can be long: room for a few hundred groups. */
+	char path[32], buf[16384];
+	uint32_t uid = HMN_UID_UNKNOWN;
+	uint64_t rss = HMN_UNKNOWN;
+	char *file = pid_dir(path, pid);
+	int dir = root->fd;
+	ssize_t n;
+
+	info->name[0] = info->path[0] = info->container[0] = info->pod_uid[0] = '\0';
+	info->uid = HMN_UID_UNKNOWN;
+	info->ns_pid = 0;
+	info->start_time = 0;
+	info->ram_bytes = HMN_UNKNOWN;
+	info->exists = info->is_protected = false;
+
+	/* status first: if it is gone, so is the process. */
+	strcpy(file, "status");
+	n = dir >= 0 ? linux_read_head(dir, path, buf, sizeof(buf)) : -ENOENT;
+	if (n == -ENOENT || n == -ESRCH)
+		return; /* exited, or lives in another PID namespace */
+	info->exists = true;
+	if (n < 0)
+		info->is_protected = is_permission_error((int)n);
+	else if (parse_proc_status(buf, (size_t)n, NULL, 0, &uid, &rss) == 0)
+		info->uid = uid, info->ram_bytes = rss;
+	/* No VmRSS: a zombie, or a process whose first thread has ended (its others' is its). */
+	if (n > 0 && info->ram_bytes == HMN_UNKNOWN)
+		other_thread_ram(dir, pid, &info->ram_bytes);
+	unsigned depth = 0;
+	if (n > 0 && parse_proc_nspid(buf, (size_t)n, &info->ns_pid, &depth) == 0 && depth > 1) {
+		/* In a nested PID namespace: a container, most likely. Only then read cgroup. */
+		strcpy(file, "cgroup");
+		ssize_t m = linux_read_head(dir, path, buf, sizeof(buf));
+		if (m > 0 && !parse_container(buf, (size_t)m, info->container, sizeof(info->container)))
+			info->container[0] = '\0';
+		if (m > 0 && parse_pod_uid(buf, (size_t)m, info->pod_uid, sizeof(info->pod_uid)) <= 0)
+			info->pod_uid[0] = '\0';
+	} else {
+		info->ns_pid = 0;
+	}
+	/* When it started: with the pid, which process this is (a pid is given again later). */
+	struct proc_stat st;
+	strcpy(file, "stat");
+	n = root->start_times ? linux_read_head(dir, path, buf, sizeof(buf)) : -ENOENT;
+	if (n > 0 && parse_stat(buf, (size_t)n, &st) == 0)
+		info->start_time = st.start_time;
+
+	strcpy(file, "exe");
+	n = readlinkat(dir, path, info->path, sizeof(info->path) - 1);
+	if (n > 0) {
+		info->path[n] = '\0';
+		exe_basename(info->path, info->name, sizeof(info->name));
+		return;
+	}
+	info->path[0] = '\0';
+	/*
+	 * exe is unreadable for other users' processes (EACCES) and absent for
+	 * kernel threads: comm still names them, cut to 15 bytes.
+	 */
+	strcpy(file, "comm");
+	n = linux_read_head(dir, path, info->name, sizeof(info->name));
+	if (n > 0) {
+		if (info->name[n - 1] == '\n')
+			info->name[n - 1] = '\0';
+	} else if (n == -ENOENT || n == -ESRCH) {
+		info->exists = false; /* exited between the two reads */
+		info->uid = HMN_UID_UNKNOWN;
+		info->ram_bytes = HMN_UNKNOWN;
+		info->is_protected = false;
+	} else {
+		info->name[0] = '\0';
+		if (is_permission_error((int)n))
+			info->is_protected = true;
+	}
+}
+
 int os_process_ram(struct os_proc_root *root, uint32_t pid, uint64_t *ret_bytes)
 {
 	char path[64];
@@ -223,10 +237,8 @@ int os_process_ram(struct os_proc_root *root, uint32_t pid, uint64_t *ret_bytes)
 	strcpy(file, "statm");
 	if (read_statm(root->fd, path, ret_bytes) == 0) {
 		/* Nothing resident: a zombie, or a process whose first thread has ended (its other threads' statm). */
-		if (*ret_bytes == 0 && (file = other_thread_dir(root->fd, pid, path))) {
-			strcpy(file, "statm");
-			read_statm(root->fd, path, ret_bytes);
-		}
+		if (*ret_bytes == 0)
+			other_thread_ram(root->fd, pid, ret_bytes);
 		return 0;
 	}
 	/* No statm (a test tree): status's VmRSS, as read_process reads it. */
@@ -264,7 +276,9 @@ int os_process_stat(struct os_proc_root *root, uint32_t pid, uint64_t *ret_start
 	if (st.start_time == 0)
 		return -ENODATA;
 	*ret_start_time = st.start_time;
-	if (ret_ram_bytes && st.rss_pages != HMN_UNKNOWN) {
+	/* A first thread that ended while others run on: stat's rss is its own, 0 (os_process_ram reads the others'). */
+	bool leaderless = st.state == 'Z' && st.threads > 1;
+	if (ret_ram_bytes && st.rss_pages != HMN_UNKNOWN && !leaderless) {
 		long page = sysconf(_SC_PAGESIZE);
 		*ret_ram_bytes = st.rss_pages * (uint64_t)(page > 0 ? page : 4096);
 	} else if (ret_ram_bytes) {
@@ -352,12 +366,6 @@ int os_process_details(struct os_proc_root *root, const uint32_t *pids, size_t n
 
 const char os_process_memory_measure[] = "pss";
 
-/*
- * Pss, not the resident set: a page shared by k processes counts 1/k in
- * each, so that a parent's memory its forked workers only read counts once
- * in the tree, not once per worker. Where smaps_rollup cannot be read (a
- * kernel before 4.14; a process we may not ptrace-read) VmRSS stands in.
- */
 /* Pss, or VmRSS, from dir: a process's, or one of its threads' (other_thread_dir). */
 static int read_memory(int procfs, char *path, char *file, uint64_t *ret_bytes, bool *ret_is_rss)
 {

@@ -44,6 +44,16 @@ int os_become_subreaper(void)
 	return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 0 : -errno;
 }
 
+/*
+ * Out of descriptors or memory: what was not read then is not known, and a
+ * listing that went on would leave it out (a process "with no children",
+ * one "not alive"). Such a listing fails; the caller keeps the last.
+ */
+static bool is_resource_error(long r)
+{
+	return r == -EMFILE || r == -ENFILE || r == -ENOMEM;
+}
+
 struct pid_array {
 	uint32_t **pids;
 	size_t *count, *capacity;
@@ -72,9 +82,9 @@ static int add_children(int procfs, uint32_t pid, struct pid_array *a, char **bu
 	size_t len = linux_put_uint(path, 0, pid);
 	snprintf(path + len, sizeof(path) - len, "/task");
 	int dirfd = openat(procfs, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	/* Gone, or not ours to read (hidepid): no children we can see. Out of descriptors or memory: no listing. */
+	/* Gone, or not ours to read (hidepid): no children we can see. */
 	if (dirfd < 0)
-		return errno == EMFILE || errno == ENFILE || errno == ENOMEM ? -errno : 0;
+		return is_resource_error(-errno) ? -errno : 0;
 	DIR *dir = fdopendir(dirfd);
 	if (!dir) {
 		close(dirfd);
@@ -92,8 +102,8 @@ static int add_children(int procfs, uint32_t pid, struct pid_array *a, char **bu
 			r = -ENOENT;
 			break;
 		}
-		if (n == -ENOMEM) {
-			r = -ENOMEM;
+		if (is_resource_error(n)) {
+			r = (int)n;
 			break;
 		}
 		if (n > 0)
@@ -116,6 +126,7 @@ struct parents {
 	struct parent_of *all;
 	size_t n, capacity;
 	bool made;                  /* for this listing: parents_forget at the start of each */
+	size_t scans;               /* of /proc, so far (os_tree_parent_scans) */
 };
 
 static void parents_forget(struct parents *p)
@@ -155,17 +166,19 @@ static int parents_make(int procfs, struct parents *p)
 			continue;
 		snprintf(path, sizeof(path), "%s/stat", e->d_name);
 		ssize_t len = linux_read_head(procfs, path, buf, sizeof(buf));
+		if (is_resource_error(len) ||
+		    (len > 0 && array_reserve((void **)&p->all, &p->capacity, p->n, sizeof(*p->all)) < 0)) {
+			closedir(dir);
+			return is_resource_error(len) ? (int)len : -ENOMEM;
+		}
 		if (len <= 0 || parse_stat_ppid(buf, (size_t)len, &ppid) < 0)
 			continue;
-		if (array_reserve((void **)&p->all, &p->capacity, p->n, sizeof(*p->all)) < 0) {
-			closedir(dir);
-			return -ENOMEM;
-		}
 		p->all[p->n++] = (struct parent_of){ (uint32_t)pid, ppid };
 	}
 	closedir(dir);
 	qsort(p->all, p->n, sizeof(*p->all), compare_parents);
 	p->made = true;
+	p->scans++;
 	return 0;
 }
 
@@ -190,10 +203,14 @@ static int add_by_parents(int procfs, struct parents *p, uint32_t root, struct p
 	int r = parents_make(procfs, p);
 	if (r < 0)
 		return r;
-	size_t next = *a->count;
+	size_t first = *a->count, next = first;
 	for (uint32_t parent = root;; parent = (*a->pids)[next++]) {
 		add_children_of(p, parent, a);
-		if (a->failed || !all_levels || next >= *a->count)
+		/*
+		 * A tree holds each process once: more than the scan found is a
+		 * loop of parents (a pid given again while /proc was read).
+		 */
+		if (a->failed || !all_levels || next >= *a->count || *a->count - first > p->n)
 			break;
 	}
 	return a->failed ? -ENOMEM : 0;
@@ -441,10 +458,13 @@ static bool is_excluded(const struct os_tree *t, uint32_t pid, uint64_t start_ti
 	return false;
 }
 
-/* Living (no zombie) and, for our own children, adopted from the tree. */
-static bool alive(struct os_tree *t, uint32_t pid, struct proc_stat *st)
+/* 1: running (no zombie), 0: not (ended, a zombie, unreadable), or a resource error (is_resource_error). */
+static int alive(struct os_tree *t, uint32_t pid, struct proc_stat *st)
 {
-	return read_stat(t, pid, st) == 0 && proc_stat_running(st);
+	int r = read_stat(t, pid, st);
+	if (is_resource_error(r))
+		return r;
+	return r == 0 && proc_stat_running(st);
 }
 
 /* Makes room in *starts for as many as *pids has: the two arrays side by side. */
@@ -474,8 +494,11 @@ static int list_living(struct os_tree *t, uint32_t **ret_pids, uint64_t **ret_st
 
 	for (size_t i = 0; r == 0 && i < n_children; i++) {
 		uint32_t c = children[i];
-		if (!alive(t, c, &st))
+		int child_running = alive(t, c, &st);
+		if (child_running <= 0) {
+			r = child_running;
 			continue;
+		}
 		bool command = c == t->command && st.start_time == t->command_start;
 		if (!command && (is_excluded(t, c, st.start_time) || st.start_time < t->command_start))
 			continue;
@@ -492,10 +515,13 @@ static int list_living(struct os_tree *t, uint32_t **ret_pids, uint64_t **ret_st
 		/* Zombies among the descendants (their parents' to reap) are not running. */
 		size_t kept = first;
 		for (size_t k = first; r == 0 && k < count; k++) {
+			int running = k == first ? 1 : alive(t, pids[k], &st);
+			if (running < 0)
+				r = running;
+			if (running <= 0)
+				continue;
 			if (k == first)
 				st.start_time = child_start;
-			else if (!alive(t, pids[k], &st))
-				continue;
 			if (ret_starts)
 				starts[kept] = st.start_time;
 			pids[kept++] = pids[k];
@@ -583,6 +609,11 @@ int os_tree_signal(struct os_tree *t, int sig, size_t *ret_refused)
 	free(starts);
 	*ret_refused = refused;
 	return sent > INT_MAX ? INT_MAX : (int)sent;
+}
+
+size_t os_tree_parent_scans(const struct os_tree *t)
+{
+	return t->parents.scans;
 }
 
 struct os_tree *os_tree_free(struct os_tree *t)

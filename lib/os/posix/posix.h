@@ -53,6 +53,8 @@ int os_tree_start_time(struct os_tree *t, uint32_t pid, uint64_t *ret_start);
  * the caller). -errno when the tree cannot be listed.
  */
 int os_tree_signal(struct os_tree *t, int sig, size_t *ret_refused);
+/* Linux, for the tests: how often /proc was scanned for every process's parent (a kernel without children files). */
+size_t os_tree_parent_scans(const struct os_tree *t);
 struct os_tree *os_tree_free(struct os_tree *t);
 
 /*
