@@ -68,6 +68,9 @@ static bool say_about_command(const struct run_limit *l)
 static int signal_tree(struct run_limit *l, int sig)
 {
 	int sent = hmn_command_signal_tree(l->ctx, l->command, sig);
+	/* -EXDEV: the others had it; another error: nobody did, and SIGTERM is due again. */
+	if (sig == SIGTERM)
+		l->term_again = sent < 0 && sent != -EXDEV;
 	/*
 	 * The tree could be told apart: every process signalled, or refused
 	 * as not hmn's to signal (EPERM: waited for a while, see
@@ -82,11 +85,31 @@ static int signal_tree(struct run_limit *l, int sig)
 	return sent;
 }
 
+/* The tree is over --limit, and its SIGTERM was sent to sent processes: said, after COMMAND's words. */
+static void say_stopping(struct run_limit *l, int sent, bool device_wide)
+{
+	char size[SIZE_TEXT_MAX], limit[SIZE_TEXT_MAX], after[DURATION_TEXT_MAX];
+
+	if (!say_about_command(l))
+		return;
+	format_size(l->exceeded_bytes, false, size);
+	format_size(l->budget.limit, false, limit);
+	/* Device-wide, the budget is the GPUs' rise: another job's memory can end COMMAND, said so. */
+	if (device_wide)
+		fprintf(stderr, "the GPUs' used memory rose %s, over --limit %s (%s)", size, limit,
+			DEVICE_WIDE_LIMIT_NOTE);
+	else
+		fprintf(stderr, "%s of GPU memory, over --limit %s", size, limit);
+	fprintf(stderr, ": SIGTERM to its %d process%s, SIGKILL in %s to what is left\n", sent > 0 ? sent : 0,
+		sent == 1 ? "" : "es", format_duration(l->cli->kill_after_us, after));
+	fflush(stderr);
+}
+
 /*
  * The first sample that finds the tree above the budget sends SIGTERM to
- * every process of the tree; from --kill-after on, each sample sends SIGKILL
- * to what is left (a process that handles SIGTERM and goes on, or one
- * started since).
+ * every process of the tree (again each sample where the tree could not be
+ * listed for it); from --kill-after on, each sample sends SIGKILL to what is
+ * left (a process that handles SIGTERM and goes on, or one started since).
  */
 void limit_check(struct run_limit *l, uint64_t tree_bytes, bool device_wide)
 {
@@ -98,8 +121,11 @@ void limit_check(struct run_limit *l, uint64_t tree_bytes, bool device_wide)
 		 * could not be told apart (-EXDEV), the others had their SIGTERM
 		 * and get their SIGKILL all the same.
 		 */
+		int sent;
 		if (now >= l->kill_at_us)
 			(void)signal_tree(l, SIGKILL);
+		else if (l->term_again && (sent = signal_tree(l, SIGTERM)) >= 0)
+			say_stopping(l, sent, device_wide);
 		return;
 	}
 	if (!l->cli->limit.given || hmn_budget_set(&l->budget, tree_bytes) != -ENOSPC)
@@ -111,20 +137,8 @@ void limit_check(struct run_limit *l, uint64_t tree_bytes, bool device_wide)
 	l->give_up_us = l->kill_at_us +
 			(l->cli->kill_after_us > KILL_GRACE_MIN_US ? l->cli->kill_after_us : KILL_GRACE_MIN_US);
 	int sent = signal_tree(l, SIGTERM);
-	if (sent >= 0 && say_about_command(l)) {
-		char size[SIZE_TEXT_MAX], limit[SIZE_TEXT_MAX], after[DURATION_TEXT_MAX];
-		format_size(l->exceeded_bytes, false, size);
-		format_size(l->budget.limit, false, limit);
-		/* Device-wide, the budget is the GPUs' rise: another job's memory can end COMMAND, said so. */
-		if (device_wide)
-			fprintf(stderr, "the GPUs' used memory rose %s, over --limit %s (%s)", size, limit,
-				DEVICE_WIDE_LIMIT_NOTE);
-		else
-			fprintf(stderr, "%s of GPU memory, over --limit %s", size, limit);
-		fprintf(stderr, ": SIGTERM to its %d process%s, SIGKILL in %s to what is left\n", sent > 0 ? sent : 0,
-			sent == 1 ? "" : "es", format_duration(l->cli->kill_after_us, after));
-		fflush(stderr);
-	}
+	if (sent >= 0)
+		say_stopping(l, sent, device_wide);
 }
 
 /*

@@ -50,6 +50,7 @@ struct run_limit {
 	struct hmn_budget budget;    /* the tree's GPU memory at each sample against it */
 	enum limit_phase phase;
 	bool refusal_said;           /* why some process could not be signalled, said once */
+	bool term_again;             /* SIGTERM found no listing of the tree (out of descriptors): again each sample */
 	uint64_t exceeded_us, exceeded_bytes; /* when (after the start) and at what size */
 	uint64_t kill_at_us;         /* SIGKILL to what is left from then on */
 	uint64_t give_up_us;         /* what is left then is not waited for (see limit_wait_over) */

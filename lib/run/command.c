@@ -263,9 +263,12 @@ bool hmn_command_done(hmn_context *ctx, struct hmn_command *command)
 	 * reaped leaves no trace here).
 	 */
 	command->listed = false;
-	/* What cannot be listed is not waited for: the command itself has ended. */
-	if (r < 0)
+	/* Windows: a job that could not take the command lists nothing; the command itself has ended. */
+	if (r == -EXDEV)
 		return true;
+	/* A listing that failed (out of descriptors a moment): the last one, less what was reaped since. */
+	if (r < 0)
+		return command->n_living == 0;
 	free(pids);
 	return n == 0;
 }

@@ -107,6 +107,7 @@ GIB=1073741824
 		sleep 0.05
 	done
 	pid=$(cat "$BATS_TEST_TMPDIR/pid")
+	started_pids="$started_pids $pid" # it outlives its parent, which waits for it
 	run_split "$HMN" ps --json
 	echo "$stderr"
 	[ "$status" -eq 0 ]
@@ -119,7 +120,6 @@ GIB=1073741824
 	rams=$(jq -c --argjson pid "$pid" '[.processes[] | select(.pid == $pid) | .ram_bytes >= 67108864]' <<<"$output" | sort -u)
 	echo "watch: $rams"
 	[ "$rams" = "[true]" ]
-	kill "$started_pids"
 }
 
 @test "run: a double-forked, setsid'ed grandchild is counted, and waited for" {

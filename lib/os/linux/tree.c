@@ -120,6 +120,7 @@ static int add_children(int procfs, uint32_t pid, struct pid_array *a, char **bu
  */
 struct parent_of {
 	uint32_t pid, ppid;
+	bool listed;                /* by this listing's walk already: a loop of parents lists nobody twice */
 };
 
 struct parents {
@@ -173,7 +174,7 @@ static int parents_make(int procfs, struct parents *p)
 		}
 		if (len <= 0 || parse_stat_ppid(buf, (size_t)len, &ppid) < 0)
 			continue;
-		p->all[p->n++] = (struct parent_of){ (uint32_t)pid, ppid };
+		p->all[p->n++] = (struct parent_of){ (uint32_t)pid, ppid, false };
 	}
 	closedir(dir);
 	qsort(p->all, p->n, sizeof(*p->all), compare_parents);
@@ -182,8 +183,12 @@ static int parents_make(int procfs, struct parents *p)
 	return 0;
 }
 
-/* Appends parent's children, from the sorted parents: the first by halves, the rest after it. */
-static void add_children_of(const struct parents *p, uint32_t parent, struct pid_array *a)
+/*
+ * Appends parent's children, from the sorted parents: the first by halves,
+ * the rest after it; none the walk has listed, nor its root (a pid given
+ * again while /proc was read can make a loop of parents).
+ */
+static void add_children_of(struct parents *p, uint32_t parent, uint32_t root, struct pid_array *a)
 {
 	size_t low = 0, high = p->n;
 	while (low < high) {
@@ -193,8 +198,12 @@ static void add_children_of(const struct parents *p, uint32_t parent, struct pid
 		else
 			high = mid;
 	}
-	for (size_t k = low; k < p->n && p->all[k].ppid == parent; k++)
+	for (size_t k = low; k < p->n && p->all[k].ppid == parent; k++) {
+		if (p->all[k].listed || p->all[k].pid == root)
+			continue;
+		p->all[k].listed = true;
 		push_pid(p->all[k].pid, a);
+	}
 }
 
 /* root's children and, with all_levels, theirs and so on: breadth first, each found pid visited in turn. */
@@ -203,14 +212,10 @@ static int add_by_parents(int procfs, struct parents *p, uint32_t root, struct p
 	int r = parents_make(procfs, p);
 	if (r < 0)
 		return r;
-	size_t first = *a->count, next = first;
+	size_t next = *a->count;
 	for (uint32_t parent = root;; parent = (*a->pids)[next++]) {
-		add_children_of(p, parent, a);
-		/*
-		 * A tree holds each process once: more than the scan found is a
-		 * loop of parents (a pid given again while /proc was read).
-		 */
-		if (a->failed || !all_levels || next >= *a->count || *a->count - first > p->n)
+		add_children_of(p, parent, root, a);
+		if (a->failed || !all_levels || next >= *a->count)
 			break;
 	}
 	return a->failed ? -ENOMEM : 0;
