@@ -250,6 +250,27 @@ includes() {
 	[ -z "$long" ]
 }
 
+@test "the vendor ABIs hmn declares: only what it uses, every struct's size pinned, no vendor header copied in" {
+	cd "$TESTS_DIR/.."
+	# NVIDIA's nvml.h is never copied in; nothing of ours is named so either.
+	[ -z "$(find lib src tests -name nvml.h)" ]
+	bad=""
+	for abi in lib/gpu/nvml/nvml-abi.h lib/gpu/metal/metal-abi.h; do
+		# Each struct, typedef'd or tagged, has a size assertion.
+		for type in $(grep -oE '^\} *[A-Za-z0-9_]+_t;' "$abi" | grep -oE '[A-Za-z0-9_]+_t') \
+			$(grep -oE '^struct [a-z_]+ \{' "$abi" | awk '{ print "struct " $2 }' | tr ' ' '~'); do
+			grep -q "sizeof(${type//\~/ })" "$abi" || bad+=" $abi: no size check for ${type//\~/ };"
+		done
+	done
+	# Each NVML name it declares is used by the reader, the stand-in or the baseline bench.
+	for name in $(grep -oE '\b(NVML_[A-Z0-9_]+|nvml[A-Za-z0-9]+_t|nvml_[a-z_]+_fn)\b' lib/gpu/nvml/nvml-abi.h | sort -u); do
+		grep -qw "$name" lib/gpu/nvml/nvml.c tests/stub/nvml-stub.c tests/bench/baseline.c ||
+			[ "$(grep -cw "$name" lib/gpu/nvml/nvml-abi.h)" -gt 1 ] || bad+=" $name: declared, unused;"
+	done
+	echo "$bad"
+	[ -z "$bad" ]
+}
+
 @test "the README's list of hmn run --json's keys is the keys hmn writes, in order" {
 	export HMN_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1
 	run_split "$HMN" run --json -- true

@@ -2,7 +2,7 @@
  * A stand-in for libnvidia-ml.so.1, for tests on machines with no GPU.
  *
  * It answers from a scenario file named by $HMN_STUB_SCENARIO, with NVML's
- * real ABI (lib/nvml-abi.h, pinned by static assertions) and NVML's real
+ * real ABI (lib/gpu/nvml/nvml-abi.h, pinned by static assertions) and NVML's real
  * protocols: INSUFFICIENT_SIZE for process lists, the version field of
  * nvmlMemory_v2_t (a wrong one fails with FUNCTION_NOT_FOUND, as real
  * drivers answer), v1 entries of 16 bytes and v2/v3 entries of 24.

@@ -2,7 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "gpu/nvml/nvml.h"
+#include "gpu/nvml/nvml-parse.h"
 #include "gpu/pci.h"
 #include "hmn.h"
 #include "os/linux/proc-parse.h"

@@ -4,7 +4,9 @@
  * Every struct is pinned by static assertions on its size and offsets: a
  * change here that breaks the real ABI does not compile.
  *
- * Used by lib/nvml.c and by the stand-in library in tests/stub/.
+ * Only what hmn calls or reads. Used by gpu/nvml/nvml.c, the stand-in
+ * library in tests/stub/ and tests/bench/baseline.c. (No file here is
+ * named nvml.h: NVIDIA's header is never copied in.)
  */
 #ifndef HMN_NVML_ABI_H
 #define HMN_NVML_ABI_H
@@ -22,15 +24,10 @@ enum {
 	NVML_ERROR_NOT_FOUND = 6,
 	NVML_ERROR_INSUFFICIENT_SIZE = 7,
 	NVML_ERROR_DRIVER_NOT_LOADED = 9,
-	NVML_ERROR_TIMEOUT = 10,
-	NVML_ERROR_LIBRARY_NOT_FOUND = 12,
 	NVML_ERROR_FUNCTION_NOT_FOUND = 13,
 	NVML_ERROR_GPU_IS_LOST = 15,
-	NVML_ERROR_LIB_RM_VERSION_MISMATCH = 18,
 	NVML_ERROR_MEMORY = 20,
-	NVML_ERROR_NO_DATA = 21,
 	NVML_ERROR_ARGUMENT_VERSION_MISMATCH = 25,
-	NVML_ERROR_UNKNOWN = 999,
 };
 
 typedef struct nvmlDevice_st *nvmlDevice_t;
@@ -60,7 +57,7 @@ typedef struct {
 	unsigned long long used;
 } nvmlMemory_v2_t;
 
-/* NVML_STRUCT_VERSION(Memory, 2): the struct's size in the low bits, the version at bit 24. */
+/* nvml.h's struct version of Memory, 2: the struct's size in the low bits, the version at bit 24. */
 #define nvmlMemory_v2 ((unsigned int)(sizeof(nvmlMemory_v2_t) | (2u << 24)))
 
 /*

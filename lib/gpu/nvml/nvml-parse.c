@@ -1,7 +1,7 @@
 /* What the NVML source decides from the driver's words alone: pure, unit-tested anywhere. */
 #include <string.h>
 
-#include "gpu/nvml/nvml.h"
+#include "gpu/nvml/nvml-parse.h"
 #include "util/number.h"
 
 bool nvml_v3_entries_are_32_bytes(const char *driver_version)

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "gpu/nvml/nvml-abi.h"
-#include "gpu/nvml/nvml.h"
+#include "gpu/nvml/nvml-parse.h"
 #include "gpu/pci.h"
 #include "gpu/source.h"
 #include "os/os.h"

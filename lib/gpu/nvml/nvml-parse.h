@@ -1,6 +1,6 @@
 /* The NVML source (gpu/nvml/nvml.c): what of it is pure, for the unit tests. */
-#ifndef HMN_GPU_NVML_H
-#define HMN_GPU_NVML_H
+#ifndef HMN_GPU_NVML_PARSE_H
+#define HMN_GPU_NVML_PARSE_H
 
 #include <stdbool.h>
 #include <stddef.h>
