@@ -1,4 +1,5 @@
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,5 +306,27 @@ const char *parameters_text(uint64_t parameters, char buf[32])
 		snprintf(buf, 32, "%.1fM", parameters / 1e6);
 	else
 		snprintf(buf, 32, "%llu", (unsigned long long)parameters);
+	return buf;
+}
+
+const char *signal_name(int sig, char buf[SIGNAL_NAME_MAX])
+{
+	static const struct {
+		int number;
+		const char *name;
+	} names[] = {
+		{ SIGINT, "SIGINT" },   { SIGILL, "SIGILL" },   { SIGABRT, "SIGABRT" },
+		{ SIGFPE, "SIGFPE" },   { SIGSEGV, "SIGSEGV" }, { SIGTERM, "SIGTERM" },
+#ifdef SIGKILL /* POSIX's; Windows' C library has the six of C alone (and SIGBREAK) */
+		{ SIGHUP, "SIGHUP" },   { SIGQUIT, "SIGQUIT" }, { SIGKILL, "SIGKILL" },
+		{ SIGBUS, "SIGBUS" },   { SIGUSR1, "SIGUSR1" }, { SIGUSR2, "SIGUSR2" },
+		{ SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" }, { SIGXCPU, "SIGXCPU" },
+		{ SIGXFSZ, "SIGXFSZ" }, { SIGTRAP, "SIGTRAP" },
+#endif
+	};
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].number == sig)
+			return names[i].name;
+	snprintf(buf, SIGNAL_NAME_MAX, "signal %d", sig);
 	return buf;
 }

@@ -27,6 +27,9 @@ const char *format_size(uint64_t bytes, bool exact, char buf[SIZE_TEXT_MAX]);
  * "12.4s" below a minute, then "4m05s", "2h10m", "3d04h". Returns buf.
  */
 const char *format_duration(uint64_t us, char buf[DURATION_TEXT_MAX]);
+#define SIGNAL_NAME_MAX 24
+/* "SIGTERM", as kill -l names it, or "signal N" in buf. */
+const char *signal_name(int sig, char buf[SIGNAL_NAME_MAX]);
 
 /*
  * A GPU's name as a table shows it: the first product a pci.ids name gives

@@ -60,7 +60,7 @@ static const char *measure_note(const struct run_report *rep)
 /* hmn: python3 train.py: peak 18.9GiB of GPU memory (GPU 0: 18.9GiB), 31.2GiB of RAM, in 3 processes over 12.4s, 124 samples. */
 int render_run_report_text(FILE *out, const struct run_report *rep)
 {
-	char signame[24];
+	char signame[SIGNAL_NAME_MAX];
 	char size[SIZE_TEXT_MAX], duration[DURATION_TEXT_MAX], id[GPU_CELL_MAX];
 	bool device_wide = measure_is_device_wide(rep->measure);
 
@@ -68,7 +68,7 @@ int render_run_report_text(FILE *out, const struct run_report *rep)
 	fputs("hmn: ", out);
 	put_command(out, rep->argv, rep->argc);
 	if (rep->signal > 0)
-		fprintf(out, " (killed by %s)", sys_signal_name(rep->signal, signame));
+		fprintf(out, " (killed by %s)", signal_name(rep->signal, signame));
 	if (rep->measure == MEASURE_NONE) {
 		if (rep->peak_ram_bytes == HMN_UNKNOWN)
 			fprintf(out, ": no GPU found, nothing measured; it ran %s.\n", duration);

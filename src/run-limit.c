@@ -151,7 +151,7 @@ void limit_told_to_stop(struct run_limit *l, int sig)
 {
 	if (l->phase != LIMIT_STOPPING)
 		return; /* within, or over and not stopped (hmn waits as without --limit); hurried once only */
-	char signame[24];
+	char signame[SIGNAL_NAME_MAX];
 	uint64_t now = clock_us();
 	int sent = signal_tree(l, SIGKILL);
 
@@ -161,7 +161,7 @@ void limit_told_to_stop(struct run_limit *l, int sig)
 	if (now + KILL_GRACE_MIN_US < l->give_up_us)
 		l->give_up_us = now + KILL_GRACE_MIN_US;
 	if (say_about_command(l)) {
-		fprintf(stderr, "%s to hmn: SIGKILL now to its %d process%s left\n", sys_signal_name(sig, signame),
+		fprintf(stderr, "%s to hmn: SIGKILL now to its %d process%s left\n", signal_name(sig, signame),
 			sent > 0 ? sent : 0, sent == 1 ? "" : "es");
 		fflush(stderr);
 	}

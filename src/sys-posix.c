@@ -216,26 +216,6 @@ bool sys_nap(uint64_t ms)
 	return poll(&p, wake_pipe[0] >= 0 ? 1 : 0, ms > INT_MAX ? INT_MAX : (int)ms) != 0;
 }
 
-const char *sys_signal_name(int sig, char buf[24])
-{
-	static const struct {
-		int number;
-		const char *name;
-	} names[] = {
-		{ SIGHUP, "SIGHUP" },   { SIGQUIT, "SIGQUIT" }, { SIGINT, "SIGINT" },
-		{ SIGILL, "SIGILL" },   { SIGABRT, "SIGABRT" }, { SIGFPE, "SIGFPE" },
-		{ SIGKILL, "SIGKILL" }, { SIGBUS, "SIGBUS" },   { SIGUSR1, "SIGUSR1" },
-		{ SIGUSR2, "SIGUSR2" }, { SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" },
-		{ SIGXCPU, "SIGXCPU" }, { SIGXFSZ, "SIGXFSZ" }, { SIGTRAP, "SIGTRAP" },
-		{ SIGSEGV, "SIGSEGV" }, { SIGTERM, "SIGTERM" },
-	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].number == sig)
-			return names[i].name;
-	snprintf(buf, 24, "signal %d", sig);
-	return buf;
-}
-
 bool sys_measures_spill(void)
 {
 	return false; /* WDDM's, Windows' alone */

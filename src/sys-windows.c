@@ -147,23 +147,6 @@ bool sys_nap(uint64_t ms)
 	return false;
 }
 
-const char *sys_signal_name(int sig, char buf[24])
-{
-	/* The six of C alone (and SIGBREAK) in Windows' C library. */
-	static const struct {
-		int number;
-		const char *name;
-	} names[] = {
-		{ SIGINT, "SIGINT" },   { SIGILL, "SIGILL" },   { SIGABRT, "SIGABRT" },
-		{ SIGFPE, "SIGFPE" },   { SIGSEGV, "SIGSEGV" }, { SIGTERM, "SIGTERM" },
-	};
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].number == sig)
-			return names[i].name;
-	snprintf(buf, 24, "signal %d", sig);
-	return buf;
-}
-
 bool sys_measures_spill(void)
 {
 	return true; /* WDDM pages dedicated memory out to shared */

@@ -67,8 +67,6 @@ void sys_signals_hold(void);
 void sys_signals_release(void);
 /* Sleeps ms at most; true when something woke it sooner (a signal, a child's end): the caller looks. */
 bool sys_nap(uint64_t ms);
-/* "SIGTERM", as kill -l names it, or "signal N". */
-const char *sys_signal_name(int sig, char buf[24]);
 
 /* ---- hmn run ---- */
 

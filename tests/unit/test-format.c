@@ -1,4 +1,5 @@
 /* Size formatting, the terminal sanitizer, UTF-8 repair and table layout. */
+#include <signal.h>
 #include <stdlib.h>
 
 #include "format.h"
@@ -395,8 +396,22 @@ static void test_cut(void)
 	}
 }
 
+/* One table of names for both OSes: C's six everywhere, POSIX's where it has them. */
+static void test_signal_names(void)
+{
+	char buf[SIGNAL_NAME_MAX];
+	is_str(signal_name(SIGTERM, buf), "SIGTERM", "SIGTERM by name");
+	is_str(signal_name(SIGSEGV, buf), "SIGSEGV", "SIGSEGV by name");
+#ifdef SIGKILL
+	is_str(signal_name(SIGKILL, buf), "SIGKILL", "SIGKILL by name (POSIX)");
+	is_str(signal_name(SIGXCPU, buf), "SIGXCPU", "SIGXCPU by name (POSIX)");
+#endif
+	is_str(signal_name(99, buf), "signal 99", "an unnamed one by number");
+}
+
 int main(void)
 {
+	test_signal_names();
 	test_cut();
 	test_table_cut();
 	test_shell_quote();
