@@ -10,7 +10,8 @@ setup() {
 }
 
 hmn() {
-	"$QEMU" -L "$QEMU_SYSROOT" "$HMN" "$@"
+	# The sysroot's libc, not one the host's ld.so.cache may name (cross/aarch64-linux-gnu.txt).
+	"$QEMU" -L "$QEMU_SYSROOT" -E "LD_LIBRARY_PATH=$QEMU_SYSROOT/lib" "$HMN" "$@"
 }
 
 @test "aarch64: --version" {
