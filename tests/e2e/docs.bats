@@ -212,12 +212,15 @@ readme_setup() {
 @test "one naming convention for files: lowercase with hyphens, but where a tool names them" {
 	cd "$TESTS_DIR/.."
 	# zsh's completion functions are _NAME; Meson's options file and the cross files' target triplets are theirs;
-	# README.md, LICENSE and CODING_STYLE.md are the names a reader looks for (systemd's, among others).
-	bad=$(find lib src man completions cross tests -path tests/fixtures -prune -o -type f -print |
-		grep -Ev '/[a-z0-9.-]+$' | grep -vxE 'completions/zsh/_hmn|cross/x86_64-w64-mingw32\.txt' || true)
+	# podman and buildah look for a Containerfile; README.md, LICENSE and CODING_STYLE.md are the
+	# names a reader looks for (systemd's, among others); debhelper builds in obj-TRIPLET.
+	bad=$(find lib src man completions cross contrib debian tests -path tests/fixtures -prune -o \
+		-path 'debian/.*' -prune -o -path debian/tmp -prune -o -path debian/hmn -prune -o -type f -print |
+		grep -Ev '/[a-z0-9.-]+$' |
+		grep -vxE 'completions/zsh/_hmn|cross/x86_64-w64-mingw32\.txt|contrib/container/Containerfile' || true)
 	echo "$bad"
 	[ -z "$bad" ]
-	[ -z "$(ls | grep -vxE '[a-z0-9.-]+|README\.md|LICENSE|CODING_STYLE\.md|meson_options\.txt|build[a-z0-9-]*' || true)" ]
+	[ -z "$(ls | grep -vxE '[a-z0-9.-]+|README\.md|LICENSE|CODING_STYLE\.md|meson_options\.txt|build[a-z0-9-]*|obj-[a-z0-9_-]+' || true)" ]
 }
 
 # includes DIR: the lib/ paths that DIR's files include, one a line ("gpu/source.h", "hmn.h").
@@ -281,4 +284,18 @@ includes() {
 	echo "README: $want"
 	echo "hmn:    $got"
 	[ "$want" = "$got" ]
+}
+
+@test "one version, meson.build's: hmn --version, debian/changelog, the image's tag and the README's commands" {
+	cd "$TESTS_DIR/.."
+	version=$(sed -n "s/^\tversion: '\(.*\)',$/\1/p" meson.build)
+	[ -n "$version" ]
+	[ "$("$HMN" --version)" = "hmn $version" ]
+	# Debian's revision after it.
+	[ "$(sed -n '1s/^hmn (\(.*\)-[0-9]*) .*/\1/p' debian/changelog)" = "$version" ]
+	# Every version written beside hmn's name (a package file, an image tag) is that one.
+	written=$(grep -ohE '(hmn[_:-]|image\.version=")[0-9]+\.[0-9]+\.[0-9]+' README.md contrib/kubernetes/hmn.yaml \
+		contrib/container/Containerfile | sed 's/^.*[_:"-]//' | sort -u)
+	[ "$written" = "$version" ]
+	grep -q "image.version=\"$version\"" contrib/container/Containerfile
 }

@@ -189,7 +189,10 @@ comment_above() {
 	jq -e '.volumeMounts == [{"name": "textfile", "mountPath": "/textfile"}]' <<<"$c"
 	output_path=$(jq -r '.args as $a | $a[($a | index("-o")) + 1]' <<<"$c")
 	[ "$(dirname "$output_path")" = /textfile ]
-	[ "$(jq -r '.command[0]' <<<"$c")" = /usr/local/bin/hmn ]
+	# The image's entrypoint (hmn) runs: no command, the image the Containerfile makes at this version.
+	[ "$(jq -r '.command // "none"' <<<"$c")" = none ]
+	[ "$(jq -r '.image' <<<"$c")" = "registry.example.com/hmn:$(sed -n "s/^\tversion: '\(.*\)',$/\1/p" "$root/meson.build")" ]
+	grep -qx 'ENTRYPOINT \["hmn"\]' "$root/contrib/container/Containerfile"
 	# The node selector, the toleration and the runtime class say why, in comments.
 	[[ "$(comment_above '      nodeSelector:')" == *"nvidia.com/gpu.present=true is the label NVIDIA's GPU Feature Discovery"* ]]
 	[[ "$(comment_above '      tolerations:')" == *"nvidia.com/gpu is the usual key"* ]]
