@@ -49,6 +49,12 @@ fake_process() {
 	ln -s "$3" "$dir/exe"
 }
 
+# in_container PID CGROUP-TEXT: PID is in a nested PID namespace (pid 1 inside), with that cgroup file.
+in_container() {
+	printf 'NSpid:\t%s\t1\n' "$1" >>"$HMN_PROCFS/$1/status"
+	printf '%s' "$2" >"$HMN_PROCFS/$1/cgroup"
+}
+
 # run_split CMD...: like bats' run, with stdout in $output and stderr in $stderr.
 bats_require_minimum_version 1.5.0
 run_split() {

@@ -18,12 +18,6 @@ setup() {
 	common_setup
 }
 
-# in_container PID CGROUP-TEXT: PID is in a nested PID namespace (pid 1 inside), with that cgroup file.
-in_container() {
-	printf 'NSpid:\t%s\t1\n' "$1" >>"$HMN_PROCFS/$1/status"
-	printf '%s' "$2" >"$HMN_PROCFS/$1/cgroup"
-}
-
 # v1_lines PATH: every hierarchy of a cgroup v1 node, as runc joins a container to them.
 v1_lines() {
 	local n=12 c

@@ -7,13 +7,6 @@
 
 load package-helpers
 
-# copy_tree DIR: the files a clone has (tracked, and new ones Git does not ignore), as they are now.
-copy_tree() {
-	mkdir -p "$1"
-	(cd "$root" && git ls-files -co --exclude-standard -z | tar --null --no-recursion -cf - -T -) |
-		tar -xf - -C "$1"
-}
-
 # build ARCH ARGS...: the package for ARCH, its log in $out/ARCH.log; dpkg-buildpackage leaves
 # the .deb beside the tree.
 build() {
@@ -33,7 +26,8 @@ build() {
 # The root stays in $out/clean-root until the tests are done; the packages go to $out/ARCH.
 clean_build() {
 	local command
-	rm -rf "$out/clean-root" "$out/src" "$out/$native"
+	remove_root "$out/clean-root"
+	rm -rf "$out/src" "$out/$native"
 	mkdir -p "$out/src"
 	echo "the README's install command was not found" >"$out/$native.log"
 	command=$(grep -m1 '^apt-get update && apt-get build-dep -y --no-install-recommends ./ && dpkg-buildpackage -us -uc -b && ' "$root/README.md") || return 1
@@ -78,7 +72,7 @@ setup_file() {
 }
 
 teardown_file() {
-	rm -rf "$out/clean-root"
+	remove_root "$out/clean-root"
 }
 
 needs_build_tools() {

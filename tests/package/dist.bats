@@ -5,10 +5,6 @@
 
 load package-helpers
 
-version() {
-	upstream_version
-}
-
 setup_file() {
 	[ -e "$root/.git" ] && command -v git >/dev/null || return 0
 	rm -rf "$out/dist"
@@ -21,7 +17,7 @@ setup_file() {
 }
 
 tarball() {
-	echo "$out/dist/build/meson-dist/hmn-$(version).tar.xz"
+	echo "$out/dist/build/meson-dist/hmn-$(upstream_version).tar.xz"
 }
 
 @test "dist: meson dist packs hmn-VERSION.tar.xz (meson.build's version) with its checksum, sources and no build output" {
@@ -30,10 +26,10 @@ tarball() {
 	(cd "$(dirname "$(tarball)")" && sha256sum -c "$(basename "$(tarball)").sha256sum")
 	tar -tJf "$(tarball)" >"$BATS_TEST_TMPDIR/list"
 	# One folder, named for the version; what a build needs, the package's recipe and the tests.
-	[ "$(cut -d/ -f1 "$BATS_TEST_TMPDIR/list" | sort -u)" = "hmn-$(version)" ]
+	[ "$(cut -d/ -f1 "$BATS_TEST_TMPDIR/list" | sort -u)" = "hmn-$(upstream_version)" ]
 	for path in meson.build meson_options.txt README.md LICENSE src/main.c lib/hmn.h man/hmn.1.scd \
 		completions/bash/hmn debian/control debian/rules contrib/container/Containerfile tests/run; do
-		grep -qx "hmn-$(version)/$path" "$BATS_TEST_TMPDIR/list"
+		grep -qx "hmn-$(upstream_version)/$path" "$BATS_TEST_TMPDIR/list"
 	done
 	# Nothing fetched nor built: no cJSON sources, no node packages, no build folder.
 	[ -z "$(grep -E '/(subprojects/cjson|tools/[a-z]+/node_modules|build[^/]*|obj-[^/]*)/' "$BATS_TEST_TMPDIR/list" || true)" ]
@@ -43,7 +39,7 @@ tarball() {
 	[ -f "$(tarball)" ] || skip "no tarball (the test above says why)"
 	pkg-config --exists libcjson || skip "libcjson-dev is not installed"
 	tar -xJf "$(tarball)" -C "$BATS_TEST_TMPDIR"
-	cd "$BATS_TEST_TMPDIR/hmn-$(version)"
+	cd "$BATS_TEST_TMPDIR/hmn-$(upstream_version)"
 	# The README's command, less its apt-get (tests/run installed those packages).
 	local command
 	command=$(grep -m1 '^apt-get update && apt-get install .* && meson setup build' README.md)
@@ -59,7 +55,7 @@ tarball() {
 	# hmn ran: with no GPU here it says so and exits 3 (the README says as much).
 	[ -x build/src/hmn ]
 	[ "$status" -eq 0 ] || [ "$status" -eq 3 ]
-	[ "$(build/src/hmn --version)" = "hmn $(version)" ]
+	[ "$(build/src/hmn --version)" = "hmn $(upstream_version)" ]
 	grep -q 'Run-time dependency libcjson found: YES' build/meson-logs/meson-log.txt
 	[ ! -e subprojects/cjson ]
 }

@@ -93,12 +93,6 @@ slim_excludes=(
 
 build_root="$out/image-build-root"
 
-# The build context: the tree as a clone has it, less what .dockerignore leaves out (build trees).
-copy_context() {
-	mkdir -p "$1"
-	(cd "$root" && git ls-files -co --exclude-standard -z | tar --null --no-recursion -cf - -T -) | tar -xf - -C "$1"
-}
-
 # stage N ROOT MMDEBSTRAP-ARGS...: a Debian 12 minbase root and stage N's instructions run in
 # it; its script and log in $out.
 stage() {
@@ -116,14 +110,15 @@ stage() {
 setup_file() {
 	[ "$(id -u)" -eq 0 ] && command -v mmdebstrap >/dev/null && command -v python3 >/dev/null || return 0
 	[ -e "$root/.git" ] && command -v git >/dev/null || return 0
-	rm -rf "$rootfs" "$build_root" "$out/context"
+	remove_root "$rootfs" "$build_root"
+	rm -rf "$out/context"
 	mkdir -p "$out"
 	rm -f "$out"/image-*.log
-	copy_context "$out/context"
+	copy_tree "$out/context"
 	# The build stage (debian:12: minbase), then the run stage (debian:12-slim) from its package.
-	stage 0 "$build_root" || rm -rf "$build_root"
+	stage 0 "$build_root" || remove_root "$build_root"
 	if [ -d "$build_root" ]; then
-		stage 1 "$rootfs" "${slim_excludes[@]}" || rm -rf "$rootfs"
+		stage 1 "$rootfs" "${slim_excludes[@]}" || remove_root "$rootfs"
 	fi
 	rm -rf "$out/context"
 	return 0
@@ -131,7 +126,7 @@ setup_file() {
 
 # The two roots are some 600 MB: they go when the tests are done.
 teardown_file() {
-	rm -rf "$rootfs" "$build_root"
+	remove_root "$rootfs" "$build_root"
 }
 
 needs_rootfs() {
@@ -197,13 +192,6 @@ needs_rootfs() {
 	[ "$status" -eq 3 ]
 }
 
-# in_pod PID POD-UID: PID runs in a pod's container (containerd, the systemd cgroup driver).
-in_pod() {
-	printf 'NSpid:\t%s\t1\n' "$1" >>"$HMN_PROCFS/$1/status"
-	printf '0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod%s.slice/cri-containerd-%s.scope\n' \
-		"${2//-/_}" 9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0 >"$HMN_PROCFS/$1/cgroup"
-}
-
 @test "image: the DaemonSet's command as the DaemonSet runs it writes a textfile promtool accepts, pods labelled" {
 	needs_rootfs
 	command -v unshare >/dev/null && command -v python3 >/dev/null || skip "needs unshare and python3"
@@ -213,7 +201,8 @@ in_pod() {
 	common_setup
 	two_gpus 'proc gpu=0 pid=41001 used=4294967296 list=compute' 'proc gpu=1 pid=41007 used=268435456 list=graphics'
 	fake_process 41001 4201 /usr/bin/python3
-	in_pod 41001 1b2c3d4e-5f60-4a7b-8c9d-0e1f2a3b4c5d
+	in_container 41001 "0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod1b2c3d4e_5f60_4a7b_8c9d_0e1f2a3b4c5d.slice/cri-containerd-9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0.scope
+"
 	fake_process 41007 0 /usr/lib/xorg/Xorg
 	# The container as the manifest makes it: the image's entrypoint with the manifest's args
 	# (no command of its own), its environment, and /textfile from the host.

@@ -8,6 +8,14 @@ upstream_version() {
 	sed -n "s/^\tversion: '\(.*\)',$/\1/p" "$root/meson.build"
 }
 
+# copy_tree DIR: the files a clone has (tracked, and new ones Git does not ignore), as they are now:
+# what a build (a package's, an image's context) is given.
+copy_tree() {
+	mkdir -p "$1"
+	(cd "$root" && git ls-files -co --exclude-standard -z | tar --null --no-recursion -cf - -T -) |
+		tar -xf - -C "$1"
+}
+
 # needs_git: these steps take the files a clone has from Git. Outside a clone they skip,
 # but not in CI, where a missing clone would turn every step green unseen.
 needs_git() {
@@ -28,6 +36,12 @@ debian_sources() {
 	mkdir -p "$out"
 	sed 's/^Types:.*/Types: deb/' "$file" >"$out/debian.sources"
 	echo "$out/debian.sources"
+}
+
+# remove_root DIR: an mmdebstrap root, never crossing into what may still be mounted there
+# (/proc, /sys, /dev/pts of a run that was killed).
+remove_root() {
+	rm -rf --one-file-system "$@"
 }
 
 # proxy_env: http_proxy, https_proxy and no_proxy as NAME=VALUE words, those that are set.
