@@ -207,7 +207,7 @@ comment_above() {
 	grep -qF "hmn $args" "$readme"
 }
 
-@test "DaemonSet: the manifest's own command writes a textfile promtool accepts, with pod_uid labels (fails until issue 15's watch -o and issue 16's --format prometheus for watch land)" {
+@test "DaemonSet: the manifest's own command writes a textfile promtool accepts, with pod_uid labels" {
 	command -v promtool >/dev/null || skip "promtool (Debian's prometheus) is not installed"
 	python3 -c 'import yaml' 2>/dev/null || skip "python3's yaml module (Debian's python3-yaml) is not installed"
 	gpu_node
