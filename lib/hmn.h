@@ -257,10 +257,11 @@ struct hmn_process_list {
 	struct hmn_arena *arena;    /* private: owns the strings */
 };
 
-/* Restricts a process query; empty arrays mean no restriction. */
+/* Restricts a process query; empty arrays mean no restriction, but for pids_given. */
 struct hmn_process_filter {
 	const uint32_t *pids;
 	size_t n_pids;
+	bool pids_given;            /* pids is the restriction even when empty: then no process matches */
 	const unsigned *devices;    /* GPU indices as in struct hmn_gpu */
 	size_t n_devices;
 	/*

@@ -18,6 +18,7 @@ enum value_kind {
 	VALUE_SET,       /* no value: sets an enum field to .value (--json) */
 	VALUE_CHOICE,    /* one of .choices: sets an enum field to its index */
 	VALUE_TEXT,      /* a string, not empty */
+	VALUE_FILE,      /* -o FILE: a string, not empty, not another tool's -o value (pid=, json) */
 	VALUE_DURATION,  /* DURATION, in ms into a uint64_t */
 	VALUE_COUNT,     /* a whole number, 1 or more, into a uint64_t */
 	VALUE_SIZE,      /* SIZE, into a struct size_option */

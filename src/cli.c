@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -161,25 +162,95 @@ static int add_device(struct parser *p, const char *s, size_t len, const char *t
 	return 0;
 }
 
-/* Each comma-separated item of a LIST, added (the option may repeat); an empty item is an error. */
-static int add_items(struct parser *p, const char *list, const char *typed, char **text,
+/*
+ * Each item of a LIST, added (the option may repeat). A --device LIST is
+ * comma-separated, an empty item an error. A --pid LIST is what shells
+ * make: commas, blanks and newlines all separate (--pid "$(pgrep x)"), and
+ * an empty one matches no process, so a kill pipeline fed nothing kills nothing.
+ */
+static int add_items(struct parser *p, const char *list, const char *typed, const char *separators,
 		     int (*add)(struct parser *, const char *, size_t, const char *))
 {
-	for (const char *s = list;; s += strcspn(s, ",") + 1) {
-		size_t len = strcspn(s, ",");
-		int r = len == 0 ? fail(p, "empty item in %s '%.40s'", typed, list) : add(p, s, len, typed);
+	bool lenient = strchr(separators, ' ') != NULL;
+
+	for (const char *s = list;; s += strcspn(s, separators) + 1) {
+		size_t len = strcspn(s, separators);
+		int r = len > 0 ? add(p, s, len, typed)
+		      : lenient ? 0
+				: fail(p, "empty item in %s '%.40s'", typed, list);
 		if (r < 0)
 			return r;
 		if (s[len] == '\0')
 			break;
 	}
-	/* The LIST as given, after those of earlier repeats: the summary line's "matching". */
+	return 0;
+}
+
+/* The LIST as given, after those of earlier repeats: the summary line's "matching". */
+static int remember_list(char **text, const char *list)
+{
 	size_t old = *text ? strlen(*text) : 0;
 	char *more = realloc(*text, old + strlen(list) + 2);
 	if (!more)
 		return -ENOMEM;
 	snprintf(more + old, strlen(list) + 2, "%s%s", old ? "," : "", list);
 	*text = more;
+	return 0;
+}
+
+/* The --pid LISTs as parsed, comma-separated ("none" for an empty one): never a newline the user's shell put in. */
+static int remember_pids(struct cli *cli)
+{
+	size_t size = cli->n_pids * 11 + sizeof("none");
+	char *text = malloc(size);
+	size_t at = 0;
+
+	if (!text)
+		return -ENOMEM;
+	strcpy(text, "none");
+	for (size_t i = 0; i < cli->n_pids; i++)
+		at += (size_t)snprintf(text + at, size - at, "%s%" PRIu32, i ? "," : "", cli->pids[i]);
+	free(cli->pid_text);
+	cli->pid_text = text;
+	return 0;
+}
+
+/*
+ * What -o means to other tools, never a file hmn should write: ps's columns
+ * (-o pid=,comm), kubectl's formats (-o json, -o wide), hmn's own formats and
+ * columns. Written to a file named so, the output would vanish while the
+ * pipeline after it (xargs kill) quietly got nothing.
+ */
+static const char *const format_words[] = { "table", "json", "csv", "prometheus", NULL };
+static const char *const other_format_words[] = { "yaml", "wide", "name", "jsonpath", "text", NULL };
+static const char *const column_words[] = { "gpu",   "used", "free", "total", "reserved", "source",  "pid",
+					    "user",  "type", "vram", "shared", "ram",   "util",     "temp",  "power",
+					    "command", "comm", "args", "cmd",  "rss",   "uuid",     NULL };
+
+static bool is_word_of(const char *value, const char *const *words)
+{
+	for (size_t i = 0; words[i]; i++)
+		if (strcasecmp(value, words[i]) == 0)
+			return true;
+	return false;
+}
+
+static int check_output_name(struct parser *p, const char *typed, const char *value)
+{
+	if (!*value)
+		return fail(p, "empty value for %s", typed);
+	if (sys_names_a_path(value))
+		return 0; /* ./json: a file named json, as asked */
+	for (size_t i = 0; format_words[i]; i++)
+		if (strcasecmp(value, format_words[i]) == 0)
+			return fail(p, "%s %.40s would write a file named '%.40s': did you mean --format %s? (a file of "
+				    "that name: %s ./%.40s)", typed, value, value, format_words[i], typed, value);
+	if (is_word_of(value, other_format_words))
+		return fail(p, "%s %.40s would write a file named '%.40s': hmn's formats are --format table, json, csv "
+			    "or prometheus (a file of that name: %s ./%.40s)", typed, value, value, typed, value);
+	if (strpbrk(value, "=,") || is_word_of(value, column_words))
+		return fail(p, "%s %.40s would write a file named '%.40s': hmn's -o names a file, not columns (a "
+			    "file of that name: %s ./%.40s)", typed, value, value, typed, value);
 	return 0;
 }
 
@@ -203,6 +274,11 @@ static int set_value(struct parser *p, const struct option_spec *o, const char *
 				return 0;
 			}
 		return fail(p, "invalid %s '%.40s' (expected %s)", typed, value, o->help); /* the help names the choices */
+	case VALUE_FILE:
+		if (check_output_name(p, typed, value) < 0)
+			return -EINVAL;
+		*(const char **)field = value;
+		return 0;
 	case VALUE_TEXT:
 		if (!*value)
 			return fail(p, "empty value for %s", typed);
@@ -230,10 +306,15 @@ static int set_value(struct parser *p, const struct option_spec *o, const char *
 			return fail(p, "%s takes a size (e.g. 24GiB), not a share of a GPU", typed);
 		((struct size_option *)field)->given = true;
 		return 0;
-	case VALUE_PIDS:
-		return add_items(p, value, typed, &p->cli->pid_text, add_pid);
-	case VALUE_DEVICES:
-		return add_items(p, value, typed, &p->cli->device_text, add_device);
+	case VALUE_PIDS: {
+		int r = add_items(p, value, typed, ", \t\r\n", add_pid);
+		p->cli->pids_given = true;
+		return r < 0 ? r : remember_pids(p->cli);
+	}
+	case VALUE_DEVICES: {
+		int r = add_items(p, value, typed, ",", add_device);
+		return r < 0 ? r : remember_list(&p->cli->device_text, value);
+	}
 	case VALUE_FACTOR: {
 		char *end;
 		double f = strtod(value, &end);

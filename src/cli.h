@@ -58,6 +58,7 @@ struct cli {
 	enum sort_key sort;
 	uint32_t *pids;
 	size_t n_pids;
+	bool pids_given;                     /* --pid given, even as an empty LIST: then it matches no process */
 	struct device_selector *devices;
 	size_t n_devices;
 	char *pid_text, *device_text;        /* the filters as given, for the summary */

@@ -27,7 +27,7 @@ int cmd_ps(const struct cli *cli, hmn_context *ctx)
 	}
 	status = EXIT_RUNTIME;
 	struct hmn_process_filter filter = {
-		.pids = cli->pids, .n_pids = cli->n_pids,
+		.pids = cli->pids, .n_pids = cli->n_pids, .pids_given = cli->pids_given,
 		.devices = indices, .n_devices = cli->n_devices,
 	};
 	r = hmn_query_processes(ctx, &filter, &list);

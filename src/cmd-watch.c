@@ -337,7 +337,8 @@ int cmd_watch(const struct cli *cli, hmn_context *ctx)
 	if (status != EXIT_OK)
 		return status;
 	w.filter = (struct hmn_process_filter){
-		.pids = cli->pids, .n_pids = cli->n_pids, .devices = indices, .n_devices = cli->n_devices,
+		.pids = cli->pids, .n_pids = cli->n_pids, .pids_given = cli->pids_given,
+		.devices = indices, .n_devices = cli->n_devices,
 	};
 	if (!output_is_stdout(cli->output)) {
 		/* A FILE that cannot be written fails before the first sample, not never. */

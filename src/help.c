@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "cli-spec.h"
+#include "util/text.h"
 
 int cli_usage_status(const struct cli *cli)
 {
@@ -11,7 +12,11 @@ int cli_usage_status(const struct cli *cli)
 void print_usage_error(const struct cli *cli, const char *message)
 {
 	const struct command_spec *c = command_of(cli);
-	fprintf(stderr, "hmn: %s\nTry 'hmn %s%s--help'.\n", message, c ? c->name : "", c ? " " : "");
+	char shown[512];
+
+	/* A message quotes what was typed: a newline or an escape in it never reaches the terminal. */
+	fprintf(stderr, "hmn: %s\nTry 'hmn %s%s--help'.\n", printable_name(message, shown, sizeof(shown)),
+		c ? c->name : "", c ? " " : "");
 }
 
 /* "  -o, --output FILE" or "      --json" */

@@ -229,6 +229,11 @@ static bool is_executable_file(const char *path)
 }
 
 /* By its path, or, for a bare name, in PATH's entries as execvp looks. */
+bool sys_names_a_path(const char *s)
+{
+	return strchr(s, '/') != NULL;
+}
+
 bool sys_found_all_the_same(const char *word)
 {
 	if (strchr(word, '/'))

@@ -152,6 +152,11 @@ bool sys_measures_spill(void)
 	return true; /* WDDM pages dedicated memory out to shared */
 }
 
+bool sys_names_a_path(const char *s)
+{
+	return strpbrk(s, "/\\:") != NULL;
+}
+
 bool sys_found_all_the_same(const char *word)
 {
 	(void)word;

@@ -82,6 +82,9 @@ void sys_say_exit_note(const struct hmn_command *command, const char *name);
 
 /* ---- -o FILE: output.c's file replaced atomically, the OS's part ---- */
 
+/* Does s name a place, not only a file in the current directory ("./json", "C:json")? */
+bool sys_names_a_path(const char *s);
+
 /* A path as the OS's file calls take it: as given (UTF-8), or UTF-16 for Windows' wide calls. */
 #ifdef _WIN32
 typedef wchar_t sys_char;

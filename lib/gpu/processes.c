@@ -94,7 +94,7 @@ bool process_sink_wants_pid(struct process_sink *sink, uint32_t pid)
 		if (r != 1)
 			return false;
 	}
-	if (f->n_pids == 0)
+	if (f->n_pids == 0 && !f->pids_given)
 		return true;
 	for (size_t i = 0; i < f->n_pids; i++)
 		if (f->pids[i] == pid)

@@ -373,3 +373,35 @@ PY
 	# Nothing was asked of the GPUs.
 	[ ! -e "$HMN_STUB_TRACE" ] || ! grep -q '^calls nvmlDeviceGetMemoryInfo' "$HMN_STUB_TRACE"
 }
+
+@test "--output refuses other tools' -o habits (ps -o pid=, kubectl -o json): usage error with a hint, nothing written" {
+	cd "$BATS_TEST_TMPDIR"
+	mkdir habits && cd habits
+	for value in pid= 'pid,comm' json JSON csv prometheus table wide yaml pid vram name custom-columns=NAME:.pid; do
+		run_split "$HMN" ps -o "$value"
+		[ "$status" -eq 2 ]
+		[[ "${stderr%%$'\n'*}" == "hmn: -o $value would write a file named '$value': "*" (a file of that name: -o ./$value)" ]]
+		[ "${stderr##*$'\n'}" = "Try 'hmn ps --help'." ]
+		[ "$output" = "" ]
+	done
+	run_split "$HMN" free --output=json
+	[ "$status" -eq 2 ]
+	[ "${stderr%%$'\n'*}" = "hmn: --output json would write a file named 'json': did you mean --format json? (a file of that name: --output ./json)" ]
+	run_split "$HMN" ps -oJSON
+	[ "${stderr%%$'\n'*}" = "hmn: -o JSON would write a file named 'JSON': did you mean --format json? (a file of that name: -o ./JSON)" ]
+	# hmn run: a usage error of its own (125), COMMAND never started.
+	run_split "$HMN" run -o wide -- touch started
+	[ "$status" -eq 125 ]
+	[ ! -e started ]
+	[ -z "$(ls -A)" ]
+	# The habit this guards: ps -o pid= | xargs kill would have killed nothing, silently.
+	run_split bash -c '"$HMN" ps -o pid= | wc -c'
+	[ "$output" = 0 ]
+	[[ "$stderr" == "hmn: -o pid= would write"* ]]
+	# Said as a path, each is a file like any other.
+	for value in ./json ./pid= "$PWD/wide"; do
+		run_split "$HMN" ps --json -o "$value"
+		[ "$status" -eq 0 ]
+		jq -e 'length == 3' "$value"
+	done
+}

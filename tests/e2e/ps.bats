@@ -128,9 +128,39 @@ Try 'hmn ps --help'." ]
 	run_split "$HMN" ps --device 9
 	[ "$status" -eq 2 ]
 	[ "${stderr%%$'\n'*}" = "hmn: --device 9: no such GPU (2 found, indices from 0)" ]
-	run_split "$HMN" ps --pid 1,,2
-	[ "$status" -eq 2 ]
 	run_split "$HMN" ps --pid 99999999999
+	[ "$status" -eq 2 ]
+	# A word of a list that is not a pid, quoted printable: never a raw escape or newline on stderr.
+	run_split "$HMN" ps --pid $'12 \e[2J'
+	[ "$status" -eq 2 ]
+	[ "${stderr%%$'\n'*}" = "hmn: invalid PID '?[2J' in --pid" ]
+}
+
+@test "--pid takes lists as pgrep and shells make them; an empty one matches nothing" {
+	three_processes
+	# pgrep prints one pid a line: two matches are a list, not a usage error.
+	run_split "$HMN" ps --json --pid $'777\n4242\n'
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.[] | .pid] | unique' <<<"$output")" = '[777,4242]' ]
+	[ "$stderr" = "hmn: 2 GPU processes found matching pid=777,4242 (3.5GiB total)." ]
+	run_split "$HMN" ps --json --pid ' 777	1500 ,,4242 '
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.[] | .pid] | unique' <<<"$output")" = '[777,1500,4242]' ]
+	# pgrep found nothing: "$(pgrep x)" is empty, and so is what is listed (exit 0), so
+	# `hmn ps --pid "$(pgrep x)" --no-header | awk ... | xargs -r kill` kills nothing.
+	for empty in '' ' ' $'\n'; do
+		run_split "$HMN" ps --pid "$empty" --no-header
+		[ "$status" -eq 0 ]
+		[ "$output" = "" ]
+		[ "$stderr" = "hmn: 0 GPU processes found matching pid=none." ]
+	done
+	run_split "$HMN" ps --json --pid ''
+	[ "$output" = "[]" ]
+	# An empty list beside a pid: the pid's rows.
+	run_split "$HMN" ps --json --pid '' --pid 1500
+	[ "$(jq -c '[.[] | .pid]' <<<"$output")" = '[1500]' ]
+	# --device lists stay comma lists: an empty item there is still a mistake.
+	run_split "$HMN" ps --device 0,,1
 	[ "$status" -eq 2 ]
 }
 
