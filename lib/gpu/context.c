@@ -281,18 +281,23 @@ hmn_context *hmn_context_free(hmn_context *ctx)
  * those of the families opened before it.
  */
 /*
- * NVIDIA cards that slot (DRM) saw in sysfs, when every NVIDIA source
- * selected was tried and none could read a GPU: said as a warning, and
- * their indices kept (NVIDIA's range comes first), so that the GPUs that
- * answered keep theirs and --device 3 names the same GPU as before. Left
- * alone when no NVIDIA source was selected (--backend drm is a choice).
+ * NVIDIA GPUs the system shows (os_nvidia_gpus_shown: PCI functions in
+ * sysfs), when every NVIDIA source selected was tried and none could read
+ * a GPU: said as a warning, counted as unread (the status is then 1, never
+ * "no GPU"), and their indices kept (NVIDIA's range comes first), so that
+ * the GPUs that answered keep theirs and --device 3 names the same GPU as
+ * before. Taken once, when the first other family is placed or when no
+ * GPU was found at all. Left alone when no NVIDIA source was selected
+ * (--backend drm is a choice).
  */
-static void keep_unread_nvidia(hmn_context *ctx, struct source_slot *slot)
+static void keep_unread_nvidia(hmn_context *ctx)
 {
 	char where[128] = "", why[2 * HMN_ERROR_MAX] = "";
 	size_t len = 0;
 	bool tried = false;
 
+	if (ctx->nvidia_census_taken)
+		return;
 	for (size_t i = 0; i < ctx->n_slots; i++) {
 		const struct source_slot *s = &ctx->slots[i];
 		if (s->source->family != FAMILY_NVIDIA)
@@ -305,7 +310,8 @@ static void keep_unread_nvidia(hmn_context *ctx, struct source_slot *slot)
 		if (len >= sizeof(why))
 			len = sizeof(why) - 1;
 	}
-	unsigned n = tried ? slot->source->nvidia_seen(slot->state, where, sizeof(where)) : 0;
+	ctx->nvidia_census_taken = true;
+	unsigned n = tried ? os_nvidia_gpus_shown(where, sizeof(where)) : 0;
 	if (n == 0)
 		return;
 	ctx->unread_gpus += n;
@@ -344,8 +350,8 @@ bool slot_ready(hmn_context *ctx, struct source_slot *slot)
 			slot->has_base = true;
 		}
 	}
-	if (!slot->has_base && slot->source->nvidia_seen)
-		keep_unread_nvidia(ctx, slot);
+	if (!slot->has_base && slot->source->family != FAMILY_NVIDIA)
+		keep_unread_nvidia(ctx);
 	if (!slot->has_base) {
 		slot->base = ctx->next_base;
 		slot->has_base = true;
@@ -373,6 +379,7 @@ static int fail_no_gpu(hmn_context *ctx)
 	size_t len = 0;
 	bool broken = false;
 
+	keep_unread_nvidia(ctx);
 	for (size_t i = 0; i < ctx->n_slots; i++)
 		broken |= ctx->slots[i].broken;
 	broken |= ctx->unread_gpus > 0; /* there, but nothing could read it */

@@ -39,6 +39,7 @@ struct hmn_context {
 	size_t n_slots;
 	unsigned next_base;               /* where the next family's index range starts */
 	unsigned unread_gpus;             /* GPUs shown but read by no source; their indices kept */
+	bool nvidia_census_taken;         /* the system's NVIDIA GPUs counted, once a context */
 	char error[HMN_ERROR_MAX];
 	hmn_log_fn log;
 	void *log_userdata;

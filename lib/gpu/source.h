@@ -135,11 +135,6 @@ struct hmn_source {
 	 */
 	int (*process_peak)(void *state, uint32_t pid, unsigned local_index, uint64_t alive_at_us,
 			    uint64_t *ret_bytes);
-	/*
-	 * Optional. How many GPUs this source saw but left to the "nvidia"
-	 * family (NVIDIA cards in sysfs), and where ("0000:3b:00.0, ...").
-	 */
-	unsigned (*nvidia_seen)(void *state, char *where, size_t size);
 	/* Optional. Forget what was read once per context (identity, MIG layout). */
 	void (*refresh)(void *state);
 	/*

@@ -246,6 +246,14 @@ const char *os_trusted_getenv(const char *name);
 /* The root to read instead of /proc ($HMN_PROCFS), never NULL. */
 const char *os_procfs_root(void);
 
+/*
+ * How many NVIDIA GPUs the system shows, whether or not a driver answers
+ * for them (Linux: display-class PCI functions under $HMN_SYSFS or /sys),
+ * their PCI addresses into where ("0000:01:00.0, ..."); 0 where the OS has
+ * no such census (Windows, macOS).
+ */
+unsigned os_nvidia_gpus_shown(char *where, size_t size);
+
 /* ---- files: read at 64-bit offsets, folders listed (os/posix/file.c, os/windows/file.c) ---- */
 
 enum os_path_kind { OS_PATH_MISSING, OS_PATH_FILE, OS_PATH_DIRECTORY };

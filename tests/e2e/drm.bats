@@ -134,6 +134,39 @@ Intel Arc A310" ]
 	[ -z "$stderr" ]
 }
 
+@test "a broken NVIDIA driver on a machine whose only GPU is NVIDIA's: exit 1, never 'no GPU' (3)" {
+	unset HMN_BACKENDS
+	# The card alone, as the PCI bus shows it with the driver not loaded: no DRM node.
+	rm -rf "$HMN_SYSFS/class" "$HMN_SYSFS/bus/pci/devices/"0000:0[38a]:00.0 "$HMN_SYSFS/bus/pci/devices/0000:c4:00.0" \
+		"$HMN_SYSFS/bus/pci/devices/0000:3d:00.0"
+	[ "$(ls "$HMN_SYSFS/bus/pci/devices" | tr '\n' ' ')" = "0000:01:00.0 0000:05:00.0 " ]
+	# NVML cannot be loaded, nvidia-smi is absent...
+	export HMN_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1 HMN_NVIDIA_SMI=/nonexistent/nvidia-smi
+	for command in free ps "watch --count 1" "free --need 1GiB"; do
+		run_split "$HMN" $command
+		[ "$status" -eq 1 ]
+		[[ "$stderr" == *"hmn: 1 NVIDIA GPU (0000:01:00.0) that no source could read (nvml: "*"; nvidia-smi: "*"): GPU 0 left out"* ]]
+		[[ "$stderr" == *"hmn: no GPU could be read (tried nvml: "* ]]
+	done
+	# ...or NVML loads but fails to initialise (the driver's module not loaded), nvidia-smi the same.
+	export HMN_NVML_LIBRARY="$STUB_MODERN"
+	scenario 'init-error 9'
+	run_split "$HMN" free --json
+	[ "$status" -eq 1 ]
+	[ "$output" = "" ]
+	[[ "$stderr" == *"1 NVIDIA GPU (0000:01:00.0) that no source could read"* ]]
+	# The NVSwitch beside it is NVIDIA's but no GPU: alone, the machine has none (3).
+	rm "$HMN_SYSFS/bus/pci/devices/0000:01:00.0"
+	run_split "$HMN" free
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == "hmn: no GPU found (tried nvml: "* ]]
+	# --backend drm leaves NVIDIA out by choice.
+	ln -s ../../../devices/pci0000:00/0000:00:03.0/0000:01:00.0 "$HMN_SYSFS/bus/pci/devices/0000:01:00.0"
+	run_split "$HMN" free --backend drm
+	[ "$status" -eq 3 ]
+	[[ "$stderr" != *"NVIDIA GPU"* ]]
+}
+
 @test "another user's process: counted as protected, never silently lost" {
 	dir=$(mktemp -d)
 	cp -a "$HMN_SYSFS" "$HMN_PROCFS" "$dir/"

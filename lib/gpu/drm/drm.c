@@ -48,15 +48,13 @@ struct drm {
 	unsigned n_gpus;
 	struct drm_node nodes[NODES_MAX];
 	size_t n_nodes;
-	unsigned n_nvidia;            /* NVIDIA cards seen, left to nvml and nvidia-smi */
-	char nvidia_slots[128];       /* their PCI addresses, for the message when nothing reads them */
 };
 
 static const char *sysfs_root(bool *ret_fake)
 {
-	const char *root = os_trusted_getenv("HMN_SYSFS");
-	*ret_fake = root && *root;
-	return *ret_fake ? root : "/sys";
+	const char *root = os_sysfs_root();
+	*ret_fake = strcmp(root, "/sys") != 0;
+	return root;
 }
 
 /* A small sysfs file, NUL-terminated, trailing newline removed; -errno. */
@@ -266,9 +264,6 @@ static void add_card(struct drm *d, int class_dir, const char *name, unsigned nu
 	if (u.has_ids && u.vendor_id == VENDOR_NVIDIA) {
 		hmn_log(d->ctx, HMN_LOG_INFO, "drm: %s (%s): NVIDIA: left to nvml and nvidia-smi",
 			name, u.slot);
-		size_t used = strlen(d->nvidia_slots);
-		snprintf(d->nvidia_slots + used, sizeof(d->nvidia_slots) - used, "%s%s", used ? ", " : "", u.slot);
-		d->n_nvidia++;
 		return;
 	}
 	if (!u.has_ids || (u.vendor_id != VENDOR_AMD && u.vendor_id != VENDOR_INTEL) ||
@@ -659,13 +654,6 @@ static int drm_processes(void *state, struct process_sink *sink, size_t *ret_fai
 	return r;
 }
 
-static unsigned drm_nvidia_seen(void *state, char *where, size_t size)
-{
-	const struct drm *d = state;
-	snprintf(where, size, "%s", d->nvidia_slots);
-	return d->n_nvidia;
-}
-
 const struct hmn_source hmn_source_drm = {
 	.name = "drm",
 	.family = FAMILY_DRM,
@@ -674,5 +662,4 @@ const struct hmn_source hmn_source_drm = {
 	.device_count = drm_device_count,
 	.gpus = drm_gpus,
 	.processes = drm_processes,
-	.nvidia_seen = drm_nvidia_seen,
 };

@@ -17,6 +17,14 @@
 #include "util/arena.h"
 #include "util/text.h"
 
+unsigned os_nvidia_gpus_shown(char *where, size_t size)
+{
+	/* no NVIDIA GPU runs on a Mac that macOS drives */
+	if (size)
+		where[0] = '\0';
+	return 0;
+}
+
 const char *os_procfs_root(void)
 {
 	return "the process table";

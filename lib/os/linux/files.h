@@ -31,6 +31,9 @@ ssize_t linux_read_all(int dir, const char *path, char **buf, size_t *size);
  */
 size_t linux_put_uint(char *buf, size_t len, unsigned long n);
 
+/* The root to read instead of /sys ($HMN_SYSFS), never NULL. */
+const char *os_sysfs_root(void);
+
 struct proc_stat;
 /* PID/stat under the /proc at fd procfs, parsed (parse_stat); -errno, -EINVAL when it does not parse. */
 int linux_read_stat(int procfs, unsigned pid, struct proc_stat *ret);
