@@ -93,10 +93,8 @@ int cmd_free(const struct cli *cli, hmn_context *ctx)
 	if (output_open(&out, cli->output) < 0)
 		return EXIT_RUNTIME;
 	r = hmn_query_gpus(ctx, &gpus);
-	if (r < 0) {
-		output_discard(&out);
-		return exit_for_query_error(ctx, r);
-	}
+	if (r < 0)
+		return finish_failed_query(cli, ctx, &out, r);
 	r = resolve_devices(cli, gpus, NULL); /* only to refuse a GPU that is not there */
 	if (r < 0) {
 		output_discard(&out);
@@ -118,6 +116,8 @@ int cmd_free(const struct cli *cli, hmn_context *ctx)
 		.no_header = cli->no_header, .bytes = cli->bytes, .long_format = cli->long_format,
 	};
 	r = renderer_for(cli->format)->gpus(out.file, rows, n, &o);
+	if (r == 0 && cli->format == FORMAT_PROMETHEUS)
+		r = render_prometheus_health(out.file, every_gpu_answered(ctx, gpus->failed), rows, n);
 	if (r < 0) {
 		fprintf(stderr, "hmn: %s\n", strerror(-r));
 		output_discard(&out);

@@ -39,6 +39,7 @@ struct watch {
 	const char *file;     /* -o FILE: each sample replaces it; NULL: stdout */
 	bool file_failed;     /* a sample could not be written to FILE */
 	size_t failed_gpus;   /* the most GPUs that failed to answer in one sample */
+	bool query_failed;    /* a sample got no answer at all (every GPU lost, the driver gone) */
 	bool drawn;           /* a frame is on the screen */
 	FILE *frame;          /* terminal: where a frame is laid out before it is cut and drawn */
 	struct gpu_peak *gpus;
@@ -157,7 +158,7 @@ static int render_tables(struct watch *w, FILE *out, const struct hmn_gpu *const
  * output_commit) and watch goes on: the next one may be; the exit status
  * says it at the end.
  */
-static int write_sample_file(struct watch *w, const char *time, uint64_t elapsed_us,
+static int write_sample_file(struct watch *w, const char *time, uint64_t elapsed_us, bool up,
 			     const struct hmn_gpu *const *gpus, size_t n_gpus,
 			     const struct hmn_process *const *rows, size_t n_rows)
 {
@@ -177,6 +178,8 @@ static int write_sample_file(struct watch *w, const char *time, uint64_t elapsed
 		r = render_gpus_prometheus(out.file, gpus, n_gpus, &o);
 		if (r == 0)
 			r = render_processes_prometheus(out.file, rows, n_rows, &o);
+		if (r == 0)
+			r = render_prometheus_health(out.file, up, gpus, n_gpus);
 	} else
 		r = render_tables(w, out.file, gpus, n_gpus, rows, n_rows);
 	if (r < 0) {
@@ -202,13 +205,20 @@ static int take_sample(struct watch *w, uint64_t elapsed_us)
 	int r;
 
 	sys_utc_now(time);
-	if (hmn_query_gpus(w->ctx, &gpus) < 0)
+	bool answered = true;
+	if (hmn_query_gpus(w->ctx, &gpus) < 0) {
 		tool_log_once(HMN_LOG_WARNING, hmn_context_error(w->ctx), NULL);
-	if (hmn_query_processes(w->ctx, &w->filter, &list) < 0)
+		answered = false;
+	}
+	if (hmn_query_processes(w->ctx, &w->filter, &list) < 0) {
 		tool_log_once(HMN_LOG_WARNING, hmn_context_error(w->ctx), NULL);
+		answered = false;
+	}
 	size_t failed = gpus ? gpus->failed : 0;
 	if (list && list->failed_gpus > failed)
 		failed = list->failed_gpus;
+	w->query_failed |= !answered;
+	answered = answered && every_gpu_answered(w->ctx, failed);
 	if (failed > w->failed_gpus)
 		w->failed_gpus = failed;
 	gpu_rows = select_gpu_rows(w->cli, gpus ? gpus : &no_gpus, &n_gpus);
@@ -216,7 +226,7 @@ static int take_sample(struct watch *w, uint64_t elapsed_us)
 	r = gpu_rows && rows ? 0 : -ENOMEM;
 
 	if (r == 0 && w->file) {
-		r = write_sample_file(w, time, elapsed_us, gpu_rows, n_gpus, rows, n_rows);
+		r = write_sample_file(w, time, elapsed_us, answered, gpu_rows, n_gpus, rows, n_rows);
 	} else if (r == 0 && w->cli->format == FORMAT_JSON) {
 		r = render_sample_json(stdout, time, elapsed_us, gpu_rows, n_gpus, rows, n_rows);
 	} else if (r == 0 && w->terminal) {
@@ -332,21 +342,20 @@ int cmd_watch(const struct cli *cli, hmn_context *ctx)
 	unsigned *indices = NULL;
 	uint64_t samples = 0;
 
+	/* A FILE that cannot be written fails before the first sample, not never. */
+	struct output probe;
+	bool to_file = !output_is_stdout(cli->output);
+	if (to_file && output_open(&probe, cli->output) < 0)
+		return EXIT_RUNTIME;
 	/* The first query says whether there is a GPU at all, and resolves --device. */
 	int status = query_device_filter(cli, ctx, &indices);
-	if (status != EXIT_OK)
-		return status;
+	if (status != EXIT_OK) /* no GPU, or none answered: Prometheus' FILE still says so */
+		return to_file ? finish_failed_document(cli, &probe, status) : status;
 	w.filter = (struct hmn_process_filter){
 		.pids = cli->pids, .n_pids = cli->n_pids, .pids_given = cli->pids_given,
 		.devices = indices, .n_devices = cli->n_devices,
 	};
-	if (!output_is_stdout(cli->output)) {
-		/* A FILE that cannot be written fails before the first sample, not never. */
-		struct output probe;
-		if (output_open(&probe, cli->output) < 0) {
-			free(indices);
-			return EXIT_RUNTIME;
-		}
+	if (to_file) {
 		output_discard(&probe);
 		w.file = cli->output;
 	}
@@ -377,7 +386,7 @@ int cmd_watch(const struct cli *cli, hmn_context *ctx)
 	}
 	elapsed = clock_us() - start;
 	status = finish_output(stdout, status);
-	if (status == EXIT_OK && w.file_failed)
+	if (status == EXIT_OK && (w.file_failed || w.query_failed))
 		status = EXIT_RUNTIME;
 	if (status == EXIT_OK && !cli->quiet && print_watch_summary(&w, samples, elapsed) < 0)
 		status = EXIT_RUNTIME;

@@ -10,6 +10,8 @@
 #include <strings.h>
 
 #include "format.h"
+#include "output.h"
+#include "render.h"
 #include "sys.h"
 #include "tool.h"
 
@@ -63,6 +65,25 @@ int exit_for_unread_gpus(const hmn_context *ctx, int status, size_t failed_now)
 	 */
 	bool answered = status == EXIT_OK || status == EXIT_NOT_ENOUGH;
 	return answered && (hmn_context_unread_gpus(ctx) > 0 || failed_now > 0) ? EXIT_RUNTIME : status;
+}
+
+bool every_gpu_answered(const hmn_context *ctx, size_t failed_now)
+{
+	return hmn_context_unread_gpus(ctx) == 0 && failed_now == 0;
+}
+
+int finish_failed_query(const struct cli *cli, hmn_context *ctx, struct output *out, int r)
+{
+	return finish_failed_document(cli, out, exit_for_query_error(ctx, r));
+}
+
+int finish_failed_document(const struct cli *cli, struct output *out, int status)
+{
+	if (status == cli_usage_status(cli) || cli->format != FORMAT_PROMETHEUS || render_prometheus_health(out->file, false, NULL, 0) < 0) {
+		output_discard(out);
+		return status;
+	}
+	return output_commit(out, status);
 }
 
 int exit_for_query_error(hmn_context *ctx, int r)

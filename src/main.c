@@ -21,7 +21,6 @@ struct command_entry {
 	int (*run)(const struct cli *cli, hmn_context *ctx);
 	/* Asks no GPU: run with no context, no driver loaded (NULL: never). */
 	bool (*asks_no_gpu)(const struct cli *cli);
-	bool sampling;           /* queries again and again: each warning said once */
 	bool telemetry;          /* prints GPU rows, which show telemetry in some formats */
 	bool remember_processes; /* a process's name, owner and path read once, not once a sample */
 	int context_failed;      /* the exit status when the context cannot be made (not a usage error) */
@@ -36,10 +35,10 @@ static bool fit_planned(const struct cli *cli)
 static const struct command_entry commands[] = {
 	[COMMAND_FREE] = { .run = cmd_free, .telemetry = true, .context_failed = EXIT_RUNTIME },
 	[COMMAND_PS] = { .run = cmd_ps, .context_failed = EXIT_RUNTIME },
-	[COMMAND_WATCH] = { .run = cmd_watch, .sampling = true, .telemetry = true, .remember_processes = true,
+	[COMMAND_WATCH] = { .run = cmd_watch, .telemetry = true, .remember_processes = true,
 			    .context_failed = EXIT_RUNTIME },
 	/* 125: hmn failed before COMMAND ran. */
-	[COMMAND_RUN] = { .run = cmd_run, .sampling = true, .context_failed = EXIT_RUN_FAILED },
+	[COMMAND_RUN] = { .run = cmd_run, .context_failed = EXIT_RUN_FAILED },
 	[COMMAND_FIT] = { .run = cmd_fit, .asks_no_gpu = fit_planned, .context_failed = EXIT_RUNTIME },
 };
 
@@ -50,8 +49,12 @@ static int open_context(const struct cli *cli, const struct command_entry *c, hm
 	const char *why = NULL;
 	struct hmn_options options = {
 		.backends = cli->backends,
-		/* A command that queries again and again says each warning once. */
-		.log = c->sampling ? tool_log_once : tool_log,
+		/*
+		 * Each warning once: a command that queries again and again (watch,
+		 * run), or GPUs and then processes (ps --format prometheus), says a
+		 * lost GPU one time, not once a query.
+		 */
+		.log = tool_log_once,
 		.log_level = cli->verbose ? HMN_LOG_INFO : HMN_LOG_WARNING,
 		/* Only what prints GPU rows with telemetry asks for it: a plain table costs less. */
 		.telemetry = c->telemetry && (cli->format != FORMAT_TABLE || cli->long_format),

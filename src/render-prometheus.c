@@ -213,3 +213,42 @@ int render_processes_prometheus(FILE *out, const struct hmn_process *const *rows
 	outbuf_close(o);
 	return r ? -ENOMEM : 0;
 }
+
+/* ---- every document: did hmn get its answer ---------------------------------------- */
+
+/*
+ * hmn_up (1 when every GPU found answered, as Prometheus' own up) and
+ * hmn_driver_info{source, driver_version} 1, once per source and version
+ * among gpus (driver_version "" where the source does not say it). A
+ * failed run writes hmn_up 0 and no GPU series: a dead GPU is never an idle one.
+ */
+int render_prometheus_health(FILE *out, bool up, const struct hmn_gpu *const *gpus, size_t n)
+{
+	static const char *const names[] = { "source", "driver_version" };
+	struct outbuf *o = outbuf_new(out);
+	int r = 0;
+	if (!o)
+		return -ENOMEM;
+	put_header(o, "hmn_up", "1 when every GPU found answered, 0 when none was found or one could not be read.");
+	OUTBUF_LITERAL(o, "hmn_up ");
+	outbuf_put(o, up ? "1\n" : "0\n", 2);
+	bool header = false;
+	for (size_t i = 0; i < n; i++) {
+		const char *version = gpus[i]->driver_version ? gpus[i]->driver_version : "";
+		bool seen = false;
+		for (size_t k = 0; k < i && !seen; k++)
+			seen = strcmp(gpus[k]->source, gpus[i]->source) == 0 &&
+			       strcmp(gpus[k]->driver_version ? gpus[k]->driver_version : "", version) == 0;
+		if (seen)
+			continue;
+		if (!header)
+			put_header(o, "hmn_driver_info", "The driver each source answered with (always 1).");
+		header = true;
+		OUTBUF_LITERAL(o, "hmn_driver_info");
+		const char *values[] = { gpus[i]->source, version };
+		r |= put_labels(o, names, values, 2);
+		OUTBUF_LITERAL(o, " 1\n");
+	}
+	outbuf_close(o);
+	return r ? -ENOMEM : 0;
+}

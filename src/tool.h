@@ -22,6 +22,19 @@ int finish_output(FILE *out, int status);
 int exit_for_query_error(hmn_context *ctx, int r);
 /* A command that answered still fails (1) when a GPU the system shows could not be read (the log said which). */
 int exit_for_unread_gpus(const hmn_context *ctx, int status, size_t failed_now);
+/* Did every GPU found answer (Prometheus' hmn_up)? failed_now: those this query lost. */
+bool every_gpu_answered(const hmn_context *ctx, size_t failed_now);
+
+struct output;
+/*
+ * A query that failed (no GPU, every GPU lost, a hung source): said, and
+ * for --format prometheus the destination still gets a document saying
+ * hmn_up 0 with no GPU series, so a textfile collector never serves the
+ * last good values; other formats write nothing. Returns the exit status.
+ */
+int finish_failed_query(const struct cli *cli, hmn_context *ctx, struct output *out, int r);
+/* The same once the failure was said: status is what the command exits with. */
+int finish_failed_document(const struct cli *cli, struct output *out, int status);
 
 /*
  * Resolves --device to GPU indices. A selector no GPU answers to is a usage

@@ -202,8 +202,87 @@ PY
 	grep -qF 'hmn_process_gpu_memory_bytes{pid="777",name="we\"ird\\na?me?",user="nobody",gpu="1",uuid="GPU-bbbbbbbb-1111-2222-3333-444444444444",type="compute",container="",pod_uid=""} 1073741824' "$BATS_TEST_TMPDIR/ps.prom"
 	# Unknown VRAM (pid 1500): left out.
 	! grep -q 'pid="1500"' "$BATS_TEST_TMPDIR/ps.prom" || false
-	# total, used, free, reserved, utilisation, memory utilisation, temperature, power, limit; no GTT on NVIDIA
-	[ "$(grep -c '^# TYPE .* gauge$' "$BATS_TEST_TMPDIR/free.prom")" -eq 9 ]
+	# total, used, free, reserved, utilisation, memory utilisation, temperature, power, limit; no GTT on
+	# NVIDIA; hmn_up and hmn_driver_info
+	[ "$(grep -c '^# TYPE .* gauge$' "$BATS_TEST_TMPDIR/free.prom")" -eq 11 ]
+}
+
+# prom_health FILE: FILE's hmn_up and hmn_driver_info samples, on one line.
+prom_health() {
+	grep -E '^hmn_(up|driver_info)' "$1" | tr '\n' ' '
+}
+
+@test "Prometheus: every document says hmn_up and hmn_driver_info; promtool passes" {
+	command -v promtool >/dev/null || skip "promtool (Debian's prometheus) is not installed"
+	for command in free ps; do
+		run_split "$HMN" $command --format prometheus
+		[ "$status" -eq 0 ]
+		promtool check metrics <<<"$output"
+		[ "$(prom_health <(echo "$output"))" = 'hmn_up 1 hmn_driver_info{source="nvml",driver_version="580.159.04"} 1 ' ]
+	done
+	# A lost GPU: the other's series, and hmn_up 0 (exit 1, as the table's).
+	scenario \
+		'driver 580.159.04' \
+		'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=1073741824 used=1048576' \
+		'gpu name=B uuid=GPU-b pci=00000000:02:00.0 total=1073741824 used=1048576 error=15'
+	run_split "$HMN" free --format prometheus
+	[ "$status" -eq 1 ]
+	promtool check metrics <<<"$output"
+	[ "$(prom_health <(echo "$output"))" = 'hmn_up 0 hmn_driver_info{source="nvml",driver_version="580.159.04"} 1 ' ]
+	grep -q '^hmn_gpu_memory_used_bytes{gpu="0"' <<<"$output"
+	# Said once, not once for the GPU and once for each of its process lists.
+	run_split "$HMN" ps --format prometheus
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: GPU 1: GPU is lost (nvml)
+hmn: 0 GPU processes found." ]
+	[[ "$(prom_health <(echo "$output"))" == "hmn_up 0 "* ]]
+}
+
+@test "Prometheus -o FILE: a run that fails still replaces FILE, saying hmn_up 0 with no stale series, and keeps its status" {
+	command -v promtool >/dev/null || skip "promtool (Debian's prometheus) is not installed"
+	prom="$BATS_TEST_TMPDIR/hmn.prom"
+	fresh() {
+		"$HMN" free --format prometheus -o "$prom"
+		grep -q '^hmn_gpu_memory_used_bytes' "$prom"
+	}
+	failed() { # failed STATUS: FILE was replaced with hmn_up 0 alone
+		[ "$status" -eq "$1" ]
+		[ "$output" = "" ]
+		promtool check metrics <"$prom"
+		[ "$(prom_health "$prom")" = "hmn_up 0 " ]
+		! grep -q '^hmn_gpu' "$prom" || false
+		[ "$(ls "$BATS_TEST_TMPDIR" | grep -c hmn.prom)" -eq 1 ] # no temporary file left
+	}
+	# The driver gone: no GPU found (3).
+	fresh
+	scenario 'init-error 9'
+	run_split "$HMN" free --format prometheus -o "$prom"
+	failed 3
+	# ps and watch the same.
+	run_split "$HMN" ps --format prometheus -o "$prom"
+	failed 3
+	run_split "$HMN" watch --format prometheus -o "$prom" --count 1
+	failed 3
+	# Every GPU lost (1).
+	scenario 'gpu name=A total=1073741824 used=1 error=15'
+	run_split "$HMN" free --format prometheus -o "$prom"
+	failed 1
+	# A hung source (nvidia-smi past HMN_TIMEOUT): 1.
+	export HMN_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1 HMN_TIMEOUT=0.2
+	echo hang >"$HMN_FAKE_SMI_DIR/mode"
+	run_split "$HMN" free --format prometheus -o "$prom"
+	failed 1
+	# Other formats keep FILE as it was on failure: a JSON consumer reads no half-truth either way.
+	echo '[]' >"$BATS_TEST_TMPDIR/hmn.json"
+	run_split "$HMN" free --json -o "$BATS_TEST_TMPDIR/hmn.json"
+	[ "$status" -eq 1 ]
+	[ "$(cat "$BATS_TEST_TMPDIR/hmn.json")" = "[]" ]
+	# A usage error writes nothing at all.
+	export HMN_NVML_LIBRARY="$STUB_MODERN"
+	scenario 'gpu name=A total=1073741824 used=1'
+	rm "$prom"
+	run_split "$HMN" free --format prometheus -o "$prom" --device 7
+	[ "$status" -eq 2 ] && [ ! -e "$prom" ]
 }
 
 @test "exit status and the summary line are the same whatever the format" {
@@ -404,4 +483,48 @@ PY
 		[ "$status" -eq 0 ]
 		jq -e 'length == 3' "$value"
 	done
+}
+
+@test "the README's alerts: promtool checks them, and they fire on hmn_up 0 and on a stale file, not on a healthy one" {
+	command -v promtool >/dev/null || skip "promtool (Debian's prometheus) is not installed"
+	dir=$BATS_TEST_TMPDIR/alerts
+	mkdir "$dir"
+	# The README's rules block, as it is.
+	awk '/^```yaml$/ { block = 1; text = ""; next } block && /^```$/ { if (text ~ /GPUUnreadable/) printf "%s", text; block = 0; next }
+		block { text = text $0 "\n" }' "$TESTS_DIR/../README.md" >"$dir/rules.yml"
+	grep -q 'alert: GPUTextfileStale' "$dir/rules.yml"
+	promtool check rules "$dir/rules.yml"
+	# What hmn wrote when the driver was gone, as node_exporter serves it.
+	scenario 'init-error 9'
+	"$HMN" free --format prometheus -o "$dir/hmn.prom" || true
+	grep -qx 'hmn_up 0' "$dir/hmn.prom"
+	cat >"$dir/test.yml" <<'YAML'
+rule_files: [rules.yml]
+evaluation_interval: 15s
+tests:
+  - interval: 15s
+    input_series:
+      - series: 'hmn_up{instance="gpu-1"}'
+        values: '0x8'
+      - series: 'hmn_up{instance="gpu-2"}'
+        values: '1x8'
+      - series: 'node_textfile_mtime_seconds{instance="gpu-1",file="/var/lib/node_exporter/textfile_collector/hmn.prom"}'
+        values: '0x20'
+      - series: 'node_textfile_mtime_seconds{instance="gpu-2",file="/var/lib/node_exporter/textfile_collector/hmn.prom"}'
+        values: '0+15x20'
+    alert_rule_test:
+      - eval_time: 2m
+        alertname: GPUUnreadable
+        exp_alerts:
+          - exp_labels: {instance: gpu-1}
+            exp_annotations:
+              summary: "hmn on gpu-1 could not read its GPUs (lost, driver broken or gone)"
+      - eval_time: 3m
+        alertname: GPUTextfileStale
+        exp_alerts:
+          - exp_labels: {instance: gpu-1, file: /var/lib/node_exporter/textfile_collector/hmn.prom}
+            exp_annotations:
+              summary: "/var/lib/node_exporter/textfile_collector/hmn.prom on gpu-1 was last written over 2 minutes ago"
+YAML
+	(cd "$dir" && promtool test rules test.yml)
 }

@@ -218,6 +218,26 @@ wait_for() {
 	[ "$(grep -c 'GPU 1: GPU is lost (nvml)' "$BATS_TEST_TMPDIR/err")" -eq 1 ]
 }
 
+@test "watch -o FILE --format prometheus: every GPU lost mid-run, each sample says hmn_up 0 and no GPU series" {
+	command -v promtool >/dev/null || skip "promtool (Debian's prometheus) is not installed"
+	prom="$BATS_TEST_TMPDIR/hmn.prom"
+	"$HMN" watch --interval 100ms --duration 1.5s --format prometheus -o "$prom" 2>"$BATS_TEST_TMPDIR/err" &
+	pid=$!
+	started_pids=$pid
+	for _ in $(seq 50); do [ -s "$prom" ] && break; sleep 0.05; done
+	grep -qx 'hmn_up 1' "$prom"
+	grep -q '^hmn_gpu_memory_used_bytes{gpu="1"' "$prom"
+	replace "${h100} error=15" "${l40s} error=15"
+	sleep 0.5
+	promtool check metrics <"$prom"
+	grep -qx 'hmn_up 0' "$prom"
+	! grep -q '^hmn_gpu' "$prom" || false
+	status=0
+	wait "$pid" || status=$?
+	[ "$status" -eq 1 ]
+	grep -qx 'hmn_up 0' "$prom"
+}
+
 @test "watch: one NVML init for the run, each GPU's MIG mode probed once" {
 	export HMN_STUB_TRACE="$BATS_TEST_TMPDIR/trace"
 	run_split "$HMN" watch --count 5 --interval 50ms --json

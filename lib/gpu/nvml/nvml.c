@@ -734,6 +734,11 @@ static int read_lists(struct nvml *n, struct process_sink *sink, nvmlDevice_t ha
 			*ret_denied = true;
 			continue;
 		}
+		if (r == NVML_ERROR_GPU_IS_LOST) {
+			/* The GPU, not this list: said once, as hmn free says it, and its other lists not asked. */
+			hmn_log(n->ctx, HMN_LOG_WARNING, "GPU %u: %s (nvml)", sink->base + t->index, nvml_error(n, r));
+			return answered;
+		}
 		if (r != NVML_SUCCESS) {
 			hmn_log(n->ctx, HMN_LOG_WARNING, "GPU %u: %s processes: %s (nvml)",
 				sink->base + t->index, list_label[kind], nvml_error(n, r));
