@@ -408,16 +408,21 @@ static void ram_from_exit(struct run *run)
 		ram_meter_exit_floor(&run->ram, bytes);
 }
 
-/* The smallest total memory among the watched devices (--limit N%'s); HMN_UNKNOWN: none says. */
-static uint64_t smallest_total(const struct run *run)
+/*
+ * The watched devices' totals summed (--limit N%'s: the tree's sum over all
+ * of them is what the budget is held against); HMN_UNKNOWN when one does
+ * not say its total.
+ */
+static uint64_t summed_total(const struct run *run)
 {
-	uint64_t smallest = HMN_UNKNOWN;
+	uint64_t sum = 0;
 	for (size_t i = 0; i < run->n_devices; i++) {
 		uint64_t total = run->devices[i].total;
-		if (total != HMN_UNKNOWN && (smallest == HMN_UNKNOWN || total < smallest))
-			smallest = total;
+		if (total == HMN_UNKNOWN || total > HMN_UNKNOWN - 1 - sum)
+			return HMN_UNKNOWN;
+		sum += total;
 	}
-	return smallest;
+	return run->n_devices ? sum : HMN_UNKNOWN;
 }
 
 /* The tree's GPU memory at this sample, as the report's measure counts it. */
@@ -677,7 +682,7 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 		run_free(&run);
 		return EXIT_RUN_FAILED; /* a --device no GPU answers to included: run's usage errors are 125 */
 	}
-	r = limit_resolve(&run.limit, cli, ctx, run.n_devices, smallest_total(&run));
+	r = limit_resolve(&run.limit, cli, ctx, run.n_devices, summed_total(&run));
 	if (r < 0) {
 		/* One line why, and COMMAND never started: a budget nobody enforces is no budget. */
 		fprintf(stderr, "hmn: --limit cannot be enforced: %s; not running the command\n",

@@ -27,7 +27,7 @@
 #define KILL_GRACE_MIN_US (1000 * CLOCK_US_PER_MS)
 
 int limit_resolve(struct run_limit *l, const struct cli *cli, hmn_context *ctx, size_t n_devices,
-		  uint64_t smallest_total)
+		  uint64_t summed_total)
 {
 	*l = (struct run_limit){ .cli = cli, .ctx = ctx };
 	hmn_budget_init(&l->budget, HMN_UNKNOWN, 1.0);
@@ -35,9 +35,9 @@ int limit_resolve(struct run_limit *l, const struct cli *cli, hmn_context *ctx, 
 		return 0;
 	if (n_devices == 0)
 		return -ENODEV;
-	if (cli->limit.size.is_percent && smallest_total == HMN_UNKNOWN)
+	if (cli->limit.size.is_percent && summed_total == HMN_UNKNOWN)
 		return -ERANGE;
-	hmn_budget_init(&l->budget, size_for_total(&cli->limit.size, smallest_total), 1.0);
+	hmn_budget_init(&l->budget, size_for_total(&cli->limit.size, summed_total), 1.0);
 	return 0;
 }
 

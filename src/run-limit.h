@@ -57,14 +57,14 @@ struct run_limit {
 };
 
 /*
- * --limit in bytes: SIZE, or N% of the smallest total among the devices
- * run watches (HMN_UNKNOWN: none says). -ENODEV when there is no device to
+ * --limit in bytes: SIZE, or N% of the devices run watches, their totals
+ * summed (HMN_UNKNOWN: one does not say). -ENODEV when there is no device to
  * measure the tree on, -ERANGE when a share is asked of devices whose
  * totals are unknown: a budget that cannot be enforced is refused, never
  * dropped.
  */
 int limit_resolve(struct run_limit *l, const struct cli *cli, hmn_context *ctx, size_t n_devices,
-		  uint64_t smallest_total);
+		  uint64_t summed_total);
 /* COMMAND started at start_us: its tree is the one to stop. */
 void limit_started(struct run_limit *l, struct hmn_command *command, uint64_t start_us);
 /*

@@ -231,6 +231,14 @@ no_escapes() {
 	run "$HMN" fit "$MODELS/Mixtral-8x7B-v0.1" --context 8192 --gpus 2 --dtype fp8 -q
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
+	# Three asked of two: said before the table (whose rows each have room for a share), then exit 4.
+	run_split "$HMN" fit "$MODELS/Mixtral-8x7B-v0.1" --context 8192 --gpus 3 --dtype fp8
+	[ "$status" -eq 4 ]
+	[ "${stderr%%$'\n'*}" = "hmn: $MODELS/Mixtral-8x7B-v0.1: --gpus 3, but 2 GPUs are listed: it cannot be split over 3 here" ]
+	[ "${stderr#*$'\n'}" = "hmn: $MODELS/Mixtral-8x7B-v0.1 needs 16.9GiB on each of 3 GPUs; 2 are listed" ]
+	run_split "$HMN" fit "$MODELS/Mixtral-8x7B-v0.1" --context 8192 --gpus 3 --dtype fp8 --device 0
+	[ "$status" -eq 4 ]
+	[[ "${stderr%%$'\n'*}" == *": --gpus 3, but 1 GPU is listed: it cannot be split over 3 here" ]]
 }
 
 @test "fit: MAX_CONTEXT is the longest context that fits, a multiple of 256 for a GGUF" {

@@ -462,15 +462,16 @@ EOS
 	"$HMN" run --help | grep -q "^Where no source measures processes (device-wide), --limit is on the rise of the$"
 }
 
-@test "run --limit: a tree under it runs to its own exit status; N% is of the smallest listed GPU" {
+@test "run --limit: a tree under it runs to its own exit status; N% is of the listed GPUs' summed totals" {
 	run_split "$HMN" run --limit 1GiB --json -- bash -c "'$hold' $((512 * MIB)) 0.5; exit 7"
 	[ "$status" -eq 7 ]
 	[ "$(jq -c '[.limit_bytes, .limit_exceeded, .limit_exceeded_ms, .limit_exceeded_bytes, .peak_bytes, .exit_code]' <<<"$stderr")" = \
 		"[$GIB,false,null,null,$((512 * MIB)),7]" ]
-	# The H100's 85520809984 bytes and the L40S's 48305799168: 50% of the L40S's, or with --device 0 the H100's.
+	# The H100's 85520809984 bytes and the L40S's 48305799168: 50% of both, as the tree is summed over
+	# both; with --device 0 the H100's alone.
 	run_split "$HMN" run --limit 50% --json -- true
 	[ "$status" -eq 0 ]
-	[ "$(jq '.limit_bytes' <<<"$stderr")" -eq 24152899584 ]
+	[ "$(jq '.limit_bytes' <<<"$stderr")" -eq $(((85520809984 + 48305799168) / 2)) ]
 	run_split "$HMN" run --limit 50% --device 0 --json -- true
 	[ "$(jq '.limit_bytes' <<<"$stderr")" -eq 42760404992 ]
 	# No --limit: null, and never exceeded.
