@@ -53,7 +53,7 @@ static const struct option_spec
 			    .choices = formats),
 	run_output = OPTION("output", 'o', VALUE_FILE, output, "FILE", "the report to FILE atomically, not stderr"),
 	run_limit = OPTION("limit", 0, VALUE_SIZE, limit, "SIZE",
-			   "stop the tree past SIZE (8GiB; 50% of all listed GPUs)"),
+			   "stop the tree past SIZE (8GiB; 50% of all GPUs)"),
 	run_kill_after = OPTION("kill-after", 0, VALUE_DURATION, kill_after_us, "DURATION",
 				"SIGKILL what --limit's SIGTERM left (default 10s)"),
 	fit_context = OPTION("context", 0, VALUE_COUNT, context, "N", "tokens a sequence (default: as trained)"),
