@@ -18,6 +18,12 @@ setup() {
 	stub="Z:$(tr / '\\' <<<"$NVML_STUB_DLL")"
 }
 
+teardown() {
+	for pid in ${started_pids:-}; do
+		kill "$pid" 2>/dev/null || true
+	done
+}
+
 @test "hmn.exe --version and --help" {
 	run "${wine[@]}" "$HMN" --version
 	[ "$status" -eq 0 ]
@@ -429,4 +435,107 @@ npm_folder() {
 	run "${wine[@]}" "$HMN" fit --memory 80GiB "$models\\hostile\\shard-gone\\model-00001-of-00003.safetensors"
 	[ "$status" -eq 1 ]
 	[[ "$(tr -d '\r' <<<"$output")" == *"shard-gone\\model-00001-of-00003.safetensors: model-00002-of-00003.safetensors, of its set of 3, is missing" ]]
+}
+
+# The README's Windows recipes, as a reader copies them. Wine's cmd.exe and
+# taskkill.exe run the cmd.exe one against real Windows processes (mem-hold.exe)
+# that the stand-in NVML says hold GPU memory; PowerShell does not run under Wine
+# (its powershell.exe is a stub), so of its recipe only the JSON it reads is checked.
+
+# readme_recipe LANG: the line in the README's ```LANG block under Recipes.
+readme_recipe() {
+	awk -v fence='```'"$1" '/^## Recipes/ { on = 1; next } on && /^## / { exit }
+		on && $0 == fence { inside = 1; next } inside && /^```/ { exit } inside' "$TESTS_DIR/../README.md"
+}
+
+# hold NAME: a mem-hold.exe under Wine holding 8 MiB for a minute, in the background: its
+# Windows process id in $NAME, Wine's (Linux's) in ${NAME}_lpid, once it holds the memory.
+hold() {
+	local file="$BATS_TEST_TMPDIR/$1.pid"
+	MEM_HOLD_PID_FILE="Z:$(tr / '\\' <<<"$file")" "${wine[@]}" "$MEM_HOLD" 8 60000 >/dev/null 2>&1 3>&- &
+	printf -v "${1}_lpid" %s "$!"
+	started_pids+=" $!"
+	for _ in $(seq 100); do [ -s "$file" ] && break; sleep 0.1; done
+	printf -v "$1" %s "$(tr -d '\r\n' <"$file")"
+	[ -n "${!1}" ]
+}
+
+# running PID: whether the Linux process PID runs (not gone, not a zombie).
+running() {
+	[ -e "/proc/$1/stat" ] && [ "$(sed 's/.*) //; s/ .*//' "/proc/$1/stat")" != Z ]
+}
+
+# ended PID: whether the Linux process PID ends within 10 seconds.
+ended() {
+	for _ in $(seq 100); do running "$1" || return 0; sleep 0.1; done
+	return 1
+}
+
+@test "the README's cmd.exe recipe under Wine's cmd.exe and taskkill.exe: the processes on GPU 1 end, the others run on" {
+	recipe=$(readme_recipe bat)
+	echo "$recipe"
+	[ "$(wc -l <<<"$recipe")" -eq 1 ]
+	[[ "$recipe" == "for /f "*"taskkill "* ]]
+	hold on_gpu1
+	hold on_gpu0
+	hold no_gpu
+	gpus=('gpu name="NVIDIA GeForce RTX 4090" uuid=GPU-aaaaaaaa-1111-2222-3333-444444444444 pci=00000000:01:00.0 total=25757220864 reserved=346030080 used=4295229440'
+		'gpu name="NVIDIA GeForce RTX 4090" uuid=GPU-bbbbbbbb-1111-2222-3333-444444444444 pci=00000000:02:00.0 total=25757220864 reserved=346030080 used=2148532224')
+	printf '%s\n' "${gpus[@]}" "proc gpu=0 pid=$on_gpu0 used=4294967296 list=compute" \
+		"proc gpu=1 pid=$on_gpu1 used=2147483648 list=compute" >"$HMN_STUB_SCENARIO"
+	# hmn as the reader has it: on PATH, its sources as on Windows (here the stand-in NVML).
+	export HMN_BACKENDS=nvml HMN_NVML_LIBRARY="$stub" WINEPATH="Z:$(dirname "$HMN" | tr / '\\')"
+	cd "$BATS_TEST_TMPDIR"
+	run "${wine[@]}" cmd /c "$recipe"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[[ "$(tr -d '\r' <<<"$output")" == *"PID $on_gpu1 "* ]]
+	ended "$on_gpu1_lpid"
+	running "$on_gpu0_lpid"
+	running "$no_gpu_lpid"
+	# In a .bat file, %%p for each %p, as the README says.
+	hold in_batch
+	printf '%s\n' "${gpus[@]}" "proc gpu=0 pid=$on_gpu0 used=4294967296 list=compute" \
+		"proc gpu=1 pid=$in_batch used=2147483648 list=compute" >"$HMN_STUB_SCENARIO"
+	printf '@echo off\r\n%s\r\n' "${recipe//%/%%}" >kill.bat
+	run "${wine[@]}" cmd /c kill.bat
+	echo "$output"
+	[ "$status" -eq 0 ]
+	ended "$in_batch_lpid"
+	running "$on_gpu0_lpid"
+	running "$no_gpu_lpid"
+}
+
+@test "what the README's PowerShell recipe reads: an array even of one process, its keys in each, no two alike but for case" {
+	recipe=$(readme_recipe powershell)
+	echo "$recipe"
+	[ "$(wc -l <<<"$recipe")" -eq 1 ]
+	# Windows PowerShell 5.1's ConvertFrom-Json hands a JSON array on as one object; in
+	# parentheses it is handed on one process at a time.
+	[[ "$recipe" =~ ^\((hmn ps [^|]*)\ \|\ ConvertFrom-Json\)\ \|\  ]]
+	read -ra command <<<"${BASH_REMATCH[1]}"
+	keys=$(grep -oE '\$_\.[a-z_]+' <<<"$recipe" | cut -c4- | sort -u | tr '\n' ' ')
+	[ "$keys" = "pid used_bytes " ]
+	gpu='gpu name="NVIDIA GeForce RTX 4090" uuid=GPU-aaaaaaaa-1111-2222-3333-444444444444 pci=00000000:01:00.0 total=25757220864 reserved=346030080 used=2148532224'
+	printf '%s\n' "$gpu" 'proc gpu=0 pid=self used=2147483648 list=compute' >"$HMN_STUB_SCENARIO"
+	HMN_BACKENDS=nvml HMN_NVML_LIBRARY="$stub" run --separate-stderr "${wine[@]}" "$HMN" "${command[@]:1}"
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	json=$(tr -d '\r' <<<"$output")
+	jq -e 'type == "array" and length == 1' <<<"$json"
+	for key in $keys; do
+		jq -e --arg key "$key" 'all(.[]; has($key))' <<<"$json"
+	done
+	jq -e 'all(.[]; (.pid | type) == "number" and .used_bytes == 2147483648)' <<<"$json"
+	# PowerShell's objects take a key in any case: two that differ only so would be one.
+	jq -e '[.. | objects | [keys[] | ascii_downcase] | length == (unique | length)] | all' <<<"$json"
+	# A gone process's size is null (PowerShell: $null -gt 1GB is false); no process at all, [].
+	printf '%s\n' "$gpu" 'proc gpu=0 pid=999999 used=na list=compute' >"$HMN_STUB_SCENARIO"
+	HMN_BACKENDS=nvml HMN_NVML_LIBRARY="$stub" run --separate-stderr "${wine[@]}" "$HMN" "${command[@]:1}"
+	[ "$status" -eq 0 ]
+	[ "$(tr -d '\r' <<<"$output" | jq -c '[.[] | [.pid, .used_bytes]]')" = '[[999999,null]]' ]
+	printf '%s\n' "$gpu" >"$HMN_STUB_SCENARIO"
+	HMN_BACKENDS=nvml HMN_NVML_LIBRARY="$stub" run --separate-stderr "${wine[@]}" "$HMN" "${command[@]:1}"
+	[ "$status" -eq 0 ]
+	[ "$(tr -d '\r' <<<"$output")" = "[]" ]
 }
