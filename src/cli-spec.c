@@ -36,6 +36,11 @@ static const struct option_spec
 	opt_bytes = OPTION("bytes", 0, VALUE_FLAG, bytes, NULL, "exact byte counts in the table"),
 	opt_long = OPTION("long", 'l', VALUE_FLAG, long_format, NULL, "add utilisation, temperature and power"),
 	opt_need = OPTION("need", 0, VALUE_SIZE, need, "SIZE", "exit 4 unless a GPU has SIZE free (40GiB, 25%)"),
+	free_pick = OPTION("pick", 0, VALUE_COUNT, pick, "N", "print the N GPUs with --need free, most first"),
+	run_need = OPTION("need", 0, VALUE_SIZE, need, "SIZE", "with --pick: free memory a picked GPU needs"),
+	run_pick = OPTION("pick", 0, VALUE_COUNT, pick, "N", "start COMMAND on N GPUs with --need free"),
+	run_hold = OPTION("hold", 0, VALUE_DURATION, hold_us, "DURATION",
+			  "keep picked GPUs from other launches (default 30s)"),
 	opt_count = OPTION("count", 0, VALUE_COUNT, count, "N", "stop after N samples"),
 	opt_duration = OPTION("duration", 0, VALUE_DURATION, duration_us, "DURATION", "stop after DURATION"),
 	watch_interval = OPTION("interval", 0, VALUE_DURATION, interval_us, "DURATION",
@@ -78,8 +83,8 @@ static const struct option_spec *const global_options[] = {
 const struct command_spec cli_commands[] = {
 	{ COMMAND_FREE, "free", NULL, "device-wide memory, one row per GPU (the default)",
 	  "Device-wide memory, one row per GPU: used, free, total and reserved.",
-	  (const struct option_spec *const[]){ &opt_device, &opt_need, &free_quiet, &opt_long, &opt_no_header, &opt_bytes,
-					       NULL },
+	  (const struct option_spec *const[]){ &opt_device, &opt_need, &free_pick, &free_quiet, &opt_long, &opt_no_header,
+					       &opt_bytes, NULL },
 	  false, EXIT_USAGE },
 	{ COMMAND_PS, "ps", NULL, "per-process GPU memory, one row per (process, GPU)",
 	  "Per-process GPU memory, one row per (process, GPU); a summary line on stderr.",
@@ -100,8 +105,8 @@ const struct command_spec cli_commands[] = {
 	  "GPUs' used memory: memory anything else takes on them meanwhile counts too.\n"
 	  "hmn exits with COMMAND's status; 124 when --limit ended it, 125 when hmn failed\n"
 	  "(its usage errors too), 126 or 127 when COMMAND could not run or was not found.",
-	  (const struct option_spec *const[]){ &run_interval, &opt_device, &run_limit, &run_kill_after, &run_json,
-					       &run_format, &run_output, NULL },
+	  (const struct option_spec *const[]){ &run_interval, &opt_device, &run_need, &run_pick, &run_hold, &run_limit,
+					       &run_kill_after, &run_json, &run_format, &run_output, NULL },
 	  true, EXIT_RUN_FAILED },
 	{ COMMAND_FIT, "fit", "MODEL", "how much GPU memory MODEL needs; which GPUs have room",
 	  "Estimates the GPU memory MODEL needs from its headers alone (a GGUF file, a\n"

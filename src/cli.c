@@ -17,6 +17,7 @@
 #include "cli-spec.h"
 #include "hmn-model.h"
 #include "hmn.h"
+#include "pick.h"
 #include "sys.h"
 #include "util/clock.h"
 
@@ -465,6 +466,16 @@ int cli_parse(struct cli *cli, int argc, char **argv, char *error, size_t error_
 		return fail(&p, "--device chooses among the GPUs present; --memory plans for one of its own instead");
 	if (cli->kill_after_us && !cli->limit.given)
 		return fail(&p, "--kill-after is how long after --limit's SIGTERM SIGKILL comes: it needs --limit");
+	if (cli->pick && !cli->need.given)
+		return fail(&p, "--pick N needs --need SIZE: the free memory each picked GPU must have");
+	if (cli->command == COMMAND_RUN && cli->need.given && !cli->pick)
+		return fail(&p, "--need on hmn run goes with --pick N: the GPUs COMMAND is started on");
+	if (cli->hold_us && !cli->pick)
+		return fail(&p, "--hold is how long a picked GPU is kept from other launches: it needs --pick N");
+	if (cli->hold_us > PICK_HOLD_MAX_US)
+		return fail(&p, "--hold: at most 1h (a launch that takes longer to start holds no GPU that long)");
+	if (cli->command == COMMAND_FREE && cli->pick && cli->format != FORMAT_TABLE)
+		return fail(&p, "--pick prints one line of GPU ids (for CUDA_VISIBLE_DEVICES): it takes no --format");
 	const char *refused = format_refused(cli);
 	if (refused)
 		return fail(&p, "%s", refused);
@@ -472,6 +483,8 @@ int cli_parse(struct cli *cli, int argc, char **argv, char *error, size_t error_
 		cli->interval_us = (cli->command == COMMAND_RUN ? 100 : 1000) * CLOCK_US_PER_MS;
 	if (cli->kill_after_us == 0)
 		cli->kill_after_us = 10 * CLOCK_US_PER_S;
+	if (cli->hold_us == 0)
+		cli->hold_us = PICK_HOLD_DEFAULT_US;
 	return 0;
 }
 

@@ -46,7 +46,9 @@ struct cli {
 	bool help, version, verbose, quiet, no_header, bytes, long_format;
 	enum output_format format;
 	const char *output;                  /* -o FILE; NULL: stdout */
-	struct size_option need;             /* free --need */
+	struct size_option need;             /* free --need; run --need, with --pick */
+	uint64_t pick;                       /* free and run --pick N; 0: not given */
+	uint64_t hold_us;                    /* run --hold: a pick kept from other launches; 0 until set, then 30 s */
 	struct size_option limit;            /* run --limit: the tree's GPU memory budget */
 	uint64_t kill_after_us;              /* run --kill-after: SIGTERM to SIGKILL; 0 until set, then 10 s */
 	uint64_t interval_us;                /* watch, run: 0 until set, then the default */

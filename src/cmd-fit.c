@@ -13,6 +13,7 @@
 
 #include "format.h"
 #include "output.h"
+#include "pick.h"
 #include "render.h"
 #include "tool.h"
 

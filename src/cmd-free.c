@@ -7,6 +7,7 @@
 
 #include "format.h"
 #include "output.h"
+#include "pick.h"
 #include "render.h"
 #include "tool.h"
 
@@ -39,19 +40,6 @@ static void describe_need(const struct size_arg *size, char *buf, size_t buf_siz
 }
 
 /*
- * Is a closer to --need than b? The more free for a SIZE; for N%, the larger
- * share of its own memory free (a small GPU nearly empty is closer to 90%
- * than a large one half full), where both say their totals.
- */
-static bool closer_to_need(const struct size_arg *need, const struct hmn_gpu *a, const struct hmn_gpu *b)
-{
-	if (need->is_percent && a->total_bytes != HMN_UNKNOWN && a->total_bytes > 0 &&
-	    b->total_bytes != HMN_UNKNOWN && b->total_bytes > 0)
-		return (double)a->free_bytes / (double)a->total_bytes > (double)b->free_bytes / (double)b->total_bytes;
-	return a->free_bytes > b->free_bytes;
-}
-
-/*
  * --need SIZE: 0 when a listed GPU has SIZE free, else 4 and the contract's
  * line: "hmn: no GPU has 40.0GiB free (most: GPU 1, 31.2GiB)" (-q: the status alone).
  */
@@ -81,6 +69,65 @@ static int check_need(const struct cli *cli, const struct hmn_gpu *const *rows, 
 	return EXIT_NOT_ENOUGH;
 }
 
+/*
+ * "hmn: --pick 2: only 1 GPU has 40.0GiB free (most of the rest: GPU 1, 31.2GiB); 1 more is held for
+ * another launch" (-q: the status alone).
+ */
+void say_too_few_picked(const struct cli *cli, const struct pick_outcome *o)
+{
+	char need[96], had[SIZE_TEXT_MAX], label[GPU_CELL_MAX];
+
+	if (cli->quiet)
+		return;
+	describe_need(&cli->need.size, need, sizeof(need));
+	if (o->fitting == 0)
+		fprintf(stderr, "hmn: --pick %" PRIu64 ": no GPU has %s free", cli->pick, need);
+	else
+		fprintf(stderr, "hmn: --pick %" PRIu64 ": only %zu GPU%s %s free", cli->pick, o->fitting,
+			o->fitting == 1 ? " has" : "s have", need);
+	if (o->most)
+		fprintf(stderr, " (most of the rest: GPU %s, %s)", gpu_cell(label, &o->most->place),
+			format_size(o->most->free_bytes, false, had));
+	if (o->held)
+		fprintf(stderr, "; %zu more %s held for another launch", o->held, o->held == 1 ? "is" : "are");
+	fputs("\n", stderr);
+}
+
+/*
+ * --pick N: the N GPUs with SIZE free, most free first, as one line of ids
+ * for CUDA_VISIBLE_DEVICES; those a live hmn run --pick holds are passed
+ * over (read under the machine's lock). Exit 4 and nothing on stdout when
+ * fewer than N have room.
+ */
+static int print_pick(const struct cli *cli, FILE *out, const struct hmn_gpu_list *all,
+		      const struct hmn_gpu *const *rows, size_t n)
+{
+	const struct hmn_gpu **picked = calloc(cli->pick, sizeof(*picked));
+	struct pick_file *f = malloc(sizeof(*f));
+	struct pick_outcome o;
+	char id[PICK_KEY_MAX];
+
+	if (!picked || !f || pick_file_open(f, PICK_LOCK_WAIT_MS, cli->quiet) < 0) {
+		free(picked);
+		free(f);
+		fputs("hmn: out of memory\n", stderr);
+		return EXIT_RUNTIME;
+	}
+	pick_file_close(f);
+	pick_gpus(rows, n, &cli->need.size, &f->holds, picked, cli->pick, &o);
+	free(f);
+	if (o.fitting < cli->pick) {
+		free(picked);
+		say_too_few_picked(cli, &o);
+		return EXIT_NOT_ENOUGH;
+	}
+	for (size_t i = 0; i < cli->pick; i++)
+		fprintf(out, "%s%s", i ? "," : "", pick_id(picked[i], all, id, sizeof(id)));
+	fputc('\n', out);
+	free(picked);
+	return EXIT_OK;
+}
+
 int cmd_free(const struct cli *cli, hmn_context *ctx)
 {
 	struct hmn_gpu_list *gpus = NULL;
@@ -104,6 +151,14 @@ int cmd_free(const struct cli *cli, hmn_context *ctx)
 	rows = select_gpu_rows(cli, gpus, &n);
 	if (!rows) {
 		output_discard(&out);
+		goto out;
+	}
+	if (cli->pick) {
+		status = print_pick(cli, out.file, gpus, rows, n);
+		if (status != EXIT_OK)
+			output_discard(&out);
+		else
+			status = exit_for_unread_gpus(ctx, output_commit(&out, EXIT_OK), gpus->failed);
 		goto out;
 	}
 	/* A quiet gate answers by its status alone; a FILE asked for is still written. */

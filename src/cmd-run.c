@@ -21,6 +21,7 @@
 #include "ram-meter.h"
 #include "render.h"
 #include "run-limit.h"
+#include "run-pick.h"
 #include "sample.h"
 #include "spill.h"
 #include "sys.h"
@@ -70,6 +71,7 @@ struct run {
 	struct run_limit limit;      /* --limit */
 	bool told_to_stop;           /* a signal reached hmn */
 	struct output *report_file; /* -o FILE: opened before COMMAND starts; NULL: a stream */
+	struct run_pick *pick;       /* --pick: the GPUs picked for COMMAND; NULL: none asked */
 	uint64_t start_us;
 };
 
@@ -364,9 +366,13 @@ static int take_sample(struct run *run, int tree)
 		r = peaks_add(&run->processes, p, now_us);
 	}
 	name_new_peaks(run, first_new);
-	for (size_t i = 0; i < run->n_devices; i++)
+	for (size_t i = 0; i < run->n_devices; i++) {
 		if (run->devices[i].tree_now > run->devices[i].tree_peak)
 			run->devices[i].tree_peak = run->devices[i].tree_now;
+		/* --pick: the tree is on its GPU now, whose free memory says so: the hold has done its work. */
+		if (run->devices[i].tree_now > 0 && run->pick)
+			run_pick_holding(run->pick, &run->devices[i].place);
+	}
 	run->any_measured |= measured;
 	run->tree_now = total;
 	if (total > run->peak)
@@ -513,6 +519,8 @@ static int write_report(struct run *run, int exit_code, int sig, uint64_t durati
 		.processes_held = peaks_pids_held(&run->processes), .process_peaks = process_peaks,
 		.spill = sys_measures_spill() && measure != MEASURE_NONE ? &run->spill.result : NULL,
 		.left_running = run->left, .n_left_running = run->n_left,
+		.picked = run->pick ? (const char (*)[PICK_KEY_MAX])run->pick->ids : NULL,
+		.n_picked = run->pick ? run->pick->n : 0,
 	};
 	r = put_report(run, &rep);
 out:
@@ -625,6 +633,8 @@ static void run_free(struct run *run)
 	}
 	free(run->devices);
 	free(run->indices);
+	if (run->pick)
+		run_pick_free(run->pick); /* the holds it has not let go of yet */
 	peaks_clear(&run->processes);
 	hmn_tree_meter_free(run->tree_ram);
 	hmn_command_free(run->command);
@@ -677,6 +687,17 @@ int cmd_run(const struct cli *cli, hmn_context *ctx)
 
 	if (open_report_file(&run, &report_file) < 0)
 		return EXIT_RUN_FAILED;
+	/* --pick: COMMAND's GPUs, chosen first; all that follows measures them alone (their --device). */
+	struct run_pick pick;
+	if (cli->pick) {
+		int status = run_pick_make(&pick, cli, ctx);
+		run.pick = &pick;
+		if (status != EXIT_OK) {
+			run_free(&run);
+			return status;
+		}
+		run.cli = &pick.cli;
+	}
 	int r = take_baseline(&run);
 	if (r < 0) {
 		run_free(&run);

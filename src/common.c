@@ -258,14 +258,6 @@ const struct hmn_gpu **select_gpu_rows(const struct cli *cli, const struct hmn_g
 	return rows;
 }
 
-bool used_through_instances(const struct hmn_gpu *const *rows, size_t n, const struct hmn_gpu *g)
-{
-	for (size_t i = 0; i < n && !g->place.is_mig; i++)
-		if (hmn_place_within(&rows[i]->place, &g->place) && rows[i]->place.is_mig)
-			return true;
-	return false;
-}
-
 const struct hmn_process **select_process_rows(const struct cli *cli,
 					       const struct hmn_process_list *list, size_t *ret_n)
 {

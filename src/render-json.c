@@ -390,7 +390,19 @@ int render_run_report_json(FILE *out, const struct run_report *rep)
 		r |= string_field(o, KEY("name"), rep->left_running[i].name);
 		put(o, "}", 1);
 	}
-	PUT_LITERAL(o, "]}\n");
+	put(o, "]", 1);
+	if (rep->picked) {
+		PUT_LITERAL(o, ",\"picked\":[");
+		for (size_t i = 0; i < rep->n_picked; i++) {
+			if (i > 0)
+				put(o, ",", 1);
+			r |= put_string(o, rep->picked[i]);
+		}
+		put(o, "]", 1);
+	} else {
+		PUT_LITERAL(o, ",\"picked\":null");
+	}
+	PUT_LITERAL(o, "}\n");
 	outbuf_close(o);
 	return r ? -ENOMEM : 0;
 }

@@ -43,6 +43,16 @@ static void write_left_running(FILE *out, const struct run_report *rep)
 	fputs(".\n", out);
 }
 
+/* "; picked GPU-…, GPU-…": the GPUs --pick started COMMAND on. */
+static void write_picked(FILE *out, const struct run_report *rep)
+{
+	char id[PICK_KEY_MAX];
+	for (size_t i = 0; rep->picked && i < rep->n_picked; i++) {
+		sanitize_for_terminal(rep->picked[i], id, sizeof(id));
+		fprintf(out, "%s%s", i ? ", " : "; picked ", id);
+	}
+}
+
 /* How the GPU figures were come by, where a reader must know: device-wide and why, or each process's exact. */
 static const char *measure_note(const struct run_report *rep)
 {
@@ -108,6 +118,7 @@ int render_run_report_text(FILE *out, const struct run_report *rep)
 		if (device_wide)
 			fputs(" (" DEVICE_WIDE_LIMIT_NOTE ")", out);
 	}
+	write_picked(out, rep);
 	fputs(".\n", out);
 	write_left_running(out, rep);
 	return 0;

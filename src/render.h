@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "hmn-model.h"
 #include "hmn.h"
+#include "pick.h"
 
 struct render_options {
 	bool no_header;
@@ -152,6 +153,8 @@ struct run_report {
 	const struct run_spill *spill; /* NULL: null (measured on Windows only) */
 	const struct run_left *left_running;
 	size_t n_left_running;
+	const char (*picked)[PICK_KEY_MAX]; /* --pick: the GPUs COMMAND was started on, as its variable names them; NULL: null */
+	size_t n_picked;
 };
 /* The report as one JSON object and a newline (the contract's keys). */
 int render_run_report_json(FILE *out, const struct run_report *report);

@@ -6,12 +6,15 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "os/os.h"
 #include "output.h"
 #include "sys.h"
 
@@ -300,4 +303,105 @@ int sys_replace_file(const char *from, const char *to)
 void sys_remove_file(const char *path)
 {
 	unlink(path);
+}
+
+/* ---- --pick's holds file ------------------------------------------------------------ */
+
+#define PICK_LOCK_POLL_MS 5
+
+/* $HMN_PICK_LOCK, else /run/lock's (a tmpfs every user may write to, emptied at boot), else /tmp's. */
+static const char *pick_file_path(void)
+{
+	const char *path = os_trusted_getenv("HMN_PICK_LOCK");
+	struct stat st;
+	if (path && *path)
+		return path;
+	return stat("/run/lock", &st) == 0 && S_ISDIR(st.st_mode) ? "/run/lock/hmn-pick" : "/tmp/hmn-pick";
+}
+
+/*
+ * Opens the file for every user: an existing one without O_CREAT (a sticky
+ * directory's protected_regular refuses O_CREAT on another user's file,
+ * even to root), else a new one, made 0666 whatever the umask. O_NOFOLLOW:
+ * never through a link; then it must be a plain file of one name, or
+ * someone's hard link to another file could be written through it.
+ */
+static int open_pick_file(const char *path)
+{
+	int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0 && errno == ENOENT) {
+		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd >= 0)
+			(void)fchmod(fd, 0666);
+		else if (errno == EEXIST) /* another launch made it first */
+			fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	}
+	if (fd < 0)
+		return errno == ELOOP ? -EPERM : -errno;
+	struct stat st;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+int sys_pick_file_lock(uint64_t wait_ms, int *ret_fd, char *where, size_t where_size)
+{
+	const char *path = pick_file_path();
+	snprintf(where, where_size, "%s", path);
+	int fd = open_pick_file(path);
+	if (fd < 0)
+		return fd;
+	/* flock, not fcntl's locks: one per open file, and a child hmn starts does not inherit its hold of it. */
+	for (uint64_t waited = 0; flock(fd, LOCK_EX | LOCK_NB) < 0; waited += PICK_LOCK_POLL_MS) {
+		if ((errno != EWOULDBLOCK && errno != EINTR) || waited >= wait_ms) {
+			int e = errno == EWOULDBLOCK ? ETIMEDOUT : errno;
+			close(fd);
+			return -e;
+		}
+		nanosleep(&(struct timespec){ .tv_nsec = PICK_LOCK_POLL_MS * 1000000L }, NULL);
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+long sys_pick_file_read(int fd, char *buf, size_t size)
+{
+	ssize_t n = size ? pread(fd, buf, size - 1, 0) : 0;
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return (long)n;
+}
+
+int sys_pick_file_write(int fd, const char *text, size_t len)
+{
+	if (ftruncate(fd, 0) < 0)
+		return -errno;
+	for (size_t done = 0; done < len;) {
+		ssize_t n = pwrite(fd, text + done, len - done, (off_t)done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
+void sys_pick_file_unlock(int fd)
+{
+	if (fd >= 0)
+		close(fd); /* the lock goes with the last descriptor of the open file */
+}
+
+bool sys_pid_alive(uint32_t pid)
+{
+	return pid > 0 && pid <= INT_MAX && (kill((pid_t)pid, 0) == 0 || errno != ESRCH);
+}
+
+int sys_setenv(const char *name, const char *value)
+{
+	return setenv(name, value, 1) == 0 ? 0 : -errno;
 }

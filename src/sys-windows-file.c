@@ -238,3 +238,112 @@ void sys_remove_file(const wchar_t *path)
 {
 	DeleteFileW(path);
 }
+
+/* ---- --pick's holds file ------------------------------------------------------------ */
+
+#define PICK_LOCK_POLL_MS 5
+
+/* $HMN_PICK_LOCK, else %ProgramData%\hmn-pick: one folder every user of the machine can write to. */
+static void pick_file_path(char *buf, size_t size)
+{
+	const char *path = getenv("HMN_PICK_LOCK"), *data = getenv("ProgramData");
+	if (path && *path)
+		snprintf(buf, size, "%s", path);
+	else
+		snprintf(buf, size, "%s\\hmn-pick", data && *data ? data : "C:\\ProgramData");
+}
+
+int sys_pick_file_lock(uint64_t wait_ms, int *ret_fd, char *where, size_t where_size)
+{
+	wchar_t *wide = NULL;
+	pick_file_path(where, where_size);
+	int r = os_utf16(where, &wide);
+	if (r < 0)
+		return r;
+	/* Never through a reparse point (a link another user made), and a plain file only. */
+	HANDLE h = CreateFileW(wide, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
+			       OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+	free(wide);
+	if (h == INVALID_HANDLE_VALUE)
+		return os_errno_of(GetLastError(), EACCES);
+	BY_HANDLE_FILE_INFORMATION info;
+	if (!GetFileInformationByHandle(h, &info) || info.nNumberOfLinks != 1 ||
+	    (info.dwFileAttributes & (FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT)) ||
+	    GetFileType(h) != FILE_TYPE_DISK) {
+		CloseHandle(h);
+		return -EPERM;
+	}
+	OVERLAPPED whole = { 0 };
+	for (uint64_t waited = 0;
+	     !LockFileEx(h, LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0, MAXDWORD, MAXDWORD, &whole);
+	     waited += PICK_LOCK_POLL_MS) {
+		if (waited >= wait_ms) {
+			CloseHandle(h);
+			return -ETIMEDOUT;
+		}
+		Sleep(PICK_LOCK_POLL_MS);
+	}
+	int fd = _open_osfhandle((intptr_t)h, _O_RDWR | _O_BINARY);
+	if (fd < 0) {
+		CloseHandle(h);
+		return -EMFILE;
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+long sys_pick_file_read(int fd, char *buf, size_t size)
+{
+	HANDLE h = (HANDLE)_get_osfhandle(fd);
+	OVERLAPPED at = { 0 };
+	DWORD n = 0;
+	if (size == 0)
+		return 0;
+	if (!ReadFile(h, buf, (DWORD)(size - 1 > MAXDWORD ? MAXDWORD : size - 1), &n, &at) &&
+	    GetLastError() != ERROR_HANDLE_EOF)
+		return os_errno_of(GetLastError(), EIO);
+	buf[n] = '\0';
+	return (long)n;
+}
+
+int sys_pick_file_write(int fd, const char *text, size_t len)
+{
+	HANDLE h = (HANDLE)_get_osfhandle(fd);
+	OVERLAPPED at = { 0 };
+	DWORD n = 0;
+	LARGE_INTEGER end = { .QuadPart = (LONGLONG)len };
+	if (!WriteFile(h, text, (DWORD)len, &n, &at) || n != len || !SetFilePointerEx(h, end, NULL, FILE_BEGIN) ||
+	    !SetEndOfFile(h))
+		return os_errno_of(GetLastError(), EIO);
+	return 0;
+}
+
+void sys_pick_file_unlock(int fd)
+{
+	if (fd >= 0)
+		_close(fd); /* closing the handle ends its lock */
+}
+
+bool sys_pid_alive(uint32_t pid)
+{
+	HANDLE h = OpenProcess(SYNCHRONIZE, FALSE, pid);
+	if (!h)
+		return GetLastError() != ERROR_INVALID_PARAMETER; /* no such process; denied: it is there */
+	bool running = WaitForSingleObject(h, 0) == WAIT_TIMEOUT;
+	CloseHandle(h);
+	return running;
+}
+
+int sys_setenv(const char *name, const char *value)
+{
+	wchar_t *wide_name = NULL, *wide_value = NULL;
+	int r = os_utf16(name, &wide_name);
+	if (r == 0)
+		r = os_utf16(value, &wide_value);
+	/* The C runtime's copy and the process's own: CreateProcessW hands the latter on. */
+	if (r == 0 && (_wputenv_s(wide_name, wide_value) != 0 || !SetEnvironmentVariableW(wide_name, wide_value)))
+		r = -EINVAL;
+	free(wide_name);
+	free(wide_value);
+	return r;
+}

@@ -82,6 +82,30 @@ void sys_say_exit_note(const struct hmn_command *command, const char *name);
 
 /* ---- -o FILE: output.c's file replaced atomically, the OS's part ---- */
 
+/* ---- --pick: the machine's holds file, shared by every user ---- */
+
+/*
+ * The machine-wide file of --pick's holds, opened and locked: $HMN_PICK_LOCK,
+ * else /run/lock/hmn-pick (/tmp/hmn-pick where there is no /run/lock;
+ * Windows: %ProgramData%\hmn-pick). Made readable and writable by every user;
+ * never followed through a link, never a file of more than one name nor
+ * anything but a plain file, so nobody can make hmn write elsewhere through
+ * it. The wait for the lock is bounded by wait_ms: -ETIMEDOUT then (another
+ * user may hold it for ever); -errno, where (the path) and *ret_fd set for
+ * the message either way. 0: locked, *ret_fd the file.
+ */
+int sys_pick_file_lock(uint64_t wait_ms, int *ret_fd, char *where, size_t where_size);
+/* Its text, at most size - 1 bytes, NUL-terminated: the length, or -errno. */
+long sys_pick_file_read(int fd, char *buf, size_t size);
+/* Replaces its text: 0 or -errno. */
+int sys_pick_file_write(int fd, const char *text, size_t len);
+/* Unlocks and closes it. */
+void sys_pick_file_unlock(int fd);
+/* Is the process pid there (running, or a zombie not yet reaped)? An unknown answer is yes. */
+bool sys_pid_alive(uint32_t pid);
+/* Sets an environment variable for the command hmn starts: 0 or -errno. */
+int sys_setenv(const char *name, const char *value);
+
 /* Does s name a place, not only a file in the current directory ("./json", "C:json")? */
 bool sys_names_a_path(const char *s);
 

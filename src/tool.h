@@ -25,6 +25,10 @@ int exit_for_unread_gpus(const hmn_context *ctx, int status, size_t failed_now);
 /* Did every GPU found answer (Prometheus' hmn_up)? failed_now: those this query lost. */
 bool every_gpu_answered(const hmn_context *ctx, size_t failed_now);
 
+struct pick_outcome;
+/* Says (on stderr, unless -q) why --pick found fewer than N GPUs: hmn free's and hmn run's line (cmd-free.c). */
+void say_too_few_picked(const struct cli *cli, const struct pick_outcome *o);
+
 struct output;
 /*
  * A query that failed (no GPU, every GPU lost, a hung source): said, and
@@ -61,8 +65,6 @@ bool process_row_wanted(const struct cli *cli, const struct hmn_process *p);
  */
 const struct hmn_gpu **select_gpu_rows(const struct cli *cli, const struct hmn_gpu_list *gpus,
 				       size_t *ret_n);
-/* A GPU in MIG mode is used through its instances (among rows): its own row is no place for a job. */
-bool used_through_instances(const struct hmn_gpu *const *rows, size_t n, const struct hmn_gpu *g);
 /* The same for processes, sorted by --sort. */
 const struct hmn_process **select_process_rows(const struct cli *cli,
 					       const struct hmn_process_list *list, size_t *ret_n);

@@ -27,6 +27,7 @@ complete -c hmn -n "not __fish_seen_subcommand_from run" -l bytes -d 'Exact byte
 complete -c hmn -n "not __fish_seen_subcommand_from ps watch run fit" -s l -l long -d 'Add utilisation, temperature and power'
 complete -c hmn -n "__fish_seen_subcommand_from watch" -s l -l long -d 'Add utilisation, temperature and power'
 complete -c hmn -n "not __fish_seen_subcommand_from ps watch run fit" -l need -x -d 'Exit 4 unless a GPU has this much free'
+complete -c hmn -n "not __fish_seen_subcommand_from ps watch run fit" -l pick -x -d 'Print the N GPUs with --need free, most first'
 
 complete -c hmn -n "__fish_seen_subcommand_from ps watch" -l pid -x -a '(__fish_complete_pids)' -d 'Only these process IDs'
 complete -c hmn -n "__fish_seen_subcommand_from ps watch" -l sort -x -a 'vram pid name device' -d 'Order of the rows'
@@ -34,6 +35,9 @@ complete -c hmn -n "__fish_seen_subcommand_from ps watch" -l sort -x -a 'vram pi
 complete -c hmn -n "__fish_seen_subcommand_from watch run" -l interval -x -d 'Time between samples (250ms, 1s, 2m)'
 complete -c hmn -n "__fish_seen_subcommand_from watch" -l count -x -d 'Stop after N samples'
 complete -c hmn -n "__fish_seen_subcommand_from watch" -l duration -x -d 'Stop after this long'
+complete -c hmn -n "__fish_seen_subcommand_from run" -l need -x -d 'With --pick: free memory each picked GPU needs'
+complete -c hmn -n "__fish_seen_subcommand_from run" -l pick -x -d 'Start COMMAND on N GPUs with --need free'
+complete -c hmn -n "__fish_seen_subcommand_from run" -l hold -x -d 'Keep picked GPUs from other launches (30s)'
 complete -c hmn -n "__fish_seen_subcommand_from run" -l limit -x -d 'Stop the tree past this much GPU memory (8GiB, 50%), exit 124'
 complete -c hmn -n "__fish_seen_subcommand_from run" -l kill-after -x -d "After --limit's SIGTERM, SIGKILL what is left (10s)"
 complete -c hmn -n "__fish_seen_subcommand_from run; and __fish_seen_argument -- --" -a '(__fish_complete_subcommand --fcs-skip=3)'

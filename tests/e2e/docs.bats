@@ -38,7 +38,7 @@ help_options() {
 	done
 	# What was missing from hmn watch --help once: --sort, --no-header, --bytes.
 	[[ " $(help_options watch)" == *" --bytes "*" --no-header "*" --sort "* ]]
-	[ "$(help_options run)" = "--backend --device --format --help --interval --json --kill-after --limit --output --quiet --verbose --version " ]
+	[ "$(help_options run)" = "--backend --device --format --help --hold --interval --json --kill-after --limit --need --output --pick --quiet --verbose --version " ]
 }
 
 @test "bash completes the commands and every option the parser takes" {
@@ -113,7 +113,7 @@ help_options() {
 		reserved_bytes driver_version source pid shared_used_bytes device_index device_name \
 		device_uuid type user uid path protected ns_pid container mig RAM ram_bytes gpu_instance_id compute_instance_id parent_index HMN_NVML_LIBRARY HMN_NVIDIA_SMI HMN_PROCFS \
 		HMN_SYSFS HMN_BACKENDS HMN_TIMEOUT HMN_PCI_IDS NO_COLOR nvml nvidia-smi drm dxgi pdh metal \
-		nvml/unified shared_total_bytes; do
+		nvml/unified shared_total_bytes picked hmn_up hmn_driver_info HMN_PICK_LOCK; do
 		grep -q -- "\*$word\*" "$man_source" || missing+=("$word")
 	done
 	for code in 0 1 2 3 4 124 125 126 127; do
@@ -202,7 +202,8 @@ readme_setup() {
 		case "$recipe" in
 		*xargs\ -r\ kill*) [ "$(cat "$work/killed")" = "4242" ] ;;
 		*"group_by(.user)"* | *"sum[\$2]"*) [[ "$output" == *"root 20535312384"* ]] ;;
-		*"40 * 2^30"*) [ "$output" = $'0\n1' ] ;;
+		*"--pick 1 --"*) [[ "$stderr" == *"; picked GPU-aaaaaaaa-1111-2222-3333-444444444444." ]] ;;
+		*"--pick 2"*) [ -z "$stderr" ] ;;
 		"hmn watch"*) [ "${#lines[@]}" -eq 2 ] ;;
 		*"--limit 8GiB"*) [[ "$stderr" == *": peak 0MiB of GPU memory"* && "$stderr" != *"stopped by --limit"* ]] ;;
 		esac

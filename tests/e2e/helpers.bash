@@ -14,6 +14,8 @@ common_setup() {
 	# An empty sysfs: no AMD or Intel GPU unless a test lays one out.
 	export HMN_SYSFS="$BATS_TEST_TMPDIR/sys"
 	export HMN_PCI_IDS="$TESTS_DIR/fixtures/drm/pci.ids"
+	# --pick's lock: the test's own, never the machine's.
+	export HMN_PICK_LOCK="$BATS_TEST_TMPDIR/pick.lock"
 	unset HMN_BACKENDS HMN_STUB_TRACE HMN_TIMEOUT
 	mkdir -p "$HMN_PROCFS" "$HMN_SYSFS"
 	: >"$HMN_STUB_SCENARIO"

@@ -44,7 +44,7 @@ GIB=1073741824
 	[ "$status" -eq 0 ]
 	report=$stderr
 	[ "$(jq -r '.peak_bytes' <<<"$report")" -eq $((GIB + 512 * MIB)) ]
-	[ "$(jq -c 'keys_unsorted' <<<"$report")" = '["command","exit_code","signal","duration_ms","samples","interval_ms","measure","peak_bytes","peak_shared_bytes","peak_ram_bytes","ram_measure","limit_bytes","limit_exceeded","limit_exceeded_ms","limit_exceeded_bytes","devices","processes","spill","process_peaks","left_running"]' ]
+	[ "$(jq -c 'keys_unsorted' <<<"$report")" = '["command","exit_code","signal","duration_ms","samples","interval_ms","measure","peak_bytes","peak_shared_bytes","peak_ram_bytes","ram_measure","limit_bytes","limit_exceeded","limit_exceeded_ms","limit_exceeded_bytes","devices","processes","spill","process_peaks","left_running","picked"]' ]
 	[ "$(jq -c '[.command[0], .exit_code, .signal, .interval_ms, .measure, .peak_shared_bytes, .spill, .ram_measure]' <<<"$report")" = '["bash",0,null,100,"per-process",null,null,"pss"]' ]
 	# Three bash processes and a sleep: a few MiB of their own each, far under 100 MiB together.
 	[ "$(jq '.peak_ram_bytes > 1048576 and .peak_ram_bytes < 104857600' <<<"$report")" = true ]

@@ -1,0 +1,38 @@
+/*
+ * hmn run --need SIZE --pick N -- COMMAND: the N GPUs picked under the
+ * machine's lock and held for COMMAND (pick.h), the variables that point
+ * its runtime at them, and the run's options with --device made the picks,
+ * so that what follows measures those GPUs alone.
+ */
+#ifndef HMN_RUN_PICK_H
+#define HMN_RUN_PICK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli.h"
+#include "hmn.h"
+#include "pick.h"
+
+struct run_pick {
+	struct cli cli;                  /* the run's options, --device the picked GPUs (cli.devices: ours) */
+	size_t n;
+	char (*keys)[PICK_KEY_MAX];      /* each pick's hold */
+	char (*ids)[PICK_KEY_MAX];       /* each as its runtime's variable names it: the report's "picked" */
+	struct hmn_place *places;
+	bool *released;                  /* its hold let go of: the tree holds memory there */
+};
+
+/*
+ * Picks cli->pick GPUs with --need free under the lock, holds them for
+ * --hold, and sets CUDA_VISIBLE_DEVICES (ROCR_VISIBLE_DEVICES) for COMMAND.
+ * Returns EXIT_OK, or the exit status, said: 4 when too few have room (or
+ * no GPU is found), 125 when hmn failed (a --device no GPU answers to).
+ */
+int run_pick_make(struct run_pick *p, const struct cli *cli, hmn_context *ctx);
+/* The tree holds memory at place: its pick's hold, if any, is let go of (the GPU's free memory says it now). */
+void run_pick_holding(struct run_pick *p, const struct hmn_place *place);
+/* Lets go of every hold left and frees p (zeroed: safe twice). */
+void run_pick_free(struct run_pick *p);
+
+#endif
