@@ -118,7 +118,7 @@ static int write_process(struct outbuf *o, const struct hmn_process *p)
 	return r;
 }
 
-/* The header, then one record a row through write_row. */
+/* The header, then one record a row through write_row; each with a time cell first for a log. */
 static int write_csv(FILE *out, const struct render_options *options, const char *header,
 		     const void *const *rows, size_t n, int (*write_row)(struct outbuf *, const void *))
 {
@@ -126,10 +126,17 @@ static int write_csv(FILE *out, const struct render_options *options, const char
 	int r = 0;
 	if (!o)
 		return -ENOMEM;
-	if (!options->no_header)
+	if (!options->no_header) {
+		if (options->time)
+			OUTBUF_LITERAL(o, "time,");
 		outbuf_puts(o, header);
-	for (size_t i = 0; i < n && r == 0; i++)
-		r = write_row(o, rows[i]);
+	}
+	for (size_t i = 0; i < n && r == 0; i++) {
+		if (options->time && (r = put_text(o, options->time)) == 0)
+			SEP(o);
+		if (r == 0)
+			r = write_row(o, rows[i]);
+	}
 	outbuf_close(o);
 	return r ? -ENOMEM : 0;
 }

@@ -301,3 +301,8 @@ void sys_remove_file(const char *path)
 {
 	unlink(path);
 }
+
+FILE *sys_open_read(const char *path)
+{
+	return fopen(path, "rb");
+}
