@@ -8,9 +8,11 @@
 _Static_assert(sizeof(enum output_format) == sizeof(int), "enum output_format is an int");
 _Static_assert(sizeof(enum sort_key) == sizeof(int), "enum sort_key is an int");
 _Static_assert(sizeof(enum attention) == sizeof(int), "enum attention is an int");
+_Static_assert(sizeof(enum csv_rows) == sizeof(int), "enum csv_rows is an int");
 static const char *const formats[] = { "table", "json", "csv", "prometheus", NULL };
 static const char *const sort_keys[] = { "vram", "pid", "name", "device", NULL };
 static const char *const attentions[] = { "fused", "eager", NULL };
+static const char *const row_kinds[] = { "gpus", "processes", NULL }; /* from ROWS_GPUS */
 
 #define OPTION(name_, short_, kind_, field_, value_name_, help_, ...)                                  \
 	{ .name = name_, .short_name = short_, .kind = kind_, .field = offsetof(struct cli, field_),    \
@@ -47,8 +49,10 @@ static const struct option_spec
 				"time between samples (default 1s)"),
 	watch_json = OPTION("json", 0, VALUE_SET, format, NULL, "one JSON object a sample, a line each",
 			    .value = FORMAT_JSON),
-	watch_format = OPTION("format", 0, VALUE_CHOICE, format, "F", "table, json, or prometheus with -o",
-			      .choices = formats),
+	watch_format = OPTION("format", 0, VALUE_CHOICE, format, "F",
+			      "table, json, csv (a log), or prometheus with -o", .choices = formats),
+	watch_rows = OPTION("rows", 0, VALUE_CHOICE, rows, "KIND", "gpus (default) or processes, one csv row each",
+			    .choices = row_kinds, .value = ROWS_GPUS),
 	watch_output = OPTION("output", 'o', VALUE_FILE, output, "FILE", "each sample replaces FILE atomically"),
 	run_interval = OPTION("interval", 0, VALUE_DURATION, interval_us, "DURATION",
 			      "time between samples (default 100ms)"),
@@ -95,7 +99,7 @@ const struct command_spec cli_commands[] = {
 	  "then the peaks on stderr. On a terminal the view is redrawn in place.",
 	  (const struct option_spec *const[]){ &watch_interval, &opt_count, &opt_duration, &opt_pid, &opt_device,
 					       &opt_sort, &opt_long, &opt_no_header, &opt_bytes, &watch_json,
-					       &watch_format, &watch_output, NULL },
+					       &watch_format, &watch_rows, &watch_output, NULL },
 	  false, EXIT_USAGE },
 	{ COMMAND_RUN, "run", "[--] COMMAND [ARG...]",
 	  "runs COMMAND; its peak GPU memory on stderr (--json too) or -o FILE",

@@ -16,7 +16,7 @@
 enum value_kind {
 	VALUE_FLAG,      /* no value: sets a bool */
 	VALUE_SET,       /* no value: sets an enum field to .value (--json) */
-	VALUE_CHOICE,    /* one of .choices: sets an enum field to its index */
+	VALUE_CHOICE,    /* one of .choices: sets an enum field to its index plus .value */
 	VALUE_TEXT,      /* a string, not empty */
 	VALUE_FILE,      /* -o FILE: a string, not empty, not another tool's -o value (pid=, json) */
 	VALUE_DURATION,  /* DURATION, in ms into a uint64_t */
@@ -36,7 +36,7 @@ struct option_spec {
 	size_t field;                /* offsetof the value in struct cli */
 	const char *value_name;      /* in the help: "LIST"; NULL: takes no value */
 	const char *help;            /* one line of the help (the docs test keeps it in 80 columns) */
-	int value;                   /* VALUE_SET */
+	int value;                   /* VALUE_SET; VALUE_CHOICE: the first choice's (0 can say "not given") */
 	const char *const *choices;  /* VALUE_CHOICE: the names, NULL-terminated */
 };
 

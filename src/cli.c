@@ -271,7 +271,8 @@ static int set_value(struct parser *p, const struct option_spec *o, const char *
 	case VALUE_CHOICE:
 		for (int i = 0; o->choices[i]; i++)
 			if (strcmp(value, o->choices[i]) == 0) {
-				memcpy(field, &i, sizeof(int));
+				int chosen = i + o->value;
+				memcpy(field, &chosen, sizeof(int));
 				return 0;
 			}
 		return fail(p, "invalid %s '%.40s' (expected %s)", typed, value, o->help); /* the help names the choices */
@@ -402,8 +403,8 @@ static int parse_options(struct parser *p, int argc, char **argv, int *ret_next)
  */
 static const char *format_refused(const struct cli *cli)
 {
-	if (cli->command == COMMAND_WATCH && cli->format == FORMAT_CSV)
-		return "hmn watch prints table, json, or prometheus with -o; not csv (a sample is two tables)";
+	if (cli->rows != ROWS_NOT_GIVEN && cli->format != FORMAT_CSV)
+		return "--rows chooses what a row of hmn watch's csv log is: it needs --format csv";
 	if (cli->command == COMMAND_WATCH && cli->format == FORMAT_PROMETHEUS && !cli->output)
 		return "hmn watch --format prometheus needs -o FILE (each sample replaces it)";
 	if (cli->command == COMMAND_RUN && cli->format != FORMAT_TABLE && cli->format != FORMAT_JSON)

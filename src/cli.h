@@ -13,6 +13,8 @@ enum command { COMMAND_FREE, COMMAND_PS, COMMAND_WATCH, COMMAND_RUN, COMMAND_FIT
 enum output_format { FORMAT_TABLE, FORMAT_JSON, FORMAT_CSV, FORMAT_PROMETHEUS };
 enum sort_key { SORT_VRAM, SORT_PID, SORT_NAME, SORT_DEVICE };
 enum attention { ATTENTION_FUSED, ATTENTION_EAGER };
+/* watch --rows: what a row of its CSV log is; ROWS_NOT_GIVEN until --rows says (the default: a GPU). */
+enum csv_rows { ROWS_NOT_GIVEN, ROWS_GPUS, ROWS_PROCESSES };
 
 enum exit_code {
 	EXIT_OK = 0,
@@ -54,6 +56,7 @@ struct cli {
 	uint64_t interval_us;                /* watch, run: 0 until set, then the default */
 	uint64_t count;                      /* watch --count; 0: no limit */
 	uint64_t duration_us;                /* watch --duration; 0: no limit */
+	enum csv_rows rows;                  /* watch --rows */
 	char **argv;                         /* run: COMMAND and its arguments (into argv) */
 	size_t argc;
 	const char *backends;                /* NULL: not given */

@@ -8,7 +8,9 @@
  * left below the frame is cleared; no full clear, so no flicker, and no
  * alternate screen, so the last frame stays when it ends. Elsewhere each
  * sample is appended: a "# TIME" line, the two tables and a blank line.
- * --json: one object a sample (JSON Lines), flushed as written.
+ * --json: one object a sample (JSON Lines), flushed as written. --format
+ * csv: a log, as nvidia-smi's --format=csv -l: one header, then a row a GPU
+ * (--rows processes: a process) a sample, its time first, flushed as written.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -38,6 +40,7 @@ struct watch {
 	bool terminal;
 	const char *file;     /* -o FILE: each sample replaces it; NULL: stdout */
 	bool file_failed;     /* a sample could not be written to FILE */
+	bool log_started;     /* --format csv: the header is out (stdout), or FILE holds this run's log */
 	size_t failed_gpus;   /* the most GPUs that failed to answer in one sample */
 	bool query_failed;    /* a sample got no answer at all (every GPU lost, the driver gone) */
 	bool drawn;           /* a frame is on the screen */
@@ -152,11 +155,91 @@ static int render_tables(struct watch *w, FILE *out, const struct hmn_gpu *const
 	return r;
 }
 
+/* A sample's rows of the CSV log, each with its time first; the header before them where asked. */
+static int render_log_rows(const struct watch *w, FILE *out, const char *time, bool header,
+			   const struct hmn_gpu *const *gpus, size_t n_gpus,
+			   const struct hmn_process *const *rows, size_t n_rows)
+{
+	struct render_options o = { .no_header = !header || w->cli->no_header, .time = time };
+
+	if (w->cli->rows == ROWS_PROCESSES)
+		return render_processes_csv(out, rows, n_rows, &o);
+	return render_gpus_csv(out, gpus, n_gpus, &o);
+}
+
+/*
+ * Copies the log FILE holds (as the last sample left it) to out, a whole
+ * last line: the bytes copied, 0 where FILE is gone or empty (moved away
+ * or emptied by a log rotation: the log starts again, header first), or
+ * -errno, said on stderr. Through a small buffer: memory stays the same
+ * however long the log grows. FILE moved away while a sample is under way,
+ * after its copy was read, comes back whole once: a rotation by rename
+ * loses no row, at worst it keeps some twice.
+ */
+static int64_t copy_log(const char *path, FILE *out)
+{
+	char buf[16384];
+	int64_t copied = 0;
+	size_t n;
+	char last = '\n';
+	FILE *in = sys_open_read(path);
+
+	if (!in && errno == ENOENT)
+		return 0;
+	if (!in) {
+		int e = errno;
+		fprintf(stderr, "hmn: cannot read %s: %s\n", path, strerror(e));
+		return -e;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0 && fwrite(buf, 1, n, out) == n) {
+		copied += (int64_t)n;
+		last = buf[n - 1];
+	}
+	int e = ferror(in) ? (errno ? errno : EIO) : 0;
+	fclose(in);
+	if (e) {
+		fprintf(stderr, "hmn: cannot read %s: %s\n", path, strerror(e));
+		return -e;
+	}
+	/* Cut short by someone else (a truncate): the next row starts on a line of its own. */
+	if (last != '\n')
+		fputc('\n', out);
+	return copied;
+}
+
+/*
+ * -o FILE with --format csv: FILE is the log so far, header and every row,
+ * replaced whole at each sample, so a reader (pandas, a spreadsheet) never
+ * sees half a row. The rows so far are FILE's own, copied into the new
+ * file, rather than kept in memory: memory stays bounded however long
+ * watch runs, the log is held once, on the disk the user chose, and a
+ * sample that could not be written leaves FILE the log as it stands, which
+ * the next sample carries on. The price is a rewrite of the whole log at
+ * each sample: for a log of days, stdout appended to a file costs only the
+ * new rows. FILE written in place (a FIFO, /dev/stdout) gets the new rows
+ * alone, as stdout would. The first sample starts the log anew: what FILE
+ * held before watch started is not this run's.
+ */
+static int write_log_file(struct watch *w, struct output *out, const char *time,
+			  const struct hmn_gpu *const *gpus, size_t n_gpus,
+			  const struct hmn_process *const *rows, size_t n_rows)
+{
+	bool header = !w->log_started;
+
+	if (w->log_started && !output_in_place(out)) {
+		int64_t copied = copy_log(w->file, out->file);
+		if (copied < 0)
+			return (int)copied;
+		header = copied == 0;
+	}
+	return render_log_rows(w, out->file, time, header, gpus, n_gpus, rows, n_rows);
+}
+
 /*
  * -o FILE: the sample's document replaces FILE atomically (a node_exporter
- * textfile, a status file). A sample that cannot be written is said (by
- * output_commit) and watch goes on: the next one may be; the exit status
- * says it at the end.
+ * textfile, a status file; csv: the log so far). A sample that cannot be
+ * written is said (by output_commit) and watch goes on: the next one may
+ * be; the exit status says it at the end.
  */
 static int write_sample_file(struct watch *w, const char *time, uint64_t elapsed_us, bool up,
 			     const struct hmn_gpu *const *gpus, size_t n_gpus,
@@ -174,6 +257,8 @@ static int write_sample_file(struct watch *w, const char *time, uint64_t elapsed
 	}
 	if (w->cli->format == FORMAT_JSON)
 		r = render_sample_json(out.file, time, elapsed_us, gpus, n_gpus, rows, n_rows);
+	else if (w->cli->format == FORMAT_CSV)
+		r = write_log_file(w, &out, time, gpus, n_gpus, rows, n_rows);
 	else if (w->cli->format == FORMAT_PROMETHEUS) {
 		r = render_gpus_prometheus(out.file, gpus, n_gpus, &o);
 		if (r == 0)
@@ -182,12 +267,20 @@ static int write_sample_file(struct watch *w, const char *time, uint64_t elapsed
 			r = render_prometheus_health(out.file, up, gpus, n_gpus);
 	} else
 		r = render_tables(w, out.file, gpus, n_gpus, rows, n_rows);
-	if (r < 0) {
+	if (r == -ENOMEM) {
 		output_discard(&out);
 		return r;
 	}
+	if (r < 0) {
+		/* FILE's log could not be read back (said): FILE stays as it is; the next sample tries again. */
+		output_discard(&out);
+		w->file_failed = true;
+		return 0;
+	}
 	if (output_commit(&out, EXIT_OK) != EXIT_OK)
 		w->file_failed = true;
+	else
+		w->log_started = true;
 	return 0;
 }
 
@@ -229,6 +322,9 @@ static int take_sample(struct watch *w, uint64_t elapsed_us)
 		r = write_sample_file(w, time, elapsed_us, answered, gpu_rows, n_gpus, rows, n_rows);
 	} else if (r == 0 && w->cli->format == FORMAT_JSON) {
 		r = render_sample_json(stdout, time, elapsed_us, gpu_rows, n_gpus, rows, n_rows);
+	} else if (r == 0 && w->cli->format == FORMAT_CSV) {
+		r = render_log_rows(w, stdout, time, !w->log_started, gpu_rows, n_gpus, rows, n_rows);
+		w->log_started = true;
 	} else if (r == 0 && w->terminal) {
 		/* One file for the run, written over each sample: the frame is its first bytes. */
 		if (!w->frame && !(w->frame = tmpfile()))

@@ -108,7 +108,7 @@ int main(int argc, char **argv)
 		cli_free(&cli);
 		return status;
 	}
-	/* Documents for programs: "\n" as the contract says (CSV writes its own "\r\n"). */
+	/* Documents for programs, CSV's included: "\n" as the contract says, on Windows too. */
 	if (cli.format != FORMAT_TABLE)
 		sys_stdout_binary();
 	status = open_context(&cli, c, &ctx);

@@ -18,6 +18,11 @@ bool output_is_stdout(const char *path)
 	return !path || strcmp(path, "-") == 0;
 }
 
+bool output_in_place(const struct output *o)
+{
+	return o->path && !o->temp_path && !o->unnamed;
+}
+
 static void clear(struct output *o)
 {
 	free(o->target);
@@ -52,7 +57,7 @@ int output_commit(struct output *o, int status)
 	if (!o->path)
 		return finish_output(stdout, status);
 	/* A device, a FIFO or our own stdout written in place: nothing to sync or rename. */
-	bool in_place = !o->temp_path && !o->unnamed;
+	bool in_place = output_in_place(o);
 	int failed = fflush(o->file) != 0 || ferror(o->file) || (!in_place && sys_sync_file(o->file) != 0);
 	int e = errno;
 	if (!failed && o->unnamed) {

@@ -42,6 +42,12 @@ struct output {
 /* Is this -o argument stdout ("-", or none)? */
 bool output_is_stdout(const char *path);
 /*
+ * Is o's FILE written as it is (a device, a FIFO, hmn's own stdout or
+ * stderr), not replaced? What is written then comes after what was written
+ * before, as on stdout. False for stdout itself ("-").
+ */
+bool output_in_place(const struct output *o);
+/*
  * Opens the document's destination: for a file, creates its temporary file
  * (so that a FILE that cannot be written fails before any work). On
  * failure says why on stderr and returns -errno.

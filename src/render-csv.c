@@ -1,9 +1,12 @@
 /*
- * CSV (RFC 4180): a header naming the JSON keys (top-level only: the nested
- * mig object is left out), one record per row, CRLF line ends, null as an
- * empty cell. Text shows each control character and each byte of invalid
- * UTF-8 as '?', as the table does (JSON escapes them instead); a cell
- * holding a comma or a quote is quoted, quotes doubled.
+ * CSV (RFC 4180's quoting): a header naming the JSON keys (top-level only:
+ * the nested mig object is left out), one record per row, null as an empty
+ * cell. Lines end in LF, not RFC 4180's CRLF: as nvidia-smi's CSV and every
+ * Unix tool's, so that `awk -F, '{print $NF}'` or `cut` never sees a "\r" in
+ * the last cell (Python's csv module and pandas read either). Text shows
+ * each control character and each byte of invalid UTF-8 as '?', as the
+ * table does (JSON escapes them instead); a cell holding a comma, a quote,
+ * CR or LF is quoted, quotes doubled.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -33,8 +36,8 @@ static int put_text(struct outbuf *o, const char *s)
 	char *shown = text_shown(s);
 	if (!shown)
 		return -ENOMEM;
-	/* No CR or LF is left to quote: only a comma or a quote needs it. */
-	if (!strpbrk(shown, ",\"")) {
+	/* CR and LF are shown as '?' already; quoted all the same, should that ever change. */
+	if (!strpbrk(shown, ",\"\r\n")) {
 		outbuf_puts(o, shown);
 	} else {
 		outbuf_put(o, "\"", 1);
@@ -61,7 +64,7 @@ static void put_bool(struct outbuf *o, bool value)
 }
 
 #define SEP(o) outbuf_put(o, ",", 1)
-#define END(o) outbuf_put(o, "\r\n", 2)
+#define END(o) outbuf_put(o, "\n", 1)
 
 static int write_gpu(struct outbuf *o, const struct hmn_gpu *g)
 {
@@ -115,7 +118,7 @@ static int write_process(struct outbuf *o, const struct hmn_process *p)
 	return r;
 }
 
-/* The header, then one record a row through write_row. */
+/* The header, then one record a row through write_row; each with a time cell first for a log. */
 static int write_csv(FILE *out, const struct render_options *options, const char *header,
 		     const void *const *rows, size_t n, int (*write_row)(struct outbuf *, const void *))
 {
@@ -123,10 +126,17 @@ static int write_csv(FILE *out, const struct render_options *options, const char
 	int r = 0;
 	if (!o)
 		return -ENOMEM;
-	if (!options->no_header)
+	if (!options->no_header) {
+		if (options->time)
+			OUTBUF_LITERAL(o, "time,");
 		outbuf_puts(o, header);
-	for (size_t i = 0; i < n && r == 0; i++)
-		r = write_row(o, rows[i]);
+	}
+	for (size_t i = 0; i < n && r == 0; i++) {
+		if (options->time && (r = put_text(o, options->time)) == 0)
+			SEP(o);
+		if (r == 0)
+			r = write_row(o, rows[i]);
+	}
 	outbuf_close(o);
 	return r ? -ENOMEM : 0;
 }
@@ -148,7 +158,7 @@ int render_gpus_csv(FILE *out, const struct hmn_gpu *const *gpus, size_t n,
 			 "index,name,uuid,vendor,pci_bus_id,total_bytes,free_bytes,used_bytes,"
 			 "reserved_bytes,shared_total_bytes,shared_used_bytes,driver_version,source,"
 			 "unified_memory,utilization_percent,memory_utilization_percent,"
-			 "temperature_celsius,power_milliwatts,power_limit_milliwatts,compute_capability\r\n",
+			 "temperature_celsius,power_milliwatts,power_limit_milliwatts,compute_capability\n",
 			 (const void *const *)gpus, n, write_gpu_row);
 }
 
@@ -157,6 +167,6 @@ int render_processes_csv(FILE *out, const struct hmn_process *const *rows, size_
 {
 	return write_csv(out, options,
 			 "pid,name,used_bytes,shared_used_bytes,device_index,device_name,device_uuid,"
-			 "type,user,uid,path,protected,source,ns_pid,container,mps,ram_bytes,pod_uid\r\n",
+			 "type,user,uid,path,protected,source,ns_pid,container,mps,ram_bytes,pod_uid\n",
 			 (const void *const *)rows, n, write_process_row);
 }

@@ -14,6 +14,7 @@ struct render_options {
 	bool no_header;
 	bool bytes;
 	bool long_format;     /* free -l: utilisation, temperature, power */
+	const char *time;     /* CSV: a first column "time", this on every row (watch's log); NULL: none */
 };
 
 /*

@@ -405,3 +405,8 @@ int sys_setenv(const char *name, const char *value)
 {
 	return setenv(name, value, 1) == 0 ? 0 : -errno;
 }
+
+FILE *sys_open_read(const char *path)
+{
+	return fopen(path, "rb");
+}

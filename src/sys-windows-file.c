@@ -347,3 +347,19 @@ int sys_setenv(const char *name, const char *value)
 	free(wide_value);
 	return r;
 }
+
+/* Through the wide call, as every path here: fopen would read the UTF-8 name in the ANSI code page. */
+FILE *sys_open_read(const char *path)
+{
+	wchar_t *wide;
+	int r = os_utf16(path, &wide);
+	if (r < 0) {
+		errno = -r;
+		return NULL;
+	}
+	FILE *f = _wfopen(wide, L"rb");
+	int e = errno;
+	free(wide);
+	errno = e;
+	return f;
+}

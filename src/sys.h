@@ -131,5 +131,7 @@ int sys_name_unnamed(struct output *o);
 /* Renames from over to: 0 or -errno. */
 int sys_replace_file(const sys_char *from, const sys_char *to);
 void sys_remove_file(const sys_char *path);
+/* path (UTF-8, as given to -o) opened for reading, binary: hmn watch's CSV log read back. NULL with errno. */
+FILE *sys_open_read(const char *path);
 
 #endif

@@ -11,7 +11,7 @@ complete -c hmn -n "not __fish_seen_subcommand_from $commands" -a fit -d 'How mu
 
 complete -c hmn -l json -d 'Print JSON instead of a table'
 complete -c hmn -n "not __fish_seen_subcommand_from watch run fit" -l format -x -a 'table json csv prometheus' -d 'Output format'
-complete -c hmn -n "__fish_seen_subcommand_from watch" -l format -x -a 'table json prometheus' -d 'Output format (prometheus with -o)'
+complete -c hmn -n "__fish_seen_subcommand_from watch" -l format -x -a 'table json csv prometheus' -d 'Output format (csv: a log; prometheus with -o)'
 complete -c hmn -n "__fish_seen_subcommand_from run fit" -l format -x -a 'table json' -d 'Report format'
 complete -c hmn -s o -l output -r -F -d 'Write to a file, atomically'
 complete -c hmn -l backend -x -a 'nvml nvidia-smi drm dxgi pdh metal' -d 'Sources to use, in order'
@@ -35,6 +35,7 @@ complete -c hmn -n "__fish_seen_subcommand_from ps watch" -l sort -x -a 'vram pi
 complete -c hmn -n "__fish_seen_subcommand_from watch run" -l interval -x -d 'Time between samples (250ms, 1s, 2m)'
 complete -c hmn -n "__fish_seen_subcommand_from watch" -l count -x -d 'Stop after N samples'
 complete -c hmn -n "__fish_seen_subcommand_from watch" -l duration -x -d 'Stop after this long'
+complete -c hmn -n "__fish_seen_subcommand_from watch" -l rows -x -a 'gpus processes' -d "What a row of the CSV log is"
 complete -c hmn -n "__fish_seen_subcommand_from run" -l need -x -d 'With --pick: free memory each picked GPU needs'
 complete -c hmn -n "__fish_seen_subcommand_from run" -l pick -x -d 'Start COMMAND on N GPUs with --need free'
 complete -c hmn -n "__fish_seen_subcommand_from run" -l hold -x -d 'Keep picked GPUs from other launches (30s)'

@@ -51,7 +51,8 @@ help_options() {
 	[ "$(bash_complete 'hmn --' | words)" = "$(help_options free)" ]
 	[ "$(bash_complete 'hmn ps --sort ' | words)" = "device name pid vram " ]
 	[ "$(bash_complete 'hmn free --format ' | words)" = "csv json prometheus table " ]
-	[ "$(bash_complete 'hmn watch --format ' | words)" = "json prometheus table " ]
+	[ "$(bash_complete 'hmn watch --format ' | words)" = "csv json prometheus table " ]
+	[ "$(bash_complete 'hmn watch --rows ' | words)" = "gpus processes " ]
 	[ "$(bash_complete 'hmn run --format ' | words)" = "json table " ]
 	[ "$(bash_complete 'hmn fit --format ' | words)" = "json table " ]
 	[ "$(bash_complete 'hmn fit --attention ' | words)" = "eager fused " ]
@@ -94,7 +95,9 @@ help_options() {
 	run fish --no-config -c "source '$completions/fish/hmn.fish'; complete -C 'hmn free --format '"
 	[ "$(cut -f1 <<<"$output" | words)" = "csv json prometheus table " ]
 	run fish --no-config -c "source '$completions/fish/hmn.fish'; complete -C 'hmn watch --format '"
-	[ "$(cut -f1 <<<"$output" | words)" = "json prometheus table " ]
+	[ "$(cut -f1 <<<"$output" | words)" = "csv json prometheus table " ]
+	run fish --no-config -c "source '$completions/fish/hmn.fish'; complete -C 'hmn watch --rows '"
+	[ "$(cut -f1 <<<"$output" | words)" = "gpus processes " ]
 }
 
 @test "the man page documents every command, option, column, JSON key, exit code and variable" {
@@ -204,6 +207,11 @@ readme_setup() {
 		*"group_by(.user)"* | *"sum[\$2]"*) [[ "$output" == *"root 20535312384"* ]] ;;
 		*"--pick 1 --"*) [[ "$stderr" == *"; picked GPU-aaaaaaaa-1111-2222-3333-444444444444." ]] ;;
 		*"--pick 2"*) [ -z "$stderr" ] ;;
+		"hmn watch --format csv"*)
+			# A header and two samples of two GPUs (the stand-in hmn takes two).
+			[ "$(wc -l <"$work/gpu-log.csv")" -eq 5 ]
+			[[ "$(head -1 "$work/gpu-log.csv")" == time,index,name,* ]]
+			;;
 		"hmn watch"*) [ "${#lines[@]}" -eq 2 ] ;;
 		*"--limit 8GiB"*) [[ "$stderr" == *": peak 0MiB of GPU memory"* && "$stderr" != *"stopped by --limit"* ]] ;;
 		esac

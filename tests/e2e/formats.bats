@@ -155,7 +155,7 @@ import csv, io, json, sys
 rows = json.load(open(sys.argv[1]))
 with open(sys.argv[2], newline="", encoding="utf-8") as f:
     raw = f.read()
-assert raw.endswith("\r\n") and "\r\n" in raw, "CRLF line ends"
+assert raw.endswith("\n") and "\r" not in raw, "LF line ends, as every Unix tool's"
 table = list(csv.reader(io.StringIO(raw, newline="")))
 header, records = table[0], table[1:]
 assert header == [k for k in rows[0] if not isinstance(rows[0][k], dict) and k != "mig"], header
@@ -172,6 +172,41 @@ PY
 	done
 	# The hostile name: quoted, its quote doubled, its newline and its invalid byte shown as ?.
 	grep -q '^777,"we""ird\\na?me?",' "$BATS_TEST_TMPDIR/ps.csv"
+}
+
+@test "CSV: LF line ends as nvidia-smi's and every Unix tool's, never a CR byte; awk reads the last cell as it is" {
+	for command in free ps "free --no-header" "ps --no-header --sort pid"; do
+		"$HMN" $command --format csv >"$BATS_TEST_TMPDIR/out.csv" 2>/dev/null
+		[ -s "$BATS_TEST_TMPDIR/out.csv" ]
+		[ "$(grep -c $'\r' "$BATS_TEST_TMPDIR/out.csv")" -eq 0 ]
+		! od -An -c "$BATS_TEST_TMPDIR/out.csv" | grep -qF '\r' || false
+		[ "$(tail -c 1 "$BATS_TEST_TMPDIR/out.csv" | od -An -c | tr -d ' ')" = '\n' ]
+	done
+	# The issue's line: the H100's compute capability, "9.0", not "9.0\r".
+	[ "$("$HMN" free --format csv | awk -F, 'NR == 2 { print $NF }')" = "9.0" ]
+	[ "$("$HMN" free --format csv | awk -F, 'NR == 1 { print $NF }')" = "compute_capability" ]
+}
+
+@test "CSV: a process name with a comma, a quote and a newline stays one RFC 4180 cell" {
+	scenario 'gpu name="A, the first" uuid=GPU-a pci=00000000:01:00.0 total=1073741824 used=1048576' \
+		'proc gpu=0 pid=4343 used=1048576 list=compute' 'proc gpu=0 pid=4444 used=2097152 list=compute'
+	fake_process 4343 0 "/opt/a,b\"c"$'\n'"d,"
+	fake_process 4444 0 /usr/bin/python3
+	"$HMN" ps --format csv --sort pid >"$BATS_TEST_TMPDIR/ps.csv" 2>/dev/null
+	"$HMN" free --format csv >"$BATS_TEST_TMPDIR/free.csv"
+	# Quoted, the quote doubled, the newline shown as ? (a name never forges a line): one line a row.
+	grep -q '^4343,"a,b""c?d,",1048576,' "$BATS_TEST_TMPDIR/ps.csv"
+	[ "$(wc -l <"$BATS_TEST_TMPDIR/ps.csv")" -eq 3 ]
+	[ "$(sed -n 2p "$BATS_TEST_TMPDIR/free.csv")" = '0,"A, the first",GPU-a,nvidia,0000:01:00.0,1073741824,1072693248,1048576,0,,,550.54.15,nvml,false,,,,,,' ]
+	python3 - "$BATS_TEST_TMPDIR/ps.csv" "$BATS_TEST_TMPDIR/free.csv" <<'PY'
+import csv, sys
+ps = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert [r["name"] for r in ps] == ['a,b"c?d,', "python3"], ps
+assert [r["used_bytes"] for r in ps] == ["1048576", "2097152"], ps
+assert [r["path"] for r in ps] == ['/opt/a,b"c?d,', "/usr/bin/python3"], ps
+free = list(csv.DictReader(open(sys.argv[2], newline="")))
+assert [r["name"] for r in free] == ["A, the first"] and free[0]["uuid"] == "GPU-a", free
+PY
 }
 
 @test "CSV and Prometheus: a name's control characters never reach the terminal" {

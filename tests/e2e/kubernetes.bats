@@ -90,10 +90,10 @@ pods_wanted="[[41001,\"$pod_a\"],[41002,\"$pod_a\"],[41003,\"$pod_b\"],[41004,\"
 	gpu_node
 	run_split "$HMN" ps --format csv --sort pid
 	[ "$status" -eq 0 ]
-	[[ "${lines[0]}" == *",container,mps,"*"pod_uid"$'\r' ]]
-	[[ "${lines[1]}" == "41001,"*",$pod_a"$'\r' ]]
-	[[ "${lines[3]}" == "41003,"*",$pod_b"$'\r' ]]
-	[[ "${lines[6]}" == "41006,"*",false,,"$'\r' ]]
+	[[ "${lines[0]}" == *",container,mps,"*"pod_uid" ]]
+	[[ "${lines[1]}" == "41001,"*",$pod_a" ]]
+	[[ "${lines[3]}" == "41003,"*",$pod_b" ]]
+	[[ "${lines[6]}" == "41006,"*",false,," ]]
 }
 
 @test "ps --format prometheus: a pod_uid label on both process families, promtool passes" {

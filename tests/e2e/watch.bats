@@ -276,11 +276,21 @@ wait_for() {
 	[ "$status" -eq 2 ]
 	run_split "$HMN" watch --duration 0s
 	[ "$status" -eq 2 ]
-	run_split "$HMN" watch --format csv
+	# --rows chooses csv's rows: anywhere else it would be dropped, so it is refused.
+	for format in table json; do
+		run_split "$HMN" watch --format "$format" --rows processes --count 1
+		[ "$status" -eq 2 ]
+		[ "${stderr%%$'\n'*}" = "hmn: --rows chooses what a row of hmn watch's csv log is: it needs --format csv" ]
+		[ -z "$output" ]
+	done
+	run_split "$HMN" watch --rows gpus --count 1
 	[ "$status" -eq 2 ]
-	[ "${stderr%%$'\n'*}" = "hmn: hmn watch prints table, json, or prometheus with -o; not csv (a sample is two tables)" ]
-	run_split "$HMN" watch --format csv -o "$BATS_TEST_TMPDIR/w.csv"
+	run_split "$HMN" watch --format csv --rows bogus --count 1
 	[ "$status" -eq 2 ]
+	[ "${stderr%%$'\n'*}" = "hmn: invalid --rows 'bogus' (expected gpus (default) or processes, one csv row each)" ]
+	run_split "$HMN" free --format csv --rows processes
+	[ "$status" -eq 2 ]
+	[ "${stderr%%$'\n'*}" = "hmn: option '--rows' is not valid for 'hmn free'" ]
 	run_split "$HMN" watch --format prometheus
 	[ "$status" -eq 2 ]
 	[ "${stderr%%$'\n'*}" = "hmn: hmn watch --format prometheus needs -o FILE (each sample replaces it)" ]
@@ -318,6 +328,167 @@ wait_for() {
 	run_split "$HMN" watch -o /nonexistent/dir/x --count 1
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "hmn: cannot write /nonexistent/dir/x: No such file or directory" ]
+}
+
+# csv_lines FILE: its lines, checked first to end in LF alone (no CR anywhere, the last line whole).
+csv_lines() {
+	[ "$(grep -c $'\r' "$1")" -eq 0 ]
+	[ ! -s "$1" ] || [ "$(tail -c 1 "$1" | od -An -c | tr -d ' ')" = '\n' ]
+	wc -l <"$1"
+}
+
+# check_log FILE SAMPLES ROWS-A-SAMPLE COMMAND...: FILE is watch's CSV log, read by python3's csv
+# module: one header (time, then the keys of hmn COMMAND --format csv), SAMPLES samples of
+# ROWS-A-SAMPLE rows each, a sample's rows sharing one time (RFC 3339 UTC, milliseconds), the
+# times rising; each row after its time is the row that hmn COMMAND --format csv prints.
+check_log() {
+	local log=$1 samples=$2 per_sample=$3
+	shift 3
+	"$HMN" "$@" --format csv >"$BATS_TEST_TMPDIR/now.csv" 2>/dev/null
+	python3 - "$log" "$samples" "$per_sample" "$BATS_TEST_TMPDIR/now.csv" <<'PY'
+import csv, datetime, re, sys
+path, samples, per_sample, now = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+log = list(csv.reader(open(path, newline="", encoding="utf-8")))
+want = list(csv.reader(open(now, newline="", encoding="utf-8")))
+assert log[0] == ["time"] + want[0], (log[0], want[0])
+rows = log[1:]
+assert len(rows) == samples * per_sample, (len(rows), samples, per_sample)
+times = []
+for i in range(0, len(rows), per_sample):
+    sample = rows[i:i + per_sample]
+    assert len({r[0] for r in sample}) == 1, sample
+    times.append(sample[0][0])
+    assert [r[1:] for r in sample] == want[1:], (sample, want[1:])
+for t in times:
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z", t), t
+    when = datetime.datetime.strptime(t, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=datetime.timezone.utc)
+    assert abs((datetime.datetime.now(datetime.timezone.utc) - when).total_seconds()) < 600, t
+assert times == sorted(times) and len(set(times)) == len(times), times
+PY
+}
+
+@test "watch --format csv --count 3: one header, then a row a GPU a sample, time first, LF only, read by python's csv" {
+	run_split "$HMN" watch --format csv --count 3 --interval 100ms
+	[ "$status" -eq 0 ]
+	"$HMN" watch --format csv --count 3 --interval 100ms >"$BATS_TEST_TMPDIR/log.csv" 2>/dev/null
+	[ "$(csv_lines "$BATS_TEST_TMPDIR/log.csv")" -eq 7 ] # 1 + 3 samples x 2 GPUs
+	[ "$(head -1 "$BATS_TEST_TMPDIR/log.csv")" = "time,$("$HMN" free --format csv | head -1)" ]
+	check_log "$BATS_TEST_TMPDIR/log.csv" 3 2 free
+	# The summary still goes to stderr, apart.
+	[[ "$stderr" =~ ^hmn:\ 3\ samples\ over\ [0-9]+ms\.\ Peaks: ]]
+	# The time column is the JSON Lines' time: UTC, milliseconds.
+	[[ "$(sed -n 2p "$BATS_TEST_TMPDIR/log.csv")" =~ ^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z,0,NVIDIA\ H100\ 80GB\ HBM3, ]]
+	# --no-header: the rows alone; --device: its GPU's.
+	"$HMN" watch --format csv --count 2 --interval 10ms --no-header --device 1 >"$BATS_TEST_TMPDIR/rows.csv" 2>/dev/null
+	[ "$(csv_lines "$BATS_TEST_TMPDIR/rows.csv")" -eq 2 ]
+	[ "$(cut -d, -f2,3 "$BATS_TEST_TMPDIR/rows.csv" | sort -u)" = "1,NVIDIA L40S" ]
+}
+
+@test "watch --format csv --rows processes: a row a process a sample, time first, then ps's columns; hostile names quoted" {
+	two_gpus 'proc gpu=0 pid=4242 used=2147483648 list=compute' 'proc gpu=1 pid=4343 used=1048576 list=compute'
+	fake_process 4343 0 "/opt/a,b\"c"$'\n'"d"
+	"$HMN" watch --format csv --rows processes --sort pid --count 3 --interval 100ms >"$BATS_TEST_TMPDIR/log.csv" 2>/dev/null
+	[ "$(csv_lines "$BATS_TEST_TMPDIR/log.csv")" -eq 7 ] # 1 + 3 samples x 2 processes
+	[ "$(head -1 "$BATS_TEST_TMPDIR/log.csv")" = "time,$("$HMN" ps --format csv 2>/dev/null | head -1)" ]
+	check_log "$BATS_TEST_TMPDIR/log.csv" 3 2 ps --sort pid
+	[ "$(grep -c '^[^,]*Z,4343,"a,b""c?d",1048576,' "$BATS_TEST_TMPDIR/log.csv")" -eq 3 ]
+	python3 - "$BATS_TEST_TMPDIR/log.csv" <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert [r["pid"] for r in rows] == ["4242", "4343"] * 3, rows
+assert {r["name"] for r in rows if r["pid"] == "4343"} == {'a,b"c?d'}, rows
+assert {r["device_index"] for r in rows if r["pid"] == "4343"} == {"1"}, rows
+PY
+	# No process in a sample: no row; the header still comes first.
+	two_gpus
+	run_split "$HMN" watch --format csv --rows processes --count 2 --interval 10ms
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" == "time,pid,name,"* ]]
+}
+
+@test "watch --format csv: each sample flushed as it is taken, read while watch runs" {
+	mkfifo "$BATS_TEST_TMPDIR/fifo"
+	"$HMN" watch --format csv --interval 100ms >"$BATS_TEST_TMPDIR/fifo" 2>/dev/null &
+	pid=$!
+	started_pids=$pid
+	# The header and two samples come through the pipe while watch goes on sampling (no --count):
+	# what sat in a buffer until the end would never come.
+	timeout 20 head -n 5 "$BATS_TEST_TMPDIR/fifo" >"$BATS_TEST_TMPDIR/head.csv"
+	[ "$(csv_lines "$BATS_TEST_TMPDIR/head.csv")" -eq 5 ]
+	kill -TERM "$pid" 2>/dev/null || true
+	wait "$pid" || true
+	started_pids=
+	[[ "$(head -1 "$BATS_TEST_TMPDIR/head.csv")" == time,index,name,* ]]
+	# Into a file (as `tail -f` follows it): whole rows while watch runs.
+	"$HMN" watch --format csv --interval 100ms >"$BATS_TEST_TMPDIR/grow.csv" 2>/dev/null &
+	pid=$!
+	started_pids=$pid
+	for _ in $(seq 200); do [ "$(wc -l <"$BATS_TEST_TMPDIR/grow.csv")" -ge 5 ] && break; sleep 0.05; done
+	kill -0 "$pid"
+	[ "$(csv_lines "$BATS_TEST_TMPDIR/grow.csv")" -ge 5 ]
+	[ $(($(wc -l <"$BATS_TEST_TMPDIR/grow.csv") % 2)) -eq 1 ] # header + whole samples of 2 rows
+	kill -TERM "$pid"
+	wait "$pid" || true
+	started_pids=
+}
+
+@test "watch --format csv -o FILE: FILE is the log so far, replaced whole at each sample; nothing on stdout" {
+	local f="$BATS_TEST_TMPDIR/logs/gpus.csv"
+	mkdir "$BATS_TEST_TMPDIR/logs"
+	echo "a log of another run" >"$f"
+	run_split "$HMN" watch --format csv -o "$f" --count 3 --interval 100ms
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	[ "$(csv_lines "$f")" -eq 7 ]
+	check_log "$f" 3 2 free
+	! grep -q 'another run' "$f" || false
+	[ "$(ls -A "$BATS_TEST_TMPDIR/logs")" = "gpus.csv" ]
+	# --rows processes and --no-header the same.
+	run_split "$HMN" watch --format csv --rows processes --no-header -o "$f" --count 3 --interval 10ms
+	[ "$status" -eq 0 ]
+	[ "$(csv_lines "$f")" -eq 3 ]
+	[ "$(cut -d, -f2 "$f" | sort -u)" = "4242" ]
+	# Read while watch runs: whole every time (the header, then whole samples), and growing.
+	rm "$f"
+	"$HMN" watch --format csv -o "$f" --interval 50ms 2>"$BATS_TEST_TMPDIR/err" &
+	pid=$!
+	started_pids=$pid
+	seen=0
+	for _ in $(seq 400); do
+		cp "$f" "$BATS_TEST_TMPDIR/copy.csv" 2>/dev/null || { sleep 0.02; continue; }
+		n=$(csv_lines "$BATS_TEST_TMPDIR/copy.csv")
+		[ $((n % 2)) -eq 1 ] && [ "$n" -ge "$seen" ]
+		[[ "$(head -1 "$BATS_TEST_TMPDIR/copy.csv")" == time,index,* ]]
+		seen=$n
+		[ "$seen" -ge 9 ] && break
+		sleep 0.02
+	done
+	[ "$seen" -ge 9 ]
+	# Moved away (a log rotation): the next sample starts FILE again, with its header. (One under
+	# way as it moved, its copy of the log already read, puts the whole log back once: moved again.)
+	for _ in 1 2 3 4 5; do
+		mv "$f" "$f.1"
+		for _ in $(seq 200); do [ -s "$f" ] && break; sleep 0.05; done
+		[ "$(wc -l <"$f")" -lt "$(wc -l <"$f.1")" ] && break
+	done
+	kill -TERM "$pid"
+	wait "$pid"
+	started_pids=
+	[[ "$(head -1 "$f")" == time,index,* ]]
+	[ "$(grep -c '^time,' "$f")" -eq 1 ]
+	[ $(($(csv_lines "$f") % 2)) -eq 1 ]
+	# Its rows are the samples after the rotation: none of the moved log's again.
+	[[ "$(sed -n 2p "$f" | cut -d, -f1)" > "$(tail -1 "$f.1" | cut -d, -f1)" ]]
+	! grep -q 'cannot' "$BATS_TEST_TMPDIR/err" || false
+	[ "$(ls -A "$BATS_TEST_TMPDIR/logs" | sort | tr '\n' ' ')" = "gpus.csv gpus.csv.1 " ]
+}
+
+@test "watch --format csv -o FILE written in place (/dev/stdout): the new rows alone each sample, as on stdout" {
+	run_split "$HMN" watch --format csv -o /dev/stdout --count 3 --interval 10ms
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 7 ]
+	[ "$(grep -c '^time,' <<<"$output")" -eq 1 ]
 }
 
 @test "watch: DURATION in any case, with d; -q leaves out the summary" {
