@@ -160,7 +160,7 @@ static void say_no_room(const struct cli *cli, const struct fit_report *rep, uns
 			most = &rep->gpus[i];
 	format_size(rep->parts->total, false, need);
 	if (rep->gpus_split > rep->n_gpus && !rep->gpus[0].planned)
-		say(cli, " needs %s on each of %u GPUs; %zu %s listed\n", need, rep->gpus_split, rep->n_gpus,
+		say(cli, " needs %s on each of %u GPUs; %u %s listed\n", need, rep->gpus_split, (unsigned)rep->n_gpus,
 		    rep->n_gpus == 1 ? "is" : "are");
 	else if (rep->gpus_split > 1)
 		say(cli, " needs %s on each of %u GPUs; %u %s room\n", need, rep->gpus_split, fitting,
@@ -263,7 +263,7 @@ int cmd_fit(const struct cli *cli, hmn_context *ctx)
 	}
 	/* More GPUs asked for than listed: said before the table, whose rows each have room for one share. */
 	if (!cli->memory.given && split > n && !cli->quiet)
-		say(cli, ": --gpus %u, but %zu GPU%s listed: it cannot be split over %u here\n", split, n,
+		say(cli, ": --gpus %u, but %u GPU%s listed: it cannot be split over %u here\n", split, (unsigned)n,
 		    n == 1 ? " is" : "s are", split);
 	struct render_options o = { .no_header = cli->no_header, .bytes = cli->bytes };
 	if ((r = renderer_for(cli->format)->fit(out.file, &rep, &o)) < 0) {
