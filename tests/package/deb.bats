@@ -16,7 +16,7 @@ build() {
 	copy_tree "$out/$arch/hmn"
 	(cd "$out/$arch/hmn" && dpkg-buildpackage -us -uc -b "$@") >"$out/$arch.log" 2>&1
 	local built=$?
-	# The packages stay; the tree and its build (the tests' sparse models among it) go.
+	# The packages stay; the tree and its build go.
 	rm -rf "$out/$arch/hmn"
 	return $built
 }
@@ -46,7 +46,7 @@ clean_build() {
 	cp "$out/clean-root/src"/hmn*.deb "$out/$native/"
 	# What the command left in the clone: nothing, as git status would say.
 	(cd "$out/clean-root/src/hmn" && find . ! -type d | sort) | comm -13 "$out/tree-files" - >"$out/leftovers"
-	# The build inside, its sparse test models among it, is done with.
+	# The build inside is done with.
 	rm -rf "$out/clean-root/src"
 }
 
