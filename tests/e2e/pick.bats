@@ -112,12 +112,22 @@ holds() {
 }
 
 @test "run --pick: a dozen launches at once on two free GPUs: two start, on different GPUs; the rest exit 4 unstarted" {
+	# Each COMMAND that starts runs until the test says go: however slow the machine, the winners
+	# still hold their GPUs while the last launch picks.
 	for i in $(seq 12); do
-		"$HMN" run --need 40GiB --pick 1 -- sh -c 'echo "$CUDA_VISIBLE_DEVICES" >"$0"; sleep 3' \
-			"$BATS_TEST_TMPDIR/started.$i" 2>"$BATS_TEST_TMPDIR/err.$i" &
+		"$HMN" run --need 40GiB --pick 1 -- sh -c 'echo "$CUDA_VISIBLE_DEVICES" >"$0"
+			while [ ! -e "$1" ]; do sleep 0.05; done' "$BATS_TEST_TMPDIR/started.$i" "$BATS_TEST_TMPDIR/go" \
+			2>"$BATS_TEST_TMPDIR/err.$i" &
 		pids[i]=$!
 	done
 	started_pids="${pids[*]}"
+	for _ in $(seq 600); do
+		alive=0
+		for pid in "${pids[@]}"; do kill -0 "$pid" 2>/dev/null && alive=$((alive + 1)); done
+		[ "$alive" -le 2 ] && break
+		sleep 0.05
+	done
+	touch "$BATS_TEST_TMPDIR/go"
 	ok=0 refused=0
 	for i in $(seq 12); do
 		s=0
@@ -138,7 +148,9 @@ holds() {
 
 @test "run --pick: the hold ends when the tree holds memory on the GPU, or after --hold; hmn free --pick passes over held GPUs" {
 	# The first launch's tree takes memory on its GPU after 0.5s, as a job does once it is loaded.
-	"$HMN" run --need 40GiB --pick 1 --interval 50ms -q -- sh -c "sleep 0.5; '$hold' 1073741824 3" &
+	go="$BATS_TEST_TMPDIR/go"
+	"$HMN" run --need 40GiB --pick 1 --interval 50ms -q -- sh -c "while [ ! -e '$go' ]; do sleep 0.05; done
+		'$hold' 1073741824 3" &
 	started_pids=$!
 	for _ in $(seq 40); do [ "$(holds)" = "$H100" ] && break; sleep 0.05; done
 	[ "$(holds)" = "$H100" ]
@@ -149,18 +161,27 @@ holds() {
 	[ "$status" -eq 4 ]
 	[ "$stderr" = "hmn: --pick 1: no GPU has 50.0GiB free (most of the rest: GPU 1, 45.0GiB); 1 more is held for another launch" ]
 	# Once the tree is on it, its free memory says so: the hold is let go of, the run goes on.
-	for _ in $(seq 60); do [ -z "$(holds)" ] && break; sleep 0.05; done
+	touch "$go"
+	for _ in $(seq 100); do [ -z "$(holds)" ] && break; sleep 0.05; done
 	[ -z "$(holds)" ]
 	kill -0 "$started_pids"
 	# --hold: a tree that takes no memory holds its GPU that long, then not.
-	"$HMN" run --need 40GiB --pick 1 --hold 400ms -q -- sleep 3 &
-	started_pids+=" $!"
+	"$HMN" run --need 40GiB --pick 1 --hold 1500ms -q -- sleep 10 &
+	second=$!
+	started_pids+=" $second"
 	for _ in $(seq 40); do [ -n "$(holds)" ] && break; sleep 0.05; done
+	start=$(date +%s%N)
 	run_split "$HMN" free --need 59GiB --pick 1
 	[ "$status" -eq 4 ]
-	sleep 0.5
-	run_split "$HMN" free --need 59GiB --pick 1
+	for _ in $(seq 100); do
+		run_split "$HMN" free --need 59GiB --pick 1
+		[ "$status" -eq 0 ] && break
+		sleep 0.05
+	done
 	[ "$status" -eq 0 ] && [ "$output" = "$H100" ]
+	# Not before the hold was up, and while its run still ran.
+	[ $((($(date +%s%N) - start) / 1000000)) -ge 1000 ]
+	kill -0 "$second"
 }
 
 @test "the lock file: another user holding it delays a launch a bounded time, never wedges it; no link, hard link or FIFO is written through" {
