@@ -12,7 +12,7 @@
 struct render_options {
 	bool no_header;
 	bool bytes;
-	bool long_format;     /* free -l: utilisation, temperature, power */
+	bool long_format;     /* -l: free's utilisation, temperature, power; ps's command line */
 };
 
 /*
