@@ -66,21 +66,28 @@ struct hmn_options {
 	 */
 	bool telemetry;
 	/*
-	 * Remember each process's name, owner and path (and where it runs:
-	 * container, pod) from one process query to the next, for a context
-	 * queried again and again (hmn watch): on a busy node reading them is
-	 * most of a query's cost. A process listed by two queries in a row is
-	 * read once, when first listed, with its start time (struct
-	 * hmn_process). Its start time and RAM (ram_bytes) are read again at
+	 * Remember each process's name, owner, path and command line (and
+	 * where it runs: container, pod) from one process query to the next,
+	 * for a context queried again and again (hmn watch): on a busy node
+	 * reading them is most of a query's cost. A process listed by two
+	 * queries in a row is read once, when first listed, with its start time
+	 * (struct hmn_process). Its start time and RAM (ram_bytes) are read again at
 	 * each query, for a few milliseconds at most: a list of thousands is
 	 * read again in turns over a few queries, each process keeping its last
 	 * RAM until its turn. A pid whose start time changed was given to
 	 * another process, which is read as the new process it is, and so is
 	 * one given a pid that a query did not list (that pid is forgotten). A
-	 * process that exec()s another program keeps the name it was first
-	 * read with. Linux; elsewhere ignored.
+	 * process that exec()s another program keeps the name and command
+	 * line it was first read with. Linux; elsewhere ignored.
 	 */
 	bool remember_processes;
+	/*
+	 * Read each process's command line (struct hmn_process's command) with
+	 * its name: on Linux one more file a process (/proc/PID/cmdline, which
+	 * waits while the process holds its memory map's lock, as ps(1) does),
+	 * on macOS one more sysctl. Off, command stays NULL. None on Windows.
+	 */
+	bool commands;
 };
 
 /*
@@ -241,6 +248,15 @@ struct hmn_process {
 	 * system gave again later is another process.
 	 */
 	uint64_t start_time;
+	/*
+	 * Its argument vector (argv[0] first), NULL-terminated, as the OS
+	 * keeps it (a process that rewrote its argv shows what it wrote): its
+	 * first 4 KiB, a longer one cut there, within its last word. NULL
+	 * where it cannot be read (exited; a kernel thread's, which is empty;
+	 * /proc mounted with hidepid; another user's on macOS; Windows), or
+	 * not asked for (hmn_options.commands).
+	 */
+	const char *const *command;
 };
 
 struct hmn_process_list {

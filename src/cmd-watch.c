@@ -64,6 +64,21 @@ static void put_cut_line(const char *line, size_t len, unsigned columns)
 }
 
 /*
+ * The frame's next line, its first size - 1 bytes at most: the rest of a
+ * longer one (ps -l's COMMAND can take 16 KB) is skipped, as the window
+ * cuts it anyway, not taken for the next line. false at the frame's end.
+ */
+static bool next_frame_line(struct watch *w, long end, char *line, size_t size)
+{
+	if (ftell(w->frame) >= end || !fgets(line, (int)size, w->frame))
+		return false;
+	if (!strchr(line, '\n'))
+		for (int c = 0; c != '\n' && c != EOF;)
+			c = getc(w->frame);
+	return true;
+}
+
+/*
  * One frame in place (its first end bytes): home, the lines cut to the
  * window, the rest cleared. A frame taller than the window says how many
  * of its lines it leaves out, "… N more", on its last line.
@@ -75,13 +90,13 @@ static void draw_frame(struct watch *w, long end)
 
 	sys_terminal_size(stdout, &columns, &rows);
 	rewind(w->frame);
-	while (ftell(w->frame) < end && fgets(line, sizeof(line), w->frame))
-		lines += strchr(line, '\n') != NULL;
+	while (next_frame_line(w, end, line, sizeof(line)))
+		lines++;
 	/* One row short of the window: a last newline must not scroll the frame. */
 	unsigned room = rows > 1 ? rows - 1 : 1, shown = lines <= room ? lines : room - 1;
 	fputs(w->drawn ? "\033[H" : "\033[H\033[2J", stdout);
 	rewind(w->frame);
-	for (unsigned row = 0; row < shown && ftell(w->frame) < end && fgets(line, sizeof(line), w->frame); row++)
+	for (unsigned row = 0; row < shown && next_frame_line(w, end, line, sizeof(line)); row++)
 		put_cut_line(line, strcspn(line, "\n"), columns);
 	if (shown < lines) {
 		snprintf(more, sizeof(more), "\u2026 %u more", lines - shown);

@@ -230,7 +230,7 @@ static bool shell_safe(unsigned char c)
 
 void shell_quote_word(const char *word, char *out, size_t out_size)
 {
-	char shown[1024];
+	char shown[4096 + 1]; /* a word as long as the command lines hmn ps reads (4 KiB) */
 	size_t o = 0;
 	bool plain = *word != '\0';
 
@@ -260,6 +260,34 @@ void shell_quote_word(const char *word, char *out, size_t out_size)
 	if (o + 1 < out_size)
 		out[o++] = '\'';
 	out[o] = '\0';
+}
+
+size_t strv_count(const char *const *v)
+{
+	size_t n = 0;
+	while (v[n])
+		n++;
+	return n;
+}
+
+char *command_text(const char *const *argv, size_t argc)
+{
+	size_t size = 1, len = 0;
+
+	/* Each byte quoted at most as '\'' (4), a word's two quotes and the space before it. */
+	for (size_t i = 0; i < argc; i++)
+		size += 4 * strlen(argv[i]) + 3;
+	char *line = malloc(size);
+	if (!line)
+		return NULL;
+	line[0] = '\0';
+	for (size_t i = 0; i < argc; i++) {
+		if (i > 0)
+			line[len++] = ' ';
+		shell_quote_word(argv[i], line + len, size - len);
+		len += strlen(line + len);
+	}
+	return line;
 }
 
 char *utf8_repair(const char *s)

@@ -78,6 +78,15 @@ size_t sanitize_for_terminal(const char *s, char *out, size_t out_size);
 void shell_quote_word(const char *word, char *out, size_t out_size);
 
 /*
+ * A command line as a shell would take it back, for a person and a table:
+ * argc words of argv, each as shell_quote_word() quotes it, joined by
+ * single spaces, in a malloc'd string (terminal-safe). NULL on ENOMEM.
+ */
+char *command_text(const char *const *argv, size_t argc);
+/* The words of a NULL-terminated vector (a process's command). */
+size_t strv_count(const char *const *v);
+
+/*
  * Copies s into a malloc'd string in which each byte of invalid UTF-8 is
  * replaced by U+FFFD, so a JSON encoder gets valid UTF-8. NULL on ENOMEM.
  */

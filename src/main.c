@@ -22,7 +22,8 @@ struct command_entry {
 	/* Asks no GPU: run with no context, no driver loaded (NULL: never). */
 	bool (*asks_no_gpu)(const struct cli *cli);
 	bool telemetry;          /* prints GPU rows, which show telemetry in some formats */
-	bool remember_processes; /* a process's name, owner and path read once, not once a sample */
+	bool remember_processes; /* a process's name, owner, path, command read once, not once a sample */
+	bool command_lines;      /* prints process rows, which show command lines in some formats */
 	int context_failed;      /* the exit status when the context cannot be made (not a usage error) */
 };
 
@@ -34,9 +35,9 @@ static bool fit_planned(const struct cli *cli)
 
 static const struct command_entry commands[] = {
 	[COMMAND_FREE] = { .run = cmd_free, .telemetry = true, .context_failed = EXIT_RUNTIME },
-	[COMMAND_PS] = { .run = cmd_ps, .context_failed = EXIT_RUNTIME },
+	[COMMAND_PS] = { .run = cmd_ps, .command_lines = true, .context_failed = EXIT_RUNTIME },
 	[COMMAND_WATCH] = { .run = cmd_watch, .telemetry = true, .remember_processes = true,
-			    .context_failed = EXIT_RUNTIME },
+			    .command_lines = true, .context_failed = EXIT_RUNTIME },
 	/* 125: hmn failed before COMMAND ran. */
 	[COMMAND_RUN] = { .run = cmd_run, .context_failed = EXIT_RUN_FAILED },
 	[COMMAND_FIT] = { .run = cmd_fit, .asks_no_gpu = fit_planned, .context_failed = EXIT_RUNTIME },
@@ -58,8 +59,11 @@ static int open_context(const struct cli *cli, const struct command_entry *c, hm
 		.log_level = cli->verbose ? HMN_LOG_INFO : HMN_LOG_WARNING,
 		/* Only what prints GPU rows with telemetry asks for it: a plain table costs less. */
 		.telemetry = c->telemetry && (cli->format != FORMAT_TABLE || cli->long_format),
-		/* A process's name, owner and path read once, not once a sample. */
+		/* A process's name, owner, path and command line read once, not once a sample. */
 		.remember_processes = c->remember_processes,
+		/* Command lines where they are shown: JSON and CSV, a table with -l; never Prometheus (no label). */
+		.commands = c->command_lines && (cli->format == FORMAT_JSON || cli->format == FORMAT_CSV ||
+					    (cli->format == FORMAT_TABLE && cli->long_format)),
 	};
 	int r = hmn_context_new(&options, ret_ctx, &why);
 	if (r == 0)

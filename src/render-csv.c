@@ -52,6 +52,20 @@ static int put_text(struct outbuf *o, const char *s)
 	return 0;
 }
 
+/*
+ * A process's command (an array in JSON) as one cell: the line a shell
+ * would take back (command_text), shown as text is; nothing for NULL.
+ */
+static int put_command_cell(struct outbuf *o, const char *const *argv)
+{
+	if (!argv)
+		return 0;
+	char *line = command_text(argv, strv_count(argv));
+	int r = line ? put_text(o, line) : -ENOMEM;
+	free(line);
+	return r;
+}
+
 static void put_number(struct outbuf *o, uint64_t value, uint64_t unknown)
 {
 	if (value != unknown)
@@ -114,6 +128,7 @@ static int write_process(struct outbuf *o, const struct hmn_process *p)
 	SEP(o), put_bool(o, p->is_mps_client);
 	SEP(o), put_number(o, p->ram_bytes, HMN_UNKNOWN);
 	SEP(o), r |= put_text(o, p->pod_uid);
+	SEP(o), r |= put_command_cell(o, p->command);
 	END(o);
 	return r;
 }
@@ -167,6 +182,6 @@ int render_processes_csv(FILE *out, const struct hmn_process *const *rows, size_
 {
 	return write_csv(out, options,
 			 "pid,name,used_bytes,shared_used_bytes,device_index,device_name,device_uuid,"
-			 "type,user,uid,path,protected,source,ns_pid,container,mps,ram_bytes,pod_uid\n",
+			 "type,user,uid,path,protected,source,ns_pid,container,mps,ram_bytes,pod_uid,command\n",
 			 (const void *const *)rows, n, write_process_row);
 }

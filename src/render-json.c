@@ -187,6 +187,21 @@ static int write_gpu(struct json_out *o, const struct hmn_gpu *g)
 	return r;
 }
 
+/* A command's words as an array of strings: ["python3","train.py"]. */
+static int put_words(struct json_out *o, const char *const *words, size_t n)
+{
+	int r = 0;
+
+	put(o, "[", 1);
+	for (size_t i = 0; i < n; i++) {
+		if (i > 0)
+			put(o, ",", 1);
+		r |= put_string(o, words[i]);
+	}
+	put(o, "]", 1);
+	return r;
+}
+
 static int write_process(struct json_out *o, const struct hmn_process *p)
 {
 	PUT_LITERAL(o, "{\"pid\":");
@@ -215,6 +230,11 @@ static int write_process(struct json_out *o, const struct hmn_process *p)
 	put_bool(o, KEY("mps"), p->is_mps_client);
 	u64_field(o, KEY("ram_bytes"), p->ram_bytes, HMN_UNKNOWN);
 	r |= string_field(o, KEY("pod_uid"), p->pod_uid);
+	PUT_LITERAL(o, ",\"command\":");
+	if (p->command)
+		r |= put_words(o, p->command, strv_count(p->command));
+	else
+		PUT_LITERAL(o, "null");
 	put(o, "}", 1);
 	return r;
 }
@@ -317,13 +337,8 @@ int render_run_report_json(FILE *out, const struct run_report *rep)
 	int r = 0;
 	if (!o)
 		return -ENOMEM;
-	PUT_LITERAL(o, "{\"command\":[");
-	for (size_t i = 0; i < rep->argc; i++) {
-		if (i > 0)
-			put(o, ",", 1);
-		r |= put_string(o, rep->argv[i]);
-	}
-	put(o, "]", 1);
+	PUT_LITERAL(o, "{\"command\":");
+	r |= put_words(o, (const char *const *)rep->argv, rep->argc);
 	put_int_or_null(o, KEY("exit_code"), rep->exit_code);
 	put_int_or_null(o, KEY("signal"), rep->signal);
 	ms_field(o, KEY("duration_ms"), rep->duration_us);

@@ -6,6 +6,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "format.h"
 #include "render.h"
@@ -18,11 +19,9 @@
 
 void put_command(FILE *out, char *const *argv, size_t argc)
 {
-	char word[1024];
-	for (size_t i = 0; i < argc; i++) {
-		shell_quote_word(argv[i], word, sizeof(word));
-		fprintf(out, "%s%s", i ? " " : "", word);
-	}
+	char *line = command_text((const char *const *)argv, argc);
+	fputs(line ? line : "?", out); /* "?": out of memory, as for a name that cannot be read */
+	free(line);
 }
 
 /* "hmn: left running, not waited for: sleep (pid 4242), …": a line for a person, the first few. */

@@ -1,6 +1,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "format.h"
@@ -112,7 +113,9 @@ int render_gpus_table(FILE *out, const struct hmn_gpu *const *gpus, size_t n,
 	return t ? finish(t, r, out, o->no_header) : r;
 }
 
-static const struct table_column process_columns[] = {
+/* hmn ps's columns, NAME last; with -l/--long, COMMAND after it. */
+enum { COLUMN_COMMAND = 8, PROCESS_COLUMNS = 9 };
+static const struct table_column process_columns[PROCESS_COLUMNS] = {
 	{ "PID", ALIGN_RIGHT },
 	{ "USER", ALIGN_LEFT },
 	{ "TYPE", ALIGN_LEFT },
@@ -121,24 +124,28 @@ static const struct table_column process_columns[] = {
 	{ "RAM", ALIGN_RIGHT },
 	{ "GPU", ALIGN_RIGHT },
 	{ "NAME", ALIGN_LEFT },
+	{ "COMMAND", ALIGN_LEFT },
 };
 
 int render_processes_table(FILE *out, const struct hmn_process *const *rows, size_t n,
 			   const struct render_options *o)
 {
-	struct table *t = table_new(process_columns,
-				    sizeof(process_columns) / sizeof(process_columns[0]));
+	size_t n_columns = o->long_format ? PROCESS_COLUMNS : COLUMN_COMMAND;
+	struct table *t = table_new(process_columns, n_columns);
 	char pid[16], uid[16], device[GPU_CELL_MAX], used[SIZE_TEXT_MAX], shared[SIZE_TEXT_MAX];
 	char ram[SIZE_TEXT_MAX];
 	int r = t ? 0 : -ENOMEM;
 
 	for (size_t i = 0; i < n && r == 0; i++) {
 		const struct hmn_process *p = rows[i];
+		char *command = NULL;
 		snprintf(pid, sizeof(pid), "%" PRIu32, p->pid);
 		/* A uid with no name (a container's user) still beats '?'. */
 		if (p->uid != HMN_UID_UNKNOWN)
 			snprintf(uid, sizeof(uid), "%" PRIu32, p->uid);
-		const char *cells[] = {
+		if (o->long_format && p->command && !(command = command_text(p->command, strv_count(p->command))))
+			r = -ENOMEM;
+		const char *cells[PROCESS_COLUMNS] = {
 			pid,
 			p->user ? p->user : p->uid != HMN_UID_UNKNOWN ? uid : "?",
 			process_type_cell(p),
@@ -147,9 +154,11 @@ int render_processes_table(FILE *out, const struct hmn_process *const *rows, siz
 			format_size(p->ram_bytes, o->bytes, ram),
 			gpu_cell(device, &p->place),
 			p->name ? p->name : "?",
+			command ? command : "?",
 		};
-		for (size_t k = 0; k < sizeof(cells) / sizeof(cells[0]) && r == 0; k++)
+		for (size_t k = 0; k < n_columns && r == 0; k++)
 			r = table_add_cell(t, cells[k]);
+		free(command);
 	}
 	return t ? finish(t, r, out, o->no_header) : r;
 }

@@ -13,7 +13,7 @@
 struct render_options {
 	bool no_header;
 	bool bytes;
-	bool long_format;     /* free -l: utilisation, temperature, power */
+	bool long_format;     /* -l: free's utilisation, temperature, power; ps's command line */
 	const char *time;     /* CSV: a first column "time", this on every row (watch's log); NULL: none */
 };
 

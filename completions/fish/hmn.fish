@@ -25,7 +25,8 @@ complete -c hmn -n "not __fish_seen_subcommand_from run" -l no-header -d 'Leave 
 complete -c hmn -n "not __fish_seen_subcommand_from run" -l bytes -d 'Exact byte counts'
 
 complete -c hmn -n "not __fish_seen_subcommand_from ps watch run fit" -s l -l long -d 'Add utilisation, temperature and power'
-complete -c hmn -n "__fish_seen_subcommand_from watch" -s l -l long -d 'Add utilisation, temperature and power'
+complete -c hmn -n "__fish_seen_subcommand_from ps" -s l -l long -d 'Add COMMAND, the command line'
+complete -c hmn -n "__fish_seen_subcommand_from watch" -s l -l long -d 'Add utilisation, temperature, power and command lines'
 complete -c hmn -n "not __fish_seen_subcommand_from ps watch run fit" -l need -x -d 'Exit 4 unless a GPU has this much free'
 complete -c hmn -n "not __fish_seen_subcommand_from ps watch run fit" -l pick -x -d 'Print the N GPUs with --need free, most first'
 

@@ -233,6 +233,7 @@ int hmn_context_new(const struct hmn_options *options, hmn_context **ret_ctx,
 		ctx->log_userdata = options->log_userdata;
 		ctx->log_level = options->log_level;
 		ctx->telemetry = options->telemetry;
+		ctx->commands = options->commands;
 #ifdef __linux__
 		/* Elsewhere a process's RAM is read with its name: nothing to save. */
 		ctx->remember_processes = options->remember_processes;

@@ -51,6 +51,7 @@ struct hmn_context {
 	struct user_cache_entry *users;
 	size_t n_users, users_capacity;
 	bool remember_processes;          /* hmn_options.remember_processes */
+	bool commands;                    /* hmn_options.commands */
 	struct known_process *known;      /* the last process query's, sorted by pid */
 	size_t n_known;
 	uint32_t refresh_next;            /* the pid the next query's re-reading of known ones starts at */

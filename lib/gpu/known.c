@@ -1,8 +1,9 @@
 /*
  * The processes a remembering context keeps between queries
- * (hmn_options.remember_processes, hmn watch): each one's identity, read
- * once when first listed; its start time and RAM read again in turns, a
- * few milliseconds a query; a pid given to another process read anew.
+ * (hmn_options.remember_processes, hmn watch): each one's identity (its
+ * name, path, owner, command line...), read once when first listed; its
+ * start time and RAM read again in turns, a few milliseconds a query; a
+ * pid given to another process read anew.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -27,6 +28,7 @@ void process_copy_identity(struct hmn_process *p, const struct hmn_process *firs
 	p->is_protected = first->is_protected;
 	p->start_time = first->start_time;
 	p->ram_bytes = first->ram_bytes;
+	p->command = first->command;
 }
 
 /*
@@ -43,7 +45,9 @@ static void known_clear(struct known_process *k)
 	free((char *)k->identity.path);
 	free((char *)k->identity.container);
 	free((char *)k->identity.pod_uid);
+	free((void *)k->identity.command);
 	k->identity.name = k->identity.path = k->identity.container = k->identity.pod_uid = NULL;
+	k->identity.command = NULL;
 }
 
 void known_forget(hmn_context *ctx)
@@ -62,8 +66,10 @@ static int known_set(struct known_process *k, const struct hmn_process *p)
 	k->identity.path = p->path ? strdup(p->path) : NULL;
 	k->identity.container = p->container ? strdup(p->container) : NULL;
 	k->identity.pod_uid = p->pod_uid ? strdup(p->pod_uid) : NULL;
+	k->identity.command = p->command ? strv_dup(p->command) : NULL;
 	if ((p->name && !k->identity.name) || (p->path && !k->identity.path) ||
-	    (p->container && !k->identity.container) || (p->pod_uid && !k->identity.pod_uid)) {
+	    (p->container && !k->identity.container) || (p->pod_uid && !k->identity.pod_uid) ||
+	    (p->command && !k->identity.command)) {
 		known_clear(k);
 		return -ENOMEM;
 	}
@@ -78,8 +84,10 @@ int known_copy(const struct known_process *k, struct hmn_process *p, struct hmn_
 	p->path = arena_strdup(arena, k->identity.path);
 	p->container = arena_strdup(arena, k->identity.container);
 	p->pod_uid = arena_strdup(arena, k->identity.pod_uid);
+	p->command = arena_strv_dup(arena, k->identity.command);
 	if ((k->identity.name && !p->name) || (k->identity.path && !p->path) ||
-	    (k->identity.container && !p->container) || (k->identity.pod_uid && !p->pod_uid))
+	    (k->identity.container && !p->container) || (k->identity.pod_uid && !p->pod_uid) ||
+	    (k->identity.command && !p->command))
 		return -ENOMEM;
 	return 0;
 }

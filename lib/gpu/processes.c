@@ -251,6 +251,21 @@ static void identify_process(hmn_context *ctx, const struct os_process_details *
 	p->is_protected = d->is_protected;
 	p->start_time = d->start_time;
 	p->ram_bytes = d->ram_bytes;
+	p->command = d->command;
+}
+
+/* The process table, opened at the first query that asks it, reading what the context asks of each process. */
+static int open_proc_root(hmn_context *ctx)
+{
+	if (!(ctx->proc_root = os_proc_root_open(ctx->procfs)))
+		return -ENOMEM;
+#ifdef __linux__
+	if (ctx->remember_processes)
+		os_proc_root_read_start_times(ctx->proc_root);
+#endif
+	if (ctx->commands)
+		os_proc_root_read_commands(ctx->proc_root);
+	return 0;
 }
 
 /*
@@ -270,14 +285,8 @@ static int resolve_processes(hmn_context *ctx, struct hmn_process_list *list)
 
 	if (!order || !pids || !to_read || !details || !hits || !first)
 		goto out;
-	if (!ctx->proc_root) {
-		if (!(ctx->proc_root = os_proc_root_open(ctx->procfs)))
-			goto out;
-#ifdef __linux__
-		if (ctx->remember_processes)
-			os_proc_root_read_start_times(ctx->proc_root);
-#endif
-	}
+	if (!ctx->proc_root && open_proc_root(ctx) < 0)
+		goto out;
 	for (size_t i = 0; i < list->count; i++)
 		order[i] = (struct pid_row){ list->processes[i].pid, i };
 	qsort(order, list->count, sizeof(*order), compare_pid_row);
@@ -460,7 +469,7 @@ int hmn_query_process_name(hmn_context *ctx, uint32_t pid, char *buf, size_t siz
 
 	if (!arena || size == 0)
 		goto out;
-	if (!ctx->proc_root && !(ctx->proc_root = os_proc_root_open(ctx->procfs)))
+	if (!ctx->proc_root && open_proc_root(ctx) < 0)
 		goto out;
 	r = os_process_details(ctx->proc_root, &pid, 1, &d, arena);
 	if (r == 0 && (!d.exists || !d.name))

@@ -43,6 +43,8 @@ struct os_process_details {
 	const char *container;/* NULL: none, or unknown */
 	const char *pod_uid;  /* NULL: not in a Kubernetes pod, or unknown */
 	const char *user;     /* where the OS names the owner itself (Windows); else NULL */
+	/* Its argument vector, NULL-terminated (os_proc_root_read_commands); NULL: unknown, or not read. */
+	const char *const *command;
 	uint32_t uid;         /* HMN_UID_UNKNOWN: unknown */
 	uint32_t ns_pid;      /* 0: not in a nested PID namespace, or unknown */
 	uint64_t start_time;  /* as struct hmn_process says; 0: unknown */
@@ -63,6 +65,15 @@ struct os_proc_root *os_proc_root_close(struct os_proc_root *root);
  * Windows give none yet (0).
  */
 void os_proc_root_read_start_times(struct os_proc_root *root);
+/*
+ * os_process_details reads each process's command line too, its first
+ * OS_COMMAND_MAX bytes (one more file a process on Linux, one more sysctl
+ * on macOS: only for a context that shows them). Windows documents no
+ * cheap call for another process's command line (it lies in that
+ * process's memory, its PEB): none there.
+ */
+void os_proc_root_read_commands(struct os_proc_root *root);
+#define OS_COMMAND_MAX 4096
 /*
  * Linux: when a process started (what os_process_details reads as
  * start_time), from its stat alone: a remembered pid is checked with it at

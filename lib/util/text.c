@@ -1,4 +1,4 @@
-/* What of a text a terminal may be shown; UTF-16 into UTF-8; a path's last name. */
+/* What of a text a terminal may be shown; UTF-16 into UTF-8; a path's last name; an argv's words. */
 #include <string.h>
 
 #include "util/text.h"
@@ -33,6 +33,44 @@ size_t utf8_sequence_length(const unsigned char *s, size_t n, uint32_t *ret_code
 	if (ret_codepoint)
 		*ret_codepoint = cp;
 	return len;
+}
+
+/*
+ * How many of text's first len bytes are left without the start of a UTF-8
+ * sequence they end in, where a cut fell inside a character: len when they
+ * end on a boundary, or in bytes that no more bytes would make a character.
+ */
+static size_t utf8_cut_length(const char *text, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)text;
+	size_t lead = len;
+
+	/* Back over the continuation bytes a sequence has at most (three) to the byte that began it. */
+	while (lead > 0 && len - lead < 3 && (p[lead - 1] & 0xc0) == 0x80)
+		lead--;
+	if (lead == 0 || (p[lead - 1] & 0xc0) != 0xc0)
+		return len;
+	lead--;
+	size_t need = (p[lead] & 0xe0) == 0xc0 ? 2 : (p[lead] & 0xf0) == 0xe0 ? 3 : (p[lead] & 0xf8) == 0xf0 ? 4 : 1;
+	return len - lead < need ? lead : len;
+}
+
+size_t argv_words(const char *text, size_t len, bool cut, size_t *ret_len)
+{
+	size_t words = 1;
+
+	/* A character the bound fell inside is left out whole, not shown as a broken byte. */
+	if (cut)
+		len = utf8_cut_length(text, len);
+	/* The last word's NUL, and those a rewritten argv is padded with ("postgres: writer\0\0..."). */
+	while (len > 0 && text[len - 1] == '\0')
+		len--;
+	*ret_len = len;
+	if (len == 0)
+		return 0;
+	for (const char *p = text; (p = memchr(p, '\0', len - (size_t)(p - text))); p++)
+		words++;
+	return words;
 }
 
 bool codepoint_is_control(uint32_t cp)

@@ -40,8 +40,10 @@ hmn() {
 @test "aarch64: ps --json against the stand-in NVML" {
 	two_gpus 'proc gpu=0 pid=4242 used=2147483648 list=compute' 'proc gpu=1 pid=777 used=1048576 list=graphics'
 	fake_process 4242 0 /usr/bin/python3.11 "" 3670016
+	fake_cmdline 4242 python3.11 train.py
 	run_split hmn ps --json
 	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.[].command]' <<<"$output")" = '[["python3.11","train.py"],null]' ]
 	[ "$(jq -c '[.[] | [.pid, .name, .used_bytes, .type, .ram_bytes]]' <<<"$output")" = '[[4242,"python3.11",2147483648,"compute",3758096384],[777,null,1048576,"graphics",null]]' ]
 	[ "$stderr" = "hmn: 2 GPU processes found (2.0GiB total)." ]
 }
@@ -52,10 +54,10 @@ hmn() {
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
 	[ "${lines[1]}" = "4242  ?     C     2.0GiB       -    -    0  ?" ]
-	run_split hmn ps -l
+	run_split hmn fit -l
 	[ "$status" -eq 2 ]
-	[ "$stderr" = "hmn: option '-l' is not valid for 'hmn ps'
-Try 'hmn ps --help'." ]
+	[ "$stderr" = "hmn: option '-l' is not valid for 'hmn fit'
+Try 'hmn fit --help'." ]
 }
 
 @test "aarch64: no GPU: exit 3, saying what was tried" {

@@ -38,7 +38,7 @@ setup() {
 
 @test "usage errors: one specific line, the hint for the command at hand, exit 2, nothing on stdout" {
 	for args in "bogus" "--bogus" "-x" "ps extra" "free --pid 1" "ps --sort" "--json=1" "ps --sort=" "--backend ''" \
-		"watch --count 0" "free --need 1e9" "ps -l" "--format yaml ps" "free -o" "watch --d 1s"; do
+		"watch --count 0" "free --need 1e9" "ps --need 1G" "--format yaml ps" "free -o" "watch --d 1s"; do
 		eval "run_split \"\$HMN\" $args"
 		# Every line of the note a comment, so the TAP stream stays TAP.
 		sed 's/^/# /' <<<"$args: $status: $stderr" >&3
@@ -58,13 +58,13 @@ setup() {
 	[ "${stderr%%$'\n'*}" = "hmn: unknown option '--bogus'" ]
 	run_split "$HMN" free --sort pid
 	[ "${stderr%%$'\n'*}" = "hmn: option '--sort' is not valid for 'hmn free'" ]
-	run_split "$HMN" ps -l
-	[ "$stderr" = "hmn: option '-l' is not valid for 'hmn ps'
-Try 'hmn ps --help'." ]
+	run_split "$HMN" fit -l
+	[ "$stderr" = "hmn: option '-l' is not valid for 'hmn fit'
+Try 'hmn fit --help'." ]
 	run_split "$HMN" ps --pid
 	[ "${stderr%%$'\n'*}" = "hmn: option '--pid' needs a value" ]
-	run_split "$HMN" ps -lv
-	[ "${stderr%%$'\n'*}" = "hmn: option '-l' is not valid for 'hmn ps'" ]
+	run_split "$HMN" fit -lv
+	[ "${stderr%%$'\n'*}" = "hmn: option '-l' is not valid for 'hmn fit'" ]
 	run_split "$HMN" free -lx
 	[ "${stderr%%$'\n'*}" = "hmn: unknown option '-x'" ]
 	run_split "$HMN" ps --so=bogus

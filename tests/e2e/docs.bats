@@ -108,7 +108,7 @@ help_options() {
 		architecture parameters dtype layers context_length context batch kv_dtype weights_dtype train \
 		gpus_split parts weights_bytes kv_cache_bytes activations_bytes optimizer_bytes runtime_bytes \
 		margin_bytes per_gpu_bytes gpus fits max_context gpu_layers planned warning \
-		UTIL TEMP POWER command exit_code signal duration_ms samples interval_ms measure \
+		UTIL TEMP POWER COMMAND command exit_code signal duration_ms samples interval_ms measure \
 		peak_bytes peak_shared_bytes devices processes spill process_peaks left_running peak_ram_bytes ram_measure limit_bytes limit_exceeded limit_exceeded_ms limit_exceeded_bytes mps unified_memory \
 		hmn_gpu_memory_free_bytes hmn_process_gpu_memory_bytes \
 		GPU NAME USED FREE TOTAL RESERVED SOURCE PID USER TYPE VRAM \
@@ -171,6 +171,7 @@ readme_setup() {
 	two_gpus 'proc gpu=0 pid=4242 used=20266876928 list=compute' 'proc gpu=1 pid=777 used=268435456 list=graphics'
 	fake_process 4242 0 /usr/bin/python3.11 "" 3250586
 	fake_process 777 0 /usr/lib/xorg/Xorg "" 217088
+	fake_cmdline 4242 python3.11 train.py --epochs 3
 	work="$BATS_TEST_TMPDIR/work"
 	mkdir -p "$work/bin"
 	# hmn watch runs until told to stop: here, two samples.

@@ -17,6 +17,8 @@ setup() {
 		'proc gpu=1 pid=1500 used=na list=graphics'
 	fake_process 4242 0 /usr/bin/python3.11 "" 3670016
 	fake_process 777 65534 "/opt/we\"ird\\na"$'\n'"me"$'\xff' 'weird'
+	fake_cmdline 4242 python3.11 train.py "--note=it's"
+	fake_cmdline 777 $'we"ird,\n\xff' '' 'a b'
 }
 
 @test "free --need: 0 when a GPU has it, 4 with the contract's line when none has" {
@@ -126,7 +128,7 @@ setup() {
 			END { if (NR < 2) exit 1 }' "$BATS_TEST_TMPDIR/t"
 	done
 	[ "$(awk 'NR == 3 { $1 = $2 = $3 = $4 = $5 = $6 = ""; print }' <("$HMN" free) | sed 's/^ *//')" = "spaced ?out GPU?[2J" ]
-	for args in "ps" "ps --bytes" "ps --no-header --sort name"; do
+	for args in "ps" "ps --bytes" "ps --no-header --sort name" "ps -l"; do
 		"$HMN" $args >"$BATS_TEST_TMPDIR/t" 2>/dev/null
 		awk -v size="$size" -v gpu="$gpu" '
 			NR == 1 && $1 == "PID" { next }
@@ -135,6 +137,8 @@ setup() {
 	done
 	# The user with no name shows its uid; the names stay whole after the seventh field.
 	grep -q '^1500  4000    G  .*  my  X  server$' <("$HMN" ps 2>/dev/null)
+	# With -l, COMMAND is last and NAME one word: the eighth field.
+	[ "$("$HMN" ps -l --no-header --pid 1500 2>/dev/null | awk '{ print $8 }')" = "my__X__server" ]
 	# watch's appended tables, the same.
 	"$HMN" watch --count 1 --interval 1ms 2>/dev/null | awk -v size="$size" '
 		$1 ~ /^[0-9]+$/ && NF >= 6 && $2 ~ size { gpus++ } END { if (gpus < 2) exit 1 }'
@@ -163,15 +167,29 @@ assert len(records) == len(rows), (len(records), len(rows))
 def shown(text):
     # What CSV shows of a text: each control character, and each invalid byte (U+FFFD in JSON), as ?.
     return "".join("?" if ord(c) < 0x20 or 0x7f <= ord(c) < 0xa0 or c == "\ufffd" else c for c in text)
+def quoted(word):
+    # A command's word as a POSIX shell would need it typed: as it is, or in single quotes.
+    word = shown(word)
+    if word and all(c.isascii() and (c.isalnum() or c in "%+,-./:=@_") for c in word):
+        return word
+    return "'" + word.replace("'", "'\\''") + "'"
+def cell_of(value):
+    if isinstance(value, list):
+        return " ".join(quoted(word) for word in value)
+    return "" if value is None else ("true" if value is True else "false" if value is False else shown(str(value)))
+commands = 0
 for row, record in zip(rows, records):
     for key, cell in zip(header, record):
-        value = row[key]
-        want = "" if value is None else ("true" if value is True else "false" if value is False else shown(str(value)))
+        want = cell_of(row[key])
+        commands += isinstance(row[key], list)
         assert cell == want, (key, cell, want)
+assert sys.argv[2].endswith("free.csv") or commands == 2, commands
 PY
 	done
 	# The hostile name: quoted, its quote doubled, its newline and its invalid byte shown as ?.
 	grep -q '^777,"we""ird\\na?me?",' "$BATS_TEST_TMPDIR/ps.csv"
+	# The hostile command the same, its words as a shell would need them typed.
+	grep -qF ",\"'we\"\"ird,??' '' 'a b'\"" "$BATS_TEST_TMPDIR/ps.csv"
 }
 
 @test "CSV: LF line ends as nvidia-smi's and every Unix tool's, never a CR byte; awk reads the last cell as it is" {

@@ -51,6 +51,13 @@ fake_process() {
 	ln -s "$3" "$dir/exe"
 }
 
+# fake_cmdline PID WORD...: PID's argument vector, as /proc/PID/cmdline has it (each word NUL-terminated).
+fake_cmdline() {
+	local pid=$1
+	shift
+	printf '%s\0' "$@" >"$HMN_PROCFS/$pid/cmdline"
+}
+
 # in_container PID CGROUP-TEXT: PID is in a nested PID namespace (pid 1 inside), with that cgroup file.
 in_container() {
 	printf 'NSpid:\t%s\t1\n' "$1" >>"$HMN_PROCFS/$1/status"

@@ -75,8 +75,8 @@ pods_wanted="[[41001,\"$pod_a\"],[41002,\"$pod_a\"],[41003,\"$pod_b\"],[41004,\"
 	run_split "$HMN" ps --json --sort pid
 	[ "$status" -eq 0 ]
 	[ "$(jq -c '[.[] | [.pid, .pod_uid]]' <<<"$output")" = "$pods_wanted" ]
-	# The last key, after mps (the contract puts ram_bytes between them).
-	jq -e '.[0] | keys_unsorted | .[-1] == "pod_uid" and index("mps") < index("pod_uid")' <<<"$output"
+	# After mps (the contract puts ram_bytes between them), before command (added after it).
+	jq -e '.[0] | keys_unsorted | .[-2] == "pod_uid" and .[-1] == "command" and index("mps") < index("pod_uid")' <<<"$output"
 	# container is read from the same file.
 	[ "$(jq -c '[.[] | .container]' <<<"$output")" = \
 		'["kubernetes:9f8e7d6c5b4a","kubernetes:9f8e7d6c5b4a","kubernetes:9f8e7d6c5b4a","kubernetes:9f8e7d6c5b4a","kubernetes:9f8e7d6c5b4a","docker:9f8e7d6c5b4a",null,"kubernetes:9f8e7d6c5b4a"]' ]
@@ -86,14 +86,16 @@ pods_wanted="[[41001,\"$pod_a\"],[41002,\"$pod_a\"],[41003,\"$pod_b\"],[41004,\"
 	[[ "${lines[0]}" == *" GPU  NAME" && "$output" != *POD* && "$output" != *"$pod_a"* ]]
 }
 
-@test "ps --format csv: pod_uid last in the header, empty outside Kubernetes" {
+@test "ps --format csv: pod_uid in the header, before command (added after it); empty outside Kubernetes" {
 	gpu_node
 	run_split "$HMN" ps --format csv --sort pid
 	[ "$status" -eq 0 ]
-	[[ "${lines[0]}" == *",container,mps,"*"pod_uid" ]]
-	[[ "${lines[1]}" == "41001,"*",$pod_a" ]]
-	[[ "${lines[3]}" == "41003,"*",$pod_b" ]]
-	[[ "${lines[6]}" == "41006,"*",false,," ]]
+	[[ "${lines[0]}" == *",container,mps,"*"pod_uid,command" ]]
+	[[ "${lines[1]}" == "41001,"*",$pod_a," ]]
+	[[ "${lines[3]}" == "41003,"*",$pod_b," ]]
+	[[ "${lines[6]}" == "41006,"*",false,,," ]]
+	# LF line ends, as every Unix tool writes them.
+	[[ "$output" != *$'\r'* ]]
 }
 
 @test "ps --format prometheus: a pod_uid label on both process families, promtool passes" {

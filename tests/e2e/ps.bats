@@ -15,9 +15,9 @@ teardown() {
 }
 
 # Three processes on two GPUs: python3.11 (C+G on GPU 0, 2 GiB; 3.5 GiB of RAM), a
-# long-named trainer (compute on GPU 0 and 1; 812 MiB of RAM), Xorg (graphics, unknown
-# size; its status has no VmRSS line, as a kernel thread's has none: RAM unknown); any
-# further scenario lines given are added.
+# long-named trainer (compute on GPU 0 and 1; 812 MiB of RAM; no cmdline file), Xorg
+# (graphics, unknown size; its status has no VmRSS line, as a kernel thread's has none: RAM
+# unknown); any further scenario lines given are added.
 three_processes() {
 	two_gpus \
 		'proc gpu=0 pid=4242 used=2147483648 list=compute' \
@@ -28,13 +28,15 @@ three_processes() {
 	fake_process 4242 0 /usr/bin/python3.11 "" 3670016
 	fake_process 777 65534 "/opt/train/a-trainer-with-a-very-long-name" a-trainer-with- 831488
 	fake_process 1500 0 /usr/lib/xorg/Xorg
+	fake_cmdline 4242 python3.11 train.py --epochs 3
+	fake_cmdline 1500 /usr/lib/xorg/Xorg :0 -nolisten tcp
 }
 
 @test "ps --json gives every field, exactly" {
 	three_processes
 	run_split "$HMN" ps --json
 	[ "$status" -eq 0 ]
-	[ "$output" = '[{"pid":4242,"name":"python3.11","used_bytes":2147483648,"shared_used_bytes":null,"device_index":0,"device_name":"NVIDIA H100 80GB HBM3","device_uuid":"GPU-aaaaaaaa-1111-2222-3333-444444444444","type":"compute+graphics","user":"root","uid":0,"path":"/usr/bin/python3.11","protected":false,"source":"nvml","ns_pid":null,"container":null,"mig":null,"mps":false,"ram_bytes":3758096384,"pod_uid":null},{"pid":777,"name":"a-trainer-with-a-very-long-name","used_bytes":1073741824,"shared_used_bytes":null,"device_index":1,"device_name":"NVIDIA L40S","device_uuid":"GPU-bbbbbbbb-1111-2222-3333-444444444444","type":"compute","user":"nobody","uid":65534,"path":"/opt/train/a-trainer-with-a-very-long-name","protected":false,"source":"nvml","ns_pid":null,"container":null,"mig":null,"mps":false,"ram_bytes":851443712,"pod_uid":null},{"pid":777,"name":"a-trainer-with-a-very-long-name","used_bytes":536870912,"shared_used_bytes":null,"device_index":0,"device_name":"NVIDIA H100 80GB HBM3","device_uuid":"GPU-aaaaaaaa-1111-2222-3333-444444444444","type":"compute","user":"nobody","uid":65534,"path":"/opt/train/a-trainer-with-a-very-long-name","protected":false,"source":"nvml","ns_pid":null,"container":null,"mig":null,"mps":false,"ram_bytes":851443712,"pod_uid":null},{"pid":1500,"name":"Xorg","used_bytes":null,"shared_used_bytes":null,"device_index":1,"device_name":"NVIDIA L40S","device_uuid":"GPU-bbbbbbbb-1111-2222-3333-444444444444","type":"graphics","user":"root","uid":0,"path":"/usr/lib/xorg/Xorg","protected":false,"source":"nvml","ns_pid":null,"container":null,"mig":null,"mps":false,"ram_bytes":null,"pod_uid":null}]' ]
+	[ "$output" = '[{"pid":4242,"name":"python3.11","used_bytes":2147483648,"shared_used_bytes":null,"device_index":0,"device_name":"NVIDIA H100 80GB HBM3","device_uuid":"GPU-aaaaaaaa-1111-2222-3333-444444444444","type":"compute+graphics","user":"root","uid":0,"path":"/usr/bin/python3.11","protected":false,"source":"nvml","ns_pid":null,"container":null,"mig":null,"mps":false,"ram_bytes":3758096384,"pod_uid":null,"command":["python3.11","train.py","--epochs","3"]},{"pid":777,"name":"a-trainer-with-a-very-long-name","used_bytes":1073741824,"shared_used_bytes":null,"device_index":1,"device_name":"NVIDIA L40S","device_uuid":"GPU-bbbbbbbb-1111-2222-3333-444444444444","type":"compute","user":"nobody","uid":65534,"path":"/opt/train/a-trainer-with-a-very-long-name","protected":false,"source":"nvml","ns_pid":null,"container":null,"mig":null,"mps":false,"ram_bytes":851443712,"pod_uid":null,"command":null},{"pid":777,"name":"a-trainer-with-a-very-long-name","used_bytes":536870912,"shared_used_bytes":null,"device_index":0,"device_name":"NVIDIA H100 80GB HBM3","device_uuid":"GPU-aaaaaaaa-1111-2222-3333-444444444444","type":"compute","user":"nobody","uid":65534,"path":"/opt/train/a-trainer-with-a-very-long-name","protected":false,"source":"nvml","ns_pid":null,"container":null,"mig":null,"mps":false,"ram_bytes":851443712,"pod_uid":null,"command":null},{"pid":1500,"name":"Xorg","used_bytes":null,"shared_used_bytes":null,"device_index":1,"device_name":"NVIDIA L40S","device_uuid":"GPU-bbbbbbbb-1111-2222-3333-444444444444","type":"graphics","user":"root","uid":0,"path":"/usr/lib/xorg/Xorg","protected":false,"source":"nvml","ns_pid":null,"container":null,"mig":null,"mps":false,"ram_bytes":null,"pod_uid":null,"command":["/usr/lib/xorg/Xorg",":0","-nolisten","tcp"]}]' ]
 	[ "$stderr" = "hmn: 3 GPU processes found (3.5GiB total)." ]
 }
 
@@ -83,15 +85,33 @@ three_processes() {
 	[ "$stderr" = "hmn: 0 GPU processes found." ]
 }
 
+# opened_files ARGS...: the files of processes hmn ARGS opens ("PID/FILE", relative to the
+# process table's directory, as it opens them), sorted, on one line.
+opened_files() {
+	# (LeakSanitizer cannot run under ptrace: the sanitizer build's leak check is off for this one run.)
+	ASAN_OPTIONS=detect_leaks=0 strace -f -qq -e trace=open,openat,openat2 -o "$BATS_TEST_TMPDIR/trace" \
+		"$HMN" "$@" >"$BATS_TEST_TMPDIR/out" 2>/dev/null
+	grep -o '"[0-9][0-9]*/[^"]*"' "$BATS_TEST_TMPDIR/trace" | sort | tr '\n' ' '
+}
+
 @test "RAM: VmRSS of the status file ps reads anyway, no other file, and only for the rows the filter keeps" {
 	strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
 	three_processes
-	# (LeakSanitizer cannot run under ptrace: the sanitizer build's leak check is off for this one run.)
-	ASAN_OPTIONS=detect_leaks=0 run_split strace -f -qq -e trace=open,openat,openat2 -o "$BATS_TEST_TMPDIR/trace" "$HMN" ps --json --pid 4242
-	[ "$status" -eq 0 ]
-	[ "$(jq -c '[.[] | [.pid, .ram_bytes]]' <<<"$output")" = '[[4242,3758096384]]' ]
-	# Each process's files are opened relative to the process table's directory: "PID/FILE".
-	[ "$(grep -o '"[0-9][0-9]*/[^"]*"' "$BATS_TEST_TMPDIR/trace" | sort | tr '\n' ' ')" = '"4242/status" ' ]
+	[ "$(opened_files ps --pid 4242)" = '"4242/status" ' ]
+	[ "$(opened_files ps --json --pid 4242)" = '"4242/cmdline" "4242/status" ' ]
+	[ "$(jq -c '[.[] | [.pid, .ram_bytes]]' "$BATS_TEST_TMPDIR/out")" = '[[4242,3758096384]]' ]
+}
+
+@test "the command line is read only where it is shown: JSON, CSV, -l; not the plain table nor Prometheus" {
+	strace -o /dev/null true 2>/dev/null || skip "strace cannot trace here"
+	three_processes
+	for args in "ps" "ps --format prometheus" "ps --no-header --bytes"; do
+		[ "$(opened_files $args | grep -o cmdline || true)" = "" ]
+	done
+	for args in "ps --json" "ps --format csv" "ps -l" "ps --long --no-header"; do
+		# Once a process, however many GPUs it is on (777 is on two).
+		[ "$(opened_files $args | grep -o '"[0-9]*/cmdline"' | tr '\n' ' ')" = '"1500/cmdline" "4242/cmdline" "777/cmdline" ' ]
+	done
 }
 
 @test "RAM of a real process: its resident set, as its /proc status says" {
@@ -344,4 +364,111 @@ Try 'hmn ps --help'." ]
 	# Display columns, not bytes or code points: "x", three wide characters (the fourth would
 	# straddle the column of the "…") and the "…": 49 columns.
 	grep -qx '888  root  C     1MiB       -    -    0  x训练模…' <<<"$view"
+}
+
+@test "command: the argument vector in JSON, the line a shell would take in CSV and ps -l, last; null and ? where none" {
+	three_processes
+	run_split "$HMN" ps --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.[] | [.pid, .command]] | unique' <<<"$output")" = '[[777,null],[1500,["/usr/lib/xorg/Xorg",":0","-nolisten","tcp"]],[4242,["python3.11","train.py","--epochs","3"]]]' ]
+	# The last key of each row.
+	[ "$(jq -c '[.[] | keys_unsorted | last] | unique' <<<"$output")" = '["command"]' ]
+	run_split "$HMN" ps --format csv
+	[ "$status" -eq 0 ]
+	csv=$(tr -d '\r' <<<"$output")
+	[ "$(head -1 <<<"$csv")" = "pid,name,used_bytes,shared_used_bytes,device_index,device_name,device_uuid,type,user,uid,path,protected,source,ns_pid,container,mps,ram_bytes,pod_uid,command" ]
+	[ "$(sed -n 2p <<<"$csv")" = "4242,python3.11,2147483648,,0,NVIDIA H100 80GB HBM3,GPU-aaaaaaaa-1111-2222-3333-444444444444,compute+graphics,root,0,/usr/bin/python3.11,false,nvml,,,false,3758096384,,python3.11 train.py --epochs 3" ]
+	[ "$(sed -n 3p <<<"$csv")" = "777,a-trainer-with-a-very-long-name,1073741824,,1,NVIDIA L40S,GPU-bbbbbbbb-1111-2222-3333-444444444444,compute,nobody,65534,/opt/train/a-trainer-with-a-very-long-name,false,nvml,,,false,851443712,," ]
+	[ "$(sed -n 5p <<<"$csv")" = "1500,Xorg,,,1,NVIDIA L40S,GPU-bbbbbbbb-1111-2222-3333-444444444444,graphics,root,0,/usr/lib/xorg/Xorg,false,nvml,,,false,,,/usr/lib/xorg/Xorg :0 -nolisten tcp" ]
+	run_split "$HMN" ps -l
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = " PID  USER    TYPE    VRAM  SHARED     RAM  GPU  NAME                             COMMAND" ]
+	[ "${lines[1]}" = "4242  root    C+G   2.0GiB       -  3.5GiB    0  python3.11                       python3.11 train.py --epochs 3" ]
+	[ "${lines[2]}" = " 777  nobody  C     1.0GiB       -  812MiB    1  a-trainer-with-a-very-long-name  ?" ]
+	[ "${lines[4]}" = "1500  root    G          -       -       -    1  Xorg                             /usr/lib/xorg/Xorg :0 -nolisten tcp" ]
+	[ "$stderr" = "hmn: 3 GPU processes found (3.5GiB total)." ]
+	# Without -l, the table as it was.
+	run_split "$HMN" ps
+	[ "${lines[0]}" = " PID  USER    TYPE    VRAM  SHARED     RAM  GPU  NAME" ]
+}
+
+@test "command: hostile argv (escapes, newline, invalid UTF-8, 100 KB) bounded to 4 KiB, terminal-safe, escaped in JSON" {
+	two_gpus 'proc gpu=0 pid=5001 used=1048576' 'proc gpu=0 pid=5002 used=1048576' 'proc gpu=0 pid=5003 used=1048576' \
+		'proc gpu=0 pid=5004 used=1048576' 'proc gpu=0 pid=5005 used=1048576' 'proc gpu=0 pid=5006 used=1048576'
+	for pid in 5001 5002 5003 5004 5005 5006; do fake_process "$pid" 0 /usr/bin/python3; done
+	fake_cmdline 5001 $'evil\e[31m\e]0;title\a' $'two\nlines' $'bad\xff\xfeutf8' "it's" "" 'a,"b"'
+	# 100 KB: the words that fit whole in 4 KiB, then what fits of the next.
+	fake_cmdline 5002 python3 -c $(seq 1 20000)
+	# One word of 50,000 two-byte characters: cut at 4 KiB, never inside a character.
+	fake_cmdline 5003 python3 -c "$(printf 'é%.0s' $(seq 1 50000))"
+	# An argv rewritten in place (setproctitle), NUL-padded as postgres pads it: one word.
+	printf 'postgres: writer\0\0\0\0\0\0\0\0\0\0\0\0' >"$HMN_PROCFS/5004/cmdline"
+	# A kernel thread's cmdline is empty; 5006 has none at all.
+	: >"$HMN_PROCFS/5005/cmdline"
+
+	run_split "$HMN" ps --json --sort pid
+	[ "$status" -eq 0 ]
+	[[ "$output" == *'"command":["evil\u001b[31m\u001b]0;title\u0007","two\nlines","bad'$'\xef\xbf\xbd\xef\xbf\xbd''utf8","it'"'"'s","","a,\"b\""]'* ]]
+	[ "$(jq -r '.[] | select(.pid == 5002) | .command | join(" ")' <<<"$output")" = "$(head -c 4096 "$HMN_PROCFS/5002/cmdline" | tr '\0' ' ' | sed 's/ $//')" ]
+	[ "$(jq -r '.[] | select(.pid == 5002) | .command | map(length + 1) | add' <<<"$output")" -le 4097 ]
+	[ "$(jq -r '.[] | select(.pid == 5003) | .command[2] | length' <<<"$output")" -eq 2042 ]
+	[[ "$output" != *'\ufffd'* && "$(jq -r '.[] | select(.pid == 5003) | .command[2]' <<<"$output")" != *$'\xef\xbf\xbd'* ]]
+	[ "$(jq -c '[.[] | select(.pid >= 5004) | .command]' <<<"$output")" = '[["postgres: writer"],null,null]' ]
+
+	run_split "$HMN" ps -l --sort pid
+	[ "$status" -eq 0 ]
+	[ "${#lines[@]}" -eq 7 ]
+	[[ "${lines[1]}" == *"  python3  'evil?[31m?]0;title?' 'two?lines' 'bad??utf8' 'it'\\''s' '' 'a,\"b\"'" ]]
+	! grep -q $'\e' <<<"$output" || false
+	[[ "${lines[2]}" == *"  python3  python3 -c 1 2 3 "* ]]
+	[[ "${lines[4]}" == *"  python3  'postgres: writer'" ]]
+	[[ "${lines[5]}" == *"  python3  ?" && "${lines[6]}" == *"  python3  ?" ]]
+
+	run_split "$HMN" ps --format csv --sort pid
+	[ "$status" -eq 0 ]
+	csv=$(tr -d '\r' <<<"$output")
+	[ "$(wc -l <<<"$csv")" -eq 7 ]
+	[ "$(sed -n 2p <<<"$csv" | sed 's/^.*,,,//')" = "\"'evil?[31m?]0;title?' 'two?lines' 'bad??utf8' 'it'\\''s' '' 'a,\"\"b\"\"'\"" ]
+	[ "$(sed -n 5p <<<"$csv" | sed 's/^.*,,,//')" = "'postgres: writer'" ]
+	[[ "$(sed -n 6p <<<"$csv")" == *,,, ]]
+	! grep -q $'\e' <<<"$output" || false
+}
+
+@test "command: null where the cmdline cannot be read (another user's, hidepid)" {
+	dir=$(mktemp -d /tmp/hmn-cmdline.XXXXXX)
+	chmod 755 "$dir"
+	export HMN_PROCFS="$dir/proc" HMN_STUB_SCENARIO="$dir/scenario"
+	mkdir -p "$HMN_PROCFS"
+	two_gpus 'proc gpu=0 pid=4242 used=1048576' 'proc gpu=0 pid=555 used=1048576'
+	chmod 644 "$HMN_STUB_SCENARIO"
+	fake_process 4242 0 /usr/bin/secret "" 1024
+	fake_process 555 65534 /usr/bin/open "" 2048
+	fake_cmdline 4242 secret --token=hunter2
+	fake_cmdline 555 open file
+	chmod 600 "$HMN_PROCFS/4242/cmdline"
+	if [ "$(id -u)" -eq 0 ]; then
+		as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	else
+		as_user=()
+		chmod 000 "$HMN_PROCFS/4242/cmdline"
+	fi
+	run_split "${as_user[@]}" "$HMN" ps --json --sort pid
+	rm -rf "$dir"
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.[] | [.pid, .name, .command]]' <<<"$output")" = '[[555,"open",["open","file"]],[4242,"secret",null]]' ]
+}
+
+@test "ps -l on a narrow terminal: COMMAND, last, cut with … at the window's edge; NAME whole" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	three_processes
+	# 82 columns before COMMAND: 17 of it, and the "…", in 100.
+	tmux_pane 100 10 "'$HMN' ps -l 2>/dev/null; echo DONE; sleep 30"
+	tmux_view_until_done
+	sed 's/^/# /' <<<"$view" >&3
+	[ "$(grep -c . <<<"$view")" -eq 6 ]
+	while IFS= read -r line; do [ "${#line}" -le 100 ]; done <<<"$view"
+	grep -qx ' PID  USER    TYPE    VRAM  SHARED     RAM  GPU  NAME                             COMMAND' <<<"$view"
+	grep -qx '4242  root    C+G   2.0GiB       -  3.5GiB    0  python3.11                       python3.11 train.…' <<<"$view"
+	grep -qx '1500  root    G          -       -       -    1  Xorg                             /usr/lib/xorg/Xor…' <<<"$view"
+	grep -qx ' 777  nobody  C     1.0GiB       -  812MiB    1  a-trainer-with-a-very-long-name  ?' <<<"$view"
 }

@@ -126,28 +126,33 @@ wait_for() {
 	return 1
 }
 
-@test "watch: a process's name is read once while it is listed; its pid given again is another process" {
+@test "watch: a process's name and command are read once while it is listed; its pid given again is another process" {
 	fake_stat 4242 1000
+	fake_cmdline 4242 python3.11 train.py
 	"$HMN" watch --interval 100ms --json >"$BATS_TEST_TMPDIR/out" 2>"$BATS_TEST_TMPDIR/err" &
 	pid=$!
 	started_pids=$pid
 	wait_for '.processes[0].name == "python3.11"'
 	# The same process (same start time) exec()s: still listed, it is not read again.
 	ln -sfn /usr/bin/perl "$HMN_PROCFS/4242/exe"
+	fake_cmdline 4242 perl serve.pl
 	n=$(wc -l <"$BATS_TEST_TMPDIR/out")
 	for _ in $(seq 100); do
 		[ "$(wc -l <"$BATS_TEST_TMPDIR/out")" -ge $((n + 3)) ] && break
 		sleep 0.1
 	done
 	[ "$(jq -r '.processes[0].name' "$BATS_TEST_TMPDIR/out" | sort -u)" = "python3.11" ]
+	[ "$(jq -c '.processes[0].command' "$BATS_TEST_TMPDIR/out" | sort -u)" = '["python3.11","train.py"]' ]
 	# It ends; a new process gets pid 4242 (another start time) and holds 1 GiB.
 	replace "$h100" "$l40s"
 	wait_for '(.processes | length) == 0'
 	rm "$HMN_PROCFS/4242/exe"
 	ln -s /usr/bin/bash "$HMN_PROCFS/4242/exe"
+	fake_cmdline 4242 bash -c 'sleep 1'
 	fake_stat 4242 2000
 	replace "$h100" "$l40s" 'proc gpu=0 pid=4242 used=1073741824 list=compute'
 	wait_for '.processes[0].name == "bash"'
+	wait_for '.processes[0].command == ["bash", "-c", "sleep 1"]'
 	kill -INT "$pid"
 	wait "$pid"
 	# Two processes in the summary, each with its own peak and name.
@@ -263,6 +268,11 @@ wait_for() {
 	run_split env TZ=UTC-5:30 "$HMN" watch --count 1 --interval 100ms
 	[[ "${lines[0]}" == "# "*"+05:30" ]]
 	[ "$(date -u -d "$(sed 's/^# //; s/T/ /' <<<"${lines[0]}")" +%s)" -le "$(date -u +%s)" ]
+	# -l: free's -l columns, and ps's COMMAND last.
+	fake_cmdline 4242 python3.11 train.py
+	run_split "$HMN" watch --count 1 --interval 100ms -l
+	[ "${lines[1]}" = "GPU     USED     FREE    TOTAL  RESERVED  UTIL  TEMP  POWER  SOURCE  NAME" ]
+	[ "${lines[5]}" = "4242  root  C     2.0GiB       -    -    0  python3.11  python3.11 train.py" ]
 }
 
 @test "watch: usage errors" {
@@ -563,6 +573,26 @@ PY
 	grep -q '^hmn: [0-9]* samples over [0-9.]*m*s\. Peaks:$' <<<"$view"
 	grep -qx '  0  19.4GiB' <<<"$view"
 	grep -qx ' 4242    0  2.0GiB  python3.11' <<<"$view"
+}
+
+@test "watch -l on a terminal: COMMAND last, cut to the window; a line longer than the frame's buffer is one row" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	# 3,000 quotes, each '\'' when quoted: a row of some 12 KB, and a row after it.
+	fake_cmdline 4242 python3.11 "$(printf "'%.0s" $(seq 3000))"
+	two_gpus 'proc gpu=0 pid=4242 used=2147483648 list=compute' 'proc gpu=1 pid=777 used=1048576 list=compute'
+	fake_process 777 0 /usr/bin/sleep
+	fake_cmdline 777 sleep 60
+	tmux_watch 100 20 "$BATS_TEST_TMPDIR/err" -l --interval 200ms
+	sleep 1
+	view=$(tmux -L "$tmux_socket" capture-pane -p -t w)
+	tmux -L "$tmux_socket" send-keys -t w C-c
+	sed 's/^/# /' <<<"$view" >&3
+	grep -q '^ PID  USER  TYPE    VRAM  SHARED  RAM  GPU  NAME        COMMAND$' <<<"$view"
+	grep -qF "4242  root  C     2.0GiB       -    -    0  python3.11  python3.11 ''\\'''\\'''\\'" <<<"$view"
+	# The row once, cut at the window's edge, and nothing of its rest on the lines below it.
+	[ "$(grep -c '^4242 ' <<<"$view")" -eq 1 ]
+	grep -q '^4242 .*…$' <<<"$view"
+	[ "$(sed -n '/^4242 /{n;p}' <<<"$view")" = " 777  root  C       1MiB       -    -    1  sleep       sleep 60" ]
 }
 
 @test "watch on a terminal: names cut by display width (wide characters 2 columns, combining marks 0)" {

@@ -1,6 +1,7 @@
 /*
  * libFuzzer harness: what Windows and macOS hand hmn — UTF-16 names, PDH
- * instance names, PATHEXT and command-line arguments, ledger templates.
+ * instance names, PATHEXT and command-line arguments, ledger templates,
+ * KERN_PROCARGS2's command lines.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -83,5 +84,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (i >= (int)records)
 		abort();
 	free(templates);
+
+	/* The bytes as a KERN_PROCARGS2 answer: words within it and the bound, counted as they lie. */
+	char *args = malloc(size ? size : 1);
+	if (!args)
+		return 0;
+	memcpy(args, data, size);
+	size_t start = 0, len = 0, max = size / 2 + 1;
+	size_t words = parse_procargs2(args, size, max, &start, &len);
+	if (words > 0) {
+		size_t nuls = 0;
+		if (start > size || len > size - start || len > max || len == 0)
+			abort();
+		for (size_t k = start; k < start + len; k++)
+			nuls += args[k] == '\0';
+		if (nuls + 1 != words || args[start + len - 1] == '\0')
+			abort();
+	}
+	free(args);
 	return 0;
 }

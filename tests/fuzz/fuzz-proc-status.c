@@ -1,4 +1,4 @@
-/* libFuzzer harness: /proc/PID/status, cgroup, /proc/meminfo and smaps_rollup parsing, and the name helpers. */
+/* libFuzzer harness: /proc/PID/status, cgroup, cmdline, /proc/meminfo and smaps_rollup parsing, and the name helpers. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -7,6 +7,7 @@
 
 #include "gpu/pci.h"
 #include "os/linux/proc-parse.h"
+#include "util/text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -39,6 +40,40 @@ static void check_pod_uid(const char *text, size_t size)
 	systemd[HMN_POD_UID_SIZE - 1] = '\0';
 	if (!memmem(text, size, uid, HMN_POD_UID_SIZE - 1) && !memmem(text, size, systemd, HMN_POD_UID_SIZE - 1))
 		abort();
+}
+
+/*
+ * The bytes as /proc/PID/cmdline, whole and cut: the words lie within the
+ * text, one more than the NULs between them, the last not empty; cut, it
+ * loses the start of one character at its end at most (and the NULs
+ * before it), nothing else.
+ */
+static void check_cmdline(const char *text, size_t size)
+{
+	size_t whole_len = 7, cut_len = 7, nuls = 0;
+	size_t words = argv_words(text, size, false, &whole_len);
+	size_t cut_words = argv_words(text, size, true, &cut_len);
+
+	if (whole_len > size || (words == 0) != (whole_len == 0) || (whole_len > 0 && text[whole_len - 1] == '\0'))
+		abort();
+	for (size_t i = 0; i < whole_len; i++)
+		nuls += text[i] == '\0';
+	if (words > 0 && nuls + 1 != words)
+		abort();
+	if (cut_len > whole_len || cut_words > words)
+		abort();
+	if (cut_len == whole_len)
+		return;
+	/* What the cut dropped: a lead byte and at most two continuation bytes after it, NULs before. */
+	const unsigned char *p = (const unsigned char *)text;
+	size_t lead = whole_len - 1;
+	while (lead > cut_len && whole_len - lead < 3 && (p[lead] & 0xc0) == 0x80)
+		lead--;
+	if (p[lead] < 0xc0 || whole_len != size)
+		abort();
+	for (size_t i = cut_len; i < lead; i++)
+		if (p[i] != '\0')
+			abort();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -84,6 +119,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	int r = parse_smaps_pss(copy, size, &pss);
 	if ((r == 0 && pss % 1024 != 0) || (r < 0 && pss != 7) || (r == -ENODATA && size != 0))
 		abort();
+	check_cmdline(copy, size);
 	free(copy);
 
 	/* The same bytes as a path and as a bus id. */

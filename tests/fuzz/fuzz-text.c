@@ -1,7 +1,8 @@
 /*
  * libFuzzer harness: UTF-8 repair and the terminal sanitizer, checking what
  * they promise: repaired text is valid UTF-8, sanitized text holds no
- * control character and no invalid UTF-8; the SIZE and DURATION
+ * control character and no invalid UTF-8, nor does a command line made of
+ * the bytes' words; the SIZE and DURATION
  * arguments and --device's GPU ids: what parses is in range; sizes and
  * durations print as one word; a GPU's table name fits its buffer.
  */
@@ -27,6 +28,33 @@ static void check_valid(const char *s, int allow_controls)
 			abort();
 		i += len;
 	}
+}
+
+/* The bytes as a command's words (split at NULs): one line, terminal-safe, as ps -l shows it. */
+static void check_command(const uint8_t *data, size_t size)
+{
+	char *block = malloc(size + 1);
+	const char **argv = malloc((size + 2) * sizeof(*argv));
+	size_t argc = 0;
+	if (!block || !argv) {
+		free(block);
+		free((void *)argv);
+		return;
+	}
+	memcpy(block, data, size);
+	block[size] = '\0';
+	for (size_t at = 0; at <= size; at += strlen(block + at) + 1)
+		argv[argc++] = block + at;
+	argv[argc] = NULL;
+	char *line = command_text(argv, strv_count(argv));
+	if (line) {
+		check_valid(line, 0);
+		if (argc > 1 && !strchr(line, ' '))
+			abort();
+	}
+	free(line);
+	free((void *)argv);
+	free(block);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -69,5 +97,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (shown != s && strlen(shown) >= sizeof(name))
 		abort();
 	free(s);
+	check_command(data, size);
 	return 0;
 }

@@ -869,6 +869,96 @@ static void test_refresh_in_turns(void)
 	setenv("HMN_PROCFS", "/nonexistent-procfs", 1);
 }
 
+/* procfs/PID/cmdline: the words, each NUL-terminated, as the kernel writes them. */
+static void fake_cmdline(const char *procfs, unsigned pid, const char *const *argv)
+{
+	char path[800];
+	snprintf(path, sizeof(path), "%s/%u/cmdline", procfs, pid);
+	FILE *f = fopen(path, "w");
+	for (; *argv; argv++)
+		fwrite(*argv, 1, strlen(*argv) + 1, f);
+	fclose(f);
+}
+
+/* Is p's command line these words? */
+static bool command_is(const struct hmn_process *p, const char *const *want)
+{
+	size_t i = 0;
+	if (!p || !p->command)
+		return false;
+	for (; want[i]; i++)
+		if (!p->command[i] || strcmp(p->command[i], want[i]) != 0)
+			return false;
+	return !p->command[i];
+}
+
+/*
+ * hmn_options.commands: each process's argument vector, once a process
+ * however many rows it has; nothing read without it; a remembering context
+ * reads it once, when the process is first listed, and anew for a pid
+ * given to another process.
+ */
+static void test_commands(void)
+{
+	static const char *const trainer[] = { "python3", "train.py", "--epochs", "3", NULL };
+	static const char *const renamed[] = { "python3", "serve.py", NULL };
+	static const char *const miner[] = { "miner", "--pool=x", NULL };
+	char procfs[600];
+	snprintf(procfs, sizeof(procfs), "%s/command-proc", dir);
+	mkdir(procfs, 0755);
+	fake_process_at(procfs, 100, 1000, "/usr/bin/python3", 1000);
+	fake_process_at(procfs, 101, 1000, "/usr/bin/python3", 1001);
+	fake_process_at(procfs, 200, 0, "/usr/lib/xorg/Xorg", 1002);
+	fake_cmdline(procfs, 100, trainer);
+	fake_cmdline(procfs, 101, renamed);
+	setenv("HMN_PROCFS", procfs, 1);
+	use_stub("STUB_MODERN");
+	scenario(two_gpus);
+
+	hmn_context *ctx = open_context(NULL);
+	struct hmn_process_list *procs = query_again(ctx);
+	ok(procs && procs->count == 4 && !find(procs, 100, 0)->command && !find(procs, 101, 0)->command,
+	   "commands: not read unless asked for");
+	hmn_process_list_free(procs);
+	hmn_context_free(ctx);
+
+	struct hmn_options o = { .log = capture, .commands = true };
+	ctx = NULL;
+	ok(hmn_context_new(&o, &ctx, NULL) == 0, "commands: a context that reads them opens");
+	procs = query_again(ctx);
+	ok(procs && command_is(find(procs, 100, 0), trainer) && command_is(find(procs, 100, 1), trainer) &&
+	   command_is(find(procs, 101, 0), renamed), "commands: each process's words, on each of its rows");
+	ok(procs && find(procs, 200, 1) && !find(procs, 200, 1)->command, "commands: none where there is no cmdline");
+	hmn_process_list_free(procs);
+	hmn_context_free(ctx);
+
+	o.remember_processes = true;
+	ctx = NULL;
+	ok(hmn_context_new(&o, &ctx, NULL) == 0, "commands: a remembering context opens");
+	ctx->refresh_budget_us = 0;
+	hmn_process_list_free(query_again(ctx));
+	/* The same process (same start time) rewrites its arguments: remembered as first read. */
+	fake_cmdline(procfs, 100, renamed);
+	procs = query_again(ctx);
+	ok(procs && command_is(find(procs, 100, 0), trainer), "commands: read once, when the process was first listed");
+	/* The list outlives the context: its words are its own. */
+	hmn_context_free(ctx);
+	ok(procs && command_is(find(procs, 100, 1), trainer), "commands: a list's words outlive its context");
+	hmn_process_list_free(procs);
+
+	ctx = NULL;
+	ok(hmn_context_new(&o, &ctx, NULL) == 0, "commands: a remembering context opens again");
+	hmn_process_list_free(query_again(ctx));
+	/* Pid 100 given to another process: its own words. */
+	fake_process_at(procfs, 100, 2000, "/usr/bin/miner", 999999);
+	fake_cmdline(procfs, 100, miner);
+	procs = query_again(ctx);
+	ok(procs && command_is(find(procs, 100, 0), miner), "commands: a pid given to another process, its words read anew");
+	hmn_process_list_free(procs);
+	hmn_context_free(ctx);
+	setenv("HMN_PROCFS", "/nonexistent-procfs", 1);
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -896,6 +986,7 @@ int main(void)
 	test_mps();
 	test_pid_reused();
 	test_refresh_in_turns();
+	test_commands();
 	char cmd[600];
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd) != 0)

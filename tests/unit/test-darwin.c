@@ -1,7 +1,8 @@
 /*
  * The macOS source's arithmetic, on Linux: the ledger template lookup on a
- * byte buffer laid out as XNU copies it out, balances, and the unified
- * memory figures. (Nothing here can run macOS code.)
+ * byte buffer laid out as XNU copies it out, balances, the unified memory
+ * figures, and a process's command line in a KERN_PROCARGS2 answer.
+ * (Nothing here can run macOS code.)
  */
 #include <stdlib.h>
 
@@ -67,8 +68,48 @@ static void test_child_count(void)
 	ok(darwin_child_count(0, 4096) == 0 && darwin_child_count(-1, 4096) == 0, "none, or a failure: nothing read");
 }
 
+/* A KERN_PROCARGS2 answer as XNU copies it out: argc, the executable's path, NULs, the words, the environment. */
+static size_t procargs(char *buf, int argc, const char *rest, size_t rest_len)
+{
+	memcpy(buf, &argc, sizeof(argc));
+	memcpy(buf + sizeof(argc), rest, rest_len);
+	return sizeof(argc) + rest_len;
+}
+
+static void test_procargs2(void)
+{
+	char buf[256];
+	size_t start = 99, len = 99;
+	static const char answer[] = "/usr/bin/python3\0\0\0\0python3\0\0train.py\0HOME=/root\0PATH=/bin\0";
+	size_t n = procargs(buf, 3, answer, sizeof(answer) - 1);
+	ok(parse_procargs2(buf, n, 4096, &start, &len) == 3, "three words, an empty one among them");
+	ok(start == sizeof(int) + 20 && !memcmp(buf + start, "python3\0\0train.py", 17) && len == 17,
+	   "after the path and its padding; the environment left out (%zu, %zu)", start, len);
+	/* argc 2: the words stop before train.py; an empty last word is no word (argv_words). */
+	n = procargs(buf, 2, answer, sizeof(answer) - 1);
+	ok(parse_procargs2(buf, n, 4096, &start, &len) == 1 && len == 7, "argc words and no more");
+	/* The bound cuts the words: 10 bytes of them. */
+	n = procargs(buf, 3, answer, sizeof(answer) - 1);
+	ok(parse_procargs2(buf, n, 10, &start, &len) == 3 && len == 10 && buf[start + 9] == 't',
+	   "cut at the bound, inside the third word");
+	/* Hostile: argc past what is there, none, negative; no NUL after the path; too short for argc. */
+	n = procargs(buf, 1000, answer, sizeof(answer) - 1);
+	ok(parse_procargs2(buf, n, 4096, &start, &len) == 5, "argc past the words: the words there are, environment too");
+	n = procargs(buf, 0, answer, sizeof(answer) - 1);
+	ok(parse_procargs2(buf, n, 4096, &start, &len) == 0, "argc 0: none");
+	n = procargs(buf, -5, answer, sizeof(answer) - 1);
+	ok(parse_procargs2(buf, n, 4096, &start, &len) == 0, "argc negative: none");
+	n = procargs(buf, 2, "/no/nul/after/the/path", 22);
+	ok(parse_procargs2(buf, n, 4096, &start, &len) == 0, "no NUL after the path: none");
+	n = procargs(buf, 2, "/path\0\0\0", 8);
+	ok(parse_procargs2(buf, n, 4096, &start, &len) == 0, "a path and nothing after it: none");
+	ok(parse_procargs2(buf, 3, 4096, &start, &len) == 0 && parse_procargs2(buf, 0, 4096, &start, &len) == 0,
+	   "shorter than argc: none");
+}
+
 int main(void)
 {
+	test_procargs2();
 	test_ledger();
 	test_uma();
 	test_child_count();

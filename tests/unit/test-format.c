@@ -364,6 +364,24 @@ static void test_shell_quote(void)
 	char small[8];
 	shell_quote_word("a b c d e f g", small, sizeof(small));
 	is_str(small, "'a b c'", "a word too long for the buffer is cut, quote closed");
+
+	/* A whole command line, as hmn ps -l, CSV and hmn run's report show it. */
+	static const char *const argv[] = { "python3", "train.py", "--name=it's mine", "", "a\nb\033[2J", NULL };
+	char *line = command_text(argv, strv_count(argv));
+	is_str(line, "python3 train.py '--name=it'\\''s mine' '' 'a?b?[2J'", "command_text: words quoted, one space apart");
+	free(line);
+	line = command_text(argv, 0);
+	is_str(line, "", "command_text: no words, an empty line");
+	free(line);
+	/* Every byte a quote: the longest a word grows (4 bytes each), within the line's room. */
+	char quotes[4097];
+	memset(quotes, '\'', 4096);
+	quotes[4096] = '\0';
+	const char *const many[] = { quotes, quotes };
+	line = command_text(many, 2);
+	ok(line && strlen(line) == 2 * (2 + 4 * 4096) + 1, "4 KiB of quotes, twice: each quoted whole (%zu bytes)",
+	   line ? strlen(line) : 0);
+	free(line);
 }
 
 static char *cut(const char *text, size_t columns)

@@ -458,8 +458,73 @@ static void test_process_tree_files(void)
 	ok(parse_proc_nspid_at("NSpid:\t\n", 8, 0, &pid) == -EINVAL && pid == 5, "an empty NSpid line");
 }
 
+/* words(text, len, cut): argv_words' words joined by '|' into out ("" for none), as the caller gets them. */
+static const char *words(const char *text, size_t len, bool cut, size_t *ret_n, char out[256])
+{
+	char buf[128];
+	size_t used = 99;
+	memcpy(buf, text, len);
+	*ret_n = argv_words(buf, len, cut, &used);
+	if (used > len)
+		return "(past the text)";
+	buf[used] = '\0'; /* the caller's NUL after the last word */
+	size_t o = 0;
+	for (size_t i = 0, at = 0; i < *ret_n && o + 2 < 256; i++) {
+		o += (size_t)snprintf(out + o, 256 - o, "%s%s", i ? "|" : "", buf + at);
+		at += strlen(buf + at) + 1;
+	}
+	out[o < 256 ? o : 255] = '\0';
+	return out;
+}
+
+/* /proc/PID/cmdline, and the arguments of macOS's KERN_PROCARGS2: one splitter. */
+static void test_cmdline(void)
+{
+	static const struct {
+		const char *text;
+		size_t len;
+		bool cut;
+		size_t n;
+		const char *want;
+		const char *label;
+	} cases[] = {
+		{ "python3\0train.py\0--lr=3e-4\0", 27, false, 3, "python3|train.py|--lr=3e-4", "NUL-separated words" },
+		{ "", 0, false, 0, "", "empty (a kernel thread, a zombie): none" },
+		{ "\0", 1, false, 0, "", "a lone NUL: none" },
+		{ "\0\0\0\0", 4, false, 0, "", "NULs alone: none" },
+		{ "a\0\0b\0", 5, false, 3, "a||b", "an empty word between two is kept" },
+		{ "postgres: writer\0\0\0\0\0\0", 22, false, 1, "postgres: writer", "a rewritten argv, NUL-padded: one word" },
+		{ "nginx: worker process", 21, false, 1, "nginx: worker process", "no NUL at all (setproctitle past argv): one word" },
+		{ "x\0y", 3, false, 2, "x|y", "no NUL after the last word" },
+		{ "\0leading", 9, false, 2, "|leading", "an empty first word (argv[0] \"\")" },
+		{ "evil\x1b[2J\0a\nb\0\xff\xfe\0", 16, false, 3, "evil\x1b[2J|a\nb|\xff\xfe", "bytes kept as they are: shown safe later" },
+		{ "python3\0caf\xc3\xa9", 13, true, 2, "python3|caf\xc3\xa9", "cut after a whole character: kept" },
+		{ "python3\0caf\xc3", 12, true, 2, "python3|caf", "cut inside a 2-byte character: it is left out" },
+		{ "x\0\xe2\x82", 4, true, 1, "x", "cut inside a 3-byte character: the word it began goes" },
+		{ "x\0ab\xf0\x9f\x98", 7, true, 2, "x|ab", "cut inside a 4-byte character" },
+		{ "x\0ab\xf0\x9f\x98", 7, false, 2, "x|ab\xf0\x9f\x98", "not cut: a broken character is the process's own" },
+		{ "x\0ab\x80\x80\x80\x80", 8, true, 2, "x|ab\x80\x80\x80\x80", "continuation bytes alone: nothing to drop" },
+		{ "x\0", 2, true, 1, "x", "cut at a NUL" },
+	};
+	char out[256];
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n = 99;
+		const char *got = words(cases[i].text, cases[i].len, cases[i].cut, &n, out);
+		is_str(got, cases[i].want, cases[i].label);
+		is_u64(n, cases[i].n, cases[i].label);
+	}
+	/* 4 KiB of one-byte words: 2048 of them, the bound's worth. */
+	char many[4096];
+	for (size_t i = 0; i < sizeof(many); i += 2)
+		many[i] = 'a', many[i + 1] = '\0';
+	size_t len = 0;
+	is_u64(argv_words(many, sizeof(many), true, &len), 2048, "2048 one-letter words in 4 KiB");
+	is_u64(len, sizeof(many) - 1, "all of them, the last NUL left to the caller");
+}
+
 int main(void)
 {
+	test_cmdline();
 	test_process_tree_files();
 	test_meminfo();
 	test_smaps_pss();

@@ -1,14 +1,15 @@
 /*
  * lib/util's shared pieces, each written once for the whole of hmn: the
- * number parser, pid sets, the hashed index of rows; and hmn_place's two
- * matchers (lib/hmn.h), which every "which GPU, which MIG instance"
- * question goes through.
+ * number parser, pid sets, the hashed index of rows, word vectors in an
+ * arena; and hmn_place's two matchers (lib/hmn.h), which every "which GPU,
+ * which MIG instance" question goes through.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "hmn.h"
 #include "tap.h"
+#include "util/arena.h"
 #include "util/hash-index.h"
 #include "util/number.h"
 #include "util/pid-set.h"
@@ -134,8 +135,41 @@ static void test_places(void)
 	   "within an instance: that instance alone; nothing of another GPU");
 }
 
+/* A process's argument vector kept in an arena and copied out of it (a remembering context). */
+static void test_word_vectors(void)
+{
+	struct hmn_arena *arena = arena_new();
+	static const char block[] = "python3\0train.py\0\0--lr=3e-4";
+	/* Strings of odd lengths first: the vector's pointers must still be aligned. */
+	arena_strdup(arena, "x");
+	arena_strdup(arena, "odd");
+	const char *const *v = arena_words(arena, block, 4);
+	ok(v && ((uintptr_t)v % sizeof(char *)) == 0, "a vector in the arena, aligned for its pointers");
+	ok(v && !strcmp(v[0], "python3") && !strcmp(v[1], "train.py") && !strcmp(v[2], "") &&
+	   !strcmp(v[3], "--lr=3e-4") && !v[4], "its four words, an empty one among them, then NULL");
+	ok(v && v[0] != block, "the words copied, not pointed at");
+	const char *const *copy = strv_dup(v);
+	ok(copy && copy != v && !strcmp(copy[3], "--lr=3e-4") && !strcmp(copy[2], "") && !copy[4],
+	   "strv_dup: a malloc'd copy, one piece");
+	arena_strdup(arena, "odd");
+	const char *const *back = arena_strv_dup(arena, copy);
+	free((void *)copy);
+	ok(back && ((uintptr_t)back % sizeof(char *)) == 0 && !strcmp(back[1], "train.py") && !back[4],
+	   "arena_strv_dup: back into the arena, aligned");
+	ok(!arena_strv_dup(arena, NULL) && !strv_dup(NULL), "NULL copies to NULL");
+	/* Past a block's 16 KiB: a vector of its own size. */
+	static char big[40000];
+	memset(big, 'w', sizeof(big) - 1);
+	const char *const *large = arena_words(arena, big, 1);
+	ok(large && strlen(large[0]) == sizeof(big) - 1 && !large[1], "a vector larger than a block");
+	const char *const *none = arena_words(arena, "", 0);
+	ok(none && !none[0], "no words: an empty vector");
+	arena_free(arena);
+}
+
 int main(void)
 {
+	test_word_vectors();
 	test_numbers();
 	test_pid_sets();
 	test_hash_index();

@@ -59,9 +59,9 @@ teardown() {
 	run --separate-stderr "${wine[@]}" "$HMN" --backend nvml -q free -lofree.json --dev 0 --json
 	[ "$status" -eq 0 ]
 	[ "$(jq -c '[.[].index]' free.json)" = '[0]' ]
-	run --separate-stderr "${wine[@]}" "$HMN" --backend nvml ps -l
+	run --separate-stderr "${wine[@]}" "$HMN" --backend nvml fit -l
 	[ "$status" -eq 2 ]
-	[ "$(tr -d '\r' <<<"$stderr")" = $'hmn: option \'-l\' is not valid for \'hmn ps\'\nTry \'hmn ps --help\'.' ]
+	[ "$(tr -d '\r' <<<"$stderr")" = $'hmn: option \'-l\' is not valid for \'hmn fit\'\nTry \'hmn fit --help\'.' ]
 	run --separate-stderr "${wine[@]}" "$HMN" watch --d 1
 	[ "$status" -eq 2 ]
 	[ "$(tr -d '\r' <<<"$stderr" | head -1)" = "hmn: option '--d' is ambiguous (--duration, --device)" ]
@@ -90,6 +90,19 @@ teardown() {
 	HMN_NVML_LIBRARY="$stub" run --separate-stderr "${wine[@]}" "$HMN" --backend nvml ps --no-header --sort pid
 	[ "$status" -eq 0 ]
 	[[ "$(tr -d '\r' <<<"${lines[0]}")" =~ ^\ *[0-9]+\ +[^\ ]+\ +C\ +1MiB\ +-\ +[0-9]+MiB\ +0\ +hmn\.exe$ ]]
+}
+
+@test "ps on Windows: no command lines (none without reading a process's memory): null, and ? in -l's COMMAND" {
+	printf '%s\n' \
+		'gpu name="NVIDIA GeForce RTX 4090" uuid=GPU-aaaaaaaa-1111-2222-3333-444444444444 pci=00000000:01:00.0 total=25757220864 reserved=346030080 used=1048576' \
+		'proc gpu=0 pid=self used=1048576 list=compute' >"$HMN_STUB_SCENARIO"
+	HMN_NVML_LIBRARY="$stub" run --separate-stderr "${wine[@]}" "$HMN" --backend nvml ps --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.[] | [.name, .command]]' <<<"$output")" = '[["hmn.exe",null]]' ]
+	HMN_NVML_LIBRARY="$stub" run --separate-stderr "${wine[@]}" "$HMN" --backend nvml ps -l
+	[ "$status" -eq 0 ]
+	[[ "$(tr -d '\r' <<<"${lines[0]}")" == *"  NAME     COMMAND" ]]
+	[[ "$(tr -d '\r' <<<"${lines[1]}")" == *"  hmn.exe  ?" ]]
 }
 
 @test "free --json through NVML on Windows: the same keys as on Linux" {

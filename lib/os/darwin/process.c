@@ -1,8 +1,9 @@
 /*
  * What macOS says about a process: proc_pidpath for its executable,
  * proc_pidinfo(PROC_PIDTBSDINFO) for its owner, proc_pid_rusage for its
- * physical footprint (what Activity Monitor calls Memory); task_info for
- * our own footprint. EPERM means another user's process (protected), ESRCH a
+ * physical footprint (what Activity Monitor calls Memory), the
+ * KERN_PROCARGS2 sysctl for its command line; task_info for our own
+ * footprint. EPERM means another user's process (protected), ESRCH a
  * process that has exited.
  */
 #include <errno.h>
@@ -11,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/proc.h>
+#include <sys/sysctl.h>
 #include <unistd.h>
 
+#include "os/darwin/darwin-parse.h"
 #include "os/os.h"
 #include "util/arena.h"
 #include "util/text.h"
@@ -36,13 +39,18 @@ uint32_t os_self_pid(void)
 }
 
 struct os_proc_root {
-	int unused;
+	bool commands;        /* read each process's command line */
 };
 
 struct os_proc_root *os_proc_root_open(const char *path)
 {
 	(void)path;
 	return calloc(1, sizeof(struct os_proc_root));
+}
+
+void os_proc_root_read_commands(struct os_proc_root *root)
+{
+	root->commands = true;
 }
 
 struct os_proc_root *os_proc_root_close(struct os_proc_root *root)
@@ -109,16 +117,49 @@ static int read_process(uint32_t pid, struct os_process_details *d, struct hmn_a
 	return 0;
 }
 
+/* The most a KERN_PROCARGS2 answer holds: kern.argmax (ARG_MAX, 1 MiB); 0 when it cannot be told. */
+static size_t args_max(void)
+{
+	int mib[2] = { CTL_KERN, KERN_ARGMAX }, argmax = 0;
+	size_t size = sizeof(argmax);
+	return sysctl(mib, 2, &argmax, &size, NULL, 0) == 0 && argmax > 0 ? (size_t)argmax : 0;
+}
+
+/*
+ * pid's command line (KERN_PROCARGS2, parse_procargs2), its first
+ * OS_COMMAND_MAX bytes, in buf (size bytes: the kernel wants room for
+ * kern.argmax): how many words, the first at *ret_start, each ending in a
+ * NUL. 0 where it cannot be read (another user's process, unless we are
+ * root; the kernel's, pid 0).
+ */
+static size_t read_command(uint32_t pid, char *buf, size_t size, size_t *ret_start)
+{
+	int mib[3] = { CTL_KERN, KERN_PROCARGS2, (int)pid };
+	size_t len = size - 1, words_len; /* room for the last word's NUL */
+
+	if (sysctl(mib, 3, buf, &len, NULL, 0) != 0)
+		return 0;
+	size_t n = parse_procargs2(buf, len, OS_COMMAND_MAX, ret_start, &words_len);
+	if (n > 0)
+		buf[*ret_start + words_len] = '\0';
+	return n;
+}
+
 int os_process_details(struct os_proc_root *root, const uint32_t *pids, size_t n,
 		       struct os_process_details *out, struct hmn_arena *arena)
 {
-	(void)root;
-	for (size_t i = 0; i < n; i++) {
-		int r = read_process(pids[i], &out[i], arena);
-		if (r < 0)
-			return r;
+	size_t size = root->commands ? args_max() + 1 : 0;
+	char *args = size > 1 ? malloc(size) : NULL;
+	int r = size > 1 && !args ? -ENOMEM : 0;
+
+	for (size_t i = 0; i < n && r == 0; i++) {
+		r = read_process(pids[i], &out[i], arena);
+		size_t start, words = r == 0 && args && out[i].exists ? read_command(pids[i], args, size, &start) : 0;
+		if (words > 0 && !(out[i].command = arena_words(arena, args + start, words)))
+			r = -ENOMEM;
 	}
-	return 0;
+	free(args);
+	return r;
 }
 
 int os_system_memory(const char *procfs, uint64_t *ret_total, uint64_t *ret_available)

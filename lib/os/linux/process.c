@@ -2,7 +2,8 @@
  * What Linux says about a process: /proc/PID/exe for its name and path,
  * /proc/PID/status for its owner and resident set (VmRSS), smaps_rollup for
  * its proportional set (Pss, hmn run's tree), /proc/PID/comm when exe is unreadable,
- * /proc/PID/cgroup for its container and Kubernetes pod.
+ * /proc/PID/cgroup for its container and Kubernetes pod, /proc/PID/cmdline
+ * for its command line.
  * $HMN_PROCFS replaces /proc, for a host's /proc mounted in a container and
  * for test trees.
  */
@@ -19,6 +20,7 @@
 #include "os/linux/proc-parse.h"
 #include "os/os.h"
 #include "util/arena.h"
+#include "util/text.h"
 
 const char *os_procfs_root(void)
 {
@@ -34,6 +36,7 @@ uint32_t os_self_pid(void)
 struct os_proc_root {
 	int fd;               /* -1: could not open; paths then fail as ENOENT */
 	bool start_times;     /* read each process's stat for its start time */
+	bool commands;        /* read each process's cmdline */
 };
 
 void os_proc_root_read_start_times(struct os_proc_root *root)
@@ -41,12 +44,17 @@ void os_proc_root_read_start_times(struct os_proc_root *root)
 	root->start_times = true;
 }
 
+void os_proc_root_read_commands(struct os_proc_root *root)
+{
+	root->commands = true;
+}
+
 struct os_proc_root *os_proc_root_open(const char *path)
 {
 	struct os_proc_root *root = malloc(sizeof(*root));
 	if (root) {
 		root->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		root->start_times = false;
+		root->start_times = root->commands = false;
 	}
 	return root;
 }
@@ -145,6 +153,9 @@ struct process_read {
 	uint64_t start_time;
 	uint64_t ram_bytes;   /* VmRSS; HMN_UNKNOWN: none (a kernel thread) or unreadable */
 	bool exists, is_protected;
+	/* One byte past the bound, to tell a longer cmdline, and its NUL. */
+	char command[OS_COMMAND_MAX + 2];
+	size_t command_words; /* 0: none (unreadable, empty), or not read */
 };
 
 static void read_process(struct os_proc_root *root, uint32_t pid, struct process_read *info)
@@ -225,6 +236,27 @@ static void read_process(struct os_proc_root *root, uint32_t pid, struct process
 	}
 }
 
+/*
+ * The command line, cut at OS_COMMAND_MAX bytes: the words of cmdline
+ * (argv_words) into info->command, each NUL-terminated. The kernel reads
+ * it from the process's memory under its memory map's lock: a process
+ * that holds that lock long (stuck in a page fault) holds this read as
+ * long, as it holds ps(1)'s; hence only for a context that shows it.
+ */
+static void read_command(int dir, uint32_t pid, struct process_read *info)
+{
+	char path[32];
+	size_t len;
+
+	strcpy(pid_dir(path, pid), "cmdline");
+	ssize_t n = linux_read_head(dir, path, info->command, sizeof(info->command));
+	if (n <= 0)
+		return;
+	bool cut = n > OS_COMMAND_MAX;
+	info->command_words = argv_words(info->command, cut ? OS_COMMAND_MAX : (size_t)n, cut, &len);
+	info->command[len] = '\0';
+}
+
 int os_process_ram(struct os_proc_root *root, uint32_t pid, uint64_t *ret_bytes)
 {
 	char path[64];
@@ -303,11 +335,15 @@ static int read_range(struct os_proc_root *root, const uint32_t *pids, size_t be
 		return -ENOMEM;
 	for (size_t i = begin; i < end && r == 0; i++) {
 		read_process(root, pids[i], info);
+		info->command_words = 0; /* stays 0 where it cannot be read */
+		if (info->exists && root->commands)
+			read_command(root->fd, pids[i], info);
 		out[i] = (struct os_process_details){
 			.name = info->name[0] ? arena_strdup(arena, info->name) : NULL,
 			.path = info->path[0] ? arena_strdup(arena, info->path) : NULL,
 			.container = info->container[0] ? arena_strdup(arena, info->container) : NULL,
 			.pod_uid = info->pod_uid[0] ? arena_strdup(arena, info->pod_uid) : NULL,
+			.command = info->command_words ? arena_words(arena, info->command, info->command_words) : NULL,
 			.uid = info->uid,
 			.ns_pid = info->ns_pid,
 			.start_time = info->start_time,
@@ -316,7 +352,8 @@ static int read_range(struct os_proc_root *root, const uint32_t *pids, size_t be
 			.is_protected = info->is_protected,
 		};
 		if ((info->name[0] && !out[i].name) || (info->path[0] && !out[i].path) ||
-		    (info->container[0] && !out[i].container) || (info->pod_uid[0] && !out[i].pod_uid))
+		    (info->container[0] && !out[i].container) || (info->pod_uid[0] && !out[i].pod_uid) ||
+		    (info->command_words && !out[i].command))
 			r = -ENOMEM;
 	}
 	free(info);

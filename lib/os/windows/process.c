@@ -53,6 +53,18 @@ struct os_proc_root *os_proc_root_close(struct os_proc_root *root)
 }
 
 /*
+ * Windows documents no cheap call for another process's command line: it
+ * lies in that process's memory (its PEB), which ReadProcessMemory reaches
+ * with more access than a name needs, through a layout Windows does not
+ * document, and WMI's Win32_Process asks a COM service per query. None
+ * here: the command stays NULL.
+ */
+void os_proc_root_read_commands(struct os_proc_root *root)
+{
+	(void)root;
+}
+
+/*
  * Owners seen in one listing: most processes belong to a handful of users,
  * and LookupAccountSidW may ask a domain controller, so each SID is looked
  * up once per listing.
