@@ -414,6 +414,26 @@ static const char *format_refused(const struct cli *cli)
 	return NULL;
 }
 
+/*
+ * hmn help [COMMAND]: hmn --help, or hmn COMMAND --help (as git and cargo
+ * take it). words: what follows "help".
+ */
+static int help_command(struct parser *p, int n, char **words)
+{
+	const struct command_spec *command = n > 0 && strcmp(words[0], "help") != 0 ? command_named(words[0]) : NULL;
+
+	if (n > 0 && !command && strcmp(words[0], "help") != 0)
+		return fail(p, "unknown command '%.40s'", words[0]);
+	if (n > 1)
+		return fail(p, "unexpected argument '%.40s' (hmn help [COMMAND])", words[1]);
+	if (command) {
+		p->cli->command = command->command;
+		p->cli->command_given = true;
+	}
+	p->cli->help = true;
+	return 0;
+}
+
 int cli_parse(struct cli *cli, int argc, char **argv, char *error, size_t error_size)
 {
 	const struct command_spec *command = NULL;
@@ -429,6 +449,8 @@ int cli_parse(struct cli *cli, int argc, char **argv, char *error, size_t error_
 	parser_init(&p, cli, NULL, false, error, error_size);
 	p.locate_only = true;
 	if (parse_options(&p, argc, argv, &next) == 0 && next < argc) {
+		if (strcmp(argv[next], "help") == 0)
+			return help_command(&p, argc - next - 1, argv + next + 1);
 		if (!(command = command_named(argv[next])))
 			return fail(&p, "unknown command '%.40s'", argv[next]);
 		cli->command = command->command;

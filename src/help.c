@@ -46,6 +46,7 @@ void cli_print_help(const struct cli *cli)
 		      "How much memory each GPU holds, and how much each process holds on it.\n\nCommands:\n", stdout);
 		for (size_t i = 0; i < cli_n_commands; i++)
 			printf("  %-7s%s\n", cli_commands[i].name, cli_commands[i].summary);
+		printf("  %-7s%s\n", "help", "this help, or a command's: hmn help COMMAND");
 		printf("\nGlobal options (before or after the command):\n");
 	}
 	for (size_t i = 0; i < set.n; i++) {

@@ -8,6 +8,9 @@ complete -c hmn -n "not __fish_seen_subcommand_from $commands" -a ps -d 'Per-pro
 complete -c hmn -n "not __fish_seen_subcommand_from $commands" -a watch -d 'Free and ps again every interval'
 complete -c hmn -n "not __fish_seen_subcommand_from $commands" -a run -d 'Run a command, report its peak GPU memory'
 complete -c hmn -n "not __fish_seen_subcommand_from $commands" -a fit -d 'How much GPU memory a model needs'
+complete -c hmn -n "not __fish_seen_subcommand_from $commands help" -a help -d 'This help, or a command\'s'
+# hmn help COMMAND: the command names, once.
+complete -c hmn -n "__fish_seen_subcommand_from help; and not __fish_seen_subcommand_from $commands" -a "$commands"
 
 complete -c hmn -l json -d 'Print JSON instead of a table'
 complete -c hmn -n "not __fish_seen_subcommand_from watch run fit" -l format -x -a 'table json csv prometheus' -d 'Output format'

@@ -18,6 +18,31 @@ setup() {
 	[[ "${lines[0]}" == "Usage: hmn "* ]]
 }
 
+@test "hmn help and hmn help COMMAND are --help and COMMAND --help; hmn help nosuch is a usage error" {
+	run_split "$HMN" help
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "$output" = "$("$HMN" --help)" ]
+	# The help names help itself.
+	[[ "$output" == *$'\n'"  help   this help, or a command's: hmn help COMMAND"$'\n'* ]]
+	for command in free ps watch run fit; do
+		run_split "$HMN" help $command
+		[ "$status" -eq 0 ]
+		[ -z "$stderr" ]
+		[ "$output" = "$("$HMN" $command --help)" ]
+	done
+	[ "$("$HMN" --json help ps)" = "$("$HMN" ps --help)" ]
+	[ "$("$HMN" help help)" = "$("$HMN" --help)" ]
+	run_split "$HMN" help nosuch
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "$stderr" = "hmn: unknown command 'nosuch'
+Try 'hmn --help'." ]
+	run_split "$HMN" help ps extra
+	[ "$status" -eq 2 ]
+	[ "${stderr%%$'\n'*}" = "hmn: unexpected argument 'extra' (hmn help [COMMAND])" ]
+}
+
 @test "COMMAND --help prints that command's options" {
 	run "$HMN" ps --help
 	[ "$status" -eq 0 ]

@@ -43,7 +43,11 @@ help_options() {
 
 @test "bash completes the commands and every option the parser takes" {
 	[ -f /usr/share/bash-completion/bash_completion ] || skip "bash-completion is not installed"
-	[ "$(bash_complete 'hmn ' | words)" = "fit free ps run watch " ]
+	[ "$(bash_complete 'hmn ' | words)" = "fit free help ps run watch " ]
+	# hmn help COMMAND: the commands after help, and nothing after one of them.
+	[ "$(bash_complete 'hmn help ' | words)" = "fit free ps run watch " ]
+	[ "$(bash_complete 'hmn --json help w' | words)" = "watch " ]
+	[ -z "$(bash_complete 'hmn help ps ' | words)" ]
 	for command in free ps watch fit; do
 		[ "$(bash_complete "hmn $command --" | words)" = "$(help_options $command)" ]
 	done
@@ -76,6 +80,9 @@ help_options() {
 	command -v zsh >/dev/null || skip "zsh is not installed"
 	run timeout 30 zsh "$TESTS_DIR/e2e/zsh-complete.zsh" "$completions/zsh" "hmn "
 	[ "$status" -eq 0 ]
+	[ "$(words <<<"$output")" = "fit free help ps run watch " ]
+	run timeout 30 zsh "$TESTS_DIR/e2e/zsh-complete.zsh" "$completions/zsh" "hmn help "
+	[ "$status" -eq 0 ]
 	[ "$(words <<<"$output")" = "fit free ps run watch " ]
 	for command in free ps watch run fit; do
 		run timeout 30 zsh "$TESTS_DIR/e2e/zsh-complete.zsh" "$completions/zsh" "hmn $command --"
@@ -87,6 +94,8 @@ help_options() {
 @test "fish completes the commands and every option the parser takes" {
 	command -v fish >/dev/null || skip "fish is not installed"
 	run fish --no-config -c "source '$completions/fish/hmn.fish'; complete -C 'hmn '"
+	[ "$(cut -f1 <<<"$output" | words)" = "fit free help ps run watch " ]
+	run fish --no-config -c "source '$completions/fish/hmn.fish'; complete -C 'hmn help '"
 	[ "$(cut -f1 <<<"$output" | words)" = "fit free ps run watch " ]
 	for command in free ps watch run fit; do
 		run fish --no-config -c "source '$completions/fish/hmn.fish'; complete -C 'hmn $command --'"
@@ -102,7 +111,7 @@ help_options() {
 
 @test "the man page documents every command, option, column, JSON key, exit code and variable" {
 	missing=()
-	for word in free ps watch run fit $(help_options) $(help_options free) $(help_options ps) $(help_options watch) \
+	for word in free ps watch run fit help $(help_options) $(help_options free) $(help_options ps) $(help_options watch) \
 		$(help_options run) $(help_options fit) -q -l -o -v -h -V \
 		PART FITS MAX_CONTEXT LAYERS weights kv_cache activations optimizer runtime margin model format \
 		architecture parameters dtype layers context_length context batch kv_dtype weights_dtype train \
