@@ -96,8 +96,11 @@ struct hmn_options {
  * until hmn_context_free(). A source that is absent is skipped (said through
  * the log); that is not an error. A fallback source (nvidia-smi behind NVML)
  * is never opened while the one before it answers.
- * Returns 0, -EINVAL for an unknown backend name (ret_error, when not NULL,
- * then gets a static message naming it) or -ENOMEM.
+ * Returns 0, -EINVAL for a backend name that is unknown or does not exist
+ * on this system, or a malformed HMN_* variable (HMN_BACKENDS, HMN_TIMEOUT,
+ * a relative HMN_NVML_LIBRARY or HMN_NVIDIA_SMI; an empty one is as unset)
+ * (ret_error, when not NULL, then gets a static message naming it), or
+ * -ENOMEM.
  */
 int hmn_context_new(const struct hmn_options *options, hmn_context **ret_ctx,
 		    const char **ret_error);

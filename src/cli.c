@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli-spec.h"
 #include "hmn-model.h"
@@ -269,8 +270,9 @@ static int set_value(struct parser *p, const struct option_spec *o, const char *
 		memcpy(field, &o->value, sizeof(int));
 		return 0;
 	case VALUE_CHOICE:
+		/* In any case (--format JSON), as the contract takes every enumerated value. */
 		for (int i = 0; o->choices[i]; i++)
-			if (strcmp(value, o->choices[i]) == 0) {
+			if (strcasecmp(value, o->choices[i]) == 0) {
 				int chosen = i + o->value;
 				memcpy(field, &chosen, sizeof(int));
 				return 0;

@@ -46,7 +46,6 @@ static const struct command_entry commands[] = {
 /* The context the command needs, into *ret_ctx: EXIT_OK, or the exit status, its message said. */
 static int open_context(const struct cli *cli, const struct command_entry *c, hmn_context **ret_ctx)
 {
-	char error[256];
 	const char *why = NULL;
 	struct hmn_options options = {
 		.backends = cli->backends,
@@ -69,9 +68,8 @@ static int open_context(const struct cli *cli, const struct command_entry *c, hm
 	if (r == 0)
 		return EXIT_OK;
 	if (r == -EINVAL) {
-		snprintf(error, sizeof(error), "%s%s", why ? why : "invalid backend list",
-			 cli->backends ? "" : " in HMN_BACKENDS");
-		print_usage_error(cli, error);
+		/* A --backend the library refused, or a malformed HMN_* variable, which the message names. */
+		print_usage_error(cli, why ? why : "invalid backend list");
 		return cli_usage_status(cli);
 	}
 	fprintf(stderr, "hmn: %s\n", strerror(-r));

@@ -7,11 +7,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "gpu/context.h"
 #include "os/os.h"
 #include "util/arena.h"
 #include "util/clock.h"
+#include "util/number.h"
+#include "util/text.h"
 
 /* Every source built for this platform, in default order. */
 static const struct hmn_source *const sources[] = {
@@ -32,10 +35,28 @@ static const struct hmn_source *const sources[] = {
 };
 #define N_SOURCES (sizeof(sources) / sizeof(sources[0]))
 
-/* Every name --backend accepts, on any platform. */
+/* Every name --backend accepts, on any platform, and the systems each exists on. */
 static const char *const backend_names[] = {
 	"nvml", "nvidia-smi", "drm", "dxgi", "pdh", "metal", NULL,
 };
+static const char *const backend_homes[] = {
+	"Linux and Windows", "Linux and Windows", "Linux", "Windows", "Windows", "macOS",
+};
+
+/* This system, as the messages name it. */
+#if defined(_WIN32)
+#define THIS_OS "Windows"
+#elif defined(__APPLE__)
+#define THIS_OS "macOS"
+#elif defined(__linux__)
+#define THIS_OS "Linux"
+#else
+#define THIS_OS "this system"
+#endif
+
+/* How long an external program (nvidia-smi) may run, without HMN_TIMEOUT; and the most HMN_TIMEOUT may say. */
+#define PROGRAM_TIMEOUT_US (UINT64_C(10) * CLOCK_US_PER_S)
+#define PROGRAM_TIMEOUT_MAX_US (UINT64_C(86400) * CLOCK_US_PER_S)
 
 const char *const *hmn_backend_names(void)
 {
@@ -125,25 +146,32 @@ bool context_telemetry(const hmn_context *ctx)
 	return ctx->telemetry;
 }
 
+double context_program_timeout(const hmn_context *ctx)
+{
+	return (double)ctx->program_timeout_us / CLOCK_US_PER_S;
+}
+
 const char *hmn_context_error(const hmn_context *ctx)
 {
 	return ctx ? ctx->error : "";
 }
 
+/* Names are taken in any case (--backend NVML), as every enumerated value. */
 static const struct hmn_source *source_by_name(const char *name, size_t len)
 {
 	for (size_t i = 0; i < N_SOURCES; i++)
-		if (strlen(sources[i]->name) == len && memcmp(sources[i]->name, name, len) == 0)
+		if (strlen(sources[i]->name) == len && strncasecmp(sources[i]->name, name, len) == 0)
 			return sources[i];
 	return NULL;
 }
 
-static bool is_backend_name(const char *name, size_t len)
+/* Its index in backend_names, or -1. */
+static int backend_index(const char *name, size_t len)
 {
-	for (size_t i = 0; backend_names[i]; i++)
-		if (strlen(backend_names[i]) == len && memcmp(backend_names[i], name, len) == 0)
-			return true;
-	return false;
+	for (int i = 0; backend_names[i]; i++)
+		if (strlen(backend_names[i]) == len && strncasecmp(backend_names[i], name, len) == 0)
+			return i;
+	return -1;
 }
 
 /*
@@ -171,27 +199,35 @@ static int add_slot(hmn_context *ctx, const struct hmn_source *source)
 	return 0;
 }
 
-/* Selects and orders the sources from a comma list; -EINVAL on an unknown name. */
-static int select_sources(hmn_context *ctx, const char *list, const char **ret_error)
+/*
+ * Selects and orders the sources from a comma list: -EINVAL on a name that
+ * is unknown, or one that does not exist on this system (--backend metal on
+ * Linux would only find no GPU, and say so as if there were none), the
+ * message naming the list's variable where it came from one.
+ */
+static int select_sources(hmn_context *ctx, const char *list, const char *variable, char *error, size_t size)
 {
-	static char error[128];
-
 	for (const char *p = list;;) {
 		const char *comma = strchr(p, ',');
 		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		int known = backend_index(p, len);
+		const struct hmn_source *source = source_by_name(p, len);
+		char name[48];
 
-		if (!is_backend_name(p, len)) {
-			snprintf(error, sizeof(error), "unknown backend '%.*s'", (int)(len > 40 ? 40 : len), p);
-			if (ret_error)
-				*ret_error = error;
+		/* As typed, but never a control character: a variable can hold anything. */
+		snprintf(name, sizeof(name), "%.*s", (int)(len > 40 ? 40 : len), p);
+		printable_name(name, name, sizeof(name));
+		if (known < 0 || !source) {
+			int n = snprintf(error, size, "%s%s", variable ? variable : "", variable ? ": " : "");
+			n = n < 0 || (size_t)n >= size ? 0 : n;
+			if (known < 0)
+				snprintf(error + n, size - (size_t)n, "unknown backend '%s'", name);
+			else
+				snprintf(error + n, size - (size_t)n, "backend '%s' does not exist on " THIS_OS " (%s only)",
+					 name, backend_homes[known]);
 			return -EINVAL;
 		}
-		const struct hmn_source *source = source_by_name(p, len);
-		if (source)
-			add_slot(ctx, source);
-		else
-			hmn_log(ctx, HMN_LOG_INFO, "%.*s: skipped: not available on this platform",
-				(int)len, p);
+		add_slot(ctx, source);
 		if (!comma)
 			return 0;
 		p = comma + 1;
@@ -213,10 +249,67 @@ static void warn_ignored_variables(const hmn_context *ctx)
 	}
 }
 
+/*
+ * HMN_TIMEOUT's seconds ("10", "0.5"; digits, then a fraction to the
+ * microsecond at most) into *ret_us: more than 0, a day at most. false:
+ * anything else, "1e3", " 5", "inf" and "-1" included (strtod took all four).
+ */
+static bool parse_timeout(const char *text, uint64_t *ret_us)
+{
+	const char *p = text, *end = text + strlen(text);
+	uint64_t seconds, fraction = 0, scale = CLOCK_US_PER_S;
+
+	if (!parse_decimal(&p, end, PROGRAM_TIMEOUT_MAX_US / CLOCK_US_PER_S, &seconds))
+		return false;
+	if (*p == '.') {
+		const char *digits = ++p;
+		for (; *p >= '0' && *p <= '9' && scale > 1; p++)
+			fraction += (uint64_t)(*p - '0') * (scale /= 10);
+		if (p == digits)
+			return false;
+	}
+	uint64_t us = seconds * CLOCK_US_PER_S + fraction;
+	if (*p || us == 0 || us > PROGRAM_TIMEOUT_MAX_US)
+		return false;
+	*ret_us = us;
+	return true;
+}
+
+/*
+ * The HMN_* variables a context reads, checked before it is made: one that
+ * is malformed is an error naming it (-EINVAL, the reason in error), never
+ * ignored. An empty one is as unset. The paths of what hmn loads or runs
+ * are absolute: a relative one would be found from the current directory.
+ */
+static int check_environment(hmn_context *ctx, char *error, size_t size)
+{
+	static const char *const code_paths[] = { "HMN_NVML_LIBRARY", "HMN_NVIDIA_SMI" };
+	const char *text = getenv("HMN_TIMEOUT");
+	char shown[48];
+
+	ctx->program_timeout_us = PROGRAM_TIMEOUT_US;
+	if (text && *text && !parse_timeout(text, &ctx->program_timeout_us)) {
+		snprintf(error, size, "HMN_TIMEOUT: '%s' is not a number of seconds (e.g. 10 or 0.5; above 0, 86400 at most)",
+			 printable_name(text, shown, sizeof(shown)));
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < sizeof(code_paths) / sizeof(code_paths[0]); i++) {
+		/* Where hmn runs with privileges its caller lacks, it is ignored (and said) anyway. */
+		text = os_trusted_getenv(code_paths[i]);
+		if (text && *text && !os_path_is_absolute(text)) {
+			snprintf(error, size, "%s: '%s' is not an absolute path (nothing is loaded or run from the current directory)",
+				 code_paths[i], printable_name(text, shown, sizeof(shown)));
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
 int hmn_context_new(const struct hmn_options *options, hmn_context **ret_ctx,
 		    const char **ret_error)
 {
-	const char *list = options ? options->backends : NULL;
+	static char error[256]; /* the message ret_error points to */
+	const char *list = options ? options->backends : NULL, *variable = NULL;
 	hmn_context *ctx = calloc(1, sizeof(*ctx));
 	int r;
 
@@ -242,15 +335,20 @@ int hmn_context_new(const struct hmn_options *options, hmn_context **ret_ctx,
 	ctx->refresh_budget_us = REFRESH_US;
 	warn_ignored_variables(ctx);
 	ctx->procfs = arena_strdup(ctx->arena, os_procfs_root());
-	if (!list)
+	if (!list) {
 		list = getenv("HMN_BACKENDS");
-	if (list && *list) {
-		r = select_sources(ctx, list, ret_error);
-		if (r < 0) {
-			hmn_context_free(ctx);
-			return r;
-		}
-	} else {
+		variable = "HMN_BACKENDS";
+	}
+	r = check_environment(ctx, error, sizeof(error));
+	if (r == 0 && list && *list)
+		r = select_sources(ctx, list, variable, error, sizeof(error));
+	if (r < 0) {
+		if (ret_error)
+			*ret_error = error;
+		hmn_context_free(ctx);
+		return r;
+	}
+	if (!list || !*list) {
 		for (size_t i = 0; i < N_SOURCES; i++)
 			if (used_by_default(sources[i]))
 				add_slot(ctx, sources[i]);

@@ -57,6 +57,7 @@ struct hmn_context {
 	uint32_t refresh_next;            /* the pid the next query's re-reading of known ones starts at */
 	/* How long a query re-reads known ones (REFRESH_US; 0, as a test sets it: one a query). */
 	uint64_t refresh_budget_us;
+	uint64_t program_timeout_us;      /* how long nvidia-smi may run: $HMN_TIMEOUT, else 10 s */
 };
 
 /* A remembering context reads its known processes again for this long a query, at most. */

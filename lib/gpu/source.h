@@ -11,9 +11,13 @@
 
 #include "gpu/gpu.h"
 
-/* What a source may ask of its context: the /proc to read ($HMN_PROCFS), whether telemetry is wanted. */
+/*
+ * What a source may ask of its context: the /proc to read ($HMN_PROCFS), whether telemetry is wanted,
+ * how many seconds an external program may run ($HMN_TIMEOUT, checked when the context was made).
+ */
 const char *context_procfs(const hmn_context *ctx);
 bool context_telemetry(const hmn_context *ctx);
+double context_program_timeout(const hmn_context *ctx);
 
 /*
  * -v: what a source found when it opened, as each source says it:

@@ -196,25 +196,99 @@ Try 'hmn fit --help'." ]
 	[[ "$stderr" == "hmn: no GPU found"* ]]
 }
 
-@test "--backend: unknown name is a usage error; HMN_BACKENDS too; the option wins" {
+@test "--backend: unknown name is a usage error; HMN_BACKENDS too, named; the option wins" {
 	run_split "$HMN" --backend nvml,bogus
 	[ "$status" -eq 2 ]
 	[ "${stderr%%$'\n'*}" = "hmn: unknown backend 'bogus'" ]
 	HMN_BACKENDS=bogus run_split "$HMN"
 	[ "$status" -eq 2 ]
-	[ "${stderr%%$'\n'*}" = "hmn: unknown backend 'bogus' in HMN_BACKENDS" ]
+	[ "${stderr%%$'\n'*}" = "hmn: HMN_BACKENDS: unknown backend 'bogus'" ]
 	HMN_BACKENDS=bogus run_split "$HMN" --backend nvml
 	[ "$status" -eq 0 ]
+	# What a terminal would take for an escape sequence is shown as '?'.
+	HMN_BACKENDS=$'nvml,\e[2Jx' run_split "$HMN"
+	[ "$status" -eq 2 ]
+	[ "${stderr%%$'\n'*}" = "hmn: HMN_BACKENDS: unknown backend '?[2Jx'" ]
 }
 
-@test "--backend restricts the sources: another platform's finds no GPU (exit 3)" {
-	run_split "$HMN" --backend dxgi,metal -v
-	[ "$status" -eq 3 ]
-	[[ "$stderr" == *"hmn: dxgi: skipped: not available on this platform"* ]]
-	[[ "$stderr" == *"hmn: no GPU found: no source is available on this platform"* ]]
+@test "a backend of another system (metal, dxgi, pdh on Linux) is a usage error naming it and the system, not 'no GPU found'" {
+	[ "$(uname -s)" = Linux ] || skip "the names are Linux's"
+	for name in metal dxgi pdh; do
+		run_split "$HMN" --backend "nvml,$name" -v
+		[ "$status" -eq 2 ]
+		[ -z "$output" ]
+		[[ "${stderr%%$'\n'*}" =~ ^hmn:\ backend\ \'$name\'\ does\ not\ exist\ on\ Linux\ \((macOS|Windows)\ only\)$ ]]
+		[ "$(sed -n 2p <<<"$stderr")" = "Try 'hmn --help'." ]
+	done
+	HMN_BACKENDS=Metal run_split "$HMN" ps
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "hmn: HMN_BACKENDS: backend 'Metal' does not exist on Linux (macOS only)
+Try 'hmn ps --help'." ]
+	# hmn run: its usage errors exit 125, before COMMAND runs.
+	run_split "$HMN" run --backend dxgi -- touch "$BATS_TEST_TMPDIR/ran"
+	[ "$status" -eq 125 ]
+	[ "${stderr%%$'\n'*}" = "hmn: backend 'dxgi' does not exist on Linux (Windows only)" ]
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
 	run "$HMN" --backend nvml free --json
 	[ "$status" -eq 0 ]
 	[ "$(jq -r '.[0].source' <<<"$output")" = "nvml" ]
+}
+
+@test "every enumerated value in any case: --format, --sort, --backend, --attention, HMN_BACKENDS; messages as typed" {
+	[ "$("$HMN" free --format JSON)" = "$("$HMN" free --json)" ]
+	[ "$("$HMN" free --format Csv)" = "$("$HMN" free --format csv)" ]
+	[ "$("$HMN" ps --sort PID --format jSoN 2>/dev/null)" = "$("$HMN" ps --sort pid --json 2>/dev/null)" ]
+	[ "$("$HMN" --backend NVML free --json)" = "$("$HMN" --backend nvml free --json)" ]
+	[ "$(HMN_BACKENDS=Nvml,DRM "$HMN" free --json)" = "$("$HMN" --backend nvml free --json)" ]
+	run_split "$HMN" run --format JSON -- true
+	[ "$status" -eq 0 ]
+	jq -e '.exit_code == 0' <<<"$(tail -1 <<<"$stderr")"
+	run_split "$HMN" fit "$MODELS/llama-2-7b.Q4_0.gguf" --memory 80GiB --attention EAGER --json
+	[ "$status" -eq 0 ]
+	# An unknown value is still named as it was typed.
+	run_split "$HMN" ps --sort VRAMS
+	[ "$status" -eq 2 ]
+	[ "${stderr%%$'\n'*}" = "hmn: invalid --sort 'VRAMS' (expected vram (default), pid, name or device)" ]
+	run_split "$HMN" --backend NVML,Bogus
+	[ "${stderr%%$'\n'*}" = "hmn: unknown backend 'Bogus'" ]
+}
+
+@test "a malformed HMN_* variable is a usage error naming it (2; hmn run 125), never ignored; an empty one is unset" {
+	for value in abc 0 -1 0.0 1e3 " 5" inf nan 0x10 86401 10s 1. .5 0.0000001; do
+		HMN_TIMEOUT=$value run_split "$HMN" free
+		sed 's/^/# /' <<<"HMN_TIMEOUT=[$value]: $status: $stderr" >&3
+		[ "$status" -eq 2 ]
+		[ -z "$output" ]
+		[ "$stderr" = "hmn: HMN_TIMEOUT: '$value' is not a number of seconds (e.g. 10 or 0.5; above 0, 86400 at most)
+Try 'hmn free --help'." ]
+	done
+	for value in 10 0.5 86400 0.000001 ""; do
+		HMN_TIMEOUT=$value run_split "$HMN" free
+		[ "$status" -eq 0 ]
+	done
+	HMN_TIMEOUT=abc run_split "$HMN" run -- touch "$BATS_TEST_TMPDIR/ran"
+	[ "$status" -eq 125 ]
+	[[ "$stderr" == "hmn: HMN_TIMEOUT: 'abc' is not a number of seconds"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	# HMN_TIMEOUT=0 once let nvidia-smi run for the default 10 s, saying so only as a warning.
+	HMN_TIMEOUT=0 run_split "$HMN" --backend nvidia-smi watch --count 1
+	[ "$status" -eq 2 ]
+	[[ "$stderr" != *"using 10"* ]]
+	# An empty variable is as unset: the default.
+	for variable in HMN_BACKENDS HMN_NVIDIA_SMI HMN_PROCFS HMN_SYSFS HMN_PCI_IDS; do
+		env "$variable=" "$HMN" free --json >/dev/null
+	done
+	# A relative library or program would be found from the current directory: refused, by name.
+	cd "$BATS_TEST_TMPDIR"
+	for variable in HMN_NVML_LIBRARY HMN_NVIDIA_SMI; do
+		run_split env "$variable=./x" "$HMN" ps
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "hmn: $variable: './x' is not an absolute path (nothing is loaded or run from the current directory)
+Try 'hmn ps --help'." ]
+	done
+	HMN_BACKENDS=, run_split "$HMN"
+	[ "$status" -eq 2 ]
+	[ "${stderr%%$'\n'*}" = "hmn: HMN_BACKENDS: unknown backend ''" ]
 }
 
 @test "one NVML load and init per run" {

@@ -292,10 +292,7 @@ static void test_failures(void)
 	hmn_context_free(ctx);
 
 	setenv("HMN_NVML_LIBRARY", "tests/libnvidia-ml.so.1", 1);
-	ctx = open_context(NULL);
-	ok(hmn_query_gpus(ctx, &gpus) == -ENODEV && strstr(hmn_context_error(ctx), "not an absolute path"),
-	   "a relative HMN_NVML_LIBRARY is refused, never loaded from the cwd");
-	hmn_context_free(ctx);
+	ok(open_context(NULL) == NULL, "a relative HMN_NVML_LIBRARY is refused, never loaded from the cwd");
 
 	setenv("HMN_NVML_LIBRARY", "/nonexistent/libnvidia-ml.so.1", 1);
 	ctx = open_context(NULL);
@@ -365,11 +362,16 @@ static void test_backends(void)
 
 	ok(hmn_context_new(&o, &ctx, &why) == -EINVAL && ctx == NULL, "an unknown backend is -EINVAL");
 	ok(why && strstr(why, "'bogus'"), "the message names it");
-	o.backends = "metal";
-	ok(hmn_context_new(&o, &ctx, &why) == 0, "a known backend of another platform is accepted");
-	struct hmn_gpu_list *gpus = NULL;
-	ok(hmn_query_gpus(ctx, &gpus) == -ENODEV, "... and finds no GPU here");
+#ifdef __linux__
+	why = NULL;
+	o.backends = "NVML,metal";
+	ok(hmn_context_new(&o, &ctx, &why) == -EINVAL && ctx == NULL, "a backend of another system is -EINVAL");
+	is_str(why, "backend 'metal' does not exist on Linux (macOS only)", "... named with the system");
+	o.backends = "Drm,NVIDIA-SMI";
+	ok(hmn_context_new(&o, &ctx, &why) == 0, "names in any case");
 	hmn_context_free(ctx);
+	ctx = NULL;
+#endif
 	const char *const *names = hmn_backend_names();
 	ok(names[0] && !strcmp(names[0], "nvml") && !strcmp(names[1], "nvidia-smi"), "backend names listed");
 }

@@ -7,7 +7,6 @@
  * run without a shell, bounded in output and in time ($HMN_TIMEOUT).
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +21,6 @@
 #include "util/text.h"
 
 #define MAX_OUTPUT (4u << 20)
-#define DEFAULT_TIMEOUT 10.0
 
 enum optional_field {
 	OPT_RESERVED, OPT_DRIVER_VERSION, OPT_UTIL_GPU, OPT_UTIL_MEMORY, OPT_TEMPERATURE,
@@ -67,22 +65,6 @@ static const struct {
 static const enum smi_field process_fields[] = {
 	SMI_PID, SMI_USED_MEMORY, SMI_GPU_UUID, SMI_PROCESS_NAME,
 };
-
-static double timeout_from_environment(hmn_context *ctx)
-{
-	const char *text = getenv("HMN_TIMEOUT");
-	char *end;
-
-	if (!text || !*text)
-		return DEFAULT_TIMEOUT;
-	double t = strtod(text, &end);
-	if (*end != '\0' || !isfinite(t) || t <= 0 || t > 86400) {
-		hmn_log(ctx, HMN_LOG_WARNING, "HMN_TIMEOUT=%s is not a number of seconds: using %g",
-			text, DEFAULT_TIMEOUT);
-		return DEFAULT_TIMEOUT;
-	}
-	return t;
-}
 
 /* The first line of what it printed, for a message. */
 static void first_line(const struct os_program_result *r, char *out, size_t size)
@@ -216,7 +198,7 @@ static int nvsmi_open(hmn_context *ctx, void **ret_state, char *why, size_t why_
 	if (!s)
 		return -ENOMEM;
 	s->ctx = ctx;
-	s->timeout = timeout_from_environment(ctx);
+	s->timeout = context_program_timeout(ctx);
 	int e = os_find_program("nvidia-smi", "HMN_NVIDIA_SMI", s->program, sizeof(s->program), why,
 				why_size);
 	if (e == 0)
