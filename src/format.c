@@ -38,6 +38,19 @@ const char *format_size(uint64_t bytes, bool exact, char buf[SIZE_TEXT_MAX])
 	return buf;
 }
 
+const char *format_size_fine(uint64_t bytes, char buf[SIZE_TEXT_MAX])
+{
+	uint64_t kib = bytes / 1024 + (bytes % 1024 >= 512);
+
+	if (bytes == HMN_UNKNOWN || kib >= 1024) /* 1023.5 KiB and up: "1MiB", format_size's rounding */
+		return format_size(bytes, false, buf);
+	if (bytes < 1024)
+		snprintf(buf, SIZE_TEXT_MAX, "%" PRIu64 "B", bytes);
+	else
+		snprintf(buf, SIZE_TEXT_MAX, "%" PRIu64 "KiB", kib);
+	return buf;
+}
+
 /* ms in whole units, rounded to the nearest, without overflowing near 2^64 */
 static uint64_t rounded(uint64_t ms, uint64_t unit)
 {

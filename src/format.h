@@ -21,6 +21,13 @@
  * HMN_UNKNOWN prints "-". Returns buf.
  */
 const char *format_size(uint64_t bytes, bool exact, char buf[SIZE_TEXT_MAX]);
+/*
+ * A size in hmn run's text report, one word: below 1 MiB in bytes or whole
+ * KiB ("0B", "700B", "512KiB"), where format_size would say "0MiB" of a
+ * command that held little (hmn run -- true); from there as format_size.
+ * The tables keep format_size's forms. Returns buf.
+ */
+const char *format_size_fine(uint64_t bytes, char buf[SIZE_TEXT_MAX]);
 
 /*
  * A length of time in the unit that fits, one word: "20ms" below a second,

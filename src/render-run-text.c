@@ -83,11 +83,11 @@ int render_run_report_text(FILE *out, const struct run_report *rep)
 			fprintf(out, ": no GPU found, nothing measured; it ran %s.\n", duration);
 		else
 			fprintf(out, ": no GPU found, no GPU memory measured; peak %s of RAM over %s.\n",
-				format_size(rep->peak_ram_bytes, false, size), duration);
+				format_size_fine(rep->peak_ram_bytes, size), duration);
 		write_left_running(out, rep); /* it was said only where there was a GPU */
 		return 0;
 	}
-	fprintf(out, ": peak %s of GPU memory", format_size(rep->peak_bytes, false, size));
+	fprintf(out, ": peak %s of GPU memory", format_size_fine(rep->peak_bytes, size));
 	if (device_wide)
 		fputs(" above what the GPUs held when it started", out);
 	bool any = false;
@@ -97,13 +97,13 @@ int render_run_report_text(FILE *out, const struct run_report *rep)
 		const struct run_device_peak *d = &rep->devices[i];
 		fprintf(out, "%sGPU %s: %s", any ? ", " : " (",
 			gpu_cell(id, &d->place),
-			format_size(d->peak_bytes, false, size));
+			format_size_fine(d->peak_bytes, size));
 		any = true;
 	}
 	if (any)
 		fputc(')', out);
 	if (rep->peak_ram_bytes != HMN_UNKNOWN)
-		fprintf(out, ", %s of RAM%s", format_size(rep->peak_ram_bytes, false, size), device_wide ? "" : ",");
+		fprintf(out, ", %s of RAM%s", format_size_fine(rep->peak_ram_bytes, size), device_wide ? "" : ",");
 	if (!device_wide)
 		fprintf(out, " in %zu process%s", rep->processes_held, rep->processes_held == 1 ? "" : "es");
 	fprintf(out, " over %s, %" PRIu64 " sample%s%s%s", duration, rep->samples, rep->samples == 1 ? "" : "s",
@@ -111,8 +111,8 @@ int render_run_report_text(FILE *out, const struct run_report *rep)
 	if (rep->limit_exceeded) {
 		char limit[SIZE_TEXT_MAX], at[DURATION_TEXT_MAX];
 		fprintf(out, "; %s --limit %s: %s%s at %s", rep->limit_stopped ? "stopped by" : "over, not stopped by",
-			format_size(rep->limit_bytes, false, limit), device_wide ? "a rise of " : "",
-			format_size(rep->limit_exceeded_bytes, false, size),
+			format_size_fine(rep->limit_bytes, limit), device_wide ? "a rise of " : "",
+			format_size_fine(rep->limit_exceeded_bytes, size),
 			format_duration(rep->limit_exceeded_us, at));
 		if (device_wide)
 			fputs(" (" DEVICE_WIDE_LIMIT_NOTE ")", out);

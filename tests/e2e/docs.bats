@@ -223,7 +223,7 @@ readme_setup() {
 			[[ "$(head -1 "$work/gpu-log.csv")" == time,index,name,* ]]
 			;;
 		"hmn watch"*) [ "${#lines[@]}" -eq 2 ] ;;
-		*"--limit 8GiB"*) [[ "$stderr" == *": peak 0MiB of GPU memory"* && "$stderr" != *"stopped by --limit"* ]] ;;
+		*"--limit 8GiB"*) [[ "$stderr" == *": peak 0B of GPU memory"* && "$stderr" != *"stopped by --limit"* ]] ;;
 		esac
 	done <<<"$recipes"
 }

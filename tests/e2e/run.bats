@@ -39,6 +39,22 @@ GIB=1073741824
 	[ "$stderr" = "err" ]
 }
 
+@test "run: the report's sizes under 1 MiB in KiB or bytes, one word each (hmn run -- true said 0MiB); JSON in bytes" {
+	run_split "$HMN" run -- true
+	[ "$status" -eq 0 ]
+	[[ "$stderr" =~ ^hmn:\ true:\ peak\ 0B\ of\ GPU\ memory,\ [0-9]+(B|KiB|MiB)\ of\ RAM,\ in\ 0\ processes\ over\  ]]
+	[[ "$stderr" != *"0MiB"* ]]
+	run_split "$HMN" run -- "$hold" $((512 * 1024)) 0.4
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *": peak 512KiB of GPU memory (GPU 0: 512KiB), "* ]]
+	run_split "$HMN" run --json -- "$hold" $((512 * 1024)) 0.4
+	[ "$(jq -c '[.peak_bytes, .devices[0].peak_bytes]' <<<"$stderr")" = "[524288,524288]" ]
+	# The tables keep MiB: hmn ps's summary of the same 512 KiB.
+	two_gpus 'proc gpu=0 pid=4242 used=524288 list=compute'
+	run_split "$HMN" ps
+	[[ "$stderr" == *"(1MiB total)." ]]
+}
+
 @test "run --json: peak_bytes exact, every contract key, the processes' own peaks" {
 	run_split "$HMN" run --json -- bash -c "'$hold' $((512 * MIB)) 1.2 & sleep 0.2; '$hold' $GIB 0.6; wait"
 	[ "$status" -eq 0 ]
@@ -229,7 +245,7 @@ GIB=1073741824
 	[ "$(tail -1 <<<"$stderr" | jq -c '[.measure, .peak_bytes, .exit_code, .ram_measure, .peak_ram_bytes > 0, .samples > 0]')" = '[null,null,3,"pss",true,true]' ]
 	[[ "$(head -1 <<<"$stderr")" == *": running the command all the same, measuring no GPU memory" ]]
 	run_split "$HMN" run -- sleep 0.3
-	[[ "$(tail -1 <<<"$stderr")" =~ ^hmn:\ sleep\ 0\.3:\ no\ GPU\ found,\ no\ GPU\ memory\ measured\;\ peak\ [0-9]+MiB\ of\ RAM\ over\ [0-9]+ms\.$ ]]
+	[[ "$(tail -1 <<<"$stderr")" =~ ^hmn:\ sleep\ 0\.3:\ no\ GPU\ found,\ no\ GPU\ memory\ measured\;\ peak\ [0-9]+(B|KiB|MiB)\ of\ RAM\ over\ [0-9]+ms\.$ ]]
 	# -q: neither the notice nor the report; COMMAND's own stderr alone.
 	run_split "$HMN" run -q -- sh -c 'echo err >&2; exit 4'
 	[ "$status" -eq 4 ]
@@ -296,7 +312,7 @@ EOS
 	[ "$(jq -c '[.measure, .peak_bytes, .devices[0].peak_bytes, .processes]' <<<"$stderr")" = "[\"device-wide\",$((2 * GIB)),$((2 * GIB)),[]]" ]
 	scenario 'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=85520809984 reserved=0 used=1073741824'
 	run_split "$HMN" run -- "$BATS_TEST_TMPDIR/grow"
-	[[ "$stderr" =~ ^hmn:\ .*/grow:\ peak\ 2\.0GiB\ of\ GPU\ memory\ above\ what\ the\ GPUs\ held\ when\ it\ started\ \(GPU\ 0:\ 2\.0GiB\),\ [0-9]+MiB\ of\ RAM\ over\ [5-9][0-9][0-9]ms,\ [0-9]+\ samples\;\ device-wide:\ no\ source\ here\ measures\ processes\.$ ]]
+	[[ "$stderr" =~ ^hmn:\ .*/grow:\ peak\ 2\.0GiB\ of\ GPU\ memory\ above\ what\ the\ GPUs\ held\ when\ it\ started\ \(GPU\ 0:\ 2\.0GiB\),\ [0-9]+(B|KiB|MiB)\ of\ RAM\ over\ [5-9][0-9][0-9]ms,\ [0-9]+\ samples\;\ device-wide:\ no\ source\ here\ measures\ processes\.$ ]]
 }
 
 @test "run --limit: a tree growing past it is stopped at the first sample over it, exit 124" {

@@ -35,6 +35,18 @@ static void test_sizes(void)
 	is_str(format_size(HMN_UNKNOWN, false, b), "-", "unknown is a dash");
 	is_str(format_size(HMN_UNKNOWN, true, b), "-", "unknown is a dash with --bytes too");
 	is_str(format_size(85899345920ULL, true, b), "85899345920", "--bytes prints the exact count");
+	/* hmn run's report: hmn run -- true said "peak 0MiB of GPU memory ..., 0MiB of RAM". */
+	is_str(format_size_fine(0, b), "0B", "fine: zero is 0B");
+	is_str(format_size_fine(700, b), "700B", "fine: under 1 KiB in bytes");
+	is_str(format_size_fine(1023, b), "1023B", "fine: 1023 bytes");
+	is_str(format_size_fine(1024, b), "1KiB", "fine: 1 KiB");
+	is_str(format_size_fine(512 * 1024 + 511, b), "512KiB", "fine: KiB rounded down");
+	is_str(format_size_fine(512 * 1024 + 512, b), "513KiB", "fine: KiB rounded up");
+	is_str(format_size_fine(MIB - 513, b), "1023KiB", "fine: just under 1023.5 KiB stays KiB");
+	is_str(format_size_fine(MIB - 512, b), "1MiB", "fine: 1023.5 KiB rounds to 1MiB, never 1024KiB");
+	is_str(format_size_fine(512 * MIB, b), "512MiB", "fine: from 1 MiB as format_size");
+	is_str(format_size_fine(8 * GIB + GIB / 5, b), "8.2GiB", "fine: GiB as format_size");
+	is_str(format_size_fine(HMN_UNKNOWN, b), "-", "fine: unknown is a dash");
 	bool one_word = true;
 	for (uint64_t v = 1; v < UINT64_MAX / 3; v = v * 3 + 7)
 		one_word &= strchr(format_size(v, false, b), ' ') == NULL;
