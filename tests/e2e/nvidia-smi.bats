@@ -9,6 +9,11 @@ setup() {
 	export HMN_NVML_LIBRARY=/nonexistent/libnvidia-ml.so.1
 }
 
+teardown() {
+	# A hung stand-in a failed test left: by its pid.
+	[ -z "${hung_pid:-}" ] || kill -9 "$hung_pid" 2>/dev/null || true
+}
+
 # The H100 under load, as recorded with driver 590.48.01 (values in MiB).
 h100() {
 	smi_answers \
@@ -113,6 +118,39 @@ h100() {
 	[ "$status" -eq 1 ]
 	run_split "$HMN" watch --count 1 --json
 	[ "$status" -eq 1 ]
+}
+
+@test "nvidia-smi dies with hmn: hmn SIGKILLed while it hangs leaves none running (Linux)" {
+	[ "$(uname -s)" = Linux ] || skip "PR_SET_PDEATHSIG is Linux's"
+	h100 hang
+	export HMN_TIMEOUT=60
+	"$HMN" free >/dev/null 2>&1 &
+	hmn_pid=$!
+	for _ in $(seq 100); do
+		hung_pid=$(pgrep -f "hung-nvidia-smi $HMN_FAKE_SMI_DIR" || true)
+		[ -z "$hung_pid" ] || break
+		sleep 0.05
+	done
+	[ -n "$hung_pid" ]
+	# Spawned as before: its own process group, stdin from /dev/null.
+	[ "$(awk '{ print $5 }' "/proc/$hung_pid/stat")" = "$hung_pid" ]
+	[ "$(readlink "/proc/$hung_pid/fd/0")" = /dev/null ]
+	kill -9 "$hmn_pid"
+	wait "$hmn_pid" || true
+	# Gone within a second (a zombie its new parent has not reaped yet has no command line).
+	for _ in $(seq 20); do
+		pgrep -f "hung-nvidia-smi $HMN_FAKE_SMI_DIR" >/dev/null || break
+		sleep 0.05
+	done
+	! pgrep -f "hung-nvidia-smi $HMN_FAKE_SMI_DIR" >/dev/null || false
+}
+
+@test "an nvidia-smi that cannot be executed: its error said, never a crash" {
+	printf '\177ELF, but not one' >"$BATS_TEST_TMPDIR/nvidia-smi"
+	chmod +x "$BATS_TEST_TMPDIR/nvidia-smi"
+	HMN_NVIDIA_SMI="$BATS_TEST_TMPDIR/nvidia-smi" run_split "$HMN" free
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"nvidia-smi: $BATS_TEST_TMPDIR/nvidia-smi: cannot run: Exec format error"* ]]
 }
 
 @test "no driver: exit 3 with nvidia-smi's own words" {

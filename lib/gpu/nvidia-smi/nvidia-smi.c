@@ -85,6 +85,8 @@ static int run(struct nvsmi *s, const char *query, struct os_program_result *r, 
 	char *argv[] = { "nvidia-smi", (char *)query, "--format=csv,noheader,nounits", NULL };
 	char line[256];
 
+	/* Empty where it could not run (os_run_program leaves it untouched): the callers clear it all the same. */
+	*r = (struct os_program_result){ .status = -1 };
 	int e = os_run_program(s->program, argv, s->timeout, MAX_OUTPUT, r);
 	if (e < 0) {
 		snprintf(why, why_size, "%s: cannot run: %s", s->program, strerror(-e));
