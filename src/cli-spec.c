@@ -99,7 +99,7 @@ const struct command_spec cli_commands[] = {
 	  false, EXIT_USAGE },
 	{ COMMAND_WATCH, "watch", NULL, "free and ps again every interval, until told to stop",
 	  "GPUs and processes again every interval, until N samples, DURATION or Ctrl-C;\n"
-	  "then the peaks on stderr. On a terminal the view is redrawn in place.",
+	  "then the peaks on stderr. On a terminal the view is redrawn in place; q ends it.",
 	  (const struct option_spec *const[]){ &watch_interval, &opt_count, &opt_duration, &opt_pid, &opt_device,
 					       &opt_sort, &watch_long, &opt_no_header, &opt_bytes, &watch_json,
 					       &watch_format, &watch_rows, &watch_output, NULL },

@@ -1,7 +1,8 @@
 /*
  * hmn watch: free and ps again every interval, from one context (NVML is
  * initialised once; identity and MIG layout are read once), until --count
- * samples, --duration, or SIGINT/SIGTERM; then the peaks on stderr.
+ * samples, --duration, SIGINT/SIGTERM, or q on the terminal view; then the
+ * peaks on stderr.
  *
  * On a terminal the view is redrawn in place: the cursor goes home, each
  * line is cut to the window's width and cleared to its end, and what is
@@ -472,6 +473,9 @@ int cmd_watch(const struct cli *cli, hmn_context *ctx)
 	}
 	w.terminal = !w.file && cli->format == FORMAT_TABLE && sys_is_terminal(stdout);
 	signals_catch(false);
+	/* q or Q ends the view as Ctrl-C does (htop, nvtop): read where stdin is a terminal, never elsewhere. */
+	if (w.terminal)
+		sys_keys_start();
 
 	uint64_t start = clock_us(), now = start, next = start, elapsed;
 	for (;;) {
@@ -496,6 +500,7 @@ int cmd_watch(const struct cli *cli, hmn_context *ctx)
 		now = clock_us();
 	}
 	elapsed = clock_us() - start;
+	sys_keys_stop();
 	status = finish_output(stdout, status);
 	if (status == EXIT_OK && (w.file_failed || w.query_failed))
 		status = EXIT_RUNTIME;

@@ -42,6 +42,18 @@ void signal_noted(int sig, bool from_process)
 	pending_turn[free_slot] = ++turns;
 }
 
+/*
+ * q is Ctrl-C's twin: noted as the SIGINT a terminal sends, so that it ends
+ * what Ctrl-C ends, the same way. Noted outside a handler: with the
+ * handlers held off meanwhile, as they hold off each other.
+ */
+void quit_key_noted(void)
+{
+	sys_signals_hold();
+	signal_noted(SIGINT, false);
+	sys_signals_release();
+}
+
 static bool any_pending(void)
 {
 	for (size_t i = 0; i < PENDING_MAX; i++)

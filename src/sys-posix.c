@@ -1,6 +1,7 @@
 /*
  * sys.h on POSIX systems (Linux, macOS): signals and the sleep they end,
- * the clock's time, the terminal, getopt, COMMAND's lookup in PATH.
+ * the clock's time, the terminal and its keys, getopt, COMMAND's lookup in
+ * PATH.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -209,11 +211,163 @@ void sys_signals_release(void)
 	sigprocmask(SIG_SETMASK, &held_mask, NULL);
 }
 
+/*
+ * Keys: the terminal in non-canonical mode without echo (ISIG kept: Ctrl-C
+ * is still SIGINT), read while sys_nap sleeps. What is changed is given
+ * back on every way out, from the handlers too (tcsetattr is
+ * async-signal-safe); and only while hmn is the terminal's foreground,
+ * where a background process's tcsetattr or read would stop it (SIGTTOU,
+ * SIGTTIN).
+ */
+static struct termios keys_found;          /* the terminal as hmn found it */
+static volatile sig_atomic_t keys_taken;   /* between sys_keys_start and sys_keys_stop */
+static volatile sig_atomic_t keys_set;     /* the terminal is in single-key mode now */
+static volatile sig_atomic_t keys_lost;    /* stdin hung up or failed: no longer read */
+/* A stop and the return from it, and the signals that end hmn by default, each taken while keys are. */
+static const int keys_stops[] = { SIGTSTP, SIGTTIN, SIGTTOU };
+static const int keys_fatal[] = {
+	SIGQUIT, SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGXCPU, SIGXFSZ,
+	SIGALRM, SIGVTALRM, SIGPROF, SIGUSR1, SIGUSR2,
+};
+#define KEYS_SIGNALS_MAX 32
+static int keys_caught[KEYS_SIGNALS_MAX];
+static struct sigaction keys_before[KEYS_SIGNALS_MAX];
+static size_t keys_n_caught;
+
+static bool in_foreground(void)
+{
+	pid_t group = tcgetpgrp(STDIN_FILENO);
+	return group >= 0 && group == getpgrp();
+}
+
+/* Single keys, no echo, where the terminal is ours now. */
+static void keys_apply(void)
+{
+	struct termios t = keys_found;
+	if (!keys_taken || !in_foreground()) {
+		keys_set = 0; /* in the background: the shell set the terminal as it wants it */
+		return;
+	}
+	t.c_lflag &= ~(tcflag_t)(ICANON | ECHO);
+	t.c_cc[VMIN] = 0; /* a read after poll never waits */
+	t.c_cc[VTIME] = 0;
+	keys_set = tcsetattr(STDIN_FILENO, TCSANOW, &t) == 0;
+}
+
+static void keys_give_back(void)
+{
+	if (keys_set && in_foreground())
+		tcsetattr(STDIN_FILENO, TCSANOW, &keys_found);
+	keys_set = 0;
+}
+
+/* A signal that ends hmn: the terminal given back, then the signal's own end (SA_RESETHAND, SA_NODEFER). */
+static void on_fatal(int sig)
+{
+	keys_give_back();
+	raise(sig);
+}
+
+/* Ctrl-Z: the terminal given back for the shell, stopped, and taken again once continued in the foreground. */
+static void on_stop(int sig)
+{
+	int saved = errno;
+	struct sigaction ours, dfl = { .sa_handler = SIG_DFL };
+	sigset_t one;
+
+	keys_give_back();
+	sigaction(sig, &dfl, &ours);
+	sigemptyset(&one);
+	sigaddset(&one, sig);
+	sigprocmask(SIG_UNBLOCK, &one, NULL);
+	raise(sig); /* stopped here, until SIGCONT */
+	sigprocmask(SIG_BLOCK, &one, NULL);
+	sigaction(sig, &ours, NULL);
+	keys_apply();
+	errno = saved;
+}
+
+/* Continued after a stop hmn did not see (SIGSTOP), perhaps in the background now. */
+static void on_continue(int sig)
+{
+	int saved = errno;
+	(void)sig;
+	keys_apply();
+	errno = saved;
+}
+
+/* Takes sig while keys are, where it has its default action (a sanitizer's own handler, an ignore, stay). */
+static void keys_catch(int sig, void (*handler)(int), int flags)
+{
+	struct sigaction sa = { .sa_handler = handler, .sa_flags = flags };
+	sigemptyset(&sa.sa_mask);
+	if (keys_n_caught == KEYS_SIGNALS_MAX || sigaction(sig, NULL, &keys_before[keys_n_caught]) < 0 ||
+	    keys_before[keys_n_caught].sa_handler != SIG_DFL || sigaction(sig, &sa, NULL) < 0)
+		return;
+	keys_caught[keys_n_caught++] = sig;
+}
+
+bool sys_keys_start(void)
+{
+	if (keys_taken || !isatty(STDIN_FILENO) || !in_foreground() || tcgetattr(STDIN_FILENO, &keys_found) < 0)
+		return false;
+	keys_taken = 1;
+	keys_lost = 0;
+	for (size_t i = 0; i < sizeof(keys_fatal) / sizeof(keys_fatal[0]); i++)
+		keys_catch(keys_fatal[i], on_fatal, SA_RESETHAND | SA_NODEFER);
+	for (size_t i = 0; i < sizeof(keys_stops) / sizeof(keys_stops[0]); i++)
+		keys_catch(keys_stops[i], on_stop, SA_RESTART);
+	keys_catch(SIGCONT, on_continue, SA_RESTART);
+	keys_apply();
+	if (!keys_set)
+		sys_keys_stop();
+	return keys_taken;
+}
+
+void sys_keys_stop(void)
+{
+	if (!keys_taken)
+		return;
+	keys_taken = 0;
+	keys_give_back();
+	while (keys_n_caught > 0) {
+		keys_n_caught--;
+		sigaction(keys_caught[keys_n_caught], &keys_before[keys_n_caught], NULL);
+	}
+}
+
+/*
+ * What came on stdin: each q or Q a quit, anything else ignored. An end
+ * or an error (the terminal hung up) ends the reading, never a loop of
+ * wake-ups.
+ */
+static void read_keys(short revents)
+{
+	char buf[64];
+	ssize_t n = revents & POLLIN ? read(STDIN_FILENO, buf, sizeof(buf)) : -1;
+
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return;
+	if (n <= 0) {
+		keys_lost = 1;
+		return;
+	}
+	if (memchr(buf, 'q', (size_t)n) || memchr(buf, 'Q', (size_t)n))
+		quit_key_noted();
+}
+
 bool sys_nap(uint64_t ms)
 {
-	struct pollfd p = { .fd = wake_pipe[0], .events = POLLIN };
-	/* poll's timeout is an int of milliseconds: a longer sleep is taken in parts. */
-	return poll(&p, wake_pipe[0] >= 0 ? 1 : 0, ms > INT_MAX ? INT_MAX : (int)ms) != 0;
+	struct pollfd p[2] = {
+		{ .fd = wake_pipe[0], .events = POLLIN },
+		/* Keys only where the terminal is in their mode now (not while in the background). */
+		{ .fd = keys_taken && keys_set && !keys_lost ? STDIN_FILENO : -1, .events = POLLIN },
+	};
+	/* poll's timeout is an int of milliseconds: a longer sleep is taken in parts. A negative fd is passed over. */
+	int n = poll(p, 2, ms > INT_MAX ? INT_MAX : (int)ms);
+	if (n > 0 && p[1].revents)
+		read_keys(p[1].revents);
+	return n != 0;
 }
 
 bool sys_measures_spill(void)

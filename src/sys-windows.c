@@ -1,6 +1,7 @@
 /*
  * sys.h on Windows: where hmn starts (wmain, its UTF-16 arguments), signals
- * and the sleep they end, the clock's time, the console, COMMAND's exit code.
+ * and the sleep they end, the clock's time, the console and its keys,
+ * COMMAND's exit code.
  */
 #define WIN32_LEAN_AND_MEAN
 #include <errno.h>
@@ -141,10 +142,77 @@ void sys_signals_release(void)
 {
 }
 
+/*
+ * Keys: the console's input without line input or echo (processed input
+ * kept: Ctrl-C is still SIGINT), its key events read while sys_nap waits.
+ * The mode is given back by sys_keys_stop; a console keeps a mode a
+ * process left, but cmd.exe and PowerShell set their own before each line.
+ */
+static HANDLE keys_input = INVALID_HANDLE_VALUE; /* the console's input while keys are taken */
+static DWORD keys_found;                          /* its mode as hmn found it */
+
+bool sys_keys_start(void)
+{
+	HANDLE in = GetStdHandle(STD_INPUT_HANDLE);
+	DWORD mode;
+
+	/* GetConsoleMode fails on anything but a console: a pipe or a file is never read. */
+	if (keys_input != INVALID_HANDLE_VALUE || in == NULL || in == INVALID_HANDLE_VALUE ||
+	    !GetConsoleMode(in, &keys_found))
+		return false;
+	mode = keys_found & ~(DWORD)(ENABLE_LINE_INPUT | ENABLE_ECHO_INPUT);
+	if (!SetConsoleMode(in, mode | ENABLE_PROCESSED_INPUT))
+		return false;
+	keys_input = in;
+	return true;
+}
+
+void sys_keys_stop(void)
+{
+	if (keys_input == INVALID_HANDLE_VALUE)
+		return;
+	SetConsoleMode(keys_input, keys_found);
+	keys_input = INVALID_HANDLE_VALUE;
+}
+
+/*
+ * The console's events waiting: each key pressed that is q or Q a quit, the
+ * rest (releases, the mouse, a resize) dropped. A console that cannot be
+ * read is read no more, never a loop of wake-ups.
+ */
+static void read_keys(void)
+{
+	INPUT_RECORD events[32];
+	DWORD n = 0;
+
+	if (!GetNumberOfConsoleInputEvents(keys_input, &n) ||
+	    (n > 0 && !ReadConsoleInputW(keys_input, events, n < 32 ? n : 32, &n))) {
+		sys_keys_stop();
+		return;
+	}
+	for (DWORD i = 0; i < n; i++) {
+		const KEY_EVENT_RECORD *k = &events[i].Event.KeyEvent;
+		if (events[i].EventType == KEY_EVENT && k->bKeyDown &&
+		    (k->uChar.UnicodeChar == L'q' || k->uChar.UnicodeChar == L'Q')) {
+			quit_key_noted();
+			return;
+		}
+	}
+}
+
 bool sys_nap(uint64_t ms)
 {
-	Sleep((DWORD)(ms < 50 ? ms : 50)); /* short naps: a console handler runs on its own thread */
-	return false;
+	DWORD wait = (DWORD)(ms < 50 ? ms : 50); /* short naps: a console handler runs on its own thread */
+
+	if (keys_input == INVALID_HANDLE_VALUE) {
+		Sleep(wait);
+		return false;
+	}
+	/* Signalled while the console holds input events. */
+	if (WaitForSingleObject(keys_input, wait) != WAIT_OBJECT_0)
+		return false;
+	read_keys();
+	return true;
 }
 
 bool sys_measures_spill(void)

@@ -37,6 +37,21 @@ bool sys_is_terminal(FILE *out);
  */
 bool sys_terminal_size(FILE *out, unsigned *ret_columns, unsigned *ret_rows);
 
+/* ---- Keys: hmn watch's terminal view ---- */
+
+/*
+ * Where stdin is a terminal hmn holds in the foreground, takes single keys
+ * from it, without echo, until sys_keys_stop: sys_nap reads them while it
+ * sleeps, and hands each 'q' or 'Q' to quit_key_noted. The terminal is
+ * given back on every way out: sys_keys_stop, a signal that ends hmn, a
+ * stop (Ctrl-Z, taken again on SIGCONT). false, and stdin never read,
+ * where it is not a terminal (a pipe, a file) or not hmn's to take.
+ */
+bool sys_keys_start(void);
+void sys_keys_stop(void);
+/* sample.c's, called by sys_nap: q or Q came, which ends hmn watch as Ctrl-C does. */
+void quit_key_noted(void);
+
 /* ---- Starting ---- */
 
 /* Documents for programs: "\n" on stdout as the contract says (Windows' text mode would write "\r\n"). */
@@ -65,7 +80,7 @@ void sys_end_by_closed_pipe(void);
 /* Around a look at the signals noted: no handler notes one meanwhile, and its wake-ups are spent. */
 void sys_signals_hold(void);
 void sys_signals_release(void);
-/* Sleeps ms at most; true when something woke it sooner (a signal, a child's end): the caller looks. */
+/* Sleeps ms at most; true when something woke it sooner (a signal, a child's end, a key): the caller looks. */
 bool sys_nap(uint64_t ms);
 
 /* ---- hmn run ---- */

@@ -25,18 +25,40 @@ replace() {
 }
 
 # tmux_watch COLUMNS ROWS ERR ARGS...: hmn watch ARGS in a tmux pane of that size, stderr to
-# the file ERR (- : the pane), its exit status to $BATS_TEST_TMPDIR/status. The pane must outlive
+# the file ERR (- : the pane), its exit status to $BATS_TEST_TMPDIR/status, then the terminal's
+# settings as it left them (stty -a) to $BATS_TEST_TMPDIR/stty. The pane must outlive
 # hmn whatever ends it: Ctrl-C reaches the pane's whole process group, so a shell with no trap
 # dies with whatever ran in the foreground when it came (sleep, once hmn had ended; or hmn if
 # it ever ends by re-raising SIGINT), and with it the pane and the server. The shell traps
-# INT (its children still get SIGINT as default) and the pane stays after its shell ends.
+# INT and QUIT (Ctrl-\; its children still get both as default, no core file left) and the
+# pane stays after its shell ends.
 tmux_watch() {
 	local columns=$1 rows=$2 err=""
 	[ "$3" = - ] || err="2>'$3'"
 	shift 3
-	tmux_pane "$columns" "$rows" "trap : INT; env HMN_NVML_LIBRARY='$HMN_NVML_LIBRARY' HMN_STUB_SCENARIO='$HMN_STUB_SCENARIO' HMN_STUB_WATCH=1 \
+	tmux_pane "$columns" "$rows" "trap : INT QUIT; ulimit -c 0; env HMN_NVML_LIBRARY='$HMN_NVML_LIBRARY' HMN_STUB_SCENARIO='$HMN_STUB_SCENARIO' HMN_STUB_WATCH=1 \
 		 HMN_PROCFS='$HMN_PROCFS' HMN_SYSFS='$HMN_SYSFS' HMN_NVIDIA_SMI='$HMN_NVIDIA_SMI' \
-		 HMN_FAKE_SMI_DIR='$HMN_FAKE_SMI_DIR' '$HMN' watch $* $err; echo \$? >'$BATS_TEST_TMPDIR/status'; sleep 30"
+		 HMN_FAKE_SMI_DIR='$HMN_FAKE_SMI_DIR' '$HMN' watch $* $err; echo \$? >'$BATS_TEST_TMPDIR/status'; \
+		 stty -a >'$BATS_TEST_TMPDIR/stty'; sleep 30"
+}
+
+# until_ended: waits for tmux_watch's hmn to end (5 s at most).
+until_ended() {
+	for _ in $(seq 100); do
+		[ -s "$BATS_TEST_TMPDIR/stty" ] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# modes: icanon and echo in the stty -a read, "icanon echo " (lines, echo) or "-icanon -echo " (single keys).
+modes() {
+	grep -owE -- '-?(icanon|echo)' | tr '\n' ' '
+}
+
+# pane_modes: the pane's terminal's icanon and echo now.
+pane_modes() {
+	stty -a -F "$(tmux -L "$tmux_socket" display -p -t w '#{pane_tty}')" | modes
 }
 
 h100='gpu name="NVIDIA H100 80GB HBM3" uuid=GPU-aaaaaaaa-1111-2222-3333-444444444444 pci=00000000:1B:00.0 total=85520809984 reserved=502267904 used=20780679168'
@@ -569,7 +591,8 @@ PY
 	tmux -L "$tmux_socket" send-keys -t w C-c
 	sleep 0.5
 	view=$(tmux -L "$tmux_socket" capture-pane -p -t w)
-	grep -qxF '^C' <<<"$view"
+	# Below the frame's last line, a blank one: no echo of ^C in the view's single-key mode.
+	[ "$(grep -A2 -xF '… 9 more' <<<"$view" | tail -2 | tr '\n' '|')" = "|hmn: $(grep -o '[0-9]* samples over [0-9.]*m*s' <<<"$view"). Peaks:|" ]
 	grep -q '^hmn: [0-9]* samples over [0-9.]*m*s\. Peaks:$' <<<"$view"
 	grep -qx '  0  19.4GiB' <<<"$view"
 	grep -qx ' 4242    0  2.0GiB  python3.11' <<<"$view"
@@ -593,6 +616,107 @@ PY
 	[ "$(grep -c '^4242 ' <<<"$view")" -eq 1 ]
 	grep -q '^4242 .*…$' <<<"$view"
 	[ "$(sed -n '/^4242 /{n;p}' <<<"$view")" = " 777  root  C       1MiB       -    -    1  sleep       sleep 60" ]
+}
+
+@test "watch on a terminal: q and Q end it as Ctrl-C does (the summary, exit 0), other keys are ignored, and the terminal is given back" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	for key in q Q; do
+		rm -f "$BATS_TEST_TMPDIR/status" "$BATS_TEST_TMPDIR/stty"
+		tmux_watch 80 20 "$BATS_TEST_TMPDIR/err" --interval 200ms
+		sleep 1
+		# Meanwhile single keys, without echo.
+		[ "$(pane_modes)" = "-icanon -echo " ]
+		tmux -L "$tmux_socket" send-keys -t w x w Enter Space C-d
+		sleep 0.6
+		[ ! -e "$BATS_TEST_TMPDIR/status" ] # still running
+		[[ "$(tmux -L "$tmux_socket" capture-pane -p -t w)" != *xw* ]] # not echoed
+		tmux -L "$tmux_socket" send-keys -t w "$key"
+		until_ended
+		[ "$(cat "$BATS_TEST_TMPDIR/status")" = 0 ]
+		grep -q '^hmn: [0-9]* samples over [0-9.]*m*s\. Peaks:$' "$BATS_TEST_TMPDIR/err"
+		grep -qx '4242    0  2.0GiB  python3.11' "$BATS_TEST_TMPDIR/err"
+		# Given back as it was: the shell after hmn finds lines and echo again.
+		[ "$(modes <"$BATS_TEST_TMPDIR/stty")" = "icanon echo " ]
+		[ "$(pane_modes)" = "icanon echo " ]
+		# The last view stays.
+		[ "$(tmux -L "$tmux_socket" capture-pane -p -t w | grep -c '^GPU     USED')" -eq 1 ]
+		tmux -L "$tmux_socket" kill-server
+	done
+}
+
+@test "watch on a terminal: a signal that ends hmn (Ctrl-\\, SIGQUIT) gives the terminal back" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	tmux_watch 80 20 "$BATS_TEST_TMPDIR/err" --interval 200ms
+	sleep 1
+	[ "$(pane_modes)" = "-icanon -echo " ]
+	tmux -L "$tmux_socket" send-keys -t w 'C-\'
+	until_ended
+	[ "$(cat "$BATS_TEST_TMPDIR/status")" = 131 ] # ended by SIGQUIT itself, as it would have been
+	[ "$(modes <"$BATS_TEST_TMPDIR/stty")" = "icanon echo " ]
+}
+
+@test "watch on a terminal: Ctrl-Z gives the terminal back while stopped, and single keys come back with SIGCONT" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	# A shell's job control, small: hmn in a process group of its own in the terminal's foreground
+	# (a group whose parent is in another is not orphaned, so SIGTSTP stops it); once stopped, the
+	# terminal's settings are written down, and hmn is continued in the foreground.
+	cat >"$BATS_TEST_TMPDIR/job" <<-'END'
+		import os, signal, subprocess, sys
+		out, command = sys.argv[1], sys.argv[2:]
+		signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+		r, w = os.pipe()
+		pid = os.fork()
+		if pid == 0:
+		    os.setpgid(0, 0)
+		    os.close(w)
+		    os.read(r, 1)  # until its group is the foreground
+		    signal.signal(signal.SIGTTOU, signal.SIG_DFL)
+		    os.execvp(command[0], command)
+		os.setpgid(pid, pid)
+		os.tcsetpgrp(0, pid)
+		os.close(w)
+		_, status = os.waitpid(pid, os.WUNTRACED)
+		if os.WIFSTOPPED(status):
+		    with open(out + "/stopped", "w") as f:
+		        subprocess.run(["stty", "-a"], stdout=f)
+		    os.tcsetpgrp(0, pid)
+		    os.killpg(pid, signal.SIGCONT)
+		    _, status = os.waitpid(pid, 0)
+		os.tcsetpgrp(0, os.getpgrp())
+		with open(out + "/status", "w") as f:
+		    f.write(str(os.waitstatus_to_exitcode(status)))
+		END
+	tmux_pane 80 20 "exec env HMN_NVML_LIBRARY='$HMN_NVML_LIBRARY' HMN_STUB_SCENARIO='$HMN_STUB_SCENARIO' HMN_STUB_WATCH=1 \
+		 HMN_PROCFS='$HMN_PROCFS' HMN_SYSFS='$HMN_SYSFS' HMN_NVIDIA_SMI='$HMN_NVIDIA_SMI' \
+		 python3 '$BATS_TEST_TMPDIR/job' '$BATS_TEST_TMPDIR' '$HMN' watch --interval 200ms"
+	sleep 1
+	[ "$(pane_modes)" = "-icanon -echo " ]
+	tmux -L "$tmux_socket" send-keys -t w C-z
+	for _ in $(seq 100); do [ -s "$BATS_TEST_TMPDIR/stopped" ] && break; sleep 0.05; done
+	# Stopped: lines and echo, as the shell wants them.
+	[ "$(modes <"$BATS_TEST_TMPDIR/stopped")" = "icanon echo " ]
+	# Continued in the foreground: single keys again, and q still ends it.
+	sleep 0.5
+	[ "$(pane_modes)" = "-icanon -echo " ]
+	tmux -L "$tmux_socket" send-keys -t w q
+	for _ in $(seq 100); do [ -s "$BATS_TEST_TMPDIR/status" ] && break; sleep 0.05; done
+	[ "$(cat "$BATS_TEST_TMPDIR/status")" = 0 ]
+}
+
+@test "watch on a terminal with stdin not one (a file, a pipe): stdin is never read, q in it ends nothing" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	printf 'q\nQ\n' >"$BATS_TEST_TMPDIR/keys"
+	# exec: the pane's pid is hmn's.
+	tmux_pane 80 20 "exec env HMN_NVML_LIBRARY='$HMN_NVML_LIBRARY' HMN_STUB_SCENARIO='$HMN_STUB_SCENARIO' HMN_STUB_WATCH=1 \
+		 HMN_PROCFS='$HMN_PROCFS' HMN_SYSFS='$HMN_SYSFS' HMN_NVIDIA_SMI='$HMN_NVIDIA_SMI' \
+		 '$HMN' watch --interval 100ms <'$BATS_TEST_TMPDIR/keys'"
+	pid=$(tmux -L "$tmux_socket" display -p -t w '#{pane_pid}')
+	sleep 1
+	[ "$(tmux -L "$tmux_socket" display -p -t w '#{pane_dead}')" = 0 ]
+	[ "$(awk '$1 == "pos:" { print $2 }' "/proc/$pid/fdinfo/0")" = 0 ] # not a byte read
+	[ "$(pane_modes)" = "icanon echo " ]                                # the terminal left alone
+	[ "$(tmux -L "$tmux_socket" capture-pane -p -t w | grep -c '^GPU     USED')" -eq 1 ]
+	tmux -L "$tmux_socket" send-keys -t w C-c
 }
 
 @test "watch on a terminal: names cut by display width (wide characters 2 columns, combining marks 0)" {
