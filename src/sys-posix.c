@@ -363,7 +363,7 @@ bool sys_nap(uint64_t ms)
 		/* Keys only where the terminal is in their mode now (not while in the background). */
 		{ .fd = keys_taken && keys_set && !keys_lost ? STDIN_FILENO : -1, .events = POLLIN },
 	};
-	/* poll's timeout is an int of milliseconds: a longer sleep is taken in parts. A negative fd is passed over. */
+	/* poll's timeout is an int of milliseconds: a longer sleep is taken in parts. An fd of -1 is passed over. */
 	int n = poll(p, 2, ms > INT_MAX ? INT_MAX : (int)ms);
 	if (n > 0 && p[1].revents)
 		read_keys(p[1].revents);

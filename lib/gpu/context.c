@@ -42,6 +42,9 @@ static const char *const backend_names[] = {
 static const char *const backend_homes[] = {
 	"Linux and Windows", "Linux and Windows", "Linux", "Windows", "Windows", "macOS",
 };
+_Static_assert(sizeof(backend_homes) / sizeof(backend_homes[0]) + 1 ==
+		       sizeof(backend_names) / sizeof(backend_names[0]),
+	       "a system for each backend name");
 
 /* This system, as the messages name it. */
 #if defined(_WIN32)
@@ -54,7 +57,7 @@ static const char *const backend_homes[] = {
 #define THIS_OS "this system"
 #endif
 
-/* How long an external program (nvidia-smi) may run, without HMN_TIMEOUT; and the most HMN_TIMEOUT may say. */
+/* How long an external program (nvidia-smi) may run without HMN_TIMEOUT, and the most it may say. */
 #define PROGRAM_TIMEOUT_US (UINT64_C(10) * CLOCK_US_PER_S)
 #define PROGRAM_TIMEOUT_MAX_US (UINT64_C(86400) * CLOCK_US_PER_S)
 
@@ -289,7 +292,8 @@ static int check_environment(hmn_context *ctx, char *error, size_t size)
 
 	ctx->program_timeout_us = PROGRAM_TIMEOUT_US;
 	if (text && *text && !parse_timeout(text, &ctx->program_timeout_us)) {
-		snprintf(error, size, "HMN_TIMEOUT: '%s' is not a number of seconds (e.g. 10 or 0.5; above 0, 86400 at most)",
+		snprintf(error, size,
+			 "HMN_TIMEOUT: '%s' is not a number of seconds (e.g. 10 or 0.5; above 0, 86400 at most)",
 			 printable_name(text, shown, sizeof(shown)));
 		return -EINVAL;
 	}
@@ -297,7 +301,8 @@ static int check_environment(hmn_context *ctx, char *error, size_t size)
 		/* Where hmn runs with privileges its caller lacks, it is ignored (and said) anyway. */
 		text = os_trusted_getenv(code_paths[i]);
 		if (text && *text && !os_path_is_absolute(text)) {
-			snprintf(error, size, "%s: '%s' is not an absolute path (nothing is loaded or run from the current directory)",
+			snprintf(error, size,
+				 "%s: '%s' is not an absolute path (nothing is loaded or run from the current directory)",
 				 code_paths[i], printable_name(text, shown, sizeof(shown)));
 			return -EINVAL;
 		}
