@@ -103,7 +103,7 @@ h100_mig() {
 	[ "$(jq -c '.devices' <<<"$stderr")" = "[{\"index\":0,\"uuid\":\"$MIG0\",\"name\":\"NVIDIA H100 80GB HBM3 MIG 3g.40gb\",\"peak_bytes\":0,\"mig\":{\"gpu_instance_id\":2,\"compute_instance_id\":0}}]" ]
 	run_split "$HMN" run --device "$MIG1" -- true
 	[ "$status" -eq 0 ]
-	[[ "$stderr" =~ ^hmn:\ true:\ peak\ 0MiB\ of\ GPU\ memory\ \(GPU\ 0/3\.0:\ 0MiB\), ]]
+	[[ "$stderr" =~ ^hmn:\ true:\ peak\ 0B\ of\ GPU\ memory\ \(GPU\ 0/3\.0:\ 0B\), ]]
 	run_split "$HMN" run --device 0/2.0,0/3.0 --json -- true
 	[ "$(jq -c '[.devices[] | [.uuid, .mig.gpu_instance_id]]' <<<"$stderr")" = "[[\"$MIG0\",2],[\"$MIG1\",3]]" ]
 	# The whole GPU: one device, never its instances again beside it.
