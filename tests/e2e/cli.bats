@@ -234,7 +234,7 @@ Try 'hmn ps --help'." ]
 	[ "$(jq -r '.[0].source' <<<"$output")" = "nvml" ]
 }
 
-@test "every enumerated value in any case: --format, --sort, --backend, --attention, HMN_BACKENDS; messages as typed" {
+@test "every enumerated value in any case: --format, --sort, --backend, --attention, --rows, HMN_BACKENDS; messages as typed" {
 	[ "$("$HMN" free --format JSON)" = "$("$HMN" free --json)" ]
 	[ "$("$HMN" free --format Csv)" = "$("$HMN" free --format csv)" ]
 	[ "$("$HMN" ps --sort PID --format jSoN 2>/dev/null)" = "$("$HMN" ps --sort pid --json 2>/dev/null)" ]
@@ -243,8 +243,15 @@ Try 'hmn ps --help'." ]
 	run_split "$HMN" run --format JSON -- true
 	[ "$status" -eq 0 ]
 	jq -e '.exit_code == 0' <<<"$(tail -1 <<<"$stderr")"
-	run_split "$HMN" fit "$MODELS/llama-2-7b.Q4_0.gguf" --memory 80GiB --attention EAGER --json
-	[ "$status" -eq 0 ]
+	# --attention EAGER is taken: what fails is MODEL (1), not the option (2).
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/none.gguf" --memory 80GiB --attention EAGER
+	[ "$status" -eq 1 ]
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/none.gguf" --memory 80GiB --attention EAGERLY
+	[ "$status" -eq 2 ]
+	[ "${stderr%%$'\n'*}" = "hmn: invalid --attention 'EAGERLY' (expected fused (default: no s^2 scores) or eager)" ]
+	# (time, the first column, aside)
+	[ "$("$HMN" watch --format CSV --rows PROCESSES --count 1 2>/dev/null | cut -d, -f2-)" = \
+		"$("$HMN" watch --format csv --rows processes --count 1 2>/dev/null | cut -d, -f2-)" ]
 	# An unknown value is still named as it was typed.
 	run_split "$HMN" ps --sort VRAMS
 	[ "$status" -eq 2 ]
