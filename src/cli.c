@@ -18,9 +18,11 @@
 #include "cli-spec.h"
 #include "hmn-model.h"
 #include "hmn.h"
+#include "os/os.h"
 #include "pick.h"
 #include "sys.h"
 #include "util/clock.h"
+#include "util/text.h"
 
 #define LONG_BASE 0x100 /* getopt_long returns LONG_BASE + i for specs[i] named by its long name */
 
@@ -499,6 +501,12 @@ int cli_parse(struct cli *cli, int argc, char **argv, char *error, size_t error_
 		return fail(&p, "--hold is how long a picked GPU is kept from other launches: it needs --pick N");
 	if (cli->hold_us > PICK_HOLD_MAX_US)
 		return fail(&p, "--hold: at most 1h (a launch that takes longer to start holds no GPU that long)");
+	/* The lock every launch shares: a relative path would be a different file in each directory. */
+	const char *lock = cli->pick ? os_trusted_getenv("HMN_PICK_LOCK") : NULL;
+	char shown[48];
+	if (lock && *lock && !os_path_is_absolute(lock))
+		return fail(&p, "HMN_PICK_LOCK: '%s' is not an absolute path (launches elsewhere would not share it)",
+			    printable_name(lock, shown, sizeof(shown)));
 	if (cli->command == COMMAND_FREE && cli->pick && cli->format != FORMAT_TABLE)
 		return fail(&p, "--pick prints one line of GPU ids (for CUDA_VISIBLE_DEVICES): it takes no --format");
 	const char *refused = format_refused(cli);

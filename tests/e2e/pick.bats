@@ -79,6 +79,13 @@ holds() {
 	run_split "$HMN" run --need 1GiB --pick 1 --device 7 -- touch "$BATS_TEST_TMPDIR/ran"
 	[ "$status" -eq 125 ]
 	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
+	# The lock's variable names one file for every launch: never one relative to where each runs.
+	HMN_PICK_LOCK=pick.lock run_split "$HMN" free --need 1GiB --pick 1
+	[ "$status" -eq 2 ]
+	[ "${stderr%%$'\n'*}" = "hmn: HMN_PICK_LOCK: 'pick.lock' is not an absolute path (launches elsewhere would not share it)" ]
+	HMN_PICK_LOCK=pick.lock run_split "$HMN" run --need 1GiB --pick 1 -- touch "$BATS_TEST_TMPDIR/ran"
+	[ "$status" -eq 125 ]
+	[ ! -e "$BATS_TEST_TMPDIR/ran" ]
 }
 
 @test "run --pick: COMMAND gets CUDA_VISIBLE_DEVICES, the report names the picks; exit 4 means COMMAND never started" {
