@@ -65,6 +65,17 @@ int hmn_budget_set(struct hmn_budget *budget, uint64_t bytes);
 /* The current use times the overhead: what the limit is compared with. */
 uint64_t hmn_budget_charged(const struct hmn_budget *budget);
 
+/*
+ * The process's environment as libhmn reads it, for a tool that reads the
+ * same variables (hmn's HMN_PICK_LOCK): a variable that names a file is
+ * NULL where the process runs with privileges its caller lacks
+ * (secure_getenv); a path is absolute or not by the OS's rule.
+ */
+const char *hmn_trusted_getenv(const char *name);
+bool hmn_path_is_absolute(const char *path);
+/* This process's id, as its OS numbers it. */
+uint32_t hmn_self_pid(void);
+
 #ifdef __cplusplus
 }
 #endif

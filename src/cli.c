@@ -18,7 +18,6 @@
 #include "cli-spec.h"
 #include "hmn-model.h"
 #include "hmn.h"
-#include "os/os.h"
 #include "pick.h"
 #include "sys.h"
 #include "util/clock.h"
@@ -226,7 +225,7 @@ static int remember_pids(struct cli *cli)
  * pipeline after it (xargs kill) quietly got nothing.
  */
 static const char *const format_words[] = { "table", "json", "csv", "prometheus", NULL };
-static const char *const other_format_words[] = { "yaml", "wide", "name", "jsonpath", "text", NULL };
+static const char *const other_format_words[] = { "yaml", "yml", "wide", "name", "jsonpath", "text", "tsv", NULL };
 static const char *const column_words[] = { "gpu",   "used", "free", "total", "reserved", "source",  "pid",
 					    "user",  "type", "vram", "shared", "ram",   "util",     "temp",  "power",
 					    "command", "comm", "args", "cmd",  "rss",   "uuid",     NULL };
@@ -493,6 +492,8 @@ int cli_parse(struct cli *cli, int argc, char **argv, char *error, size_t error_
 		return fail(&p, "--device chooses among the GPUs present; --memory plans for one of its own instead");
 	if (cli->kill_after_us && !cli->limit.given)
 		return fail(&p, "--kill-after is how long after --limit's SIGTERM SIGKILL comes: it needs --limit");
+	if (cli->pick > PICK_HOLDS_MAX)
+		return fail(&p, "--pick %" PRIu64 ": at most %d GPUs", cli->pick, PICK_HOLDS_MAX);
 	if (cli->pick && !cli->need.given)
 		return fail(&p, "--pick N needs --need SIZE: the free memory each picked GPU must have");
 	if (cli->command == COMMAND_RUN && cli->need.given && !cli->pick)
@@ -502,9 +503,9 @@ int cli_parse(struct cli *cli, int argc, char **argv, char *error, size_t error_
 	if (cli->hold_us > PICK_HOLD_MAX_US)
 		return fail(&p, "--hold: at most 1h (a launch that takes longer to start holds no GPU that long)");
 	/* The lock every launch shares: a relative path would be a different file in each directory. */
-	const char *lock = cli->pick ? os_trusted_getenv("HMN_PICK_LOCK") : NULL;
+	const char *lock = cli->pick ? hmn_trusted_getenv("HMN_PICK_LOCK") : NULL;
 	char shown[48];
-	if (lock && *lock && !os_path_is_absolute(lock))
+	if (lock && *lock && !hmn_path_is_absolute(lock))
 		return fail(&p, "HMN_PICK_LOCK: '%s' is not an absolute path (launches elsewhere would not share it)",
 			    printable_name(lock, shown, sizeof(shown)));
 	if (cli->command == COMMAND_FREE && cli->pick && cli->format != FORMAT_TABLE)

@@ -70,8 +70,8 @@ static int check_need(const struct cli *cli, const struct hmn_gpu *const *rows, 
 }
 
 /*
- * "hmn: --pick 2: only 1 GPU has 40.0GiB free (most of the rest: GPU 1, 31.2GiB); 1 more is held for
- * another launch" (-q: the status alone).
+ * "hmn: --pick 2: only 1 GPU has 40.0GiB free (most of the rest: GPU 1, 31.2GiB)", or "the 2 GPUs
+ * with 40.0GiB free are held for another launch" (-q: the status alone).
  */
 void say_too_few_picked(const struct cli *cli, const struct pick_outcome *o)
 {
@@ -80,16 +80,18 @@ void say_too_few_picked(const struct cli *cli, const struct pick_outcome *o)
 	if (cli->quiet)
 		return;
 	describe_need(&cli->need.size, need, sizeof(need));
-	if (o->fitting == 0)
-		fprintf(stderr, "hmn: --pick %" PRIu64 ": no GPU has %s free", cli->pick, need);
+	fprintf(stderr, "hmn: --pick %" PRIu64 ": ", cli->pick);
+	if (o->fitting == 0 && o->held == 0)
+		fprintf(stderr, "no GPU has %s free", need);
+	else if (o->fitting == 0)
+		fprintf(stderr, "the %zu GPU%s with %s free %s held for another launch", o->held,
+			o->held == 1 ? "" : "s", need, o->held == 1 ? "is" : "are");
 	else
-		fprintf(stderr, "hmn: --pick %" PRIu64 ": only %zu GPU%s %s free", cli->pick, o->fitting,
-			o->fitting == 1 ? " has" : "s have", need);
+		fprintf(stderr, "only %zu GPU%s %s free%s", o->fitting, o->fitting == 1 ? " has" : "s have", need,
+			o->held ? " and not held for another launch" : "");
 	if (o->most)
 		fprintf(stderr, " (most of the rest: GPU %s, %s)", gpu_cell(label, &o->most->place),
 			format_size(o->most->free_bytes, false, had));
-	if (o->held)
-		fprintf(stderr, "; %zu more %s held for another launch", o->held, o->held == 1 ? "is" : "are");
 	fputs("\n", stderr);
 }
 
@@ -164,7 +166,8 @@ int cmd_free(const struct cli *cli, hmn_context *ctx)
 	/* A quiet gate answers by its status alone; a FILE asked for is still written. */
 	if (cli->quiet && cli->need.given && output_is_stdout(cli->output)) {
 		output_discard(&out);
-		status = check_need(cli, rows, n);
+		/* -q takes away the output, never the reason for 1: a lost GPU might have had the room. */
+		status = exit_for_unread_gpus(ctx, check_need(cli, rows, n), gpus->failed);
 		goto out;
 	}
 	struct render_options o = {
@@ -172,7 +175,7 @@ int cmd_free(const struct cli *cli, hmn_context *ctx)
 	};
 	r = renderer_for(cli->format)->gpus(out.file, rows, n, &o);
 	if (r == 0 && cli->format == FORMAT_PROMETHEUS)
-		r = render_prometheus_health(out.file, every_gpu_answered(ctx, gpus->failed), rows, n);
+		r = render_prometheus_health(out.file, "free", every_gpu_answered(ctx, gpus->failed), rows, n);
 	if (r < 0) {
 		fprintf(stderr, "hmn: %s\n", strerror(-r));
 		output_discard(&out);

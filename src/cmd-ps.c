@@ -56,7 +56,7 @@ int cmd_ps(const struct cli *cli, hmn_context *ctx)
 	struct render_options o = { .no_header = cli->no_header, .bytes = cli->bytes, .long_format = cli->long_format };
 	r = renderer_for(cli->format)->processes(out.file, rows, n, &o);
 	if (r == 0 && gpus)
-		r = render_prometheus_health(out.file, every_gpu_answered(ctx, list->failed_gpus + gpus->failed),
+		r = render_prometheus_health(out.file, "ps", every_gpu_answered(ctx, list->failed_gpus + gpus->failed),
 					     gpu_rows, n_gpus);
 	if (r < 0) {
 		fprintf(stderr, "hmn: %s\n", strerror(-r));

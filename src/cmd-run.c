@@ -369,9 +369,9 @@ static int take_sample(struct run *run, int tree)
 	for (size_t i = 0; i < run->n_devices; i++) {
 		if (run->devices[i].tree_now > run->devices[i].tree_peak)
 			run->devices[i].tree_peak = run->devices[i].tree_now;
-		/* --pick: the tree is on its GPU now, whose free memory says so: the hold has done its work. */
+		/* --pick: the tree holds what it asked for on its GPU, whose free memory says so now. */
 		if (run->devices[i].tree_now > 0 && run->pick)
-			run_pick_holding(run->pick, &run->devices[i].place);
+			run_pick_holding(run->pick, &run->devices[i].place, run->devices[i].tree_now);
 	}
 	run->any_measured |= measured;
 	run->tree_now = total;

@@ -192,13 +192,13 @@ static int render_log_rows(const struct watch *w, FILE *out, const char *time, b
  * after its copy was read, comes back whole once: a rotation by rename
  * loses no row, at worst it keeps some twice.
  */
-static int64_t copy_log(const char *path, FILE *out)
+static int64_t copy_log(const char *path, const sys_char *target, FILE *out)
 {
 	char buf[16384];
 	int64_t copied = 0;
 	size_t n;
 	char last = '\n';
-	FILE *in = sys_open_read(path);
+	FILE *in = sys_open_read(target);
 
 	if (!in && errno == ENOENT)
 		return 0;
@@ -243,7 +243,7 @@ static int write_log_file(struct watch *w, struct output *out, const char *time,
 	bool header = !w->log_started;
 
 	if (w->log_started && !output_in_place(out)) {
-		int64_t copied = copy_log(w->file, out->file);
+		int64_t copied = copy_log(w->file, out->target, out->file);
 		if (copied < 0)
 			return (int)copied;
 		header = copied == 0;
@@ -280,7 +280,7 @@ static int write_sample_file(struct watch *w, const char *time, uint64_t elapsed
 		if (r == 0)
 			r = render_processes_prometheus(out.file, rows, n_rows, &o);
 		if (r == 0)
-			r = render_prometheus_health(out.file, up, gpus, n_gpus);
+			r = render_prometheus_health(out.file, "watch", up, gpus, n_gpus);
 	} else
 		r = render_tables(w, out.file, gpus, n_gpus, rows, n_rows);
 	if (r == -ENOMEM) {

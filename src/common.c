@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "cli-spec.h"
 #include "format.h"
 #include "output.h"
 #include "render.h"
@@ -77,9 +78,18 @@ int finish_failed_query(const struct cli *cli, hmn_context *ctx, struct output *
 	return finish_failed_document(cli, out, exit_for_query_error(ctx, r));
 }
 
+const char *command_name(const struct cli *cli)
+{
+	for (size_t i = 0; i < cli_n_commands; i++)
+		if (cli_commands[i].command == cli->command)
+			return cli_commands[i].name;
+	return "hmn";
+}
+
 int finish_failed_document(const struct cli *cli, struct output *out, int status)
 {
-	if (status == cli_usage_status(cli) || cli->format != FORMAT_PROMETHEUS || render_prometheus_health(out->file, false, NULL, 0) < 0) {
+	if (status == cli_usage_status(cli) || cli->format != FORMAT_PROMETHEUS ||
+	    render_prometheus_health(out->file, command_name(cli), false, NULL, 0) < 0) {
 		output_discard(out);
 		return status;
 	}

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "os/os.h"
 #include "pick.h"
 #include "sys.h"
 #include "util/clock.h"
@@ -27,26 +26,29 @@ static void drop_dead(struct pick_holds *holds)
 int pick_file_open(struct pick_file *f, uint64_t wait_ms, bool quiet)
 {
 	char *text = malloc(PICK_FILE_MAX);
+	int fd = -1;
 
 	f->fd = -1;
 	f->holds.n = 0;
 	if (!text)
 		return -ENOMEM;
-	int r = sys_pick_file_lock(wait_ms, &f->fd, f->where, sizeof(f->where));
-	if (r < 0) {
-		f->fd = -1;
-		if (!quiet)
-			fprintf(stderr, "hmn: cannot lock %s (%s): picking without it; launches at this moment may "
-				"pick the same GPU\n", f->where,
-				r == -ETIMEDOUT ? "held by another process past 3s"
-				: r == -EPERM ? "not a plain file of its own" : strerror(-r));
-		free(text);
-		return 0;
+	int r = sys_pick_file_lock(wait_ms, &fd, f->where, sizeof(f->where));
+	if (r < 0 && !quiet)
+		fprintf(stderr, "hmn: cannot lock %s (%s): picking without it; launches at this moment may "
+			"pick the same GPU\n", f->where,
+			r == -ETIMEDOUT ? "held by another process past the wait"
+			: r == -EPERM ? "not a plain file of its own" : strerror(-r));
+	/* Locked, or open but not locked (the wait ran out): the holds are read, and honoured, either way. */
+	if (r == 0 || r == -ETIMEDOUT) {
+		long len = sys_pick_file_read(fd, text, PICK_FILE_MAX);
+		if (len > 0)
+			pick_holds_parse(text, (size_t)len, clock_wall_us() / 1000, &f->holds);
+		drop_dead(&f->holds);
 	}
-	long len = sys_pick_file_read(f->fd, text, PICK_FILE_MAX);
-	if (len > 0)
-		pick_holds_parse(text, (size_t)len, clock_wall_us() / 1000, &f->holds);
-	drop_dead(&f->holds);
+	if (r == 0)
+		f->fd = fd;
+	else if (r == -ETIMEDOUT)
+		sys_pick_file_unlock(fd);
 	free(text);
 	return 0;
 }
@@ -70,23 +72,23 @@ void pick_file_close(struct pick_file *f)
 	f->fd = -1;
 }
 
-void pick_release(const char *const *keys, size_t n_keys)
+bool pick_release(const char *const *keys, size_t n_keys)
 {
 	struct pick_file *f = malloc(sizeof(*f));
-	uint32_t self = os_self_pid();
+	uint32_t self = hmn_self_pid();
 	size_t removed = 0;
 
-	/* Quietly, and briefly: a hold not let go of here ends when it expires, or with this process. */
-	if (!f || pick_file_open(f, 500, true) < 0 || f->fd < 0) {
+	/* Quietly, and without waiting: a hold not let go of now is tried again, or ends when it expires. */
+	if (!f || pick_file_open(f, 0, true) < 0 || f->fd < 0) {
 		free(f);
-		return;
+		return false;
 	}
 	if (!keys)
 		removed = pick_holds_remove(&f->holds, NULL, self);
 	for (size_t i = 0; keys && i < n_keys; i++)
 		removed += pick_holds_remove(&f->holds, keys[i], self);
-	if (removed)
-		(void)pick_file_save(f);
+	bool saved = removed == 0 || pick_file_save(f) == 0;
 	pick_file_close(f);
 	free(f);
+	return saved;
 }

@@ -91,7 +91,12 @@ const char *pick_variable(const struct hmn_gpu *g);
 
 /* ---- the file, locked (pick-lock.c: the tool's; it may say why on stderr) ---- */
 
-#define PICK_LOCK_WAIT_MS 3000   /* a launch waits this long for another's pick, then goes on without */
+/*
+ * A launch waits this long for another's pick, then goes on without the
+ * lock (honouring the holds it can read): never wedged by a user who holds
+ * it. Long enough for a pick whose query runs nvidia-smi.
+ */
+#define PICK_LOCK_WAIT_MS 10000
 
 struct pick_file {
 	int fd;                  /* -1: not locked (the holds then are what could be read, or none) */
@@ -109,7 +114,11 @@ int pick_file_open(struct pick_file *f, uint64_t wait_ms, bool quiet);
 /* Writes the holds back (when locked): 0 or -errno. */
 int pick_file_save(struct pick_file *f);
 void pick_file_close(struct pick_file *f);
-/* Lets go of this process's holds on these keys (NULL: all of them): the run's tree holds memory there, or it ended. */
-void pick_release(const char *const *keys, size_t n_keys);
+/*
+ * Lets go of this process's holds on these keys (NULL: all of them): the
+ * run's tree holds what it asked for there, or it ended. Never waits for
+ * the lock: false when it could not be had now (try again later).
+ */
+bool pick_release(const char *const *keys, size_t n_keys);
 
 #endif

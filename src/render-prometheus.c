@@ -222,16 +222,18 @@ int render_processes_prometheus(FILE *out, const struct hmn_process *const *rows
  * among gpus (driver_version "" where the source does not say it). A
  * failed run writes hmn_up 0 and no GPU series: a dead GPU is never an idle one.
  */
-int render_prometheus_health(FILE *out, bool up, const struct hmn_gpu *const *gpus, size_t n)
+int render_prometheus_health(FILE *out, const char *command, bool up, const struct hmn_gpu *const *gpus, size_t n)
 {
-	static const char *const names[] = { "source", "driver_version" };
+	static const char *const up_names[] = { "command" };
+	static const char *const info_names[] = { "command", "source", "driver_version" };
 	struct outbuf *o = outbuf_new(out);
 	int r = 0;
 	if (!o)
 		return -ENOMEM;
 	put_header(o, "hmn_up", "1 when every GPU found answered, 0 when none was found or one could not be read.");
-	OUTBUF_LITERAL(o, "hmn_up ");
-	outbuf_put(o, up ? "1\n" : "0\n", 2);
+	OUTBUF_LITERAL(o, "hmn_up");
+	r |= put_labels(o, up_names, &command, 1);
+	outbuf_put(o, up ? " 1\n" : " 0\n", 3);
 	bool header = false;
 	for (size_t i = 0; i < n; i++) {
 		const char *version = gpus[i]->driver_version ? gpus[i]->driver_version : "";
@@ -245,8 +247,8 @@ int render_prometheus_health(FILE *out, bool up, const struct hmn_gpu *const *gp
 			put_header(o, "hmn_driver_info", "The driver each source answered with (always 1).");
 		header = true;
 		OUTBUF_LITERAL(o, "hmn_driver_info");
-		const char *values[] = { gpus[i]->source, version };
-		r |= put_labels(o, names, values, 2);
+		const char *values[] = { command, gpus[i]->source, version };
+		r |= put_labels(o, info_names, values, 3);
 		OUTBUF_LITERAL(o, " 1\n");
 	}
 	outbuf_close(o);

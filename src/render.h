@@ -84,8 +84,12 @@ int render_gpus_prometheus(FILE *out, const struct hmn_gpu *const *gpus, size_t 
 			   const struct render_options *o);
 int render_processes_prometheus(FILE *out, const struct hmn_process *const *rows, size_t n,
 				const struct render_options *o);
-/* hmn_up and hmn_driver_info, in every Prometheus document (gpus: those found, for their drivers). */
-int render_prometheus_health(FILE *out, bool up, const struct hmn_gpu *const *gpus, size_t n);
+/*
+ * hmn_up and hmn_driver_info, in every Prometheus document (gpus: those found, for their drivers),
+ * labelled with the command that wrote them: node_exporter serves hmn free's and hmn ps's
+ * textfiles side by side, and refuses a series that two files both hold.
+ */
+int render_prometheus_health(FILE *out, const char *command, bool up, const struct hmn_gpu *const *gpus, size_t n);
 int render_fit_table(FILE *out, const struct fit_report *report, const struct render_options *o);
 int render_fit_json(FILE *out, const struct fit_report *report, const struct render_options *o);
 

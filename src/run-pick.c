@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "os/os.h"
 #include "run-pick.h"
 #include "sys.h"
 #include "tool.h"
@@ -53,14 +52,45 @@ static int select_picked(struct run_pick *p, const struct cli *cli, const struct
 	return 0;
 }
 
-/* The holds, written under the lock that is still held: no other launch picks these now. */
-static int hold(struct run_pick *p, struct pick_file *f, uint64_t hold_us)
+/* Keeps only the holds on GPUs of this machine: the rest is another machine's, or noise. */
+static void keep_holds_on(struct pick_holds *holds, const struct hmn_gpu_list *gpus)
 {
-	uint64_t until = clock_wall_us() / 1000 + hold_us / 1000;
+	char key[PICK_KEY_MAX];
+	size_t kept = 0;
+	for (size_t i = 0; i < holds->n; i++) {
+		bool ours = false;
+		for (size_t k = 0; k < gpus->count && !ours; k++)
+			ours = pick_key(&gpus->gpus[k], key) && strcmp(key, holds->items[i].key) == 0;
+		if (ours)
+			holds->items[kept++] = holds->items[i];
+	}
+	holds->n = kept;
+}
+
+/*
+ * The holds, written under the lock that is still held: no other launch
+ * picks these now. A file full of holds (another user's doing) never stops
+ * COMMAND: the picks are then said and not held.
+ */
+static int hold(struct run_pick *p, struct pick_file *f, const struct hmn_gpu_list *gpus, const struct cli *cli)
+{
+	uint64_t until = clock_wall_us() / 1000 + cli->hold_us / 1000;
+	keep_holds_on(&f->holds, gpus);
 	for (size_t i = 0; i < p->n; i++)
-		if (!pick_holds_add(&f->holds, p->keys[i], os_self_pid(), until))
-			return -ENOSPC;
+		if (!pick_holds_add(&f->holds, p->keys[i], hmn_self_pid(), until)) {
+			if (!cli->quiet)
+				fprintf(stderr, "hmn: %s holds %d picks already: these are not held\n", f->where,
+					PICK_HOLDS_MAX);
+			return 0;
+		}
 	return pick_file_save(f);
+}
+
+/* No GPU found: none has room (4), COMMAND never starts; a source that failed or hung is hmn failing (125). */
+static int query_failed(hmn_context *ctx, int r)
+{
+	exit_for_query_error(ctx, r);
+	return r == -ENODEV ? EXIT_NOT_ENOUGH : EXIT_RUN_FAILED;
 }
 
 static int pick_under_lock(struct run_pick *p, const struct cli *cli, hmn_context *ctx, struct pick_file *f)
@@ -73,10 +103,8 @@ static int pick_under_lock(struct run_pick *p, const struct cli *cli, hmn_contex
 
 	/* Read under the lock: a GPU another launch let go of a moment ago shows its tree's memory now. */
 	int r = hmn_query_gpus(ctx, &gpus);
-	if (r < 0) {
-		exit_for_query_error(ctx, r);
-		return EXIT_NOT_ENOUGH; /* no GPU to pick: COMMAND never starts */
-	}
+	if (r < 0)
+		return query_failed(ctx, r);
 	if ((r = resolve_devices(cli, gpus, NULL)) < 0) /* a --device no GPU answers to: said */
 		goto out;
 	rows = select_gpu_rows(cli, gpus, &n_rows);
@@ -84,8 +112,9 @@ static int pick_under_lock(struct run_pick *p, const struct cli *cli, hmn_contex
 	p->keys = calloc(cli->pick, sizeof(*p->keys));
 	p->ids = calloc(cli->pick, sizeof(*p->ids));
 	p->places = calloc(cli->pick, sizeof(*p->places));
+	p->need_bytes = calloc(cli->pick, sizeof(*p->need_bytes));
 	p->released = calloc(cli->pick, sizeof(*p->released));
-	if (!rows || !picked || !p->keys || !p->ids || !p->places || !p->released) {
+	if (!rows || !picked || !p->keys || !p->ids || !p->places || !p->need_bytes || !p->released) {
 		fputs("hmn: out of memory\n", stderr);
 		goto out;
 	}
@@ -100,9 +129,10 @@ static int pick_under_lock(struct run_pick *p, const struct cli *cli, hmn_contex
 		pick_key(picked[i], p->keys[i]);
 		pick_id(picked[i], gpus, p->ids[i], sizeof(p->ids[i]));
 		p->places[i] = picked[i]->place;
+		p->need_bytes[i] = size_for_total(&cli->need.size, picked[i]->total_bytes);
 	}
 	if ((r = select_picked(p, cli, picked)) < 0 || (r = set_variables(picked, p->n, gpus)) < 0 ||
-	    (r = hold(p, f, cli->hold_us)) < 0) {
+	    (r = hold(p, f, gpus, cli)) < 0) {
 		fprintf(stderr, "hmn: cannot pick: %s\n", strerror(-r));
 		goto out;
 	}
@@ -116,9 +146,20 @@ out:
 
 int run_pick_make(struct run_pick *p, const struct cli *cli, hmn_context *ctx)
 {
-	struct pick_file *f = malloc(sizeof(*f));
+	struct hmn_gpu_list *first = NULL;
+	struct pick_file *f;
 
 	*p = (struct run_pick){ 0 };
+	/*
+	 * The sources opened (NVML initialised, nvidia-smi's first answer) before
+	 * the lock, not while other launches wait for it: under it, only a query
+	 * again, which an opened NVML answers in microseconds.
+	 */
+	int r = hmn_query_gpus(ctx, &first);
+	hmn_gpu_list_free(first);
+	if (r < 0)
+		return query_failed(ctx, r);
+	f = malloc(sizeof(*f));
 	if (!f || pick_file_open(f, PICK_LOCK_WAIT_MS, cli->quiet) < 0) {
 		free(f);
 		fputs("hmn: out of memory\n", stderr);
@@ -130,13 +171,12 @@ int run_pick_make(struct run_pick *p, const struct cli *cli, hmn_context *ctx)
 	return status;
 }
 
-void run_pick_holding(struct run_pick *p, const struct hmn_place *place)
+void run_pick_holding(struct run_pick *p, const struct hmn_place *place, uint64_t bytes)
 {
 	for (size_t i = 0; i < p->n; i++)
-		if (!p->released[i] && hmn_place_equal(&p->places[i], place)) {
+		if (!p->released[i] && hmn_place_equal(&p->places[i], place) && bytes >= p->need_bytes[i]) {
 			const char *key = p->keys[i];
-			pick_release(&key, 1);
-			p->released[i] = true;
+			p->released[i] = pick_release(&key, 1); /* else the next sample tries again */
 		}
 }
 
@@ -153,6 +193,7 @@ void run_pick_free(struct run_pick *p)
 	free(p->keys);
 	free(p->ids);
 	free(p->places);
+	free(p->need_bytes);
 	free(p->released);
 	*p = (struct run_pick){ 0 };
 }

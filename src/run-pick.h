@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cli.h"
 #include "hmn.h"
@@ -20,7 +21,8 @@ struct run_pick {
 	char (*keys)[PICK_KEY_MAX];      /* each pick's hold */
 	char (*ids)[PICK_KEY_MAX];       /* each as its runtime's variable names it: the report's "picked" */
 	struct hmn_place *places;
-	bool *released;                  /* its hold let go of: the tree holds memory there */
+	uint64_t *need_bytes;            /* --need on each (N%: of its own total) */
+	bool *released;                  /* its hold let go of: the tree holds --need there */
 };
 
 /*
@@ -30,8 +32,12 @@ struct run_pick {
  * no GPU is found), 125 when hmn failed (a --device no GPU answers to).
  */
 int run_pick_make(struct run_pick *p, const struct cli *cli, hmn_context *ctx);
-/* The tree holds memory at place: its pick's hold, if any, is let go of (the GPU's free memory says it now). */
-void run_pick_holding(struct run_pick *p, const struct hmn_place *place);
+/*
+ * The tree holds bytes at place: once that is --need, its pick's hold is
+ * let go of (the GPU's free memory says it now). A CUDA context alone, the
+ * first few hundred MiB, is not: the GPU would look as free as before.
+ */
+void run_pick_holding(struct run_pick *p, const struct hmn_place *place, uint64_t bytes);
 /* Lets go of every hold left and frees p (zeroed: safe twice). */
 void run_pick_free(struct run_pick *p);
 

@@ -14,9 +14,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "os/os.h"
 #include "output.h"
 #include "sys.h"
+#include "util/clock.h"
 
 /* The length of path's directory part, its last separator included (0: none). */
 static size_t dir_length(const char *path)
@@ -309,14 +309,20 @@ void sys_remove_file(const char *path)
 
 #define PICK_LOCK_POLL_MS 5
 
-/* $HMN_PICK_LOCK, else /run/lock's (a tmpfs every user may write to, emptied at boot), else /tmp's. */
+/*
+ * $HMN_PICK_LOCK, else /run/lock's (a tmpfs emptied at boot) where every
+ * user may write there (Debian's 1777; upstream systemd's is root's 0755),
+ * else /tmp's. Decided by the folder's mode alone, never by who asks, so
+ * that root and the others always name the same file.
+ */
 static const char *pick_file_path(void)
 {
-	const char *path = os_trusted_getenv("HMN_PICK_LOCK");
+	const char *path = hmn_trusted_getenv("HMN_PICK_LOCK");
 	struct stat st;
 	if (path && *path)
 		return path;
-	return stat("/run/lock", &st) == 0 && S_ISDIR(st.st_mode) ? "/run/lock/hmn-pick" : "/tmp/hmn-pick";
+	return stat("/run/lock", &st) == 0 && S_ISDIR(st.st_mode) && (st.st_mode & 01777) == 01777
+		       ? "/run/lock/hmn-pick" : "/tmp/hmn-pick";
 }
 
 /*
@@ -330,10 +336,13 @@ static int open_pick_file(const char *path)
 {
 	int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0 && errno == ENOENT) {
+		/* 0666 from its first moment: another user opening it before a fchmod would be refused. */
+		mode_t umask_was = umask(0);
 		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-		if (fd >= 0)
-			(void)fchmod(fd, 0666);
-		else if (errno == EEXIST) /* another launch made it first */
+		int e = errno;
+		umask(umask_was);
+		errno = e;
+		if (fd < 0 && errno == EEXIST) /* another launch made it first */
 			fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 	}
 	if (fd < 0)
@@ -346,24 +355,49 @@ static int open_pick_file(const char *path)
 	return fd;
 }
 
+/* The file at path is still the one fd has open (not unlinked, nor replaced, while we waited for it)? */
+static bool still_named(int fd, const char *path)
+{
+	struct stat at_fd, at_path;
+	return fstat(fd, &at_fd) == 0 && lstat(path, &at_path) == 0 && at_fd.st_dev == at_path.st_dev &&
+	       at_fd.st_ino == at_path.st_ino;
+}
+
 int sys_pick_file_lock(uint64_t wait_ms, int *ret_fd, char *where, size_t where_size)
 {
 	const char *path = pick_file_path();
+	uint64_t give_up = clock_us() + wait_ms * CLOCK_US_PER_MS;
 	snprintf(where, where_size, "%s", path);
-	int fd = open_pick_file(path);
-	if (fd < 0)
-		return fd;
-	/* flock, not fcntl's locks: one per open file, and a child hmn starts does not inherit its hold of it. */
-	for (uint64_t waited = 0; flock(fd, LOCK_EX | LOCK_NB) < 0; waited += PICK_LOCK_POLL_MS) {
-		if ((errno != EWOULDBLOCK && errno != EINTR) || waited >= wait_ms) {
-			int e = errno == EWOULDBLOCK ? ETIMEDOUT : errno;
-			close(fd);
-			return -e;
+	/*
+	 * flock, not fcntl's locks: one per open file, not per process. A child
+	 * forked meanwhile shares it until its exec (O_CLOEXEC); hmn closes the
+	 * file before it starts COMMAND.
+	 */
+	for (;;) {
+		int fd = open_pick_file(path);
+		if (fd < 0)
+			return fd;
+		while (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+			if ((errno != EWOULDBLOCK && errno != EINTR) || clock_us() >= give_up) {
+				int e = errno == EWOULDBLOCK ? ETIMEDOUT : errno;
+				if (e != ETIMEDOUT) {
+					close(fd);
+					return -e;
+				}
+				*ret_fd = fd; /* not locked, but its holds may still be read */
+				return -ETIMEDOUT;
+			}
+			nanosleep(&(struct timespec){ .tv_nsec = PICK_LOCK_POLL_MS * 1000000L }, NULL);
 		}
-		nanosleep(&(struct timespec){ .tv_nsec = PICK_LOCK_POLL_MS * 1000000L }, NULL);
+		/* Unlinked while another held it: ours is a file nobody else will lock. Again, by name. */
+		if (still_named(fd, path)) {
+			*ret_fd = fd;
+			return 0;
+		}
+		close(fd);
+		if (clock_us() >= give_up)
+			return -ETIMEDOUT;
 	}
-	*ret_fd = fd;
-	return 0;
 }
 
 long sys_pick_file_read(int fd, char *buf, size_t size)
@@ -408,5 +442,17 @@ int sys_setenv(const char *name, const char *value)
 
 FILE *sys_open_read(const char *path)
 {
-	return fopen(path, "rb");
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		errno = EPERM;
+		return NULL;
+	}
+	FILE *f = fdopen(fd, "rb");
+	if (!f)
+		close(fd);
+	return f;
 }

@@ -344,8 +344,12 @@ void sys_keys_stop(void)
 static void read_keys(short revents)
 {
 	char buf[64];
-	ssize_t n = revents & POLLIN ? read(STDIN_FILENO, buf, sizeof(buf)) : -1;
 
+	if (!(revents & POLLIN)) { /* a hang-up or an error alone: nothing more will come */
+		keys_lost = 1;
+		return;
+	}
+	ssize_t n = read(STDIN_FILENO, buf, sizeof(buf));
 	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		return;
 	if (n <= 0) {

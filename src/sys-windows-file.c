@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <wchar.h>
 #include <windows.h>
+#include <sddl.h>
 
 #include "os/windows/win32.h" /* libhmn's UTF-16 and Win32-error helpers (static: linked in) */
 #include "output.h"
@@ -246,11 +247,32 @@ void sys_remove_file(const wchar_t *path)
 /* $HMN_PICK_LOCK, else %ProgramData%\hmn-pick: one folder every user of the machine can write to. */
 static void pick_file_path(char *buf, size_t size)
 {
-	const char *path = getenv("HMN_PICK_LOCK"), *data = getenv("ProgramData");
+	const char *path = hmn_trusted_getenv("HMN_PICK_LOCK"), *data = getenv("ProgramData");
 	if (path && *path)
 		snprintf(buf, size, "%s", path);
 	else
 		snprintf(buf, size, "%s\\hmn-pick", data && *data ? data : "C:\\ProgramData");
+}
+
+/*
+ * %ProgramData%'s files are their creator's alone to write (CREATOR OWNER;
+ * Users may only read): the file is made with its own list, every
+ * authenticated user reading and writing it, SYSTEM and Administrators all.
+ */
+static HANDLE create_pick_file(const wchar_t *path)
+{
+	SECURITY_ATTRIBUTES sa = { .nLength = sizeof(sa) };
+	PSECURITY_DESCRIPTOR sd = NULL;
+	if (ConvertStringSecurityDescriptorToSecurityDescriptorW(L"D:(A;;FRFW;;;AU)(A;;FA;;;SY)(A;;FA;;;BA)",
+								 SDDL_REVISION_1, &sd, NULL))
+		sa.lpSecurityDescriptor = sd;
+	/* Never through a reparse point (a link another user made). */
+	HANDLE h = CreateFileW(path, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, &sa,
+			       OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+	DWORD error = GetLastError();
+	LocalFree(sd);
+	SetLastError(error);
+	return h;
 }
 
 int sys_pick_file_lock(uint64_t wait_ms, int *ret_fd, char *where, size_t where_size)
@@ -260,12 +282,11 @@ int sys_pick_file_lock(uint64_t wait_ms, int *ret_fd, char *where, size_t where_
 	int r = os_utf16(where, &wide);
 	if (r < 0)
 		return r;
-	/* Never through a reparse point (a link another user made), and a plain file only. */
-	HANDLE h = CreateFileW(wide, GENERIC_READ | GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
-			       OPEN_ALWAYS, FILE_ATTRIBUTE_NORMAL | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+	HANDLE h = create_pick_file(wide);
 	free(wide);
 	if (h == INVALID_HANDLE_VALUE)
-		return os_errno_of(GetLastError(), EACCES);
+		return os_errno_of(GetLastError(), -EACCES);
+	/* A plain file of one name. */
 	BY_HANDLE_FILE_INFORMATION info;
 	if (!GetFileInformationByHandle(h, &info) || info.nNumberOfLinks != 1 ||
 	    (info.dwFileAttributes & (FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT)) ||
@@ -274,22 +295,19 @@ int sys_pick_file_lock(uint64_t wait_ms, int *ret_fd, char *where, size_t where_
 		return -EPERM;
 	}
 	OVERLAPPED whole = { 0 };
-	for (uint64_t waited = 0;
-	     !LockFileEx(h, LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0, MAXDWORD, MAXDWORD, &whole);
-	     waited += PICK_LOCK_POLL_MS) {
-		if (waited >= wait_ms) {
-			CloseHandle(h);
-			return -ETIMEDOUT;
-		}
+	ULONGLONG give_up = GetTickCount64() + wait_ms;
+	bool locked;
+	while (!(locked = LockFileEx(h, LOCKFILE_EXCLUSIVE_LOCK | LOCKFILE_FAIL_IMMEDIATELY, 0, MAXDWORD, MAXDWORD,
+				     &whole)) &&
+	       GetTickCount64() < give_up)
 		Sleep(PICK_LOCK_POLL_MS);
-	}
 	int fd = _open_osfhandle((intptr_t)h, _O_RDWR | _O_BINARY);
 	if (fd < 0) {
 		CloseHandle(h);
 		return -EMFILE;
 	}
-	*ret_fd = fd;
-	return 0;
+	*ret_fd = fd; /* locked, or not: its holds may still be read */
+	return locked ? 0 : -ETIMEDOUT;
 }
 
 long sys_pick_file_read(int fd, char *buf, size_t size)
@@ -301,7 +319,7 @@ long sys_pick_file_read(int fd, char *buf, size_t size)
 		return 0;
 	if (!ReadFile(h, buf, (DWORD)(size - 1 > MAXDWORD ? MAXDWORD : size - 1), &n, &at) &&
 	    GetLastError() != ERROR_HANDLE_EOF)
-		return os_errno_of(GetLastError(), EIO);
+		return os_errno_of(GetLastError(), -EIO);
 	buf[n] = '\0';
 	return (long)n;
 }
@@ -314,7 +332,7 @@ int sys_pick_file_write(int fd, const char *text, size_t len)
 	LARGE_INTEGER end = { .QuadPart = (LONGLONG)len };
 	if (!WriteFile(h, text, (DWORD)len, &n, &at) || n != len || !SetFilePointerEx(h, end, NULL, FILE_BEGIN) ||
 	    !SetEndOfFile(h))
-		return os_errno_of(GetLastError(), EIO);
+		return os_errno_of(GetLastError(), -EIO);
 	return 0;
 }
 
@@ -348,18 +366,8 @@ int sys_setenv(const char *name, const char *value)
 	return r;
 }
 
-/* Through the wide call, as every path here: fopen would read the UTF-8 name in the ANSI code page. */
-FILE *sys_open_read(const char *path)
+/* o->target is UTF-16 already: the wide call, as every path here. */
+FILE *sys_open_read(const wchar_t *path)
 {
-	wchar_t *wide;
-	int r = os_utf16(path, &wide);
-	if (r < 0) {
-		errno = -r;
-		return NULL;
-	}
-	FILE *f = _wfopen(wide, L"rb");
-	int e = errno;
-	free(wide);
-	errno = e;
-	return f;
+	return _wfopen(path, L"rb");
 }

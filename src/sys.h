@@ -101,13 +101,15 @@ void sys_say_exit_note(const struct hmn_command *command, const char *name);
 
 /*
  * The machine-wide file of --pick's holds, opened and locked: $HMN_PICK_LOCK,
- * else /run/lock/hmn-pick (/tmp/hmn-pick where there is no /run/lock;
- * Windows: %ProgramData%\hmn-pick). Made readable and writable by every user;
- * never followed through a link, never a file of more than one name nor
- * anything but a plain file, so nobody can make hmn write elsewhere through
- * it. The wait for the lock is bounded by wait_ms: -ETIMEDOUT then (another
- * user may hold it for ever); -errno, where (the path) and *ret_fd set for
- * the message either way. 0: locked, *ret_fd the file.
+ * else /run/lock/hmn-pick where /run/lock is every user's (sticky, 1777),
+ * else /tmp/hmn-pick (Windows: %ProgramData%\\hmn-pick, with an ACL that
+ * lets every user read and write it). Made 0666 from its first moment; never
+ * followed through a link, never a file of more than one name nor anything
+ * but a plain file, so nobody can make hmn write elsewhere through it. The
+ * wait for the lock is bounded by wait_ms (on the clock): -ETIMEDOUT then,
+ * with *ret_fd the file still open, unlocked, for its holds to be read
+ * (another user may hold the lock for ever); another -errno with *ret_fd
+ * untouched; where (the path) set for the message either way. 0: locked.
  */
 int sys_pick_file_lock(uint64_t wait_ms, int *ret_fd, char *where, size_t where_size);
 /* Its text, at most size - 1 bytes, NUL-terminated: the length, or -errno. */
@@ -146,7 +148,12 @@ int sys_name_unnamed(struct output *o);
 /* Renames from over to: 0 or -errno. */
 int sys_replace_file(const sys_char *from, const sys_char *to);
 void sys_remove_file(const sys_char *path);
-/* path (UTF-8, as given to -o) opened for reading, binary: hmn watch's CSV log read back. NULL with errno. */
-FILE *sys_open_read(const char *path);
+/*
+ * The file -o resolved (o->target, its links already followed once, by
+ * output_open) opened for reading, binary: hmn watch's CSV log read back.
+ * Never through a link put there since, nor anything but a plain file.
+ * NULL with errno.
+ */
+FILE *sys_open_read(const sys_char *path);
 
 #endif

@@ -22,6 +22,8 @@ int finish_output(FILE *out, int status);
 int exit_for_query_error(hmn_context *ctx, int r);
 /* A command that answered still fails (1) when a GPU the system shows could not be read (the log said which). */
 int exit_for_unread_gpus(const hmn_context *ctx, int status, size_t failed_now);
+/* "free", "ps", "watch"...: the command the line runs (hmn_up's command label). */
+const char *command_name(const struct cli *cli);
 /* Did every GPU found answer (Prometheus' hmn_up)? failed_now: those this query lost. */
 bool every_gpu_answered(const hmn_context *ctx, size_t failed_now);
 

@@ -386,38 +386,44 @@ hmn_context *hmn_context_free(hmn_context *ctx)
  */
 /*
  * NVIDIA GPUs the system shows (os_nvidia_gpus_shown: PCI functions in
- * sysfs), when every NVIDIA source selected was tried and none could read
- * a GPU: said as a warning, counted as unread (the status is then 1, never
- * "no GPU"), and their indices kept (NVIDIA's range comes first), so that
- * the GPUs that answered keep theirs and --device 3 names the same GPU as
- * before. Taken once, when the first other family is placed or when no
- * GPU was found at all. Left alone when no NVIDIA source was selected
- * (--backend drm is a choice).
+ * sysfs) beyond those the NVIDIA sources tried could read: none read (the
+ * driver not loaded, NVML missing) or one of eight (a GPU that failed its
+ * initialisation, which NVML does not list at all). Said as a warning,
+ * counted as unread (the status is then 1, never "no GPU" nor a success),
+ * and their indices kept after those that were read (NVIDIA's range comes
+ * first), so that the GPUs that answered keep theirs. Taken once, when the
+ * NVIDIA sources were tried: when the first other family is placed, at the
+ * end of a walk, or when no GPU was found at all. Left alone when no NVIDIA
+ * source was selected (--backend drm is a choice).
  */
 static void keep_unread_nvidia(hmn_context *ctx)
 {
 	char where[128] = "", why[2 * HMN_ERROR_MAX] = "";
 	size_t len = 0;
+	unsigned read = 0;
 	bool tried = false;
 
 	if (ctx->nvidia_census_taken)
 		return;
 	for (size_t i = 0; i < ctx->n_slots; i++) {
 		const struct source_slot *s = &ctx->slots[i];
-		if (s->source->family != FAMILY_NVIDIA)
-			continue;
-		if (!s->opened || (s->state && s->count > 0))
-			return;
+		if (s->source->family != FAMILY_NVIDIA || !s->opened)
+			continue; /* not tried, or not needed: an earlier one answered */
 		tried = true;
-		len += (size_t)snprintf(why + len, sizeof(why) - len, "%s%s: %s", len ? "; " : "",
-					s->source->name, s->state ? "no GPU" : s->why);
+		if (s->state && s->count > read)
+			read = s->count;
+		len += (size_t)snprintf(why + len, sizeof(why) - len, "%s%s: %s", len ? "; " : "", s->source->name,
+					!s->state ? s->why : s->count ? "read the others" : "no GPU");
 		if (len >= sizeof(why))
 			len = sizeof(why) - 1;
 	}
-	ctx->nvidia_census_taken = true;
-	unsigned n = tried ? os_nvidia_gpus_shown(where, sizeof(where)) : 0;
-	if (n == 0)
+	if (!tried)
 		return;
+	ctx->nvidia_census_taken = true;
+	unsigned shown = os_nvidia_gpus_shown(where, sizeof(where));
+	if (shown <= read)
+		return;
+	unsigned n = shown - read;
 	ctx->unread_gpus += n;
 	ctx->next_base += n;
 	char range[32];
@@ -425,8 +431,13 @@ static void keep_unread_nvidia(hmn_context *ctx)
 		snprintf(range, sizeof(range), "GPU %u", ctx->next_base - 1);
 	else
 		snprintf(range, sizeof(range), "GPUs %u-%u", ctx->next_base - n, ctx->next_base - 1);
-	hmn_log(ctx, HMN_LOG_WARNING, "%u NVIDIA GPU%s (%s) that no source could read (%s): %s left out",
-		n, n == 1 ? "" : "s", where, why, range);
+	if (read == 0)
+		hmn_log(ctx, HMN_LOG_WARNING, "%u NVIDIA GPU%s (%s) that no source could read (%s): %s left out",
+			n, n == 1 ? "" : "s", where, why, range);
+	else
+		hmn_log(ctx, HMN_LOG_WARNING,
+			"%u of the %u NVIDIA GPUs the system shows (%s) no source could read (%s): %s left out",
+			n, shown, where, why, range);
 }
 
 bool slot_ready(hmn_context *ctx, struct source_slot *slot)
@@ -559,6 +570,7 @@ int walk_sources(hmn_context *ctx, walk_fn fn, void *sink, unsigned *sink_base,
 		unrecovered += recovered ? 0 : failed_by[i];
 	}
 	*ret_unrecovered = unrecovered;
+	keep_unread_nvidia(ctx); /* the NVIDIA cards none of them read, where no other family placed them */
 	return 0;
 }
 
@@ -652,4 +664,21 @@ int hmn_query_process_peak(hmn_context *ctx, uint32_t pid, unsigned device_index
 			return r;
 	}
 	return -ENOTSUP;
+}
+
+/* ---- the environment as the context reads it, for the tool (hmn-common.h) ---- */
+
+const char *hmn_trusted_getenv(const char *name)
+{
+	return os_trusted_getenv(name);
+}
+
+bool hmn_path_is_absolute(const char *path)
+{
+	return path && os_path_is_absolute(path);
+}
+
+uint32_t hmn_self_pid(void)
+{
+	return os_self_pid();
 }

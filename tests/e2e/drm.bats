@@ -167,6 +167,40 @@ Intel Arc A310" ]
 	[[ "$stderr" != *"NVIDIA GPU"* ]]
 }
 
+# nvidia_function SLOT [DRIVER]: an NVIDIA 3D controller on the fake PCI bus, bound to DRIVER (none: no driver).
+nvidia_function() {
+	local dir="$HMN_SYSFS/bus/pci/devices/$1"
+	mkdir -p "$dir"
+	echo 0x10de >"$dir/vendor"
+	echo 0x030200 >"$dir/class"
+	[ -z "${2:-}" ] || ln -s "../../../bus/pci/drivers/$2" "$dir/driver"
+}
+
+@test "one NVIDIA GPU of three that NVML cannot read (it failed its initialisation): said, exit 1, the others listed" {
+	unset HMN_BACKENDS
+	rm -rf "$HMN_SYSFS"/*
+	# Three GPUs on the bus; NVML lists two (a GPU that failed to initialise is not in its list at all).
+	nvidia_function 0000:1b:00.0 nvidia
+	nvidia_function 0000:3b:00.0 nvidia
+	nvidia_function 0000:5e:00.0
+	# One passed through to a virtual machine and a virtual function: not the host driver's to read.
+	nvidia_function 0000:86:00.0 vfio-pci
+	nvidia_function 0000:af:00.4 nvidia
+	ln -s ../0000:5e:00.0 "$HMN_SYSFS/bus/pci/devices/0000:af:00.4/physfn"
+	two_gpus
+	run_split "$HMN" free --json
+	[ "$status" -eq 1 ]
+	[ "$(jq -c '[.[].index]' <<<"$output")" = "[0,1]" ]
+	[ "$stderr" = "hmn: 1 of the 3 NVIDIA GPUs the system shows (0000:1b:00.0, 0000:3b:00.0, 0000:5e:00.0) no source could read (nvml: read the others): GPU 2 left out" ]
+	run_split "$HMN" ps
+	[ "$status" -eq 1 ]
+	# All read: 0.
+	rm -r "$HMN_SYSFS/bus/pci/devices/0000:5e:00.0"
+	run_split "$HMN" free
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+}
+
 @test "another user's process: counted as protected, never silently lost" {
 	dir=$(mktemp -d)
 	cp -a "$HMN_SYSFS" "$HMN_PROCFS" "$dir/"

@@ -271,8 +271,13 @@ prom_health() {
 		run_split "$HMN" $command --format prometheus
 		[ "$status" -eq 0 ]
 		promtool check metrics <<<"$output"
-		[ "$(prom_health <(echo "$output"))" = 'hmn_up 1 hmn_driver_info{source="nvml",driver_version="580.159.04"} 1 ' ]
+		[ "$(prom_health <(echo "$output"))" = "hmn_up{command=\"$command\"} 1 hmn_driver_info{command=\"$command\",source=\"nvml\",driver_version=\"580.159.04\"} 1 " ]
 	done
+	# hmn free's and hmn ps's textfiles side by side, as the README sets them up: node_exporter
+	# refuses a series two files both hold, so no series is in both.
+	"$HMN" free --format prometheus >"$BATS_TEST_TMPDIR/a.prom"
+	"$HMN" ps --format prometheus >"$BATS_TEST_TMPDIR/b.prom" 2>/dev/null
+	[ -z "$(cat "$BATS_TEST_TMPDIR/a.prom" "$BATS_TEST_TMPDIR/b.prom" | grep -v '^#' | sed 's/ [^ ]*$//' | sort | uniq -d)" ]
 	# A lost GPU: the other's series, and hmn_up 0 (exit 1, as the table's).
 	scenario \
 		'driver 580.159.04' \
@@ -281,14 +286,14 @@ prom_health() {
 	run_split "$HMN" free --format prometheus
 	[ "$status" -eq 1 ]
 	promtool check metrics <<<"$output"
-	[ "$(prom_health <(echo "$output"))" = 'hmn_up 0 hmn_driver_info{source="nvml",driver_version="580.159.04"} 1 ' ]
+	[ "$(prom_health <(echo "$output"))" = 'hmn_up{command="free"} 0 hmn_driver_info{command="free",source="nvml",driver_version="580.159.04"} 1 ' ]
 	grep -q '^hmn_gpu_memory_used_bytes{gpu="0"' <<<"$output"
 	# Said once, not once for the GPU and once for each of its process lists.
 	run_split "$HMN" ps --format prometheus
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "hmn: GPU 1: GPU is lost (nvml)
 hmn: 0 GPU processes found." ]
-	[[ "$(prom_health <(echo "$output"))" == "hmn_up 0 "* ]]
+	[[ "$(prom_health <(echo "$output"))" == 'hmn_up{command="ps"} 0 '* ]]
 }
 
 @test "Prometheus -o FILE: a run that fails still replaces FILE, saying hmn_up 0 with no stale series, and keeps its status" {
@@ -302,7 +307,7 @@ hmn: 0 GPU processes found." ]
 		[ "$status" -eq "$1" ]
 		[ "$output" = "" ]
 		promtool check metrics <"$prom"
-		[ "$(prom_health "$prom")" = "hmn_up 0 " ]
+		[[ "$(prom_health "$prom")" =~ ^hmn_up\{command=\"(free|ps|watch)\"\}\ 0\ $ ]]
 		! grep -q '^hmn_gpu' "$prom" || false
 		[ "$(ls "$BATS_TEST_TMPDIR" | grep -c hmn.prom)" -eq 1 ] # no temporary file left
 	}
@@ -550,7 +555,7 @@ hmn: 0 GPU processes found." ]
 	# What hmn wrote when the driver was gone, as node_exporter serves it.
 	scenario 'init-error 9'
 	"$HMN" free --format prometheus -o "$dir/hmn.prom" || true
-	grep -qx 'hmn_up 0' "$dir/hmn.prom"
+	grep -qx 'hmn_up{command="free"} 0' "$dir/hmn.prom"
 	cat >"$dir/test.yml" <<'YAML'
 rule_files: [rules.yml]
 evaluation_interval: 15s

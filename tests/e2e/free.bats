@@ -93,6 +93,20 @@ Try 'hmn free --help'." ]
 	[ "$stderr" = "hmn: GPU 1: GPU is lost (nvml)" ]
 }
 
+@test "a lost GPU: --need answers 1 with -q as without, whether the others have room or not" {
+	scenario \
+		'gpu name=A uuid=GPU-a pci=00000000:01:00.0 total=1073741824 used=1048576' \
+		'gpu name=B uuid=GPU-b pci=00000000:02:00.0 total=1073741824 used=1048576 error=15'
+	for need in 1MiB 2GiB; do
+		run_split "$HMN" free --need "$need"
+		[ "$status" -eq 1 ]
+		run_split "$HMN" free --need "$need" -q
+		[ "$status" -eq 1 ]
+		# The error alone: the lost GPU.
+		[ -z "$output" ] && [ "$stderr" = "hmn: GPU 1: GPU is lost (nvml)" ]
+	done
+}
+
 @test "every GPU lost: exit 1" {
 	scenario 'gpu name=A total=1073741824 used=1 error=15'
 	run_split "$HMN" free

@@ -252,17 +252,17 @@ wait_for() {
 	pid=$!
 	started_pids=$pid
 	for _ in $(seq 50); do [ -s "$prom" ] && break; sleep 0.05; done
-	grep -qx 'hmn_up 1' "$prom"
+	grep -qx 'hmn_up{command="watch"} 1' "$prom"
 	grep -q '^hmn_gpu_memory_used_bytes{gpu="1"' "$prom"
 	replace "${h100} error=15" "${l40s} error=15"
 	sleep 0.5
 	promtool check metrics <"$prom"
-	grep -qx 'hmn_up 0' "$prom"
+	grep -qx 'hmn_up{command="watch"} 0' "$prom"
 	! grep -q '^hmn_gpu' "$prom" || false
 	status=0
 	wait "$pid" || status=$?
 	[ "$status" -eq 1 ]
-	grep -qx 'hmn_up 0' "$prom"
+	grep -qx 'hmn_up{command="watch"} 0' "$prom"
 }
 
 @test "watch: one NVML init for the run, each GPU's MIG mode probed once" {
