@@ -118,17 +118,19 @@ teardown() {
 	run --separate-stderr "${wine[@]}" "$HMN" --backend nvml free
 	[ "$status" -eq 3 ]
 	[ "$(tr -d '\r' <<<"$stderr")" = "hmn: no GPU found (tried nvml: nvml.dll not found in System32 or the NVSMI folder)" ]
+	# A relative HMN_NVML_LIBRARY is refused before anything is loaded: a usage error naming it.
 	HMN_NVML_LIBRARY=nvml.dll run --separate-stderr "${wine[@]}" "$HMN" --backend nvml free
-	[ "$status" -eq 3 ]
+	[ "$status" -eq 2 ]
+	[[ "$(tr -d '\r' <<<"$stderr")" == "hmn: HMN_NVML_LIBRARY: 'nvml.dll' is not an absolute path (nothing is loaded or run from the current directory)"* ]]
 	HMN_NVML_LIBRARY='.\nvml.dll' run --separate-stderr "${wine[@]}" "$HMN" --backend nvml free
-	[ "$status" -eq 3 ]
-	[[ "$(tr -d '\r' <<<"$stderr")" == *'.\nvml.dll: not an absolute path, refused'* ]]
+	[ "$status" -eq 2 ]
+	[[ "$(tr -d '\r' <<<"$stderr")" == "hmn: HMN_NVML_LIBRARY: '.\nvml.dll' is not an absolute path"* ]]
 }
 
 @test "an nvidia-smi.exe is run only by absolute path" {
 	HMN_NVIDIA_SMI='nvidia-smi.exe' run --separate-stderr "${wine[@]}" "$HMN" --backend nvidia-smi free
-	[ "$status" -eq 3 ]
-	[[ "$(tr -d '\r' <<<"$stderr")" == *"HMN_NVIDIA_SMI=nvidia-smi.exe: not an absolute path, refused"* ]]
+	[ "$status" -eq 2 ]
+	[[ "$(tr -d '\r' <<<"$stderr")" == "hmn: HMN_NVIDIA_SMI: 'nvidia-smi.exe' is not an absolute path"* ]]
 	run --separate-stderr "${wine[@]}" "$HMN" --backend nvidia-smi free
 	[ "$status" -eq 3 ]
 	[[ "$(tr -d '\r' <<<"$stderr")" == *"nvidia-smi.exe not found in System32 or the NVSMI folder"* ]]
