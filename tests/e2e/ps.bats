@@ -285,9 +285,10 @@ Try 'hmn ps --help'." ]
 	kill -0 "$small"
 }
 
-@test "a process whose details are unreadable is protected, and counted" {
-	# The reader must lack permission: drop to nobody when we are root.
-	dir=$(mktemp -d /tmp/hmn-protected.XXXXXX)
+# two_owners NAME: a fake /proc in a folder of /tmp another user can read (set $dir), root's pid
+# 4242 and nobody's 555 on GPU 0: for the tests that drop to nobody to lack permission.
+two_owners() {
+	dir=$(mktemp -d "/tmp/hmn-$1.XXXXXX")
 	chmod 755 "$dir"
 	export HMN_PROCFS="$dir/proc" HMN_STUB_SCENARIO="$dir/scenario"
 	mkdir -p "$HMN_PROCFS"
@@ -295,6 +296,11 @@ Try 'hmn ps --help'." ]
 	chmod 644 "$HMN_STUB_SCENARIO"
 	fake_process 4242 0 /usr/bin/secret "" 1024
 	fake_process 555 65534 /usr/bin/open "" 2048
+}
+
+@test "a process whose details are unreadable is protected, and counted" {
+	# The reader must lack permission: drop to nobody when we are root.
+	two_owners protected
 	chmod 600 "$HMN_PROCFS/4242/status" "$HMN_PROCFS/4242/comm"
 	rm "$HMN_PROCFS/4242/exe"
 	if [ "$(id -u)" -eq 0 ]; then
@@ -435,14 +441,7 @@ Try 'hmn ps --help'." ]
 }
 
 @test "command: null where the cmdline cannot be read (another user's, hidepid)" {
-	dir=$(mktemp -d /tmp/hmn-cmdline.XXXXXX)
-	chmod 755 "$dir"
-	export HMN_PROCFS="$dir/proc" HMN_STUB_SCENARIO="$dir/scenario"
-	mkdir -p "$HMN_PROCFS"
-	two_gpus 'proc gpu=0 pid=4242 used=1048576' 'proc gpu=0 pid=555 used=1048576'
-	chmod 644 "$HMN_STUB_SCENARIO"
-	fake_process 4242 0 /usr/bin/secret "" 1024
-	fake_process 555 65534 /usr/bin/open "" 2048
+	two_owners cmdline
 	fake_cmdline 4242 secret --token=hunter2
 	fake_cmdline 555 open file
 	chmod 600 "$HMN_PROCFS/4242/cmdline"
