@@ -605,6 +605,66 @@ static int read_config(struct config *c, struct hmn_model *m, struct shape *s, b
 	return read_sliding(c, s->family, m, ret_swa, ret_n, ret_pattern);
 }
 
+/* Does [s, end) start the bare word w (not within a longer word: "NaNx", "Infinityy")? */
+static bool bare_word_at(const char *s, const char *end, const char *w)
+{
+	size_t n = strlen(w);
+	if ((size_t)(end - s) < n || memcmp(s, w, n) != 0)
+		return false;
+	return s + n == end || !((s[n] >= 'a' && s[n] <= 'z') || (s[n] >= 'A' && s[n] <= 'Z') ||
+				 (s[n] >= '0' && s[n] <= '9') || s[n] == '_');
+}
+
+char *json_python_words(const char *text, size_t len, size_t *ret_len)
+{
+	static const struct {
+		const char *word, *number;
+	} words[] = { { "-Infinity", "-1e999" }, { "Infinity", "1e999" }, { "NaN", "null" } };
+	const char *end = text + len;
+	bool in_string = false, found = false;
+	char *out = NULL;
+	size_t at = 0;
+
+	/* Twice: once to find a word (most configs have none: no copy), then to write the copy. */
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1) {
+			if (!found || !(out = malloc(len + len / 3 + 2))) /* NaN -> null: at most 4/3 as long */
+				return NULL;
+			in_string = false;
+		}
+		for (const char *s = text; s < end;) {
+			size_t k = 0, n_words = sizeof(words) / sizeof(words[0]);
+			if (!in_string)
+				while (k < n_words && !bare_word_at(s, end, words[k].word))
+					k++;
+			if (!in_string && k < n_words && (s == text || !((s[-1] >= 'a' && s[-1] <= 'z') ||
+									  (s[-1] >= 'A' && s[-1] <= 'Z') ||
+									  (s[-1] >= '0' && s[-1] <= '9') || s[-1] == '_'))) {
+				found = true;
+				if (pass == 1) {
+					memcpy(out + at, words[k].number, strlen(words[k].number));
+					at += strlen(words[k].number);
+				}
+				s += strlen(words[k].word);
+				continue;
+			}
+			if (*s == '"')
+				in_string = !in_string;
+			else if (in_string && *s == '\\' && s + 1 < end) {
+				if (pass == 1)
+					out[at++] = *s;
+				s++; /* the escaped character, a quote included, is the string's */
+			}
+			if (pass == 1)
+				out[at++] = *s;
+			s++;
+		}
+	}
+	out[at] = '\0';
+	*ret_len = at;
+	return out;
+}
+
 int config_read(const char *file, const char *text_json, size_t len, struct model_build *b, bool implies_tensors,
 		struct model_error *e)
 {
@@ -615,7 +675,10 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 			   .kv_heads = "num_key_value_heads", .width = "hidden_size", .head_dim = "head_dim",
 			   .experts_used = "num_experts_per_tok" },
 	};
-	cJSON *root = cJSON_ParseWithLength(text_json, len);
+	size_t python_len = 0;
+	char *python = json_python_words(text_json, len, &python_len);
+	cJSON *root = python ? cJSON_ParseWithLength(python, python_len) : cJSON_ParseWithLength(text_json, len);
+	free(python);
 	struct shape s = { 0 };
 	bool *swa = NULL;
 	size_t n_swa = 0;

@@ -200,6 +200,14 @@ int safetensors_index(const char *path, const char *text, size_t len,
  * with implies_tensors (a config.json alone), the tensors its shape implies. Then finishes b (the
  * tensors of a folder's shards must be in it before).
  */
+/*
+ * JSON as Python's json module writes it: the bare words Infinity,
+ * -Infinity and NaN that it allows (Nemotron-H's config.json holds
+ * Infinity) made numbers cJSON reads, 1e999 (an infinity), -1e999 and null,
+ * outside strings only. NULL when text has none (read it as it is) or on
+ * ENOMEM; else a malloc'd copy, NUL-terminated, its length in *ret_len.
+ */
+char *json_python_words(const char *text, size_t len, size_t *ret_len);
 int config_read(const char *file, const char *text, size_t len, struct model_build *b, bool implies_tensors,
 		struct model_error *e);
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "format.h"
+#include "model/model.h"
 #include "units.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -98,5 +99,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	free(s);
 	check_command(data, size);
+	/* Python's bare JSON words: the copy stays within 4/3 of the text, NUL-terminated where it says. */
+	size_t python_len = 0;
+	char *python = json_python_words((const char *)data, size, &python_len);
+	if (python && (python_len > size + size / 3 + 1 || strlen(python) > python_len))
+		abort();
+	free(python);
 	return 0;
 }

@@ -821,6 +821,40 @@ static void mamba_config(char *out, size_t size, const char *rank)
 		 "\"conv_kernel\":4,\"time_step_rank\":%s,\"num_hidden_layers\":24,\"vocab_size\":50280}", rank);
 }
 
+/* Python's json writes Infinity, -Infinity and NaN (Nemotron-H's config.json holds Infinity): read as numbers. */
+static void test_python_words(void)
+{
+	static const char in[] = "{\"a\":Infinity,\"b\": -Infinity,\"c\":NaN,\"s\":\"Infinity \\\"NaN\\\" -Infinity\","
+				 "\"NaNo\":1,\"x\":[NaN,Infinity],\"y\":\"\\\\\",\"z\":NaN}";
+	static const char want[] = "{\"a\":1e999,\"b\": -1e999,\"c\":null,\"s\":\"Infinity \\\"NaN\\\" -Infinity\","
+				   "\"NaNo\":1,\"x\":[null,1e999],\"y\":\"\\\\\",\"z\":null}";
+	size_t len = 0;
+	char *out = json_python_words(in, strlen(in), &len);
+	ok(out && len == strlen(want) && !strcmp(out, want), "the bare words outside strings, none inside");
+	if (out && strcmp(out, want))
+		printf("#   got %s\n", out);
+	free(out);
+	ok(!json_python_words("{\"a\":1,\"s\":\"NaN\",\"NaNa\":2}", 28, &len), "none: no copy");
+	ok(!json_python_words("{\"a\":InfinityX,\"b\":xNaN}", 25, &len), "a longer word is not one");
+	out = json_python_words("NaNNaN NaN", 10, &len);
+	ok(out && !strcmp(out, "NaNNaN null"), "back to back is one word, not two");
+	free(out);
+	/* NaN after NaN: the longest a copy can grow (4/3). */
+	out = json_python_words("NaN,NaN,NaN,NaN", 15, &len);
+	ok(out && len == 19 && !strcmp(out, "null,null,null,null"), "NaN after NaN");
+	free(out);
+
+	/* A config with them reads as it does without (Nemotron-H's time_step_limit). */
+	char json[2048], plain[2048];
+	llama_with(json, sizeof(json), "time_step_limit", "[0.0, Infinity]");
+	llama_with(plain, sizeof(plain), NULL, NULL);
+	char with_nan[2100];
+	snprintf(with_nan, sizeof(with_nan), "%.*s,\"initializer_range\":NaN}", (int)strlen(json) - 1, json);
+	uint64_t n = config_parameters(plain);
+	ok(n > 0 && config_parameters(json) == n && config_parameters(with_nan) == n,
+	   "a config.json holding Infinity and NaN reads, its count unchanged");
+}
+
 static void test_config_checks(void)
 {
 	char json[2048];
@@ -1646,6 +1680,7 @@ int main(void)
 	test_published();
 	test_estimate();
 	test_hostile_files();
+	test_python_words();
 	test_config_checks();
 	test_architectures();
 	test_config_defaults();
