@@ -122,6 +122,13 @@ struct hmn_model {
 	 */
 	struct hmn_model_layer input, output, other;
 	uint64_t context_length;    /* trained; 0: unknown */
+	/*
+	 * The longest context it is meant for: context_length stretched by
+	 * config.json's rope_scaling (its factor, of the original context where
+	 * it names one: YaRN, linear, dynamic NTK); context_length where it has
+	 * none; 0: unknown.
+	 */
+	uint64_t context_limit;
 	uint32_t n_layer;
 	struct hmn_model_layer *layers; /* n_layer of them */
 	uint32_t n_embd, n_ff, n_head, n_head_kv, n_vocab;
@@ -154,6 +161,12 @@ struct hmn_model {
  */
 int hmn_model_open(const char *path, struct hmn_model **ret_model, char *why, size_t why_size);
 struct hmn_model *hmn_model_free(struct hmn_model *model);
+/*
+ * A context of that many tokens beyond what the model is meant for
+ * (context_limit) is said in its warning: "context 32768 is beyond its
+ * 8192 trained tokens ...". Returns whether it is beyond.
+ */
+bool hmn_model_warn_context(struct hmn_model *model, uint64_t context);
 
 /* How an estimate is asked for; hmn_fit_request_init() sets the contract's defaults. */
 struct hmn_fit_request {

@@ -195,6 +195,9 @@ int cmd_fit(const struct cli *cli, hmn_context *ctx)
 		output_discard(&out);
 		return EXIT_RUNTIME;
 	}
+	/* A --context past what the model is meant for: said (and in model.warning), the estimate made as asked. */
+	if (cli->context)
+		hmn_model_warn_context(m, cli->context);
 	if (m->warning && !cli->quiet)
 		say(cli, ": %s\n", m->warning);
 	request_of(cli, &req);

@@ -332,6 +332,26 @@ static int implied_tensors(struct model_build *b, const struct hmn_model *m, con
 
 /* ---- the shape, read and checked --------------------------------------------- */
 
+/*
+ * The context rope_scaling stretches the trained one to: its factor times
+ * the original context it names (YaRN's: Qwen 2.5's 32768 x 4, DeepSeek-V3's
+ * 4096 x 40), never less than max_position_embeddings (Llama 3.1's is
+ * already the stretched 131072). Without an original context the trained
+ * one stands: Gemma 3's and LongChat's linear factor is already in their
+ * max_position_embeddings, and Phi-3's longrope has lists, not a factor.
+ */
+static uint64_t context_scaled(const struct config *c, uint64_t context)
+{
+	const cJSON *rope = cJSON_GetObjectItemCaseSensitive(c->text, "rope_scaling");
+	const cJSON *factor = cJSON_GetObjectItemCaseSensitive(rope, "factor");
+	const cJSON *original = cJSON_GetObjectItemCaseSensitive(rope, "original_max_position_embeddings");
+	if (!cJSON_IsObject(rope) || !cJSON_IsNumber(factor) || !(factor->valuedouble > 1.0 && factor->valuedouble <= 1024) ||
+	    !cJSON_IsNumber(original) || !(original->valuedouble >= 1 && original->valuedouble <= MODEL_MAX_CONTEXT))
+		return context;
+	double scaled = original->valuedouble * factor->valuedouble;
+	return scaled > (double)context && scaled <= (double)MODEL_MAX_CONTEXT ? (uint64_t)scaled : context;
+}
+
 /* Layers, width, vocabulary, trained context, tied embeddings: what every family has. */
 static int read_common(const struct config *c, const struct arch_info *f, struct hmn_model *m,
 		       struct shape *s)
@@ -352,6 +372,7 @@ static int read_common(const struct config *c, const struct arch_info *f, struct
 	m->n_embd = (uint32_t)s->h;
 	m->n_vocab = (uint32_t)s->vocab;
 	m->context_length = context;
+	m->context_limit = context ? context_scaled(c, context) : 0;
 	s->positions = f && f->positions ? context : 0;
 	return 0;
 }

@@ -38,6 +38,22 @@ void model_add_warning(struct hmn_model *m, const char *text)
 	m->warning = arena_strdup(m->arena, w);
 }
 
+bool hmn_model_warn_context(struct hmn_model *m, uint64_t context)
+{
+	uint64_t limit = m->context_limit ? m->context_limit : m->context_length;
+	char w[200];
+	if (!limit || context <= limit)
+		return false;
+	if (limit > m->context_length)
+		snprintf(w, sizeof(w), "context %" PRIu64 " is beyond its %" PRIu64 " trained tokens, %" PRIu64
+			 " with its rope scaling: estimated as asked", context, m->context_length, limit);
+	else
+		snprintf(w, sizeof(w), "context %" PRIu64 " is beyond its %" PRIu64 " trained tokens: estimated as asked",
+			 context, limit);
+	model_add_warning(m, w);
+	return true;
+}
+
 void model_warn_unknown_architecture(struct hmn_model *m)
 {
 	char w[160];

@@ -63,9 +63,14 @@ MIB=1048576
 	run "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --context 8192 --json
 	[ "$status" -eq 0 ]
 	[ "$(echo "$output" | jq .parts.kv_cache_bytes)" -eq $((1024 * MIB)) ]
-	run "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --context 35000 --json
+	run_split "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --context 35000 --json
 	[ "$(echo "$output" | jq .context)" -eq 35072 ]
+	# Past its 8192 trained tokens: said on stderr and in model.warning, the estimate made as asked.
+	[ "$(echo "$output" | jq -r .model.warning)" = "context 35000 is beyond its 8192 trained tokens: estimated as asked" ]
+	[ "$stderr" = "hmn: $MODELS/llama-3-8b.Q4_K_M.gguf: context 35000 is beyond its 8192 trained tokens: estimated as asked" ]
 	[ "$(echo "$output" | jq .parts.kv_cache_bytes)" -eq $((35072 * 128 * 1024)) ]
+	run_split "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --context 8192 --json
+	[ "$(echo "$output" | jq .model.warning)" = null ]
 	# The split file reads its other parts and tells the same model.
 	run "$HMN" fit "$MODELS/llama-3-8b-split-00001-of-00003.gguf" --context 8192 --json
 	[ "$status" -eq 0 ]
@@ -83,7 +88,8 @@ MIB=1048576
 	# At node-llama-cpp's ubatch of 513 the window pads to 1280 cells: llama.cpp logged 155.50 MiB.
 	run "$HMN" fit "$MODELS/gemma-3-1b.Q8_0.gguf" --memory 80GiB --context 32768 --ubatch 513 --json
 	[ "$(echo "$output" | jq .parts.kv_cache_bytes)" -eq $((15550 * MIB / 100)) ]
-	run "$HMN" fit "$MODELS/gemma-3-1b.Q8_0.gguf" --memory 80GiB --context 131072 --json
+	# (Past its 32768 trained tokens: said on stderr, estimated as asked.)
+	run_split "$HMN" fit "$MODELS/gemma-3-1b.Q8_0.gguf" --memory 80GiB --context 131072 --json
 	big=$(echo "$output" | jq .parts.kv_cache_bytes)
 	# Only the 4 full-attention layers of 26 grow: 4 x 1 KV head x 256 x 2 (K and V) x 2 bytes a token.
 	[ $((big - small)) -eq $(((131072 - 32768) * 4 * 1024)) ]
@@ -325,7 +331,7 @@ no_escapes() {
 	run_split "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --context 32768 --json
 	[ "$status" -eq 0 ]
 	[ "$(jq -c '[.gpus[] | [.index, .mig.gpu_instance_id, .mig.parent_index, .fits]]' <<<"$output")" = '[[0,2,0,true],[0,9,0,false]]' ]
-	run "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --context 32768
+	run_split "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --context 32768
 	[[ "${lines[9]}" == "0/2.0  28.7GiB  yes "* ]]
 	[[ "${lines[10]}" == "0/9.0   9.7GiB  no "* ]]
 	# The GPU named by its UUID is used through its instances too: never its own 68.3GiB (it said "fits").

@@ -855,6 +855,53 @@ static void test_python_words(void)
 	   "a config.json holding Infinity and NaN reads, its count unchanged");
 }
 
+/* rope_scaling: the context a model is meant for, beyond its trained one only where its original is named. */
+static void test_context_limit(void)
+{
+	static const struct {
+		const char *rope, *mpe;
+		uint64_t limit;
+		const char *why;
+	} cases[] = {
+		{ NULL, "4096", 4096, "no rope_scaling: the trained context" },
+		/* Qwen 2.5's documented YaRN: 32768 x 4. */
+		{ "{\"type\":\"yarn\",\"factor\":4.0,\"original_max_position_embeddings\":32768}", "32768", 131072, "YaRN" },
+		/* Llama 3.1's: max_position_embeddings is already the stretched one. */
+		{ "{\"rope_type\":\"llama3\",\"factor\":8.0,\"low_freq_factor\":1.0,\"high_freq_factor\":4.0,"
+		  "\"original_max_position_embeddings\":8192}", "131072", 131072, "Llama 3.1" },
+		/* Gemma 3's linear factor is in its max_position_embeddings already. */
+		{ "{\"rope_type\":\"linear\",\"factor\":8.0}", "131072", 131072, "linear, no original: as trained" },
+		{ "{\"type\":\"longrope\",\"short_factor\":[1.0],\"long_factor\":[1.0]}", "131072", 131072, "longrope" },
+		{ "{\"type\":\"yarn\",\"factor\":1e300,\"original_max_position_embeddings\":4096}", "4096", 4096,
+		  "an absurd factor: as trained" },
+		{ "{\"type\":\"yarn\",\"factor\":Infinity,\"original_max_position_embeddings\":4096}", "4096", 4096,
+		  "an infinite one too" },
+		{ "[1,2]", "4096", 4096, "not an object" },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char json[2048], with_rope[2300];
+		struct hmn_model *m = NULL;
+		llama_with(json, sizeof(json), "max_position_embeddings", cases[i].mpe);
+		if (cases[i].rope)
+			snprintf(with_rope, sizeof(with_rope), "%.*s,\"rope_scaling\":%s}", (int)strlen(json) - 1, json,
+				 cases[i].rope);
+		else
+			snprintf(with_rope, sizeof(with_rope), "%s", json);
+		int r = read_config(with_rope, &m);
+		ok(r == 0 && m->context_limit == cases[i].limit, "context limit: %s", cases[i].why);
+		if (r == 0 && m->context_limit != cases[i].limit)
+			printf("#   got %" PRIu64 "\n", m->context_limit);
+		if (r == 0 && i == 1) {
+			ok(!hmn_model_warn_context(m, 131072) && !m->warning, "131072 on YaRN's 4 x 32768: no warning");
+			ok(hmn_model_warn_context(m, 131073) && m->warning &&
+				   !strcmp(m->warning, "context 131073 is beyond its 32768 trained tokens, 131072 with its "
+						       "rope scaling: estimated as asked"),
+			   "131073: the warning names both");
+		}
+		hmn_model_free(m);
+	}
+}
+
 static void test_config_checks(void)
 {
 	char json[2048];
@@ -1681,6 +1728,7 @@ int main(void)
 	test_estimate();
 	test_hostile_files();
 	test_python_words();
+	test_context_limit();
 	test_config_checks();
 	test_architectures();
 	test_config_defaults();
