@@ -410,6 +410,8 @@ static int read_header(struct gguf_state *s, uint64_t *ret_tensors)
 	uint64_t n_kv;
 	int r;
 
+	if ((r = model_fail_if_lfs_pointer(c->r, c->e)) < 0)
+		return r;
 	if (c->r->size < 4 || (r = cur_read(c, magic, 4, "the magic")) < 0 || memcmp(magic, "GGUF", 4))
 		return model_fail(c->e, -EINVAL, "%s: not a GGUF file (no GGUF magic)", c->r->name);
 	if ((r = cur_u32(c, &version, "the version")) < 0)

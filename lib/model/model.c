@@ -38,6 +38,17 @@ void model_add_warning(struct hmn_model *m, const char *text)
 	m->warning = arena_strdup(m->arena, w);
 }
 
+int model_fail_if_lfs_pointer(const struct reader *r, struct model_error *e)
+{
+	static const char spec[] = "version https://git-lfs.github.com/spec/";
+	char head[sizeof(spec) - 1];
+	if (r->size < sizeof(head) || r->size > 1024 || r->read_at(r->userdata, 0, head, sizeof(head)) < 0 ||
+	    memcmp(head, spec, sizeof(head)) != 0)
+		return 0;
+	return model_fail(e, -EINVAL, "%s: a Git LFS pointer, not the weights: they were not downloaded "
+			  "(git lfs pull, or hf download)", r->name);
+}
+
 bool hmn_model_warn_context(struct hmn_model *m, uint64_t context)
 {
 	uint64_t limit = m->context_limit ? m->context_limit : m->context_length;

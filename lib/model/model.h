@@ -208,6 +208,11 @@ int safetensors_index(const char *path, const char *text, size_t len,
  * ENOMEM; else a malloc'd copy, NUL-terminated, its length in *ret_len.
  */
 char *json_python_words(const char *text, size_t len, size_t *ret_len);
+/*
+ * Is r a Git LFS pointer (a clone without git-lfs: a few lines of text
+ * where the weights should be)? Then fails e saying so: -EINVAL.
+ */
+int model_fail_if_lfs_pointer(const struct reader *r, struct model_error *e);
 int config_read(const char *file, const char *text, size_t len, struct model_build *b, bool implies_tensors,
 		struct model_error *e);
 

@@ -692,7 +692,8 @@ int hmn_model_open(const char *path, struct hmn_model **ret_model, char *why, si
 		if (!dir)
 			return -ENOMEM;
 		const char *base = basename_of(path);
-		if (!memcmp(magic, "GGUF", 4) || (ends_with(path, ".gguf") && size < 8)) {
+		/* A .gguf without the magic too: its reader says what it is (a Git LFS pointer) or is not. */
+		if (!memcmp(magic, "GGUF", 4) || ends_with(path, ".gguf")) {
 			r = open_gguf(path, &m, &e);
 		} else if (ends_with(path, ".safetensors")) {
 			r = open_hf(path, dir, base, false, &m, &e);
@@ -703,8 +704,6 @@ int hmn_model_open(const char *path, struct hmn_model **ret_model, char *why, si
 			r = strcmp(base, "config.json") ? model_fail(&e, -EINVAL, "%s: a JSON file that is not"
 								     " config.json", path)
 							: open_hf(path, dir, NULL, true, &m, &e);
-		} else if (ends_with(path, ".gguf")) {
-			r = model_fail(&e, -EINVAL, "%s: not a GGUF file (no GGUF magic)", path);
 		} else {
 			r = model_fail(&e, -EINVAL, "%s: not a model: neither GGUF, safetensors nor config.json",
 				       path);

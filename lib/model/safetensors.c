@@ -165,6 +165,8 @@ int safetensors_read(const struct reader *r, struct model_build *b, struct model
 	uint64_t n = 0;
 	int ret;
 
+	if ((ret = model_fail_if_lfs_pointer(r, e)) < 0)
+		return ret;
 	if (r->size < 8)
 		return model_fail(e, -EINVAL, "%s: not a safetensors file (%" PRIu64 " bytes)", r->name, r->size);
 	if ((ret = r->read_at(r->userdata, 0, head, 8)) < 0)

@@ -608,3 +608,25 @@ Try 'hmn fit --help'." ]
 	diff <(printf '%s\n' "$want") <(printf '%s\n' "${got%$'\n'}") | sed 's/^/# /' >&3 || true
 	[ "${got%$'\n'}" = "$want" ]
 }
+
+@test "fit: a Git LFS pointer where the weights should be is said as one (a clone without git-lfs)" {
+	dir="$BATS_TEST_TMPDIR/clone"
+	mkdir -p "$dir"
+	# A pointer as git-lfs writes it (its spec, v1): three lines of text.
+	pointer() {
+		printf 'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 4976698672\n' >"$1"
+	}
+	pointer "$dir/model.safetensors"
+	pointer "$dir/model.Q4_K_M.gguf"
+	for file in model.safetensors model.Q4_K_M.gguf; do
+		run_split "$HMN" fit "$dir/$file" --memory 80GiB
+		[ "$status" -eq 1 ]
+		[ "$stderr" = "hmn: $dir/$file: a Git LFS pointer, not the weights: they were not downloaded (git lfs pull, or hf download)" ]
+	done
+	# In a folder beside its config.json: the same line, naming the file.
+	cp "$TESTS_DIR/fixtures/fit/llava-1.5-7b-hf/config.json" "$dir/"
+	rm "$dir/model.Q4_K_M.gguf"
+	run_split "$HMN" fit "$dir" --memory 80GiB
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"model.safetensors: a Git LFS pointer, not the weights"* ]]
+}
