@@ -34,16 +34,17 @@ teardown() {
 with_models_in_background() {
 	setsid "$bin/with-models" "$@" 3>&- &
 	pid=$!
-	for _ in $(seq 100); do
+	# make-models takes seconds on a loaded machine: 30 s at most.
+	for _ in $(seq 300); do
 		[ -s "$dir_file" ] && return 0
 		sleep 0.1
 	done
 	return 1
 }
 
-# gone: $TMPDIR empty, within 5 seconds (the guard's removal is not waited for).
+# gone: $TMPDIR empty, within 30 seconds (the guard's removal is not waited for; a loaded machine is slow).
 gone() {
-	for _ in $(seq 50); do
+	for _ in $(seq 300); do
 		[ -z "$(ls -A "$TMPDIR")" ] && return 0
 		sleep 0.1
 	done
