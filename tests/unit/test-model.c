@@ -834,8 +834,9 @@ static void test_python_words(void)
 	if (out && strcmp(out, want))
 		printf("#   got %s\n", out);
 	free(out);
-	ok(!json_python_words("{\"a\":1,\"s\":\"NaN\",\"NaNa\":2}", 28, &len), "none: no copy");
-	ok(!json_python_words("{\"a\":InfinityX,\"b\":xNaN}", 25, &len), "a longer word is not one");
+	static const char none[] = "{\"a\":1,\"s\":\"NaN\",\"NaNa\":2}", longer[] = "{\"a\":InfinityX,\"b\":xNaN}";
+	ok(!json_python_words(none, strlen(none), &len), "none: no copy");
+	ok(!json_python_words(longer, strlen(longer), &len), "a longer word is not one");
 	out = json_python_words("NaNNaN NaN", 10, &len);
 	ok(out && !strcmp(out, "NaNNaN null"), "back to back is one word, not two");
 	free(out);
