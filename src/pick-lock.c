@@ -72,14 +72,14 @@ void pick_file_close(struct pick_file *f)
 	f->fd = -1;
 }
 
-bool pick_release(const char *const *keys, size_t n_keys)
+bool pick_release(const char *const *keys, size_t n_keys, uint64_t wait_ms)
 {
 	struct pick_file *f = malloc(sizeof(*f));
 	uint32_t self = hmn_self_pid();
 	size_t removed = 0;
 
-	/* Quietly, and without waiting: a hold not let go of now is tried again, or ends when it expires. */
-	if (!f || pick_file_open(f, 0, true) < 0 || f->fd < 0) {
+	/* Quietly: a hold not let go of now is tried again, or ends with this process or when it expires. */
+	if (!f || pick_file_open(f, wait_ms, true) < 0 || f->fd < 0) {
 		free(f);
 		return false;
 	}

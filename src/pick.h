@@ -116,9 +116,10 @@ int pick_file_save(struct pick_file *f);
 void pick_file_close(struct pick_file *f);
 /*
  * Lets go of this process's holds on these keys (NULL: all of them): the
- * run's tree holds what it asked for there, or it ended. Never waits for
- * the lock: false when it could not be had now (try again later).
+ * run's tree holds what it asked for there (wait_ms 0: a sample never
+ * waits for the lock), or it ended (a short wait, so that the file says
+ * so). False when the lock could not be had: try again later.
  */
-bool pick_release(const char *const *keys, size_t n_keys);
+bool pick_release(const char *const *keys, size_t n_keys, uint64_t wait_ms);
 
 #endif

@@ -176,7 +176,7 @@ void run_pick_holding(struct run_pick *p, const struct hmn_place *place, uint64_
 	for (size_t i = 0; i < p->n; i++)
 		if (!p->released[i] && hmn_place_equal(&p->places[i], place) && bytes >= p->need_bytes[i]) {
 			const char *key = p->keys[i];
-			p->released[i] = pick_release(&key, 1); /* else the next sample tries again */
+			p->released[i] = pick_release(&key, 1, 0); /* else the next sample tries again */
 		}
 }
 
@@ -186,7 +186,7 @@ void run_pick_free(struct run_pick *p)
 	for (size_t i = 0; i < p->n; i++)
 		held |= !p->released[i];
 	if (held)
-		pick_release(NULL, 0);
+		pick_release(NULL, 0, 1000);
 	for (size_t i = 0; i < p->cli.n_devices; i++)
 		free((char *)p->cli.devices[i].text);
 	free(p->cli.devices);
