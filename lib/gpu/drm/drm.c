@@ -57,34 +57,6 @@ static const char *sysfs_root(bool *ret_fake)
 	return root;
 }
 
-/* A small sysfs file, NUL-terminated, trailing newline removed; -errno. */
-static int read_attr(int dir, const char *path, char *buf, size_t size)
-{
-	ssize_t n = linux_read_head(dir, path, buf, size);
-	if (n < 0)
-		return (int)n;
-	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		n--;
-	buf[n] = '\0';
-	return 0;
-}
-
-/* A sysfs number (decimal, or 0x-prefixed hex as older kernels print some); -errno. */
-static int read_u64(int dir, const char *path, uint64_t *ret)
-{
-	char buf[64];
-	int r = read_attr(dir, path, buf, sizeof(buf));
-	if (r < 0)
-		return r;
-	bool hex = buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X');
-	const char *end = hex ? buf + 2 : buf;
-	uint64_t v;
-	if (!(hex ? parse_hex : parse_decimal)(&end, buf + strlen(buf), UINT64_MAX, &v) || *end)
-		return -EINVAL;
-	*ret = v;
-	return 0;
-}
-
 /* "card0" → 0, "renderD128" → 128 with *ret_render; false for "card0-DP-1", "version". */
 static bool node_number(const char *name, unsigned *ret, bool *ret_render)
 {
@@ -148,7 +120,7 @@ static bool read_uevent(int class_dir, const char *name, struct uevent *u)
 {
 	char path[64], text[1024], ids[32];
 	snprintf(path, sizeof(path), "%s/device/uevent", name);
-	if (read_attr(class_dir, path, text, sizeof(text)) < 0)
+	if (linux_read_attr(class_dir, path, text, sizeof(text)) < 0)
 		return false;
 	uevent_value(text, "DRIVER", u->driver, sizeof(u->driver));
 	uevent_value(text, "PCI_SLOT_NAME", u->slot, sizeof(u->slot));
@@ -203,7 +175,7 @@ static void name_gpus(struct drm *d, int class_dir)
 		char path[64], text[128];
 
 		snprintf(path, sizeof(path), "card%u/device/product_name", g->card);
-		if (read_attr(class_dir, path, text, sizeof(text)) == 0 && text[0]) {
+		if (linux_read_attr(class_dir, path, text, sizeof(text)) == 0 && text[0]) {
 			snprintf(g->name, sizeof(g->name), "%s", text);
 			continue;
 		}
@@ -392,7 +364,7 @@ static int device_u64(struct drm *d, unsigned i, const char *attr, uint64_t *ret
 {
 	char path[128];
 	snprintf(path, sizeof(path), "class/drm/card%u/device/%s", d->gpus[i].card, attr);
-	return read_u64(d->sysfs, path, ret);
+	return linux_read_u64(d->sysfs, path, ret);
 }
 
 /* A read error other than "no such attribute": the GPU itself is failing (off the bus). */

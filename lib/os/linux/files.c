@@ -1,6 +1,7 @@
 /* Small files of /proc and /sys, and the decimal names of their entries. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -9,6 +10,7 @@
 #include "os/linux/proc-parse.h"
 #include "os/os.h"
 #include "util/arena.h"
+#include "util/number.h"
 
 ssize_t linux_read_head(int dir, const char *path, char *buf, size_t size)
 {
@@ -83,4 +85,32 @@ int linux_read_stat(int procfs, unsigned pid, struct proc_stat *ret)
 	if (n < 0)
 		return (int)n;
 	return parse_stat(buf, (size_t)n, ret);
+}
+
+/* A small sysfs file, NUL-terminated, trailing newline removed; -errno. */
+int linux_read_attr(int dir, const char *path, char *buf, size_t size)
+{
+	ssize_t n = linux_read_head(dir, path, buf, size);
+	if (n < 0)
+		return (int)n;
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		n--;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* A sysfs number (decimal, or 0x-prefixed hex as older kernels print some); -errno. */
+int linux_read_u64(int dir, const char *path, uint64_t *ret)
+{
+	char buf[64];
+	int r = linux_read_attr(dir, path, buf, sizeof(buf));
+	if (r < 0)
+		return r;
+	bool hex = buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X');
+	const char *end = hex ? buf + 2 : buf;
+	uint64_t v;
+	if (!(hex ? parse_hex : parse_decimal)(&end, buf + strlen(buf), UINT64_MAX, &v) || *end)
+		return -EINVAL;
+	*ret = v;
+	return 0;
 }

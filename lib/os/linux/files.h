@@ -7,6 +7,7 @@
 #define HMN_LINUX_FILES_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 /*
@@ -30,6 +31,11 @@ ssize_t linux_read_all(int dir, const char *path, char **buf, size_t *size);
  * No printf: this runs per process and per descriptor.
  */
 size_t linux_put_uint(char *buf, size_t len, unsigned long n);
+
+/* A small sysfs attribute, NUL-terminated, its trailing newline and blanks removed; -errno. */
+int linux_read_attr(int dir, const char *path, char *buf, size_t size);
+/* A sysfs number: decimal, or 0x-prefixed hex (PCI's vendor and class, older kernels' sizes); -errno. */
+int linux_read_u64(int dir, const char *path, uint64_t *ret);
 
 /* The root to read instead of /sys ($HMN_SYSFS), never NULL. */
 const char *os_sysfs_root(void);

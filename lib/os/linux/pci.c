@@ -15,7 +15,6 @@
 
 #include "os/linux/files.h"
 #include "os/os.h"
-#include "util/number.h"
 
 #define VENDOR_NVIDIA 0x10de
 
@@ -23,19 +22,6 @@ const char *os_sysfs_root(void)
 {
 	const char *root = os_trusted_getenv("HMN_SYSFS");
 	return root && *root ? root : "/sys";
-}
-
-/* A sysfs attribute of the form 0x1234, as PCI's vendor and class are printed; false when it is not one. */
-static bool read_hex_attr(int dir, const char *path, uint64_t *ret)
-{
-	char buf[32];
-	ssize_t n = linux_read_head(dir, path, buf, sizeof(buf));
-	if (n < 3 || buf[0] != '0' || (buf[1] != 'x' && buf[1] != 'X'))
-		return false;
-	const char *p = buf + 2, *end = buf + n;
-	while (end > p && (end[-1] == '\n' || end[-1] == ' '))
-		end--;
-	return parse_hex(&p, end, UINT32_MAX, ret) && p == end;
 }
 
 /*
@@ -90,10 +76,10 @@ unsigned os_nvidia_gpus_shown(char *where, size_t size)
 		if (e->d_name[0] == '.' || strlen(e->d_name) >= sizeof(names[0]))
 			continue;
 		snprintf(attr, sizeof(attr), "%s/vendor", e->d_name);
-		if (!read_hex_attr(dir_fd, attr, &vendor) || vendor != VENDOR_NVIDIA)
+		if (linux_read_u64(dir_fd, attr, &vendor) < 0 || vendor != VENDOR_NVIDIA)
 			continue;
 		snprintf(attr, sizeof(attr), "%s/class", e->d_name);
-		if (!read_hex_attr(dir_fd, attr, &class_code) ||
+		if (linux_read_u64(dir_fd, attr, &class_code) < 0 ||
 		    ((class_code >> 8) != 0x0300 && (class_code >> 8) != 0x0302) || !hosts_driver_reads(dir_fd, e->d_name))
 			continue;
 		memcpy(names[n++], e->d_name, strlen(e->d_name) + 1);
