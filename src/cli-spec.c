@@ -9,7 +9,7 @@ _Static_assert(sizeof(enum output_format) == sizeof(int), "enum output_format is
 _Static_assert(sizeof(enum sort_key) == sizeof(int), "enum sort_key is an int");
 _Static_assert(sizeof(enum attention) == sizeof(int), "enum attention is an int");
 _Static_assert(sizeof(enum csv_rows) == sizeof(int), "enum csv_rows is an int");
-static const char *const formats[] = { "table", "json", "csv", "prometheus", NULL };
+const char *const cli_format_names[] = { "table", "json", "csv", "prometheus", NULL };
 static const char *const sort_keys[] = { "vram", "pid", "name", "device", NULL };
 static const char *const attentions[] = { "fused", "eager", NULL };
 static const char *const row_kinds[] = { "gpus", "processes", NULL }; /* from ROWS_GPUS */
@@ -23,7 +23,7 @@ static const struct option_spec
 	opt_version = OPTION("version", 'V', VALUE_FLAG, version, NULL, "print the version"),
 	opt_json = OPTION("json", 0, VALUE_SET, format, NULL, "JSON on stdout (--format json)", .value = FORMAT_JSON),
 	opt_format = OPTION("format", 0, VALUE_CHOICE, format, "F", "table (default), json, csv or prometheus",
-			    .choices = formats),
+			    .choices = cli_format_names),
 	opt_output = OPTION("output", 'o', VALUE_FILE, output, "FILE", "write to FILE atomically, not stdout"),
 	opt_quiet = OPTION("quiet", 'q', VALUE_FLAG, quiet, NULL, "no summary, peaks or report on stderr"),
 	free_quiet = OPTION("quiet", 'q', VALUE_FLAG, quiet, NULL, "with --need, no table: the exit status alone"),
@@ -52,7 +52,7 @@ static const struct option_spec
 	watch_json = OPTION("json", 0, VALUE_SET, format, NULL, "one JSON object a sample, a line each",
 			    .value = FORMAT_JSON),
 	watch_format = OPTION("format", 0, VALUE_CHOICE, format, "F",
-			      "table, json, csv (a log), or prometheus with -o", .choices = formats),
+			      "table, json, csv (a log), or prometheus with -o", .choices = cli_format_names),
 	watch_rows = OPTION("rows", 0, VALUE_CHOICE, rows, "KIND", "gpus (default) or processes, one csv row each",
 			    .choices = row_kinds, .value = ROWS_GPUS),
 	watch_output = OPTION("output", 'o', VALUE_FILE, output, "FILE", "each sample replaces FILE atomically"),
@@ -61,7 +61,7 @@ static const struct option_spec
 	run_json = OPTION("json", 0, VALUE_SET, format, NULL, "the report in JSON, on stderr (or in FILE)",
 			  .value = FORMAT_JSON),
 	run_format = OPTION("format", 0, VALUE_CHOICE, format, "F", "table (text, the default) or json",
-			    .choices = formats),
+			    .choices = cli_format_names),
 	run_output = OPTION("output", 'o', VALUE_FILE, output, "FILE", "the report to FILE atomically, not stderr"),
 	run_limit = OPTION("limit", 0, VALUE_SIZE, limit, "SIZE",
 			   "stop the tree past SIZE (8GiB; 50% of all GPUs)"),
@@ -78,7 +78,7 @@ static const struct option_spec
 	fit_gpus = OPTION("gpus", 0, VALUE_COUNT, gpus, "N", "split over N GPUs (tensor parallel)"),
 	fit_memory = OPTION("memory", 0, VALUE_BYTES, memory, "SIZE", "plan for a GPU of SIZE, not those present"),
 	fit_margin = OPTION("margin", 0, VALUE_FACTOR, margin, "F", "factor for fragmentation (default 1.1)"),
-	fit_format = OPTION("format", 0, VALUE_CHOICE, format, "F", "table (default) or json", .choices = formats);
+	fit_format = OPTION("format", 0, VALUE_CHOICE, format, "F", "table (default) or json", .choices = cli_format_names);
 
 /* Every command takes these, before or after its name. */
 static const struct option_spec *const global_options[] = {
@@ -136,12 +136,17 @@ const struct command_spec *command_named(const char *name)
 	return NULL;
 }
 
-const struct command_spec *command_of(const struct cli *cli)
+const struct command_spec *command_spec_of(enum command command)
 {
-	for (size_t i = 0; i < cli_n_commands && cli->command_given; i++)
-		if (cli_commands[i].command == cli->command)
+	for (size_t i = 0; i < cli_n_commands; i++)
+		if (cli_commands[i].command == command)
 			return &cli_commands[i];
 	return NULL;
+}
+
+const struct command_spec *command_of(const struct cli *cli)
+{
+	return cli->command_given ? command_spec_of(cli->command) : NULL;
 }
 
 static void add_specs(struct option_set *set, const struct option_spec *const *options)

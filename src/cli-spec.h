@@ -52,10 +52,14 @@ struct command_spec {
 };
 
 extern const struct command_spec cli_commands[];
+/* --format's names, in enum output_format's order, NULL-terminated. */
+extern const char *const cli_format_names[];
 extern const size_t cli_n_commands;
 
 /* The command of that name, or NULL. */
 const struct command_spec *command_named(const char *name);
+/* The command's own entry (hmn free's for a line that named none). */
+const struct command_spec *command_spec_of(enum command command);
 /* The command the line named, or NULL when it named none. */
 const struct command_spec *command_of(const struct cli *cli);
 

@@ -224,7 +224,6 @@ static int remember_pids(struct cli *cli)
  * columns. Written to a file named so, the output would vanish while the
  * pipeline after it (xargs kill) quietly got nothing.
  */
-static const char *const format_words[] = { "table", "json", "csv", "prometheus", NULL };
 static const char *const other_format_words[] = { "yaml", "yml", "wide", "name", "jsonpath", "text", "tsv", NULL };
 static const char *const column_words[] = { "gpu",   "used", "free", "total", "reserved", "source",  "pid",
 					    "user",  "type", "vram", "shared", "ram",   "util",     "temp",  "power",
@@ -244,10 +243,10 @@ static int check_output_name(struct parser *p, const char *typed, const char *va
 		return fail(p, "empty value for %s", typed);
 	if (sys_names_a_path(value))
 		return 0; /* ./json: a file named json, as asked */
-	for (size_t i = 0; format_words[i]; i++)
-		if (strcasecmp(value, format_words[i]) == 0)
+	for (size_t i = 0; cli_format_names[i]; i++) /* hmn's own: --format is what was meant */
+		if (strcasecmp(value, cli_format_names[i]) == 0)
 			return fail(p, "%s %.40s would write a file named '%.40s': did you mean --format %s? (a file of "
-				    "that name: %s ./%.40s)", typed, value, value, format_words[i], typed, value);
+				    "that name: %s ./%.40s)", typed, value, value, cli_format_names[i], typed, value);
 	if (is_word_of(value, other_format_words))
 		return fail(p, "%s %.40s would write a file named '%.40s': hmn's formats are --format table, json, csv "
 			    "or prometheus (a file of that name: %s ./%.40s)", typed, value, value, typed, value);

@@ -80,10 +80,7 @@ int finish_failed_query(const struct cli *cli, hmn_context *ctx, struct output *
 
 const char *command_name(const struct cli *cli)
 {
-	for (size_t i = 0; i < cli_n_commands; i++)
-		if (cli_commands[i].command == cli->command)
-			return cli_commands[i].name;
-	return "hmn";
+	return command_spec_of(cli->command)->name;
 }
 
 int finish_failed_document(const struct cli *cli, struct output *out, int status)
