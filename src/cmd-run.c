@@ -116,8 +116,11 @@ static bool device_wanted(const struct cli *cli, const struct hmn_gpu_list *gpus
 /* The GPUs to watch and what each held before COMMAND started; false when there is none. */
 static int take_baseline(struct run *run)
 {
-	struct hmn_gpu_list *gpus = NULL;
-	int r = hmn_query_gpus(run->ctx, &gpus);
+	/* --pick read them a moment ago, under its lock: that reading is the baseline. */
+	struct hmn_gpu_list *gpus = run->pick ? run->pick->gpus : NULL;
+	int r = gpus ? 0 : hmn_query_gpus(run->ctx, &gpus);
+	if (run->pick)
+		run->pick->gpus = NULL;
 
 	/* No GPU, or none that answers: COMMAND runs all the same, and the report says so. */
 	if (r == -ENODEV || r == -EIO)

@@ -137,6 +137,8 @@ static int pick_under_lock(struct run_pick *p, const struct cli *cli, hmn_contex
 		goto out;
 	}
 	status = EXIT_OK;
+	p->gpus = gpus; /* the run's baseline: no query again before COMMAND starts */
+	gpus = NULL;
 out:
 	free(picked);
 	free(rows);
@@ -190,6 +192,7 @@ void run_pick_free(struct run_pick *p)
 	for (size_t i = 0; i < p->cli.n_devices; i++)
 		free((char *)p->cli.devices[i].text);
 	free(p->cli.devices);
+	hmn_gpu_list_free(p->gpus);
 	free(p->keys);
 	free(p->ids);
 	free(p->places);

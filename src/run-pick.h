@@ -23,6 +23,7 @@ struct run_pick {
 	struct hmn_place *places;
 	uint64_t *need_bytes;            /* --need on each (N%: of its own total) */
 	bool *released;                  /* its hold let go of: the tree holds --need there */
+	struct hmn_gpu_list *gpus;       /* the GPUs as read under the lock, until the run takes them */
 };
 
 /*

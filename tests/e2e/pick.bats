@@ -99,6 +99,13 @@ holds() {
 	[ "$(jq -c '[.devices[].uuid]' <<<"$stderr")" = "[\"$H100\"]" ]
 	run_split "$HMN" run --need 50GiB --pick 1 -- true
 	[[ "$stderr" == *"; picked $H100." ]]
+	# One NVML initialisation; the GPUs read twice (the sources opened before the lock, then again
+	# under it), and that second reading is the run's baseline: never a third.
+	export HMN_STUB_TRACE="$BATS_TEST_TMPDIR/trace"
+	run_split "$HMN" run -q --need 50GiB --pick 1 -- true
+	[ "$(grep -c '^nvmlInit' "$HMN_STUB_TRACE")" -eq 1 ]
+	[ "$(sed -n 's/^calls nvmlDeviceGetMemoryInfo_v2 //p' "$HMN_STUB_TRACE")" -eq 4 ]
+	unset HMN_STUB_TRACE
 	# Without --pick the variable is COMMAND's own.
 	run_split "$HMN" run --json -- sh -c 'echo "${CUDA_VISIBLE_DEVICES-unset}"'
 	[ "$output" = unset ]
