@@ -854,6 +854,21 @@ static void test_python_words(void)
 	uint64_t n = config_parameters(plain);
 	ok(n > 0 && config_parameters(json) == n && config_parameters(with_nan) == n,
 	   "a config.json holding Infinity and NaN reads, its count unchanged");
+
+	/*
+	 * A real one: state-spaces/mamba2-2.7b's config.json as published in
+	 * transformers' format (tests/fixtures/fit/mamba2-2.7b, the copy public
+	 * projects' tests quote), its time_step_limit [0.0, Infinity]. Its JSON
+	 * reads; hmn knows no mamba2 config yet (issue 27), and says what it lacks.
+	 */
+	size_t text_len;
+	char *text = slurp_fixture("fit", "mamba2-2.7b/config.json", &text_len);
+	struct hmn_model *m = NULL;
+	ok(text && strstr(text, "[0.0, Infinity]") && read_config(text, &m) < 0 && !strstr(why, "not a JSON object") &&
+		   strstr(why, "num_attention_heads is missing"),
+	   "mamba2-2.7b's real config.json: its Infinity read, refused for the key it lacks");
+	hmn_model_free(m);
+	free(text);
 }
 
 /* rope_scaling: the context a model is meant for, beyond its trained one only where its original is named. */
