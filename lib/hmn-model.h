@@ -110,6 +110,13 @@ struct hmn_model {
 	 * unknown architecture read as a generic transformer.
 	 */
 	const char *warning;
+	/*
+	 * NULL, or what the caller may want to know that does not make the
+	 * estimate doubtful (printable, as why is): shards priced from the
+	 * index because they are not downloaded yet, a float32 checkpoint.
+	 * On stderr, never in the JSON's model.warning.
+	 */
+	const char *note;
 	enum hmn_dtype dtype;       /* the type most of the weights' bytes are in */
 	enum hmn_dtype float_dtype; /* the float type of the model (its activations, safetensors' KV default) */
 	uint64_t parameters;

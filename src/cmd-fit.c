@@ -200,6 +200,8 @@ int cmd_fit(const struct cli *cli, hmn_context *ctx)
 		hmn_model_warn_context(m, cli->context);
 	if (m->warning && !cli->quiet)
 		say(cli, ": %s\n", m->warning);
+	if (m->note && !cli->quiet)
+		say(cli, ": note: %s\n", m->note);
 	request_of(cli, &req);
 	if (m->format == HMN_MODEL_GGUF && req.kv_dtype != HMN_DTYPE_NONE && !llama_cpp_cache_type(req.kv_dtype)) {
 		char message[200];

@@ -28,14 +28,25 @@ int model_fail(struct model_error *e, int r, const char *fmt, ...)
 
 /* ---- what a reader says of a model: its warning, its layers' kinds ------------------ */
 
-void model_add_warning(struct hmn_model *m, const char *text)
+/* *said, then text after it ("first; text"), into m's arena; cut at 512 bytes. */
+static void add_said(struct hmn_model *m, const char **said, const char *text)
 {
 	char w[512];
-	if (m->warning && *m->warning)
-		snprintf(w, sizeof(w), "%s; %s", m->warning, text);
+	if (*said && **said)
+		snprintf(w, sizeof(w), "%s; %s", *said, text);
 	else
 		snprintf(w, sizeof(w), "%s", text);
-	m->warning = arena_strdup(m->arena, w);
+	*said = arena_strdup(m->arena, w);
+}
+
+void model_add_warning(struct hmn_model *m, const char *text)
+{
+	add_said(m, &m->warning, text);
+}
+
+void model_add_note(struct hmn_model *m, const char *text)
+{
+	add_said(m, &m->note, text);
 }
 
 int model_fail_if_lfs_pointer(const struct reader *r, struct model_error *e)

@@ -99,6 +99,8 @@ void model_build_abort(struct model_build *b);
 void model_warn_unknown_architecture(struct hmn_model *m);
 /* Adds text to m's warning (after the one it has, if any: "first; text"). */
 void model_add_warning(struct hmn_model *m, const char *text);
+/* Adds text to m's note (hmn_model.note: said, not doubted), as model_add_warning() does. */
+void model_add_note(struct hmn_model *m, const char *text);
 /* Sets layers' kinds from the model's window and pattern; recurrent: every layer keeps a state. */
 void model_set_layer_kinds(struct hmn_model *m, bool recurrent, uint32_t swa_pattern, const bool *swa_layers,
 			   size_t n_swa_layers);
