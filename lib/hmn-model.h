@@ -158,7 +158,14 @@ struct hmn_model {
  * all of model-NNNNN-of-MMMMM.safetensors, else consolidated.safetensors,
  * else all of consolidated-NNNNN-of-MMMMM.safetensors, else the one file
  * (or set of shards) that is not a LoRA adapter (adapter_*): never two
- * copies of the weights summed.
+ * copies of the weights summed. Shards the index names that are not there
+ * (a download in progress, or config.json and the index alone) are priced
+ * from its metadata.total_size, said in the model's note. A Hugging Face
+ * cache folder (models--ORG--NAME) is read through refs/main's snapshot,
+ * and ORG/NAME where no such path is is looked for in the local cache
+ * ($HF_HUB_CACHE, $HF_HOME/hub, $XDG_CACHE_HOME/huggingface/hub,
+ * ~/.cache/huggingface/hub), never the network; the model is then named
+ * ORG/NAME.
  * Returns 0, or a negative errno with one line in why (what, and where:
  * the file and the offset), printable: each byte of a control character or
  * of invalid UTF-8 from the file's names a '?'. -EINVAL a malformed or

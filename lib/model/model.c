@@ -185,7 +185,7 @@ static bool contains(const char *s, size_t n, const char *needle)
  * number past the bound). N is 9 digits at most: a longer run is no layer
  * number, and the search goes on past it; a number past the bound ends it.
  */
-static long layer_of(const char *name, size_t n)
+long model_layer_of(const char *name, size_t n)
 {
 	static const char *const marks[] = { "blk.", "layers.", "h.", "blocks.", "layer." };
 	const char *end = name + n;
@@ -313,7 +313,7 @@ int model_build_tensor(struct model_build *b, const char *name, size_t name_len,
 	if (add_name(b, name, name_len) < 0)
 		return -ENOMEM;
 
-	long layer = layer_of(name, name_len);
+	long layer = model_layer_of(name, name_len);
 	if (layer >= 0) {
 		if ((size_t)layer >= b->n_layers_seen) {
 			size_t want = (size_t)layer + 1;

@@ -8,8 +8,9 @@
  *
  * Inside it, calls go one way: the tables at the bottom (dtype.c, arch.c),
  * model.c's builder and the shape's rules on them, the readers (gguf.c,
- * safetensors.c, config.c) on those, open.c on the readers; estimate.c
- * needs the types alone.
+ * safetensors.c, config.c) on those; resolve.c decides which files a
+ * typed MODEL names (and reads the index), open.c reads them through the
+ * readers; estimate.c needs the types alone.
  *
  * This header is private to lib/model (and its unit tests and fuzzers).
  */
@@ -48,6 +49,8 @@
  */
 #define SAFETENSORS_MAX_STRUCTURE (1u << 20)
 #define MODEL_MAX_TEXT (64u << 20)       /* config.json, model.safetensors.index.json */
+/* An index's metadata.total_size: a pebibyte, where the largest checkpoints published are ~2 TB. */
+#define MODEL_MAX_TOTAL_SIZE (1ull << 50)
 
 /* ---- model.c: what the readers build ---- */
 
@@ -84,6 +87,12 @@ int model_build_start(struct model_build *b, struct hmn_model **ret_model);
  */
 int model_build_tensor(struct model_build *b, const char *name, size_t name_len,
 		       enum hmn_dtype dtype, const uint64_t *dims, size_t n_dims, uint64_t bytes);
+/*
+ * The layer a tensor's name places it in: GGUF's "blk.N.", safetensors'
+ * "layers.N.", "h.N.", "blocks.N.", "layer.N." anywhere in the name; -1
+ * for none (or a number past MODEL_MAX_LAYERS).
+ */
+long model_layer_of(const char *name, size_t n);
 /* A tensor named twice (in one file or across a model's files): -EINVAL, said for where. */
 int model_build_check_names(struct model_build *b, const char *where, struct model_error *e);
 /*
@@ -194,6 +203,27 @@ int safetensors_read(const struct reader *r, struct model_build *b, struct model
  */
 int safetensors_index(const char *path, const char *text, size_t len,
 		      int (*add)(const char *name, void *data), void *data, struct model_error *e);
+/*
+ * model.safetensors.index.json as read: its shards, its metadata.total_size
+ * and its weight_map's tensor names (which tensors a model has, in which
+ * shard: for what a planner may want of them before the shards are there).
+ */
+struct safetensors_index {
+	char **shards;                  /* plain file names, each once, in the order first met; malloc'd */
+	size_t n_shards;
+	enum { INDEX_TOTAL_ABSENT, INDEX_TOTAL_VALID, INDEX_TOTAL_INVALID } total;
+	uint64_t total_size;            /* INDEX_TOTAL_VALID: the tensors' bytes, 1 to MODEL_MAX_TOTAL_SIZE */
+	char total_problem[96];         /* INDEX_TOTAL_INVALID: what is wrong with it ("-5 is not ...") */
+	/* The tensors' names, NUL-terminated one after another, in the map's order; malloc'd. */
+	char *tensor_names;
+	size_t names_len, names_capacity, n_tensors;
+	uint32_t *tensor_shard;         /* each tensor's shard, an index into shards; malloc'd */
+	size_t shard_capacity;
+};
+/* Reads an index (path names it in messages) into *ret; the errors of safetensors_index(). */
+int safetensors_index_read(const char *path, const char *text, size_t len, struct safetensors_index *ret,
+			   struct model_error *e);
+void safetensors_index_clear(struct safetensors_index *ix);
 
 /* ---- config.c ---- */
 /*

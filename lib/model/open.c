@@ -1,145 +1,17 @@
 /*
- * hmn_model_open(): what a path names (a GGUF, split or not; a .safetensors
- * file; a folder of shards; a config.json alone), its files opened through
- * the OS layer and read by the pure readers, one file at a time.
+ * hmn_model_open(): reads what model_resolve() decided a path names (a
+ * GGUF, split or not; .safetensors files; a folder's shards, or what its
+ * index says of those not downloaded; a config.json alone), one file at a
+ * time, through the OS layer and the pure readers.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model.h"
+#include "model/resolve.h"
 #include "os/os.h"
-#include "util/names.h"
-
-#define GGUF_MAX_PARTS 256u
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t n = strlen(s), k = strlen(suffix);
-	return n >= k && !strcmp(s + n - k, suffix);
-}
-
-static bool is_separator(char c)
-{
-#ifdef _WIN32
-	if (c == '\\')
-		return true;
-#endif
-	return c == '/';
-}
-
-/*
- * dir/name, malloc'd: one separator between them, whatever dir ends in
- * ("float/" as typed); Windows' own, which a \\?\ path needs.
- */
-static char *join(const char *dir, const char *name)
-{
-#ifdef _WIN32
-	const char separator = '\\';
-#else
-	const char separator = '/';
-#endif
-	size_t d = strlen(dir), n = strlen(name);
-	bool ends = d && is_separator(dir[d - 1]);
-	char *p = malloc(d + n + 2);
-	if (p) {
-		memcpy(p, dir, d);
-		if (!ends)
-			p[d++] = separator;
-		memcpy(p + d, name, n + 1);
-	}
-	return p;
-}
-
-/* path's last separator ('/', and '\\' on Windows), or NULL. */
-static const char *last_separator(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-#ifdef _WIN32
-	const char *back = strrchr(path, '\\');
-	if (back && (!slash || back > slash))
-		slash = back;
-#endif
-	return slash;
-}
-
-/* The folder path's file is in ("." for a bare name), malloc'd. */
-static char *dirname_of(const char *path)
-{
-	const char *slash = last_separator(path);
-	if (!slash)
-		return strdup(".");
-	size_t n = slash == path ? 1 : (size_t)(slash - path);
-	char *p = malloc(n + 1);
-	if (p) {
-		memcpy(p, path, n);
-		p[n] = '\0';
-	}
-	return p;
-}
-
-static const char *basename_of(const char *path)
-{
-	const char *slash = last_separator(path);
-	return slash ? slash + 1 : path;
-}
-
-/*
- * path's last component, malloc'd: without the separators after it, nor
- * "." components ("MyLlama/." is MyLlama, as typed); "" for a root; on
- * Windows without a drive ("Z:MyModel" is MyModel).
- */
-static char *last_component(const char *path)
-{
-	char *copy = strdup(path);
-	if (!copy)
-		return NULL;
-	size_t n = strlen(copy);
-	for (;;) {
-		while (n > 1 && is_separator(copy[n - 1]))
-			copy[--n] = '\0';
-		if (n > 2 && copy[n - 1] == '.' && is_separator(copy[n - 2]))
-			copy[n -= 2] = '\0'; /* "x/." */
-		else
-			break;
-	}
-	const char *base = basename_of(copy);
-#ifdef _WIN32
-	if (base == copy && n >= 2 && copy[1] == ':')
-		base += 2;
-#endif
-	memmove(copy, base, strlen(base) + 1);
-	return copy;
-}
-
-/* A component that names no folder of its own: "", ".", "..", a root ("/"; on Windows "\\"). */
-static bool names_no_folder(const char *component)
-{
-	return !*component || !strcmp(component, ".") || !strcmp(component, "..") ||
-	       (strlen(component) == 1 && is_separator(component[0]));
-}
-
-/*
- * The name of the folder dir is (Meta-Llama-3-8B/), in m's arena: the
- * model's name when its files give none. As typed (a link named for the
- * model keeps that name, never the Hugging Face cache's snapshot hash it
- * points to); resolved only where what was typed names no folder ("." and
- * a config.json named from inside the folder); NULL for a root.
- */
-static const char *folder_name(struct hmn_model *m, const char *dir)
-{
-	char *base = last_component(dir);
-	if (base && names_no_folder(base)) {
-		char *full = os_full_path(dir);
-		free(base);
-		base = full ? last_component(full) : NULL;
-		free(full);
-	}
-	const char *name = base && !names_no_folder(base) ? arena_strdup(m->arena, base) : NULL;
-	free(base);
-	return name;
-}
 
 static int open_failed(struct model_error *e, const char *path, int r)
 {
@@ -152,7 +24,7 @@ static int open_failed(struct model_error *e, const char *path, int r)
 	return model_fail(e, r, "%s: %s", path, strerror(-r));
 }
 
-/* A whole small text file (config.json, the index), NUL-terminated, at most MODEL_MAX_TEXT. */
+/* A whole small text file (config.json), NUL-terminated, at most MODEL_MAX_TEXT. */
 static int read_text(const char *path, char **ret_text, size_t *ret_len, struct model_error *e)
 {
 	struct reader r;
@@ -181,487 +53,238 @@ static int read_text(const char *path, char **ret_text, size_t *ret_len, struct 
 	return 0;
 }
 
-static int open_gguf(const char *path, struct hmn_model **ret, struct model_error *e)
+/* The GGUF's parts, opened together and read as one model. */
+static int read_gguf(const struct model_files *f, const char *path, struct hmn_model **ret, struct model_error *e)
 {
-	size_t prefix;
-	unsigned count = model_split_name(path, ".gguf", &prefix);
-	struct reader parts[GGUF_MAX_PARTS];
-	char *names[GGUF_MAX_PARTS] = { NULL };
-	size_t n = count ? count : 1, opened = 0;
-	int r = 0;
-
-	if (n > GGUF_MAX_PARTS)
-		return model_fail(e, -EINVAL, "%s: a split GGUF of %zu parts (at most %u)", path, n, GGUF_MAX_PARTS);
-	for (size_t i = 0; i < n; i++) {
-		/* A split model is read from its first part, whichever part was named. */
-		names[i] = count ? model_split_part(path, prefix, (unsigned)i + 1, count, ".gguf") : strdup(path);
-		if (!names[i]) {
-			r = -ENOMEM;
-			break;
-		}
-		if ((r = os_file_open(names[i], &parts[i])) < 0) {
-			if (count && r == -ENOENT)
-				r = model_fail(e, r, "%s: part %zu of %u of this split GGUF is missing (%s)", path,
-					       i + 1, count, names[i]);
+	struct reader *parts = calloc(f->n_files, sizeof(*parts));
+	size_t opened = 0;
+	int r = parts ? 0 : -ENOMEM;
+	for (size_t i = 0; i < f->n_files && r >= 0; i++) {
+		if ((r = os_file_open(f->files[i], &parts[i])) < 0) {
+			if (f->n_files > 1 && r == -ENOENT)
+				r = model_fail(e, r, "%s: part %zu of %zu of this split GGUF is missing (%s)", path, i + 1,
+					       f->n_files, f->files[i]);
 			else
-				r = open_failed(e, names[i], r);
+				r = open_failed(e, f->files[i], r);
 			break;
 		}
 		opened++;
 	}
 	if (r >= 0)
-		r = gguf_read(parts, n, ret, e);
+		r = gguf_read(parts, f->n_files, ret, e);
 	for (size_t i = 0; i < opened; i++)
 		os_file_close(&parts[i]);
-	if (r >= 0) {
-		/* The path the caller gave, not the first part's. */
-		(*ret)->path = arena_strdup((*ret)->arena, path);
-	}
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
+	free(parts);
 	return r;
 }
 
-struct folder {
-	const char *dir;
-	struct model_build *b;
-	struct model_error *e;
-};
-
-static int read_shard(const char *name, void *data)
+/* path's last component (after '/', and '\\' on Windows). */
+static const char *file_name(const char *path)
 {
-	struct folder *f = data;
-	char *path = join(f->dir, name);
+	const char *slash = strrchr(path, '/');
+#ifdef _WIN32
+	const char *back = strrchr(path, '\\');
+	if (back && (!slash || back > slash))
+		slash = back;
+#endif
+	return slash ? slash + 1 : path;
+}
+
+/* One .safetensors file's header into b; f names its set, for what is said of one missing. */
+static int read_shard(const struct model_files *f, const char *typed, const char *path, struct model_build *b,
+		      struct model_error *e)
+{
 	struct reader r;
-	int ret;
-	if (!path)
-		return -ENOMEM;
-	if ((ret = os_file_open(path, &r)) < 0) {
-		ret = open_failed(f->e, path, ret);
-		free(path);
-		return ret;
-	}
-	ret = safetensors_read(&r, f->b, f->e);
+	/* Opened as it is read (no stat first: 163 shards for DeepSeek-V3); a folder of its name is said so. */
+	int ret = os_file_open(path, &r);
+	if (ret == -ENOENT && f->set_count)
+		return model_fail(e, ret, "%s: %s, of its set of %u, is missing", typed, SHOWN(file_name(path)),
+				  f->set_count);
+	if (ret < 0)
+		return open_failed(e, path, ret);
+	ret = safetensors_read(&r, b, e);
 	os_file_close(&r);
-	free(path);
-	f->b->m->n_files++;
+	b->m->n_files++;
 	return ret;
 }
 
-/* The weights of a folder without an index: one file, or one set of shards. */
-struct weights {
-	const char *file;       /* the file, or the set's first shard met (its name begins with PREFIX) */
-	size_t prefix_len;      /* a set: PREFIX's length */
-	unsigned count;         /* a set: how many shards it has; 0: one file */
-};
-
-static bool has_name(const struct name_list *names, const char *name)
-{
-	return name_list_find(names, name) != NULL;
-}
-
-/* Is name one of w's files? */
-static bool in_weights(const struct weights *w, const char *name)
-{
-	size_t len;
-	if (!w->count)
-		return !strcmp(name, w->file);
-	return model_split_name(name, ".safetensors", &len) == w->count && len == w->prefix_len &&
-	       !memcmp(name, w->file, len);
-}
-
-/*
- * w names a set of shards found in names: all its count of them are there,
- * or the first one missing is named (as a split GGUF's parts are): a
- * missing one would price a fraction of the model as the whole.
- */
-static int check_set(const char *dir, const struct name_list *names, const struct weights *w,
-		     struct model_error *e)
-{
-	int r = 0;
-	for (unsigned part = 1; part <= w->count && r == 0; part++) {
-		char *want = model_split_part(w->file, w->prefix_len, part, w->count, ".safetensors");
-		if (!want)
-			r = -ENOMEM;
-		else if (!has_name(names, want))
-			r = model_fail(e, -ENOENT, "%s: %s is missing (%u parts, no model.safetensors.index.json)",
-				       dir, SHOWN(want), w->count);
-		free(want);
-	}
-	return r;
-}
-
-/*
- * The set PREFIX-NNNNN-of-MMMMM.safetensors in names, complete, into
- * *ret_weights: 1, or 0 when there is none. Shards of two counts under one
- * prefix (a model sharded anew beside an old download) are an error: which
- * of them is the model cannot be told, and both together are two copies.
- */
-static int find_set(const char *dir, const struct name_list *names, const char *prefix, size_t prefix_len,
-		    struct weights *ret_weights, struct model_error *e)
-{
-	struct weights w = { NULL, 0, 0 };
-	for (size_t i = 0; i < names->count; i++) {
-		const char *name = names->names[i];
-		size_t len;
-		unsigned count = model_split_name(name, ".safetensors", &len);
-		if (!count || len != prefix_len || memcmp(name, prefix, len))
-			continue;
-		if (w.count && count != w.count)
-			return model_fail(e, -EINVAL, "%s: %s and %s are shards of two sets (%u and %u files) and there"
-					  " is no model.safetensors.index.json to say which is the model", dir,
-					  SHOWN(w.file), SHOWN(name), w.count, count);
-		if (!w.count)
-			w = (struct weights){ name, len, count };
-	}
-	if (!w.count)
-		return 0;
-	int r = check_set(dir, names, &w, e);
-	if (r < 0)
-		return r;
-	*ret_weights = w;
-	return 1;
-}
-
-/*
- * NAME.safetensors alone, else one complete set of NAME-NNNNN-of-MMMMM:
- * 1 with it in *ret_weights, 0 when the folder has neither.
- */
-static int find_named(const char *dir, const struct name_list *names, const char *name,
-		      struct weights *ret_weights, struct model_error *e)
-{
-	char file[64];
-	snprintf(file, sizeof(file), "%s.safetensors", name);
-	const char *found = name_list_find(names, file);
-	if (found) {
-		*ret_weights = (struct weights){ found, 0, 0 }; /* the list's copy: file is gone on return */
-		return 1;
-	}
-	return find_set(dir, names, name, strlen(name), ret_weights, e);
-}
-
-/* PEFT's adapter_model.safetensors: a LoRA's few matrices, never the model they adapt. */
-static bool is_adapter(const char *name)
-{
-	return !strncmp(name, "adapter_", strlen("adapter_"));
-}
-
-/*
- * A folder whose weights have a name of their own: the one file, or the
- * one set of shards, that is not an adapter. Two of them are refused
- * rather than guessed between or summed: copies of the same weights
- * (model.fp16.safetensors beside model.fp32.safetensors) would price the
- * model twice, and which is meant cannot be told.
- */
-static int find_other(const char *dir, const struct name_list *names, struct weights *ret_weights,
-		      struct model_error *e)
-{
-	struct weights w = { NULL, 0, 0 };
-	const char *adapter = NULL;
-	for (size_t i = 0; i < names->count; i++) {
-		const char *name = names->names[i];
-		if (is_adapter(name)) {
-			adapter = adapter ? adapter : name;
-			continue;
-		}
-		if (w.file && !in_weights(&w, name))
-			return model_fail(e, -EINVAL, "%s: no model.safetensors, model-NNNNN-of-MMMMM.safetensors nor"
-					  " index, and both %s and %s: which are the weights cannot be told (name"
-					  " one .safetensors file)", dir, SHOWN(w.file), SHOWN(name));
-		if (!w.file) {
-			size_t len;
-			unsigned count = model_split_name(name, ".safetensors", &len);
-			w = (struct weights){ name, count ? len : 0, count };
-		}
-	}
-	if (!w.file)
-		return model_fail(e, -EINVAL, "%s: %s is a LoRA adapter, not a model's weights: fit the model it"
-				  " adapts", dir, SHOWN(adapter));
-	int r = w.count ? check_set(dir, names, &w, e) : 0;
-	if (r < 0)
-		return r;
-	*ret_weights = w;
-	return 0;
-}
-
-/*
- * Which of a folder's .safetensors files (no index) are the model's
- * weights. Folders hold more than the weights: Mistral's repositories
- * both model-*.safetensors and consolidated.safetensors (the same weights
- * under mistral-inference's names), others model.fp16.safetensors beside
- * model.safetensors, a LoRA's adapter_model.safetensors. Summing them
- * priced a model two or three times (or refused it: "named twice").
- * transformers loads model.safetensors, else the model-* shards;
- * mistral-inference consolidated.safetensors: in that order, else the one
- * file or set of shards left.
- */
-static int pick_weights(const char *dir, const struct name_list *names, struct weights *ret_weights,
-			struct model_error *e)
-{
-	static const char *const in_order[] = { "model", "consolidated" };
-	for (size_t i = 0; i < sizeof(in_order) / sizeof(in_order[0]); i++) {
-		int r = find_named(dir, names, in_order[i], ret_weights, e);
-		if (r != 0)
-			return r < 0 ? r : 0;
-	}
-	return find_other(dir, names, ret_weights, e);
-}
-
-/* A folder without an index: the files pick_weights() says, in their names' order. */
-static int read_picked(const char *dir, struct folder *f)
-{
-	struct name_list names = { 0 };
-	struct weights w = { NULL, 0, 0 };
-	int r = os_list_dir(dir, ".safetensors", MODEL_MAX_FILES, &names);
-	if (r < 0)
-		r = model_fail(f->e, r, "%s: cannot list: %s", dir, strerror(-r));
-	else if (!names.count)
-		r = model_fail(f->e, -ENOENT, "%s: no .safetensors file", dir);
-	else
-		r = pick_weights(dir, &names, &w, f->e);
-	for (size_t i = 0; r >= 0 && i < names.count; i++)
-		if (in_weights(&w, names.names[i]))
-			r = read_shard(names.names[i], f);
-	name_list_clear(&names);
-	return r;
-}
-
-/*
- * The whole set that shard (PREFIX-NNNNN-of-MMMMM.safetensors) is one of,
- * as a split GGUF is read whichever part is named: one shard alone priced
- * a fraction of the model (its layers' weights, the config's whole cache)
- * and said it fit. Each part by its own name, in order (not from a
- * listing, which leaves out a dot-file's set); the first missing is said
- * of path, as typed.
- */
-static int read_set_of(const char *path, const char *dir, const char *shard, struct folder *f)
-{
-	size_t prefix;
-	unsigned count = model_split_name(shard, ".safetensors", &prefix);
-	if (count > MODEL_MAX_FILES)
-		return model_fail(f->e, -E2BIG, "%s: a set of %u shards (at most %u)", path, count, MODEL_MAX_FILES);
-	int r = 0;
-	for (unsigned part = 1; part <= count && r >= 0; part++) {
-		char *want = model_split_part(shard, prefix, part, count, ".safetensors");
-		/* Opened as it is read (no stat first: 163 shards for DeepSeek-V3); a folder of its name is said so. */
-		r = want ? read_shard(want, f) : -ENOMEM;
-		if (r == -ENOENT)
-			r = model_fail(f->e, -ENOENT, "%s: %s, of its set of %u, is missing", path, SHOWN(want), count);
-		free(want);
-	}
-	return r;
-}
-
-/*
- * A folder's safetensors: the index's shards, else the files
- * pick_weights() says; only is one file named instead of the folder
- * (a shard of a set: its whole set).
- */
-static int read_shards(const char *path, const char *dir, const char *only, struct model_build *b,
+/* Every file f names, into b, checked: each tensor once, some parameters. */
+static int read_shards(const struct model_files *f, const char *typed, struct model_build *b,
 		       struct model_error *e)
 {
-	struct folder f = { dir, b, e };
-	char *index = join(dir, "model.safetensors.index.json");
-	size_t prefix;
-	int r;
-	if (!index)
-		return -ENOMEM;
-	if (only && model_split_name(only, ".safetensors", &prefix)) {
-		r = read_set_of(path, dir, only, &f);
-	} else if (only) {
-		r = read_shard(only, &f);
-	} else if (os_path_kind(index) == OS_PATH_FILE) {
-		char *text;
-		size_t len;
-		if ((r = read_text(index, &text, &len, e)) >= 0) {
-			r = safetensors_index(index, text, len, read_shard, &f, e);
-			free(text);
-		}
-	} else {
-		r = read_picked(dir, &f);
-	}
-	free(index);
-	return r;
-}
-
-/*
- * A folder (or one .safetensors file in it, or its config.json). A folder
- * without config.json fails before any shard is read; one .safetensors file
- * is read first, so that a broken header is what is said about it. A folder
- * that holds a config.json and no safetensors is planned from the config alone.
- */
-static int open_hf(const char *path, const char *dir, const char *only_shard, bool config_alone,
-		   struct hmn_model **ret, struct model_error *e)
-{
-	char *config = join(dir, "config.json");
-	char *index = join(dir, "model.safetensors.index.json");
-	char *text = NULL;
-	size_t len;
-	struct model_build b;
 	int r = 0;
-
-	if (!config || !index) {
-		r = -ENOMEM;
-		goto out;
-	}
-	bool have_config = os_path_kind(config) == OS_PATH_FILE;
-	if (!have_config && !only_shard) {
-		r = model_fail(e, -ENOENT, "%s: no config.json in %s: hmn needs the model's architecture", path, dir);
-		goto out;
-	}
-	if (!config_alone && !only_shard && os_path_kind(index) != OS_PATH_FILE) {
-		struct name_list names = { 0 };
-		if (os_list_dir(dir, ".safetensors", 1, &names) == 0 && !names.count) {
-			/* Weights whose link leads nowhere (a deleted blob) are broken weights, not none. */
-			if (names.dangling)
-				r = model_fail(e, -ENOENT, "%s: %s leads nowhere (its file is gone)", path,
-					       SHOWN(names.dangling));
-			config_alone = true;
-		}
-		name_list_clear(&names);
-		if (r < 0)
-			goto out;
-	}
-	if ((r = model_build_start(&b, NULL)) < 0)
-		goto out;
-	b.m->format = config_alone ? HMN_MODEL_CONFIG : HMN_MODEL_SAFETENSORS;
-	b.m->path = arena_strdup(b.m->arena, path);
-	if (!config_alone && ((r = read_shards(path, dir, only_shard, &b, e)) < 0 ||
-			      (r = model_build_check_names(&b, path, e)) < 0))
-		goto fail;
+	for (size_t i = 0; i < f->n_files && r >= 0; i++)
+		r = read_shard(f, typed, f->files[i], b, e);
+	if (r < 0 || (r = model_build_check_names(b, typed, e)) < 0)
+		return r;
 	/*
 	 * Weights files that hold no weights are broken, not a model of 0
 	 * bytes; pricing the config instead would hide that the download is.
 	 */
-	if (!config_alone && !b.m->n_tensors) {
-		r = model_fail(e, -EINVAL, "%s: its safetensors hold no tensors: no weights to price (a config.json"
-			       " alone is priced from its shape)", path);
+	if (!b->m->n_tensors)
+		return model_fail(e, -EINVAL, "%s: its safetensors hold no tensors: no weights to price (a config.json"
+				  " alone is priced from its shape)", typed);
+	return model_build_check_parameters(b, typed, e);
+}
+
+/* The type most of b's bytes are in; HMN_DTYPE_NONE when it holds none. */
+static enum hmn_dtype dominant_dtype(const struct model_build *b)
+{
+	enum hmn_dtype best = HMN_DTYPE_NONE;
+	uint64_t most = 0;
+	for (unsigned t = 0; t < sizeof(b->bytes_by_dtype) / sizeof(b->bytes_by_dtype[0]); t++)
+		if (b->bytes_by_dtype[t] > most) {
+			most = b->bytes_by_dtype[t];
+			best = (enum hmn_dtype)t;
+		}
+	return best;
+}
+
+/*
+ * m's parts (input, output, other, each layer) as the config's shape
+ * shares them out, scaled so that together they are total bytes: the
+ * index's figure for the weights as stored, their split the shape's. Each
+ * part is the difference of two running sums rounded down, the last one
+ * total itself: the parts add up to total exactly.
+ */
+static void price_parts_at(struct hmn_model *m, uint64_t total)
+{
+	uint64_t implied = m->weights_bytes, sum = 0, before = 0;
+	size_t n = (size_t)m->n_layer + 3;
+	for (size_t i = 0; i < n; i++) {
+		struct hmn_model_layer *l = i < 3 ? (i == 0 ? &m->input : i == 1 ? &m->output : &m->other)
+						  : &m->layers[i - 3];
+		sum += l->weights_bytes; /* at most implied: their sum */
+		uint64_t upto = i + 1 == n || !implied ? total
+				: (uint64_t)((double)total * ((double)sum / (double)implied));
+		if (upto > total)
+			upto = total;
+		if (upto < before)
+			upto = before;
+		l->weights_bytes = upto - before;
+		before = upto;
+	}
+	m->weights_bytes = total;
+}
+
+/* "a, b, c and 5 more": the first names of a list, cut where a line would be long. */
+static void list_some(char *out, size_t size, const char *const *names, size_t n)
+{
+	size_t at = 0, shown = n > 3 ? 2 : n;
+	out[0] = '\0';
+	for (size_t i = 0; i < shown && at < size; i++)
+		at += (size_t)snprintf(out + at, size - at, "%s%s", i ? ", " : "", SHOWN(names[i]));
+	if (n > shown && at < size)
+		snprintf(out + at, size - at, " and %zu more", n - shown);
+}
+
+/*
+ * The shards the index names that are not here (a download in progress,
+ * or the index and config.json alone: hf download REPO config.json
+ * model.safetensors.index.json): those present read, the weights priced
+ * from metadata.total_size (which counts the tensors' bytes alone, as
+ * transformers writes it), shared out among the parts as the config's
+ * shape shares them; the parameters the shape's. b holds the model the
+ * config implied, finished.
+ */
+static int price_from_index(const struct model_files *f, struct model_build *b,
+			    const struct model_build *present, struct model_error *e)
+{
+	struct hmn_model *m = b->m;
+	const struct safetensors_index *ix = &f->index;
+	uint64_t total = ix->total_size, held = present ? present->m->weights_bytes : 0;
+	char text[400], list[240];
+
+	if (held > total)
+		return model_fail(e, -EINVAL, "%s: metadata.total_size is %" PRIu64 " bytes, less than the %" PRIu64
+				  " its shards here hold: the index is malformed", f->index_path, total, held);
+	/* Under a bit a parameter no format stores weights in: the index is not this config's. */
+	if (total < m->parameters / 8)
+		return model_fail(e, -EINVAL, "%s: metadata.total_size is %" PRIu64 " bytes, less than a bit a"
+				  " parameter of config.json's shape (%" PRIu64 " parameters): the index is malformed",
+				  f->index_path, total, m->parameters);
+	if (total / 8 > m->parameters) {
+		snprintf(text, sizeof(text), "metadata.total_size is %" PRIu64 " bytes, more than 64 bits a parameter"
+			 " of config.json's shape (%" PRIu64 "): the index and config.json may not be one model's",
+			 total, m->parameters);
+		model_add_warning(m, text);
+	}
+	/* The index's names say which layers have weights: fewer than the config's, and they are not one model. */
+	long last = -1;
+	for (size_t i = 0, at = 0; i < ix->n_tensors; i++) {
+		size_t n = strlen(ix->tensor_names + at);
+		long layer = model_layer_of(ix->tensor_names + at, n);
+		last = layer > last ? layer : last;
+		at += n + 1;
+	}
+	if (last >= 0 && (uint64_t)last + 1 < m->n_layer) {
+		snprintf(text, sizeof(text), "the index names the tensors of %ld layers, config.json %u: they may not"
+			 " be one model's", last + 1, m->n_layer);
+		model_add_warning(m, text);
+	}
+	price_parts_at(m, total);
+	if (present && present->m->n_tensors) {
+		m->dtype = dominant_dtype(present); /* where shards exist their headers are the truth */
+		m->n_files = present->m->n_files;
+	}
+	list_some(list, sizeof(list), f->missing, f->n_missing);
+	snprintf(text, sizeof(text), "%zu of %zu shards not downloaded (%s): their weights priced from the index's"
+		 " total_size", f->n_missing, ix->n_shards, list);
+	model_add_note(m, text);
+	return 0;
+}
+
+/* A folder's safetensors (or one file of them), or its config.json alone, with the config. */
+static int read_hf(const struct model_files *f, const char *typed, struct hmn_model **ret, struct model_error *e)
+{
+	bool planned = f->index_path && f->n_missing; /* the index's total_size prices what is not here */
+	bool alone = f->source == MODEL_SOURCE_CONFIG || planned;
+	struct model_build b, present;
+	bool have_present = false;
+	char *text = NULL;
+	size_t len = 0;
+	int r;
+
+	if ((r = model_build_start(&b, NULL)) < 0)
+		return r;
+	b.m->format = f->source == MODEL_SOURCE_CONFIG ? HMN_MODEL_CONFIG : HMN_MODEL_SAFETENSORS;
+	b.m->path = arena_strdup(b.m->arena, typed);
+	if (planned && f->n_files) {
+		if ((r = model_build_start(&present, NULL)) < 0)
+			goto fail;
+		have_present = true;
+		if ((r = read_shards(f, typed, &present, e)) < 0)
+			goto fail;
+	} else if (!alone && (r = read_shards(f, typed, &b, e)) < 0) {
 		goto fail;
 	}
-	if (!config_alone && (r = model_build_check_parameters(&b, path, e)) < 0)
-		goto fail;
-	if (!have_config) {
-		r = model_fail(e, -ENOENT, "%s: no config.json in %s: hmn needs the model's architecture", path, dir);
+	/* One file named: its header first, so that a broken one is what is said of it. */
+	if (!f->config) {
+		r = model_fail(e, -ENOENT, "%s: no config.json in %s: hmn needs the model's architecture", typed, f->dir);
 		goto fail;
 	}
-	if ((r = read_text(config, &text, &len, e)) < 0)
+	if ((r = read_text(f->config, &text, &len, e)) < 0 ||
+	    (r = config_read(f->config, text, len, &b, alone, e)) < 0)
 		goto fail;
-	if ((r = config_read(config, text, len, &b, config_alone, e)) < 0)
+	if (planned && (r = price_from_index(f, &b, have_present ? &present : NULL, e)) < 0)
 		goto fail;
-	b.m->name = folder_name(b.m, dir);
+	if (have_present)
+		model_build_abort(&present);
+	free(text);
 	*ret = b.m;
-	r = 0;
-	goto out;
+	return 0;
 fail:
+	if (have_present)
+		model_build_abort(&present);
 	model_build_abort(&b);
-out:
-	free(config);
-	free(index);
 	free(text);
 	return r;
-}
-
-/*
- * A folder without safetensors that holds GGUF files (a download of one
- * from a GGUF repository): its one model, a split one from its parts, or
- * -EAGAIN when it holds none (read as a transformers folder then). Two
- * models (a repository's quants side by side) are refused: which is meant
- * cannot be told.
- */
-static int open_gguf_folder(const char *dir, bool have_config, struct hmn_model **ret, struct model_error *e)
-{
-	struct name_list names = { 0 };
-	int r = os_list_dir(dir, ".gguf", MODEL_MAX_FILES, &names);
-	if (r < 0 || !names.count) {
-		name_list_clear(&names);
-		return -EAGAIN; /* what open_hf says of the folder stands */
-	}
-	/*
-	 * A vision model's projector (llama.cpp's mmproj-*.gguf, beside the
-	 * model in the repositories that serve it) is loaded beside the
-	 * model, never as one: set aside, as a LoRA's adapter_* is.
-	 */
-	const char *model = NULL, *other = NULL, *projector = NULL;
-	size_t first_len = 0, len, files = 0;
-	unsigned first_count = 0;
-	for (size_t i = 0; i < names.count; i++) {
-		const char *name = names.names[i];
-		if (!strncmp(name, "mmproj", strlen("mmproj"))) {
-			projector = projector ? projector : name;
-			continue;
-		}
-		files++;
-		unsigned count = model_split_name(name, ".gguf", &len);
-		if (!model) {
-			model = name;
-			first_count = count;
-			first_len = len;
-		} else if (!other &&
-			   (!first_count || count != first_count || len != first_len || memcmp(name, model, len))) {
-			other = name;
-		}
-	}
-	if (!model) {
-		r = model_fail(e, -EINVAL, "%s: %s is a vision model's projector, not a model: fit the model it serves",
-			       dir, SHOWN(projector));
-	} else if (other) {
-		r = model_fail(e, -EINVAL, "%s: %s, and GGUF files of more than one model (%s, %s%s): name the one"
-			       " to fit", dir, have_config ? "no safetensors weights" : "no config.json",
-			       SHOWN(model), SHOWN(other), files > 2 ? ", …" : "");
-	} else {
-		char *path = join(dir, model);
-		r = path ? open_gguf(path, ret, e) : -ENOMEM;
-		free(path);
-		if (r >= 0) {
-			(*ret)->path = arena_strdup((*ret)->arena, dir); /* the path as given */
-			if (!(*ret)->name)
-				(*ret)->name = folder_name(*ret, dir);
-		}
-	}
-	name_list_clear(&names);
-	return r;
-}
-
-/* Does dir hold safetensors weights (an index, or a .safetensors file)? */
-static bool has_safetensors(const char *dir)
-{
-	struct name_list names = { 0 };
-	char *index = join(dir, "model.safetensors.index.json");
-	bool has = !index || os_path_kind(index) == OS_PATH_FILE;
-	free(index);
-	if (!has) {
-		int r = os_list_dir(dir, ".safetensors", 1, &names);
-		has = r == -E2BIG || (r == 0 && names.count);
-		name_list_clear(&names);
-	}
-	return has;
-}
-
-/*
- * A folder: a transformers one (config.json and safetensors), else the
- * GGUF model it holds, config.json or not (a GGUF repository may carry
- * the original's config.json: its shape alone priced the model in bf16
- * beside the Q4 file that is the weights), else config.json alone.
- */
-static int open_folder(const char *path, struct hmn_model **ret, struct model_error *e)
-{
-	/* Safetensors without a config.json cannot be priced: the GGUF beside them can (a LoRA adapter). */
-	char *config = join(path, "config.json");
-	if (!config)
-		return -ENOMEM;
-	bool have_config = os_path_kind(config) == OS_PATH_FILE;
-	free(config);
-	if (!have_config || !has_safetensors(path)) {
-		int r = open_gguf_folder(path, have_config, ret, e);
-		if (r != -EAGAIN)
-			return r;
-	}
-	return open_hf(path, path, NULL, false, ret, e);
 }
 
 int hmn_model_open(const char *path, struct hmn_model **ret_model, char *why, size_t why_size)
 {
 	struct model_error e = { why, why_size };
+	struct model_files f;
 	struct hmn_model *m = NULL;
 	int r;
 
@@ -669,49 +292,16 @@ int hmn_model_open(const char *path, struct hmn_model **ret_model, char *why, si
 		why[0] = '\0';
 	if (!path || !ret_model)
 		return -EINVAL;
-	int kind = os_path_kind(path);
-	if (kind < 0)
-		return model_fail(&e, kind, "%s: %s", path, strerror(-kind));
-	if (kind == OS_PATH_MISSING)
-		return model_fail(&e, -ENOENT, "%s: no such file or folder", path);
-	if (kind == OS_PATH_DIRECTORY) {
-		r = open_folder(path, &m, &e);
-	} else {
-		/* The first bytes say what a file is; its name says which kind of JSON. */
-		struct reader reader;
-		uint8_t magic[8] = { 0 };
-		if ((r = os_file_open(path, &reader)) < 0)
-			return open_failed(&e, path, r);
-		uint64_t size = reader.size;
-		if (size)
-			r = reader.read_at(reader.userdata, 0, magic, size < 8 ? (size_t)size : 8);
-		os_file_close(&reader);
-		if (r < 0)
-			return model_fail(&e, r, "%s: cannot read: %s", path, strerror(-r));
-		char *dir = dirname_of(path);
-		if (!dir)
-			return -ENOMEM;
-		const char *base = basename_of(path);
-		/* A .gguf without the magic too: its reader says what it is (a Git LFS pointer) or is not. */
-		if (!memcmp(magic, "GGUF", 4) || ends_with(path, ".gguf")) {
-			r = open_gguf(path, &m, &e);
-		} else if (ends_with(path, ".safetensors")) {
-			r = open_hf(path, dir, base, false, &m, &e);
-		} else if (!strcmp(base, "model.safetensors.index.json")) {
-			r = open_hf(path, dir, NULL, false, &m, &e);
-		} else if (ends_with(path, ".json")) {
-			/* A config.json of any name: read as the folder's would be, alone. */
-			r = strcmp(base, "config.json") ? model_fail(&e, -EINVAL, "%s: a JSON file that is not"
-								     " config.json", path)
-							: open_hf(path, dir, NULL, true, &m, &e);
-		} else {
-			r = model_fail(&e, -EINVAL, "%s: not a model: neither GGUF, safetensors nor config.json",
-				       path);
-		}
-		free(dir);
+	r = model_resolve(path, &f, &e);
+	if (r >= 0)
+		r = f.source == MODEL_SOURCE_GGUF ? read_gguf(&f, path, &m, &e) : read_hf(&f, path, &m, &e);
+	if (r >= 0) {
+		/* The path the caller gave, not the first part's nor the snapshot's. */
+		m->path = arena_strdup(m->arena, path);
+		if (f.name && (f.repo_named || !m->name))
+			m->name = arena_strdup(m->arena, f.name);
+		*ret_model = m;
 	}
-	if (r < 0)
-		return r;
-	*ret_model = m;
-	return 0;
+	model_files_clear(&f);
+	return r < 0 ? r : 0;
 }

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -235,9 +236,12 @@ static bool plain_shard_name(const char *s)
 	return true;
 }
 
-/* A set of shard names, sorted, for a weight_map's entries to be looked up in. */
+/* A set of shard names, sorted, for a weight_map's entries to be looked up in; each with its number. */
 struct name_set {
-	const char **names;
+	struct shard_entry {
+		const char *name;
+		uint32_t number;        /* its place among the shards, in the order first met */
+	} *entries;
 	size_t count, capacity;
 };
 
@@ -247,7 +251,7 @@ static size_t name_set_find(const struct name_set *set, const char *name, bool *
 	size_t lo = 0, hi = set->count;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = strcmp(set->names[mid], name);
+		int c = strcmp(set->entries[mid].name, name);
 		if (c == 0) {
 			*ret_found = true;
 			return mid;
@@ -261,38 +265,114 @@ static size_t name_set_find(const struct name_set *set, const char *name, bool *
 	return lo;
 }
 
-static int name_set_insert(struct name_set *set, size_t at, const char *name)
+static int name_set_insert(struct name_set *set, size_t at, const char *name, uint32_t number)
 {
-	int r = array_reserve((void **)&set->names, &set->capacity, set->count, sizeof(*set->names));
+	int r = array_reserve((void **)&set->entries, &set->capacity, set->count, sizeof(*set->entries));
 	if (r < 0)
 		return r;
-	memmove(set->names + at + 1, set->names + at, (set->count - at) * sizeof(*set->names));
-	set->names[at] = name;
+	memmove(set->entries + at + 1, set->entries + at, (set->count - at) * sizeof(*set->entries));
+	set->entries[at] = (struct shard_entry){ name, number };
 	set->count++;
 	return 0;
 }
 
-int safetensors_index(const char *path, const char *text, size_t len,
-		      int (*add)(const char *name, void *data), void *data, struct model_error *e)
+/*
+ * metadata.total_size, into ix: absent (no metadata, or no total_size in
+ * it), or a whole number of bytes from 1 to MODEL_MAX_TOTAL_SIZE, or what
+ * is wrong with it, said only where it is needed (shards to price from it).
+ */
+static void read_total_size(const cJSON *root, struct safetensors_index *ix)
+{
+	const cJSON *meta = cJSON_GetObjectItemCaseSensitive(root, "metadata");
+	const cJSON *total = cJSON_IsObject(meta) ? cJSON_GetObjectItemCaseSensitive(meta, "total_size") : NULL;
+	uint64_t v;
+	if (!total || cJSON_IsNull(total)) {
+		ix->total = INDEX_TOTAL_ABSENT;
+		return;
+	}
+	ix->total = INDEX_TOTAL_INVALID;
+	if (cJSON_IsString(total)) {
+		char shown[40];
+		printable_name(total->valuestring, shown, sizeof(shown));
+		snprintf(ix->total_problem, sizeof(ix->total_problem), "the string \"%s\" is not a number", shown);
+	} else if (!cJSON_IsNumber(total)) {
+		snprintf(ix->total_problem, sizeof(ix->total_problem), "%s is not a number",
+			 cJSON_IsBool(total) ? "a boolean" : cJSON_IsArray(total) ? "an array" : "an object");
+	} else if (total->valuedouble > (double)MODEL_MAX_TOTAL_SIZE) {
+		snprintf(ix->total_problem, sizeof(ix->total_problem), "%.17g is more than %" PRIu64
+			 " bytes (a pebibyte)", total->valuedouble, (uint64_t)MODEL_MAX_TOTAL_SIZE);
+	} else if (!json_integer(total, &v) || v == 0) {
+		snprintf(ix->total_problem, sizeof(ix->total_problem), "%.17g is not a whole number of bytes of 1 or"
+			 " more", total->valuedouble);
+	} else {
+		ix->total = INDEX_TOTAL_VALID;
+		ix->total_size = v;
+	}
+}
+
+/* One weight_map entry's tensor name, kept with its shard's number. */
+static int keep_tensor(struct safetensors_index *ix, const char *name, uint32_t shard)
+{
+	size_t len = strlen(name) + 1;
+	if (ix->names_len + len > ix->names_capacity) {
+		size_t cap = ix->names_capacity ? ix->names_capacity : 4096;
+		while (cap < ix->names_len + len)
+			cap *= 2;
+		char *p = realloc(ix->tensor_names, cap);
+		if (!p)
+			return -ENOMEM;
+		ix->tensor_names = p;
+		ix->names_capacity = cap;
+	}
+	int r = array_reserve((void **)&ix->tensor_shard, &ix->shard_capacity, ix->n_tensors,
+			      sizeof(*ix->tensor_shard));
+	if (r < 0)
+		return r;
+	memcpy(ix->tensor_names + ix->names_len, name, len);
+	ix->names_len += len;
+	ix->tensor_shard[ix->n_tensors++] = shard;
+	return 0;
+}
+
+void safetensors_index_clear(struct safetensors_index *ix)
+{
+	for (size_t i = 0; i < ix->n_shards; i++)
+		free(ix->shards[i]);
+	free(ix->shards);
+	free(ix->tensor_names);
+	free(ix->tensor_shard);
+	*ix = (struct safetensors_index){ 0 };
+}
+
+int safetensors_index_read(const char *path, const char *text, size_t len, struct safetensors_index *ret,
+			   struct model_error *e)
 {
 	cJSON *root = cJSON_ParseWithLength(text, len);
 	const cJSON *map = cJSON_GetObjectItemCaseSensitive(root, "weight_map");
 	struct name_set seen = { NULL, 0, 0 };
+	struct safetensors_index ix = { 0 };
+	size_t shards_capacity = 0;
 	const char *last = NULL;
-	int ret = 0;
+	uint32_t last_number = 0;
+	int ret_code = 0;
 
 	if (!cJSON_IsObject(map)) {
 		cJSON_Delete(root);
 		return model_fail(e, -EINVAL, "%s has no weight_map object", path);
 	}
+	read_total_size(root, &ix);
 	const cJSON *entry;
 	cJSON_ArrayForEach(entry, map) {
 		if (!cJSON_IsString(entry) || !plain_shard_name(entry->valuestring)) {
 			char name[72];
 			printable_name(cJSON_IsString(entry) ? entry->valuestring : "(not a string)", name,
 				       sizeof(name));
-			ret = model_fail(e, -EINVAL, "%s names '%s', not a .safetensors file beside it", path,
-					 name);
+			ret_code = model_fail(e, -EINVAL, "%s names '%s', not a .safetensors file beside it", path,
+					      name);
+			break;
+		}
+		if (ix.n_tensors >= MODEL_MAX_TENSORS) {
+			ret_code = model_fail(e, -EINVAL, "%s names more than %u tensors", path, MODEL_MAX_TENSORS);
 			break;
 		}
 		/*
@@ -301,25 +381,55 @@ int safetensors_index(const char *path, const char *text, size_t len,
 		 * 4096 shards must not cost a scan of every shard seen for each
 		 * (8 s of strcmp() for 60 MB).
 		 */
-		if (last && !strcmp(last, entry->valuestring))
-			continue;
-		bool known;
-		size_t at = name_set_find(&seen, entry->valuestring, &known);
-		last = entry->valuestring;
-		if (known)
-			continue;
-		if (seen.count >= MODEL_MAX_FILES) {
-			ret = model_fail(e, -EINVAL, "%s names more than %u files", path, MODEL_MAX_FILES);
-			break;
+		if (!last || strcmp(last, entry->valuestring)) {
+			bool known;
+			size_t at = name_set_find(&seen, entry->valuestring, &known);
+			if (!known) {
+				if (seen.count >= MODEL_MAX_FILES) {
+					ret_code = model_fail(e, -EINVAL, "%s names more than %u files", path,
+							      MODEL_MAX_FILES);
+					break;
+				}
+				char *copy = strdup(entry->valuestring);
+				if (!copy || (ret_code = array_reserve((void **)&ix.shards, &shards_capacity, ix.n_shards,
+								       sizeof(*ix.shards))) < 0 ||
+				    (ret_code = name_set_insert(&seen, at, copy, (uint32_t)ix.n_shards)) < 0) {
+					free(copy);
+					ret_code = -ENOMEM;
+					break;
+				}
+				ix.shards[ix.n_shards++] = copy;
+				last_number = (uint32_t)ix.n_shards - 1;
+			} else {
+				last_number = seen.entries[at].number;
+			}
+			last = entry->valuestring;
 		}
-		if ((ret = name_set_insert(&seen, at, entry->valuestring)) < 0 ||
-		    (ret = add(entry->valuestring, data)) < 0)
+		if ((ret_code = keep_tensor(&ix, entry->string ? entry->string : "", last_number)) < 0)
 			break;
 	}
-	if (ret >= 0 && !seen.count)
-		ret = model_fail(e, -EINVAL, "%s names no shard", path);
-	size_t n = seen.count;
-	free(seen.names);
+	if (ret_code >= 0 && !ix.n_shards)
+		ret_code = model_fail(e, -EINVAL, "%s names no shard", path);
+	free(seen.entries);
 	cJSON_Delete(root);
-	return ret < 0 ? ret : (int)n;
+	if (ret_code < 0) {
+		safetensors_index_clear(&ix);
+		return ret_code;
+	}
+	*ret = ix;
+	return 0;
+}
+
+int safetensors_index(const char *path, const char *text, size_t len,
+		      int (*add)(const char *name, void *data), void *data, struct model_error *e)
+{
+	struct safetensors_index ix;
+	int r = safetensors_index_read(path, text, len, &ix, e);
+	if (r < 0)
+		return r;
+	for (size_t i = 0; i < ix.n_shards && r >= 0; i++)
+		r = add(ix.shards[i], data);
+	size_t n = ix.n_shards;
+	safetensors_index_clear(&ix);
+	return r < 0 ? r : (int)n;
 }

@@ -630,3 +630,139 @@ Try 'hmn fit --help'." ]
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == *"model.safetensors: a Git LFS pointer, not the weights"* ]]
 }
+
+@test "fit plans before the download: config.json and the index price the weights at its total_size, the shards missing in a note" {
+	# meta-llama/Llama-3.1-8B's own config.json and index (tests/fixtures/fit/Llama-3.1-8B): what
+	# hf download REPO config.json model.safetensors.index.json gives. Published: 8,030,261,248
+	# parameters, total_size 16,060,522,496 bytes (bf16).
+	run_split "$HMN" fit "$TESTS_DIR/fixtures/fit/Llama-3.1-8B" --memory 80GiB --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.format == "safetensors" and .model.parameters == 8030261248
+		and .model.dtype == "bf16" and .model.layers == 32 and .model.name == "Llama-3.1-8B"
+		and .parts.weights_bytes == 16060522496 and .model.warning == null'
+	[ "$stderr" = "hmn: $TESTS_DIR/fixtures/fit/Llama-3.1-8B: note: 4 of 4 shards not downloaded (model-00001-of-00004.safetensors, model-00002-of-00004.safetensors and 2 more): their weights priced from the index's total_size" ]
+	# Exit as usual: 4 where it does not fit; -q keeps the note to itself.
+	run_split "$HMN" fit "$TESTS_DIR/fixtures/fit/Llama-3.1-8B" --memory 8GiB -q
+	[ "$status" -eq 4 ]
+	[ -z "$stderr" ]
+	# A download in progress: the shards here read, the rest priced from the index; the sum is total_size.
+	for folder in Llama-3.1-8B-partial Llama-3.1-8B-three-of-four; do
+		run_split "$HMN" fit "$MODELS/$folder" --memory 80GiB --json
+		[ "$status" -eq 0 ]
+		echo "$output" | jq -e '.parts.weights_bytes == 16060522496 and .model.parameters == 8030261248
+			and .model.dtype == "bf16"'
+	done
+	[ "$stderr" = "hmn: $MODELS/Llama-3.1-8B-three-of-four: note: 1 of 4 shards not downloaded (model-00004-of-00004.safetensors): their weights priced from the index's total_size" ]
+	run_split "$HMN" fit "$MODELS/Llama-3.1-8B-partial" --memory 80GiB
+	[ "$stderr" = "hmn: $MODELS/Llama-3.1-8B-partial: note: 3 of 4 shards not downloaded (model-00002-of-00004.safetensors, model-00003-of-00004.safetensors, model-00004-of-00004.safetensors): their weights priced from the index's total_size" ]
+	[ "${lines[0]}" = "hmn fit: Llama-3.1-8B-partial: llama, 8.03B parameters (bf16), 131072 tokens x 1 sequence" ]
+	# An index whose tensors' names stop at layer 19 beside a config of 32 layers: doubted.
+	mkdir -p "$BATS_TEST_TMPDIR/few"
+	cp "$TESTS_DIR/fixtures/fit/Llama-3.1-8B/config.json" "$BATS_TEST_TMPDIR/few/"
+	jq '.weight_map |= with_entries(select(.key | test("layers\\.(2[0-9]|3[01])\\.") | not))' \
+		"$TESTS_DIR/fixtures/fit/Llama-3.1-8B/model.safetensors.index.json" >"$BATS_TEST_TMPDIR/few/model.safetensors.index.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/few" --memory 80GiB --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -r .model.warning <<<"$output")" = "the index names the tensors of 20 layers, config.json 32: they may not be one model's" ]
+}
+
+@test "fit: an index that cannot price the shards not downloaded is malformed: exit 1, one line naming the file and key" {
+	while IFS='|' read -r name said; do
+		run_split "$HMN" fit "$MODELS/hostile/$name" --memory 80GiB
+		[ "$status" -eq 1 ]
+		[ -z "$output" ]
+		[ "$stderr" = "hmn: $MODELS/hostile/$name/$said" ]
+	done <<-'EOF'
+		missing-shard|model-00001-of-00002.safetensors: no such file, and model.safetensors.index.json has no metadata.total_size to price the shards not downloaded from
+		total-size-string|model.safetensors.index.json: metadata.total_size: the string "16060522496" is not a number
+		total-size-negative|model.safetensors.index.json: metadata.total_size: -16060522496 is not a whole number of bytes of 1 or more
+		total-size-float|model.safetensors.index.json: metadata.total_size: 1234567.5 is not a whole number of bytes of 1 or more
+		total-size-zero|model.safetensors.index.json: metadata.total_size: 0 is not a whole number of bytes of 1 or more
+		total-size-huge|model.safetensors.index.json: metadata.total_size: 1.152921504606847e+18 is more than 1125899906842624 bytes (a pebibyte)
+		total-size-tiny|model.safetensors.index.json: metadata.total_size is 1 bytes, less than a bit a parameter of config.json's shape (42432 parameters): the index is malformed
+		total-size-short|model.safetensors.index.json: metadata.total_size is 100 bytes, less than the 1280 its shards here hold: the index is malformed
+	EOF
+	# An index naming a shard outside its folder is refused, downloaded or not.
+	dir="$BATS_TEST_TMPDIR/escape"
+	mkdir -p "$dir"
+	cp "$TESTS_DIR/fixtures/fit/Llama-3.1-8B/config.json" "$dir/"
+	echo '{"metadata":{"total_size":16060522496},"weight_map":{"lm_head.weight":"../model-00001-of-00001.safetensors"}}' \
+		>"$dir/model.safetensors.index.json"
+	run_split "$HMN" fit "$dir" --memory 80GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $dir/model.safetensors.index.json names '../model-00001-of-00001.safetensors', not a .safetensors file beside it" ]
+}
+
+# hf_cache ROOT: a Hugging Face cache under ROOT as huggingface_hub leaves a download of
+# meta-llama/Llama-3.1-8B in progress: refs/main, a snapshot of links into blobs (config.json, the
+# index, the first shard), the second shard's blob still .incomplete and not linked yet.
+HASH=5206a32e0bd3067aef1ce90f5528ade7d866253f
+hf_cache() {
+	local repo="$1/models--meta-llama--Llama-3.1-8B"
+	mkdir -p "$repo/refs" "$repo/blobs" "$repo/snapshots/$HASH"
+	printf '%s' "$HASH" >"$repo/refs/main"
+	cp "$TESTS_DIR/fixtures/fit/Llama-3.1-8B/config.json" "$repo/blobs/0bb5ba9d"
+	cp "$TESTS_DIR/fixtures/fit/Llama-3.1-8B/model.safetensors.index.json" "$repo/blobs/1f7a0b6b"
+	cp --sparse=always "$MODELS/Llama-3.1-8B-partial/model-00001-of-00004.safetensors" "$repo/blobs/2b1879f5"
+	: >"$repo/blobs/3c6e1a2b.incomplete"
+	ln -s ../../blobs/0bb5ba9d "$repo/snapshots/$HASH/config.json"
+	ln -s ../../blobs/1f7a0b6b "$repo/snapshots/$HASH/model.safetensors.index.json"
+	ln -s ../../blobs/2b1879f5 "$repo/snapshots/$HASH/model-00001-of-00004.safetensors"
+}
+
+@test "fit ORG/NAME: the local Hugging Face cache, never the network; named ORG/NAME, never by a snapshot's hash" {
+	hf_cache "$BATS_TEST_TMPDIR/hub"
+	mkdir -p "$BATS_TEST_TMPDIR/home/.cache/huggingface" "$BATS_TEST_TMPDIR/hf-home"
+	ln -s "$BATS_TEST_TMPDIR/hub" "$BATS_TEST_TMPDIR/home/.cache/huggingface/hub"
+	ln -s "$BATS_TEST_TMPDIR/hub" "$BATS_TEST_TMPDIR/hf-home/hub"
+	cd "$BATS_TEST_TMPDIR"
+	for how in "HF_HUB_CACHE=$BATS_TEST_TMPDIR/hub HOME=/nonexistent" "HF_HOME=$BATS_TEST_TMPDIR/hf-home HOME=/nonexistent" \
+		"HOME=$BATS_TEST_TMPDIR/home"; do
+		run_split env -u HF_HUB_CACHE -u HF_HOME -u XDG_CACHE_HOME $how "$HMN" fit meta-llama/Llama-3.1-8B --memory 80GiB --json
+		[ "$status" -eq 0 ]
+		echo "$output" | jq -e '.model.name == "meta-llama/Llama-3.1-8B" and .model.path == "meta-llama/Llama-3.1-8B"
+			and .parts.weights_bytes == 16060522496 and .model.parameters == 8030261248'
+		[ "$stderr" = "hmn: meta-llama/Llama-3.1-8B: note: 3 of 4 shards not downloaded (model-00002-of-00004.safetensors, model-00003-of-00004.safetensors, model-00004-of-00004.safetensors): their weights priced from the index's total_size" ]
+	done
+	# The cache root and the snapshot typed: titled by the repository.
+	for typed in hub/models--meta-llama--Llama-3.1-8B "hub/models--meta-llama--Llama-3.1-8B/snapshots/$HASH" \
+		"hub/models--meta-llama--Llama-3.1-8B/snapshots/$HASH/config.json"; do
+		run_split "$HMN" fit "$typed" --memory 80GiB
+		[ "$status" -eq 0 ]
+		[ "${lines[0]}" = "hmn fit: meta-llama/Llama-3.1-8B: llama, 8.03B parameters (bf16), 131072 tokens x 1 sequence" ]
+	done
+	# A path that is there wins over the cache.
+	mkdir -p meta-llama
+	cp -r "$TESTS_DIR/fixtures/fit/Llama-3.1-8B" meta-llama/
+	run_split env HF_HUB_CACHE="$BATS_TEST_TMPDIR/hub" "$HMN" fit meta-llama/Llama-3.1-8B --memory 80GiB --json
+	[ "$(jq -r .model.name <<<"$output")" = Llama-3.1-8B ]
+	# Not in the cache: where it looked said.
+	run_split env -u HF_HOME -u XDG_CACHE_HOME HF_HUB_CACHE="$BATS_TEST_TMPDIR/hub" "$HMN" fit Qwen/Qwen2.5-7B --memory 80GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: Qwen/Qwen2.5-7B: no such file or folder, nor in the Hugging Face cache ($BATS_TEST_TMPDIR/hub/models--Qwen--Qwen2.5-7B)" ]
+	# What is no repository id is not looked up.
+	run_split env HF_HUB_CACHE="$BATS_TEST_TMPDIR/hub" "$HMN" fit nobody/../hub/nothing --memory 80GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: nobody/../hub/nothing: no such file or folder" ]
+}
+
+@test "fit: a hostile Hugging Face cache: refs/main is a commit's hash or refused" {
+	hf_cache "$BATS_TEST_TMPDIR/hub"
+	root="$BATS_TEST_TMPDIR/hub/models--meta-llama--Llama-3.1-8B"
+	for ref in "../../../../etc" "../../snapshots/$HASH" "main"; do
+		printf '%s\n' "$ref" >"$root/refs/main"
+		run_split env HF_HUB_CACHE="$BATS_TEST_TMPDIR/hub" "$HMN" fit meta-llama/Llama-3.1-8B --memory 80GiB
+		[ "$status" -eq 1 ]
+		[ "$stderr" = "hmn: meta-llama/Llama-3.1-8B: refs/main holds '$ref', not a commit's hash" ]
+	done
+	printf '%s' "${HASH//5/6}" >"$root/refs/main"
+	run_split "$HMN" fit "$root" --memory 80GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $root: refs/main names commit ${HASH//5/6}, whose snapshot is not in the cache" ]
+	# A blob deleted under its link: that shard is one not here, priced from the index.
+	printf '%s' "$HASH" >"$root/refs/main"
+	rm "$root/blobs/2b1879f5"
+	run_split "$HMN" fit "$root" --memory 80GiB --json
+	[ "$status" -eq 0 ]
+	[[ "$stderr" == *": note: 4 of 4 shards not downloaded "* ]]
+}

@@ -2,7 +2,8 @@
  * libFuzzer harness: the safetensors header reader, model.safetensors.index.json
  * and config.json (lib/model/safetensors.c, lib/model/config.c), then every question
  * hmn fit asks of what they accepted. An input that starts with '{' is a
- * config.json (read alone, its shape implying the tensors) and an index;
+ * config.json (read alone, its shape implying the tensors) and an index (its
+ * shards, its metadata.total_size, its tensors' names);
  * any other is a .safetensors file, finished with a Llama config.
  */
 #include <stdint.h>
@@ -25,6 +26,34 @@ static int count_shard(const char *name, void *data)
 		abort(); /* only plain file names come out */
 	++*(size_t *)data;
 	return 0;
+}
+
+/*
+ * The index as model_resolve() keeps it: a total_size within bounds or said
+ * why not (printable), each tensor name with a shard among those named.
+ */
+static void check_index(const char *text, size_t size)
+{
+	char why[256] = "";
+	struct model_error e = { why, sizeof(why) };
+	struct safetensors_index ix;
+	if (safetensors_index_read("fuzz/model.safetensors.index.json", text, size, &ix, &e) < 0) {
+		check_printable(why);
+		return;
+	}
+	if (!ix.n_shards || (ix.total == INDEX_TOTAL_VALID && (!ix.total_size || ix.total_size > MODEL_MAX_TOTAL_SIZE)))
+		abort();
+	if (ix.total == INDEX_TOTAL_INVALID)
+		check_printable(ix.total_problem);
+	size_t at = 0;
+	for (size_t i = 0; i < ix.n_tensors; i++) {
+		if (ix.tensor_shard[i] >= ix.n_shards || at >= ix.names_len)
+			abort();
+		at += strlen(ix.tensor_names + at) + 1;
+	}
+	if (at != ix.names_len)
+		abort();
+	safetensors_index_clear(&ix);
 }
 
 static void finish(struct model_build *b, int r, const char *config, size_t len, bool alone,
@@ -58,6 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 		if (n < 0)
 			check_printable(why);
+		check_index((const char *)data, size);
 		finish(&b, 0, (const char *)data, size, true, &e);
 		return 0;
 	}
