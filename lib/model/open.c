@@ -562,6 +562,62 @@ out:
 }
 
 /*
+ * ---- a GGUF folder's vision projector ----
+ *
+ * llama.cpp loads a vision model's mmproj-*.gguf beside the model
+ * (llama-server --mmproj, or -hf, which fetches the one its repository
+ * names): a folder holding both is priced as both, the projector as the
+ * vision part. A .gguf named alone is the model alone (llama.cpp needs
+ * --mmproj said). Repositories ship the projector in several types side by
+ * side (mmproj-F16, -BF16, -F32): one is loaded, so one is priced: f16
+ * where there is one (convert_hf_to_gguf.py's default type), else the first
+ * by name; which one is said in a note.
+ */
+static const char *projector_of(const struct name_list *names, size_t *ret_count)
+{
+	const char *first = NULL, *f16 = NULL;
+	size_t count = 0;
+	for (size_t i = 0; i < names->count; i++) {
+		const char *name = names->names[i];
+		if (strncmp(name, "mmproj", strlen("mmproj")))
+			continue;
+		count++;
+		first = first ? first : name;
+		/* "mmproj-F16.gguf", "mmproj-model-f16.gguf": f16 as a word, not bf16's tail. */
+		size_t len = strlen(name), tail = strlen("f16.gguf");
+		const char *p = len > tail ? name + len - tail : NULL;
+		if (!f16 && p && (!strcmp(p, "f16.gguf") || !strcmp(p, "F16.gguf")) &&
+		    (p[-1] == '-' || p[-1] == '_' || p[-1] == '.'))
+			f16 = name;
+	}
+	*ret_count = count;
+	return f16 ? f16 : first;
+}
+
+static int add_projector(const char *dir, const char *name, size_t count, struct hmn_model *m, struct model_error *e)
+{
+	struct reader reader;
+	char *path = join(dir, name);
+	if (!path)
+		return -ENOMEM;
+	int r = os_file_open(path, &reader);
+	if (r < 0)
+		r = open_failed(e, path, r);
+	else {
+		r = gguf_read_projector(&reader, m, e);
+		os_file_close(&reader);
+	}
+	free(path);
+	if (r >= 0 && count > 1) {
+		char note[200];
+		snprintf(note, sizeof(note), "the vision projector priced is %s, one of %zu beside the model", SHOWN(name),
+			 count);
+		model_add_note(m, note);
+	}
+	return r;
+}
+
+/*
  * A folder without safetensors that holds GGUF files (a download of one
  * from a GGUF repository): its one model, a split one from its parts, or
  * -EAGAIN when it holds none (read as a transformers folder then). Two
@@ -579,7 +635,8 @@ static int open_gguf_folder(const char *dir, bool have_config, struct hmn_model 
 	/*
 	 * A vision model's projector (llama.cpp's mmproj-*.gguf, beside the
 	 * model in the repositories that serve it) is loaded beside the
-	 * model, never as one: set aside, as a LoRA's adapter_* is.
+	 * model, never as one: not a second model; priced as its vision part
+	 * (add_projector).
 	 */
 	const char *model = NULL, *other = NULL, *projector = NULL;
 	size_t first_len = 0, len, files = 0;
@@ -617,6 +674,10 @@ static int open_gguf_folder(const char *dir, bool have_config, struct hmn_model 
 			if (!(*ret)->name)
 				(*ret)->name = folder_name(*ret, dir);
 		}
+		size_t n_projectors;
+		const char *chosen = projector_of(&names, &n_projectors);
+		if (r >= 0 && chosen && (r = add_projector(dir, chosen, n_projectors, *ret, e)) < 0)
+			*ret = hmn_model_free(*ret);
 	}
 	name_list_clear(&names);
 	return r;
