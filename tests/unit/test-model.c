@@ -1185,8 +1185,16 @@ static unsigned sliding_layers(const struct hmn_model *m)
  * and V biased); mistralai/Mistral-Small-3.1-24B-Instruct-2503
  * 24,011,361,280 (24.0B; Mistral-Small-24B-Base-2501's 23,572,403,200
  * beside a Pixtral tower of 24 gated layers); meta-llama/Llama-3.2-11B-Vision
- * 10,670,220,835 (10.67B: odd, its gates are scalars). Each config.json is
- * the repository's own, in tests/fixtures/fit/<name>/.
+ * 10,670,220,835 (10.67B: odd, its gates are scalars); Qwen/Qwen3-VL-8B-Instruct
+ * 8,767,123,696 (the Hub's safetensors count), its vision_config as NVIDIA
+ * TensorRT-LLM's Qwen3-VL test quotes it, its text_config written out to
+ * the keys of its shape (Qwen3-8B's, untied: 8,190,735,360). Each
+ * config.json is the repository's, in tests/fixtures/fit/<name>/. The
+ * figures were cross-checked against public copies: Qwen2-VL's
+ * total_size 16,582,751,232, Qwen2.5-VL's tower of 676,550,144 beside its
+ * text model's 7,615,616,512, gemma-3-27b's total_size 54,864,813,280,
+ * Mistral Small 3.1's 24,011,361,280 (keras-hub's preset) and Llama 3.2
+ * 11B Vision's 10,670,220,835.
  */
 static void test_vision_configs(void)
 {
@@ -1203,6 +1211,8 @@ static void test_vision_configs(void)
 		{ "Qwen2.5-VL-7B-Instruct", 8292166656ull, 676550144ull, "qwen2_5_vl" },
 		/* Pixtral's 403,305,472 and Mistral 3's projector (its norm, the patch merger, two linears). */
 		{ "Mistral-Small-3.1-24B-Instruct-2503", 24011361280ull, 403305472ull + 35652608ull, "mistral" },
+		/* 27 blocks of 1152, learned positions, the merger and three deepstack mergers into 4096. */
+		{ "Qwen3-VL-8B-Instruct", 8767123696ull, 576388336ull, "qwen3_vl_text" },
 		/* Mllama's tower, its tile embeddings and 8 gated global layers, and the 7680 -> 4096 projector. */
 		{ "Llama-3.2-11B-Vision", 10670220835ull, 895028755ull, "mllama_text_model" },
 	};
