@@ -327,27 +327,31 @@ static int mllama(struct vision *c, uint64_t text_width)
 }
 
 /* The tower and projector a model_type (and its vision_config's) names; -ENOENT: none hmn knows. */
-static int family(const char *type, const char *vision_type, enum tower *ret_tower, enum projector *ret_projector)
+static int family(const char *type, const char *vision_type, enum tower *ret_tower, enum projector *ret_projector,
+		  bool *ret_newline)
 {
 	static const struct {
 		const char *type;
 		enum tower tower;
 		enum projector projector;
+		bool newline; /* LLaVA-NeXT's image_newline: one text-width vector between rows of tiles */
 	} families[] = {
-		{ "gemma3", TOWER_SIGLIP, PROJECTOR_GEMMA3 },
-		{ "llava", TOWER_CLIP, PROJECTOR_LLAVA },
-		{ "qwen2_vl", TOWER_QWEN2, PROJECTOR_MERGER },
-		{ "qwen2_5_vl", TOWER_QWEN2_5, PROJECTOR_MERGER },
-		{ "qwen3_vl", TOWER_QWEN3, PROJECTOR_MERGER },
-		{ "qwen3_vl_moe", TOWER_QWEN3, PROJECTOR_MERGER },
-		{ "mistral3", TOWER_PIXTRAL, PROJECTOR_MISTRAL3 },
-		{ "mllama", TOWER_MLLAMA, PROJECTOR_MLLAMA },
+		{ "gemma3", TOWER_SIGLIP, PROJECTOR_GEMMA3, false },
+		{ "llava", TOWER_CLIP, PROJECTOR_LLAVA, false },
+		{ "llava_next", TOWER_CLIP, PROJECTOR_LLAVA, true },
+		{ "qwen2_vl", TOWER_QWEN2, PROJECTOR_MERGER, false },
+		{ "qwen2_5_vl", TOWER_QWEN2_5, PROJECTOR_MERGER, false },
+		{ "qwen3_vl", TOWER_QWEN3, PROJECTOR_MERGER, false },
+		{ "qwen3_vl_moe", TOWER_QWEN3, PROJECTOR_MERGER, false },
+		{ "mistral3", TOWER_PIXTRAL, PROJECTOR_MISTRAL3, false },
+		{ "mllama", TOWER_MLLAMA, PROJECTOR_MLLAMA, false },
 	};
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
 		if (strcmp(type, families[i].type))
 			continue;
 		*ret_tower = families[i].tower;
 		*ret_projector = families[i].projector;
+		*ret_newline = families[i].newline;
 		/* LLaVA takes its tower from vision_config's model_type: CLIP (the default), SigLIP, Pixtral. */
 		if (families[i].tower == TOWER_CLIP && vision_type) {
 			if (!strcmp(vision_type, "siglip_vision_model"))
@@ -375,10 +379,11 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 	const cJSON *vision_type = cJSON_GetObjectItemCaseSensitive(v, "model_type");
 	enum tower tower;
 	enum projector projector;
+	bool newline = false;
 	char w[160], shown[64];
 	if (!cJSON_IsString(type) ||
 	    family(type->valuestring, cJSON_IsString(vision_type) ? vision_type->valuestring : NULL, &tower,
-		   &projector) < 0) {
+		   &projector, &newline) < 0) {
 		/* Left out said, not silently: the total would be the text model's alone. */
 		printable_name(cJSON_IsString(type) ? type->valuestring : "?", shown, sizeof(shown));
 		snprintf(w, sizeof(w), "its vision_config (of %s) is not one hmn prices: the image tower is left out",
@@ -403,6 +408,8 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 			return r;
 		linear(&c, sat_mul(width, features), text_width, bias);
 		linear(&c, text_width, text_width, bias);
+		if (newline)
+			vector(&c, text_width);
 		break;
 	case PROJECTOR_GEMMA3:
 		matrix(&c, sat_mul(width, text_width)); /* mm_input_projection_weight */

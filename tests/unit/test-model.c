@@ -1340,6 +1340,20 @@ static void test_vision_hostile(void)
 		       "text_config.cross_attention_layers is not a list of layers");
 	config_refused("{\"model_type\":\"llava\",\"vision_feature_layer\":[],\"text_config\":{\"model_type\":\"llama\"},"
 		       "\"vision_config\":{}}", "vision_feature_layer: a list of 0 layers");
+	/*
+	 * LLaVA-NeXT (llava-hf/llava-v1.6-mistral-7b-hf's shape: CLIP ViT-L/14
+	 * at 336, Mistral 7B over 32,064 tokens): LLaVA's tower and projector
+	 * and its image_newline, 7,566,747,648 in all, its card's 7.57B.
+	 */
+	m = NULL;
+	if (ok(read_config("{\"model_type\":\"llava_next\",\"text_config\":{\"model_type\":\"mistral\",\"vocab_size\":32064,"
+			   "\"max_position_embeddings\":32768},\"vision_config\":{\"hidden_size\":1024,\"image_size\":336,"
+			   "\"intermediate_size\":4096,\"model_type\":\"clip_vision_model\",\"num_attention_heads\":16,"
+			   "\"num_hidden_layers\":24,\"patch_size\":14}}", &m) == 0, "a LLaVA-NeXT config reads"), m) {
+		is_u64(m->parameters, 7566747648ull, "LLaVA-NeXT: 7,566,747,648 parameters");
+		is_u64(m->vision_parameters, 324487168ull + 4096, "LLaVA 1.5's tower and projector, and image_newline");
+		hmn_model_free(m);
+	}
 	/* A family hmn does not price: its text model read, the tower said to be left out. */
 	m = NULL;
 	if (ok(read_config("{\"model_type\":\"idefics3\",\"text_config\":{\"model_type\":\"llama\"},"
