@@ -128,6 +128,15 @@ struct hmn_model {
 	 * embeddings, a next-token-prediction block past the layer count).
 	 */
 	struct hmn_model_layer input, output, other;
+	/*
+	 * A vision-language model's image tower and projector (safetensors'
+	 * vision_tower.*, visual.*, multi_modal_projector.*; config.json's
+	 * vision_config; a GGUF folder's mmproj-*.gguf): empty for a text-only
+	 * model. Its parameters are in parameters too, as model cards count
+	 * them, and apart in vision_parameters.
+	 */
+	struct hmn_model_layer vision;
+	uint64_t vision_parameters;
 	uint64_t context_length;    /* trained; 0: unknown */
 	/*
 	 * The longest context it is meant for: context_length stretched by
@@ -196,13 +205,17 @@ struct hmn_fit_request {
 	const char *vendor;         /* whose runtime ("nvidia", "amd", "intel", "apple"); NULL: nvidia */
 	/* GGUF: the last this many layers on the GPU (llama.cpp's --gpu-layers); UINT32_MAX: all */
 	uint32_t gpu_layers;
+	/* A vision-language model served without its image tower (vLLM's --limit-mm-per-prompt of 0, llama.cpp without --mmproj). */
+	bool text_only;
 };
 /* Every field 0 but dtype and kv_dtype (HMN_DTYPE_NONE) and gpu_layers (all). */
 void hmn_fit_request_init(struct hmn_fit_request *req);
 
 /* The estimate for one GPU, each part in bytes. */
 struct hmn_fit_parts {
-	uint64_t weights, kv_cache, activations;
+	uint64_t weights;           /* the text model's */
+	uint64_t vision;            /* the image tower and projector; HMN_UNKNOWN: none, or text_only */
+	uint64_t kv_cache, activations;
 	uint64_t optimizer;         /* HMN_UNKNOWN unless train */
 	uint64_t runtime, margin;
 	uint64_t total;             /* the parts and the margin: what one GPU needs */
@@ -217,6 +230,15 @@ struct hmn_fit_parts {
  * biases stay as stored).
  */
 uint64_t hmn_fit_weights(const struct hmn_model *m, const struct hmn_fit_request *req);
+/*
+ * A vision-language model's image tower and projector, on the GPU whatever
+ * req->gpu_layers says (llama.cpp offloads the mmproj unless told not to),
+ * divided by req->gpus (vLLM shards the tower as the text model); priced
+ * at req->dtype only when that is a float type (quantizers leave the tower
+ * out; llama.cpp's mmproj keeps its own file). HMN_UNKNOWN when the model
+ * has none, or with req->text_only.
+ */
+uint64_t hmn_fit_vision(const struct hmn_model *m, const struct hmn_fit_request *req);
 /*
  * The KV cache (and recurrent state). GGUF as llama.cpp allocates it: the
  * context padded to 256 cells a sequence, sliding-window layers at
@@ -253,7 +275,7 @@ int hmn_fit_estimate(const struct hmn_model *m, const struct hmn_fit_request *re
 
 /*
  * Reserves each part of req's estimate for one GPU in budget, in the
- * contract's order (weights, kv_cache, activations, optimizer, runtime).
+ * contract's order (weights, vision, kv_cache, activations, optimizer, runtime).
  * Returns 0 when all fit, -ENOSPC when one did not (*ret_part, when not
  * NULL, names it; what fitted stays reserved), or hmn_fit_estimate()'s errors.
  */

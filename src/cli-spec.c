@@ -73,6 +73,8 @@ static const struct option_spec
 	fit_dtype = OPTION("dtype", 0, VALUE_DTYPE, dtype, "T", "price the weights in T: bf16, fp8, int4, q4_k..."),
 	fit_kv_dtype = OPTION("kv-dtype", 0, VALUE_DTYPE, kv_dtype, "T", "the KV cache's type (GGUF: f16; else as the model)"),
 	fit_train = OPTION("train", 0, VALUE_FLAG, train, NULL, "training: gradients, AdamW, kept activations"),
+	fit_text_only = OPTION("text-only", 0, VALUE_FLAG, text_only, NULL,
+			       "a vision model without its image tower (no vision part)"),
 	fit_attention = OPTION("attention", 0, VALUE_CHOICE, attention, "MODE",
 			       "fused (default: no s^2 scores) or eager", .choices = attentions),
 	fit_gpus = OPTION("gpus", 0, VALUE_COUNT, gpus, "N", "split over N GPUs (tensor parallel)"),
@@ -122,7 +124,7 @@ const struct command_spec cli_commands[] = {
 	  "it fits on a listed GPU, 4 when on none, 1 when MODEL cannot be read, 3 when\n"
 	  "no GPU is found and no --memory is given (--memory SIZE plans without one).",
 	  (const struct option_spec *const[]){ &fit_context, &fit_batch, &fit_ubatch, &fit_dtype, &fit_kv_dtype, &fit_train,
-					       &fit_attention, &fit_gpus, &opt_device, &fit_memory, &fit_margin,
+					       &fit_text_only, &fit_attention, &fit_gpus, &opt_device, &fit_memory, &fit_margin,
 					       &opt_no_header, &opt_bytes, &opt_json, &fit_format, &fit_quiet, NULL },
 	  false, EXIT_USAGE },
 };

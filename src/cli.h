@@ -73,6 +73,7 @@ struct cli {
 	uint64_t ubatch;                     /* --ubatch: tokens a step (llama.cpp's -ub); 0: 512 */
 	const char *dtype, *kv_dtype;        /* --dtype, --kv-dtype (names checked); NULL: not given */
 	bool train;
+	bool text_only;             /* fit: a vision model's tower left out */
 	enum attention attention;
 	struct size_option memory;           /* --memory: a GPU of SIZE instead of those present */
 	double margin;                       /* --margin; 0: not given */

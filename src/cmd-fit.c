@@ -42,6 +42,7 @@ static void request_of(const struct cli *cli, struct hmn_fit_request *req)
 	req->ubatch = (uint32_t)cli->ubatch;
 	req->gpus = (uint32_t)cli->gpus;
 	req->train = cli->train;
+	req->text_only = cli->text_only;
 	req->eager_attention = cli->attention == ATTENTION_EAGER;
 	req->margin = cli->margin;
 	if (cli->dtype)

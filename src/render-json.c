@@ -451,6 +451,7 @@ int render_fit_json(FILE *out, const struct fit_report *rep, const struct render
 	u64_field(o, KEY("gpus_split"), rep->gpus_split, HMN_UNKNOWN);
 	PUT_LITERAL(o, ",\"parts\":{\"weights_bytes\":");
 	put_u64(o, p->weights, HMN_UNKNOWN);
+	u64_field(o, KEY("vision_bytes"), p->vision, HMN_UNKNOWN);
 	u64_field(o, KEY("kv_cache_bytes"), p->kv_cache, HMN_UNKNOWN);
 	u64_field(o, KEY("activations_bytes"), p->activations, HMN_UNKNOWN);
 	u64_field(o, KEY("optimizer_bytes"), p->optimizer, HMN_UNKNOWN);

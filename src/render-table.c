@@ -195,7 +195,8 @@ static int render_fit_parts(FILE *out, const struct fit_report *rep, const struc
 		const char *name;
 		uint64_t bytes;
 	} rows[] = {
-		{ "weights", p->weights },         { "kv_cache", p->kv_cache },
+		{ "weights", p->weights },         { "vision", p->vision },
+		{ "kv_cache", p->kv_cache },
 		{ "activations", p->activations }, { "optimizer", p->optimizer },
 		{ "runtime", p->runtime },         { "margin", p->margin },
 		{ "total", p->total },
@@ -204,7 +205,8 @@ static int render_fit_parts(FILE *out, const struct fit_report *rep, const struc
 	char size[SIZE_TEXT_MAX];
 	int r = t ? 0 : -ENOMEM;
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]) && r == 0; i++) {
-		if (rows[i].bytes == HMN_UNKNOWN && !strcmp(rows[i].name, "optimizer")) /* not training */
+		/* Not training; a text-only model, or --text-only. */
+		if (rows[i].bytes == HMN_UNKNOWN && (!strcmp(rows[i].name, "optimizer") || !strcmp(rows[i].name, "vision")))
 			continue;
 		r = table_add_cell(t, rows[i].name);
 		if (r == 0)

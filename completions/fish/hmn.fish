@@ -57,6 +57,7 @@ complete -c hmn -n "__fish_seen_subcommand_from fit" -l ubatch -x -d "Tokens a s
 complete -c hmn -n "__fish_seen_subcommand_from fit" -l dtype -x -a "$dtypes" -d 'Price the weights in this type'
 complete -c hmn -n "__fish_seen_subcommand_from fit" -l kv-dtype -x -a "$kv_dtypes" -d "The KV cache's type"
 complete -c hmn -n "__fish_seen_subcommand_from fit" -l train -d 'Training: gradients, AdamW, activations'
+complete -c hmn -n "__fish_seen_subcommand_from fit" -l text-only -d 'A vision model without its image tower'
 complete -c hmn -n "__fish_seen_subcommand_from fit" -l attention -x -a 'fused eager' -d 'Fused kernel or eager s^2 scores'
 complete -c hmn -n "__fish_seen_subcommand_from fit" -l gpus -x -d 'Split over N GPUs (tensor parallel)'
 complete -c hmn -n "__fish_seen_subcommand_from fit" -l memory -x -d 'Plan for a GPU of this size'

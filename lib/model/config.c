@@ -235,6 +235,9 @@ struct shape {
 	uint64_t ff_moe, ff_shared, first_dense;
 	bool tied;
 	enum hmn_dtype weights, matrices;
+	/* Llama 3.2 Vision's cross-attention layers (cross_attention_layers): malloc'd, n_layer of them, or NULL. */
+	bool *cross;
+	uint64_t extra_vocab;        /* embedding rows past the vocabulary (Mllama's 8) */
 };
 
 /* One synthetic tensor of n parameters (a matrix, or a vector) into b. */
@@ -292,6 +295,9 @@ static int implied_layer(struct model_build *b, const struct hmn_model *m, const
 				vector = sat_add(vector, h);
 			if (f && f->qk_norm)
 				vector = sat_add(vector, sat_mul(2, hd));
+			/* A cross-attention layer norms Q and K and gates its attention and MLP (MllamaCrossAttentionDecoderLayer). */
+			if (s->cross && s->cross[i])
+				vector = sat_add(vector, sat_add(sat_mul(2, hd), 2));
 		}
 		vector = sat_add(vector, sat_mul(norm_params(s, h), f && f->sandwich_norm ? 4 : 2));
 		bool moe = m->n_expert && i >= s->first_dense;
@@ -317,7 +323,7 @@ static int implied_layer(struct model_build *b, const struct hmn_model *m, const
 static int implied_tensors(struct model_build *b, const struct hmn_model *m, const struct shape *s)
 {
 	int r;
-	if ((r = implied(b, "token_embd.weight", sat_mul(s->vocab, s->h), true, s)) < 0 ||
+	if ((r = implied(b, "token_embd.weight", sat_mul(sat_add(s->vocab, s->extra_vocab), s->h), true, s)) < 0 ||
 	    (r = implied(b, "token_embd.positions", sat_mul(s->positions, s->h), true, s)) < 0)
 		return r;
 	for (uint32_t i = 0; i < m->n_layer; i++)
@@ -580,6 +586,37 @@ static int read_sliding(const struct config *c, const struct arch_info *f, struc
 	return 0;
 }
 
+/*
+ * Llama 3.2 Vision's text model: the layers cross_attention_layers names
+ * attend to the image's features, not to the tokens before (no cache as
+ * long as the context), and its embeddings have 8 rows past the vocabulary
+ * (MllamaTextModel's vocab_size + 8).
+ */
+static int read_cross_layers(const struct config *c, const struct hmn_model *m, struct shape *s)
+{
+	const char *where = "";
+	const cJSON *list = lookup(c, "cross_attention_layers", &where);
+	if (!list)
+		return 0;
+	if (!cJSON_IsArray(list))
+		return model_fail(c->e, -EINVAL, "%s: %scross_attention_layers is not a list of layers", c->file, where);
+	s->cross = calloc(m->n_layer ? m->n_layer : 1, sizeof(*s->cross));
+	if (!s->cross)
+		return -ENOMEM;
+	size_t i = 0;
+	const cJSON *v;
+	cJSON_ArrayForEach(v, list) {
+		if (!cJSON_IsNumber(v) || !(v->valuedouble >= 0) || v->valuedouble != floor(v->valuedouble) ||
+		    v->valuedouble >= m->n_layer)
+			return model_fail(c->e, -EINVAL, "%s: %scross_attention_layers[%zu] is not one of its %u layers",
+					  c->file, where, i, m->n_layer);
+		s->cross[(size_t)v->valuedouble] = true;
+		i++;
+	}
+	s->extra_vocab = 8;
+	return 0;
+}
+
 /* The model's own name for its architecture: model_type, else the first of architectures. */
 static const char *architecture_of(const struct config *c)
 {
@@ -617,7 +654,8 @@ static int read_config(struct config *c, struct hmn_model *m, struct shape *s, b
 	printable_name(arch, name, sizeof(name));
 	m->architecture = arena_strdup(m->arena, name);
 	s->family = c->family = arch_find_model_type(arch);
-	if ((r = read_shape(c, s->family, m, s)) < 0 || (r = torch_dtype(c, &dt)) < 0)
+	if ((r = read_shape(c, s->family, m, s)) < 0 || (r = read_cross_layers(c, m, s)) < 0 ||
+	    (r = torch_dtype(c, &dt)) < 0)
 		return r;
 	s->weights = dt != HMN_DTYPE_NONE ? dt : HMN_DTYPE_F32;
 	s->matrices = quantized_dtype(c->root);
@@ -717,6 +755,9 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 	r = read_config(&c, m, &s, &swa, &n_swa, &pattern);
 	if (r >= 0 && implies_tensors && (r = implied_tensors(b, m, &s)) < 0)
 		r = model_fail(e, r, "%s: the shape it gives is too large", c.file);
+	/* A vision-language model's image tower and projector: the vision part (model/vision.c). */
+	if (r >= 0 && implies_tensors)
+		r = vision_read(root, c.file, s.h, s.weights, b, e);
 	/* A sparse config names some of its shape (Llava 1.5's text_config: its vocabulary); one that names none is said. */
 	bool assumed = r >= 0 && c.family && !shape_written(&c);
 	cJSON_Delete(root);
@@ -724,6 +765,7 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 		r = model_build_finish(b, e);
 	if (r < 0) {
 		free(swa);
+		free(s.cross);
 		return r;
 	}
 	if (implies_tensors)
@@ -739,6 +781,10 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 	const struct arch_info *info = arch_find_gguf(m->architecture);
 	model_set_layer_kinds(m, info ? info->recurrent : f && f->recurrent, pattern, swa, n_swa);
 	free(swa);
+	for (uint32_t i = 0; s.cross && i < m->n_layer; i++)
+		if (s.cross[i])
+			m->layers[i].kind = HMN_LAYER_NO_CACHE;
+	free(s.cross);
 	if (!f) {
 		model_warn_unknown_architecture(m);
 	} else if (assumed) {

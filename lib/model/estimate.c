@@ -97,6 +97,23 @@ uint64_t hmn_fit_weights(const struct hmn_model *m, const struct hmn_fit_request
 	return div_up(sum, p.gpus);
 }
 
+uint64_t hmn_fit_vision(const struct hmn_model *m, const struct hmn_fit_request *req)
+{
+	if (req->text_only || !m->vision.weights_bytes)
+		return HMN_UNKNOWN;
+	struct plan p;
+	plan_of(m, req, &p);
+	/*
+	 * Asked for a float type (bf16 for a float32 checkpoint), the tower
+	 * follows; asked for a quantised one, it stays as stored: bitsandbytes,
+	 * GPTQ and AWQ checkpoints leave the vision tower out of their modules,
+	 * and llama.cpp's quantizer never touches the mmproj file.
+	 */
+	enum hmn_dtype dtype = req->dtype != HMN_DTYPE_NONE && dtype_is_float(req->dtype) ? req->dtype
+											   : HMN_DTYPE_NONE;
+	return div_up(part_weights(&m->vision, dtype), p.gpus);
+}
+
 /* ---- KV cache ----------------------------------------------------------------- */
 
 /* The cells (tokens) a layer of this kind keeps per sequence. */
@@ -275,12 +292,16 @@ int hmn_fit_estimate(const struct hmn_model *m, const struct hmn_fit_request *re
 		return -EINVAL;
 	if (!hmn_dtype_name(p.kv_dtype))
 		return -EINVAL;
+	/* --text-only trains the text model alone: the tower is neither loaded nor given optimizer state. */
+	uint64_t trained = req->text_only && m->vision_parameters <= m->parameters ? m->parameters - m->vision_parameters
+										  : m->parameters;
 	struct hmn_fit_parts parts = {
 		.weights = hmn_fit_weights(m, req),
+		.vision = hmn_fit_vision(m, req),
 		/* Training runs whole sequences: no cache, its K and V are in the activations. */
 		.kv_cache = req->train ? 0 : hmn_fit_kv_cache(m, req),
 		.activations = hmn_fit_activations(m, req),
-		.optimizer = req->train ? div_up(hmn_fit_optimizer(m->parameters, req->dtype != HMN_DTYPE_NONE
+		.optimizer = req->train ? div_up(hmn_fit_optimizer(trained, req->dtype != HMN_DTYPE_NONE
 									    ? req->dtype : m->dtype), p.gpus)
 					: HMN_UNKNOWN,
 		.runtime = hmn_fit_runtime(req->vendor),
@@ -288,6 +309,8 @@ int hmn_fit_estimate(const struct hmn_model *m, const struct hmn_fit_request *re
 		.kv_dtype = p.kv_dtype,
 	};
 	uint64_t sum = sat_add(sat_add(parts.weights, parts.kv_cache), sat_add(parts.activations, parts.runtime));
+	if (parts.vision != HMN_UNKNOWN)
+		sum = sat_add(sum, parts.vision);
 	if (req->train)
 		sum = sat_add(sum, parts.optimizer);
 	if (sum == HMN_UNKNOWN)
@@ -315,6 +338,7 @@ int hmn_fit_reserve(struct hmn_budget *budget, const struct hmn_model *m,
 		uint64_t bytes;
 	} order[] = {
 		{ "weights", parts.weights },
+		{ "vision", parts.vision != HMN_UNKNOWN ? parts.vision : 0 },
 		{ "kv_cache", parts.kv_cache },
 		{ "activations", parts.activations },
 		{ "optimizer", req->train ? parts.optimizer : 0 },

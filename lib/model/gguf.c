@@ -858,6 +858,12 @@ int gguf_read(const struct reader *parts, size_t n, struct hmn_model **ret_model
 			goto fail;
 		total += (uint64_t)r;
 	}
+	/* llama.cpp's mmproj-*.gguf: loaded beside a model (--mmproj), never as one. */
+	if (!strcmp(first->architecture, "clip")) {
+		r = model_fail(e, -EINVAL, "%s: a vision model's projector (general.architecture clip), not a model:"
+			       " fit the model it serves, or the folder holding both", parts[0].name);
+		goto fail;
+	}
 	/* A vocabulary-only file (llama.cpp ships them) prices at 0 bytes: no model to fit. */
 	if (!total) {
 		r = model_fail(e, -EINVAL, "%s: holds no tensors (a vocabulary-only GGUF?): no weights to price",
@@ -888,4 +894,52 @@ out:
 	state_free(first);
 	state_free(other);
 	return r;
+}
+
+int gguf_read_projector(const struct reader *r, struct hmn_model *m, struct model_error *e)
+{
+	struct gguf_state *s = state_new();
+	struct model_build b;
+	uint64_t n_tensors = 0;
+	int k = -ENOMEM;
+
+	if (!s || (k = model_build_start(&b, NULL)) < 0)
+		goto out;
+	b.all_vision = true;
+	state_init(s, r, e, s->cands);
+	if ((k = read_header(s, &n_tensors)) < 0)
+		goto fail;
+	/* llama.cpp's clip.cpp loads only what convert_hf_to_gguf.py's --mmproj writes: general.architecture "clip". */
+	if (strcmp(s->architecture, "clip")) {
+		char arch[GGUF_MAX_PREFIX];
+		k = model_fail(e, -EINVAL, "%s: general.architecture is '%s', not 'clip': not a vision projector",
+			       r->name, s->architecture[0] ? printable_name(s->architecture, arch, sizeof(arch)) : "");
+		goto fail;
+	}
+	if (!n_tensors) {
+		k = model_fail(e, -EINVAL, "%s: a vision projector that holds no tensors", r->name);
+		goto fail;
+	}
+	if ((k = read_tensors(s, &b, n_tensors)) < 0 || (k = model_build_check_parameters(&b, r->name, e)) < 0 ||
+	    (k = model_build_check_names(&b, r->name, e)) < 0)
+		goto fail;
+	/* Each sum is at most the file's size (read_tensors checked the tensors lie in it): no wrap on adding. */
+	const struct hmn_model_layer *v = &b.m->vision;
+	if (add_overflows(m->weights_bytes, v->weights_bytes, &m->weights_bytes) ||
+	    add_overflows(m->parameters, b.parameters, &m->parameters)) {
+		k = model_fail(e, -EINVAL, "%s: the model and its projector pass 2^64 bytes", r->name);
+		goto fail;
+	}
+	m->vision.weights_bytes += v->weights_bytes;
+	m->vision.matrix_elements += v->matrix_elements;
+	m->vision.vector_bytes += v->vector_bytes;
+	m->vision_parameters += b.parameters;
+	m->n_tensors += b.m->n_tensors;
+	m->n_files++;
+	k = 0;
+fail:
+	model_build_abort(&b);
+out:
+	state_free(s);
+	return k;
 }

@@ -221,6 +221,32 @@ static enum tensor_place place_of(const char *s, size_t n)
 	return PLACE_OTHER;
 }
 
+/*
+ * A vision-language model's image tower and projector, by the names each
+ * family's checkpoint gives them (their model.safetensors.index.json):
+ * LLaVA, Gemma 3, Mistral 3 (vision_tower., multi_modal_projector.; the
+ * newer transformers' layout under model.), Llama 3.2 Vision
+ * (vision_model.), Qwen2-VL and its successors (visual., model.visual.),
+ * MiniCPM-V (vpm., resampler.), Molmo (model.vision_backbone.), Qwen-VL
+ * (transformer.visual.), the original LLaVA's mm_projector, Idefics 3
+ * (model.connector.), InternVL (mlp1.), Phi-3-vision
+ * (model.vision_embed_tokens.). Read before the layers: Qwen2-VL's
+ * visual.blocks.N. are the tower's, not the text model's layer N.
+ */
+bool model_is_vision_tensor(const char *s, size_t n)
+{
+	static const char *const prefixes[] = {
+		"vision_tower.", "vision_model.", "visual.", "multi_modal_projector.",
+		"model.vision_tower.", "model.vision_model.", "model.visual.", "model.multi_modal_projector.",
+		"vpm.", "resampler.", "model.vision_backbone.", "transformer.visual.", "model.mm_projector.",
+		"mm_projector.", "model.connector.", "mlp1.", "model.vision_embed_tokens.",
+	};
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (starts(s, n, prefixes[i]))
+			return true;
+	return false;
+}
+
 static bool is_output_head(const char *s, size_t n)
 {
 	return starts(s, n, "output.weight") || starts(s, n, "lm_head.") || starts(s, n, "embed_out.") ||
@@ -313,6 +339,11 @@ int model_build_tensor(struct model_build *b, const char *name, size_t name_len,
 	if (add_name(b, name, name_len) < 0)
 		return -ENOMEM;
 
+	if (b->all_vision || model_is_vision_tensor(name, name_len)) {
+		layer_add(&m->vision, bytes, matrix);
+		b->vision_parameters += elements; /* at most parameters, checked above */
+		return 0;
+	}
 	long layer = model_layer_of(name, name_len);
 	if (layer >= 0) {
 		if ((size_t)layer >= b->n_layers_seen) {
@@ -348,6 +379,7 @@ int model_build_finish(struct model_build *b, struct model_error *e)
 	struct hmn_model *m = b->m;
 
 	m->parameters = b->parameters;
+	m->vision_parameters = b->vision_parameters;
 	m->tied_embeddings = m->n_tensors && !b->saw_output_head;
 	/* The type most of the bytes are in, and the float type beside it. */
 	uint64_t best = 0, best_float = 0;

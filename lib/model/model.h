@@ -75,6 +75,8 @@ struct model_build {
 	size_t n_layers_seen, layers_capacity;
 	uint64_t bytes_by_dtype[128];   /* which type holds most of the weights */
 	uint64_t parameters;
+	uint64_t vision_parameters;     /* of them, the image tower's and projector's */
+	bool all_vision;                /* every tensor is the tower's (a GGUF projector, mmproj-*.gguf) */
 	bool saw_output_head;           /* an output matrix of its own: not tied to the embeddings */
 	/* Every tensor's name, NUL-terminated one after another: a name met twice is refused. */
 	char *names;
@@ -93,6 +95,8 @@ int model_build_tensor(struct model_build *b, const char *name, size_t name_len,
  * for none (or a number past MODEL_MAX_LAYERS).
  */
 long model_layer_of(const char *name, size_t n);
+/* Is the tensor named s (n bytes) a vision-language model's image tower's or projector's? */
+bool model_is_vision_tensor(const char *s, size_t n);
 /* A tensor named twice (in one file or across a model's files): -EINVAL, said for where. */
 int model_build_check_names(struct model_build *b, const char *where, struct model_error *e);
 /*
@@ -192,6 +196,13 @@ unsigned model_split_name(const char *path, const char *ext, size_t *ret_prefix_
 /* Part part of count of the set name begins (its first prefix_len bytes): PREFIX-00002-of-00003EXT, malloc'd. */
 char *model_split_part(const char *name, size_t prefix_len, unsigned part, unsigned count, const char *ext);
 
+/*
+ * A vision model's projector, llama.cpp's mmproj-*.gguf (general.architecture
+ * "clip"): its tensors added to m's vision part, its parameters and bytes
+ * to m's. Another architecture is refused: not a projector.
+ */
+int gguf_read_projector(const struct reader *r, struct hmn_model *m, struct model_error *e);
+
 /* ---- safetensors.c ---- */
 /* Adds one safetensors file's tensors to b. */
 int safetensors_read(const struct reader *r, struct model_build *b, struct model_error *e);
@@ -245,6 +256,19 @@ char *json_python_words(const char *text, size_t len, size_t *ret_len);
  * where the weights should be)? Then fails e saying so: -EINVAL.
  */
 int model_fail_if_lfs_pointer(const struct reader *r, struct model_error *e);
+
+/* ---- vision.c ---- */
+struct cJSON;
+/*
+ * config.json's vision_config (root: the whole config; file: its name in
+ * messages), when it has one: the tensors of the image tower and projector
+ * its shape implies, in dtype, into b's vision part; text_width is the text
+ * model's, which the projector maps into. A family hmn does not price is
+ * said in the model's warning. 0, or -EINVAL said naming the key.
+ */
+int vision_read(const struct cJSON *root, const char *file, uint64_t text_width, enum hmn_dtype dtype,
+		struct model_build *b, struct model_error *e);
+
 int config_read(const char *file, const char *text, size_t len, struct model_build *b, bool implies_tensors,
 		struct model_error *e);
 

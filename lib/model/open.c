@@ -141,7 +141,7 @@ static enum hmn_dtype dominant_dtype(const struct model_build *b)
 }
 
 /*
- * m's parts (input, output, other, each layer) as the config's shape
+ * m's parts (input, output, other, vision, each layer) as the config's shape
  * shares them out, scaled so that together they are total bytes: the
  * index's figure for the weights as stored, their split the shape's. Each
  * part is the difference of two running sums rounded down, the last one
@@ -150,10 +150,11 @@ static enum hmn_dtype dominant_dtype(const struct model_build *b)
 static void price_parts_at(struct hmn_model *m, uint64_t total)
 {
 	uint64_t implied = m->weights_bytes, sum = 0, before = 0;
-	size_t n = (size_t)m->n_layer + 3;
+	struct hmn_model_layer *const outside[] = { &m->input, &m->output, &m->other, &m->vision };
+	const size_t n_outside = sizeof(outside) / sizeof(outside[0]);
+	size_t n = (size_t)m->n_layer + n_outside;
 	for (size_t i = 0; i < n; i++) {
-		struct hmn_model_layer *l = i < 3 ? (i == 0 ? &m->input : i == 1 ? &m->output : &m->other)
-						  : &m->layers[i - 3];
+		struct hmn_model_layer *l = i < n_outside ? outside[i] : &m->layers[i - n_outside];
 		sum += l->weights_bytes; /* at most implied: their sum */
 		uint64_t upto = i + 1 == n || !implied ? total
 				: (uint64_t)((double)total * ((double)sum / (double)implied));
@@ -213,13 +214,13 @@ static int price_from_index(const struct model_files *f, struct model_build *b,
 	long last = -1;
 	for (size_t i = 0, at = 0; i < ix->n_tensors; i++) {
 		size_t n = strlen(ix->tensor_names + at);
-		long layer = model_layer_of(ix->tensor_names + at, n);
+		long layer = model_is_vision_tensor(ix->tensor_names + at, n) ? -1 : model_layer_of(ix->tensor_names + at, n);
 		last = layer > last ? layer : last;
 		at += n + 1;
 	}
 	if (last >= 0 && (uint64_t)last + 1 < m->n_layer) {
-		snprintf(text, sizeof(text), "the index names the tensors of %ld layers, config.json %u: they may not"
-			 " be one model's", last + 1, m->n_layer);
+		snprintf(text, sizeof(text), "the index names tensors of layers up to %ld, config.json %u layers: they may"
+			 " not be one model's", last, m->n_layer);
 		model_add_warning(m, text);
 	}
 	price_parts_at(m, total);
@@ -281,6 +282,67 @@ fail:
 	return r;
 }
 
+/*
+ * ---- a GGUF folder's vision projector ----
+ *
+ * llama.cpp loads a vision model's mmproj-*.gguf beside the model
+ * (llama-server --mmproj, or -hf, which fetches the one its repository
+ * names): a folder holding both is priced as both, the projector as the
+ * vision part. A .gguf named alone is the model alone (llama.cpp needs
+ * --mmproj said): resolution sets projectors aside only in a folder.
+ * Repositories ship the projector in several types side by side
+ * (mmproj-F16, -BF16, -F32): one is loaded, so one is priced: f16 where
+ * there is one (convert_hf_to_gguf.py's default type), else the first by
+ * name; which one is said in a note.
+ */
+static const char *projector_of(const struct model_files *f, size_t *ret_count)
+{
+	const char *first = NULL, *f16 = NULL;
+	size_t count = 0;
+	for (size_t i = 0; i < f->n_aside; i++) {
+		const char *name = f->aside[i].file;
+		if (f->aside[i].reason != MODEL_ASIDE_PROJECTOR)
+			continue;
+		count++;
+		first = first ? first : name;
+		/* "mmproj-F16.gguf", "mmproj-model-f16.gguf": f16 as a word, not bf16's tail. */
+		size_t len = strlen(name), tail = strlen("f16.gguf");
+		const char *p = len > tail ? name + len - tail : NULL;
+		if (!f16 && p && (!strcmp(p, "f16.gguf") || !strcmp(p, "F16.gguf")) &&
+		    (p[-1] == '-' || p[-1] == '_' || p[-1] == '.'))
+			f16 = name;
+	}
+	*ret_count = count;
+	return f16 ? f16 : first;
+}
+
+static int add_projector(const struct model_files *f, struct hmn_model *m, struct model_error *e)
+{
+	size_t count;
+	const char *name = projector_of(f, &count);
+	if (!name)
+		return 0;
+	struct reader reader;
+	char *path = model_join_path(f->dir, name);
+	if (!path)
+		return -ENOMEM;
+	int r = os_file_open(path, &reader);
+	if (r < 0)
+		r = open_failed(e, path, r);
+	else {
+		r = gguf_read_projector(&reader, m, e);
+		os_file_close(&reader);
+	}
+	free(path);
+	if (r >= 0 && count > 1) {
+		char note[200];
+		snprintf(note, sizeof(note), "the vision projector priced is %s, one of %zu beside the model", SHOWN(name),
+			 count);
+		model_add_note(m, note);
+	}
+	return r;
+}
+
 int hmn_model_open(const char *path, struct hmn_model **ret_model, char *why, size_t why_size)
 {
 	struct model_error e = { why, why_size };
@@ -295,6 +357,8 @@ int hmn_model_open(const char *path, struct hmn_model **ret_model, char *why, si
 	r = model_resolve(path, &f, &e);
 	if (r >= 0)
 		r = f.source == MODEL_SOURCE_GGUF ? read_gguf(&f, path, &m, &e) : read_hf(&f, path, &m, &e);
+	if (r >= 0 && f.source == MODEL_SOURCE_GGUF && (r = add_projector(&f, m, &e)) < 0)
+		m = hmn_model_free(m);
 	if (r >= 0) {
 		/* The path the caller gave, not the first part's nor the snapshot's. */
 		m->path = arena_strdup(m->arena, path);

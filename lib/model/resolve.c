@@ -32,11 +32,7 @@ static bool is_separator(char c)
 	return c == '/';
 }
 
-/*
- * dir/name, malloc'd: one separator between them, whatever dir ends in
- * ("float/" as typed); Windows' own, which a \\?\ path needs.
- */
-static char *join(const char *dir, const char *name)
+char *model_join_path(const char *dir, const char *name)
 {
 #ifdef _WIN32
 	const char separator = '\\';
@@ -257,7 +253,7 @@ static int add_aside(struct model_files *f, const char *name, enum model_aside_r
 /* dir/name into files. */
 static int add_file_in(struct model_files *f, const char *dir, const char *name)
 {
-	char *path = join(dir, name);
+	char *path = model_join_path(dir, name);
 	int r = path ? add_file(f, path) : -ENOMEM;
 	free(path);
 	return r;
@@ -401,7 +397,7 @@ static int resolve_gguf_folder(struct model_files *f, const char *dir, bool have
 			       " to fit", dir, have_config ? "no safetensors weights" : "no config.json",
 			       SHOWN(model), SHOWN(other), files > 2 ? ", …" : "");
 	} else {
-		char *path = join(dir, model);
+		char *path = model_join_path(dir, model);
 		r = path ? resolve_gguf_parts(f, path, e) : -ENOMEM;
 		free(path);
 	}
@@ -604,7 +600,7 @@ static int resolve_index(struct model_files *f, const char *dir, const char *ind
 	const char *first_missing = NULL;
 	for (size_t i = 0; i < f->index.n_shards && r >= 0; i++) {
 		const char *shard = f->index.shards[i];
-		char *path = join(dir, shard);
+		char *path = model_join_path(dir, shard);
 		if (!path)
 			return -ENOMEM;
 		/* What cannot be told (a permission) is read, and its reader says why it cannot be. */
@@ -640,7 +636,7 @@ static int resolve_index(struct model_files *f, const char *dir, const char *ind
 static int resolve_folder(struct model_files *f, const char *typed, const char *dir, bool gguf,
 			  struct model_error *e)
 {
-	char *config = join(dir, "config.json"), *index = join(dir, INDEX_NAME);
+	char *config = model_join_path(dir, "config.json"), *index = model_join_path(dir, INDEX_NAME);
 	struct name_list names = { 0 };
 	int r = 0, listed = 0;
 
@@ -724,8 +720,8 @@ static bool commit_hash(const char *s, size_t n)
 static int resolve_cache_root(struct model_files *f, const char *typed, const char *root, const char *repo,
 			      struct model_error *e)
 {
-	char *refs = join(root, "refs"), *main_ref = refs ? join(refs, "main") : NULL;
-	char *snapshots = join(root, "snapshots"), *snapshot = NULL, *text = NULL;
+	char *refs = model_join_path(root, "refs"), *main_ref = refs ? model_join_path(refs, "main") : NULL;
+	char *snapshots = model_join_path(root, "snapshots"), *snapshot = NULL, *text = NULL;
 	size_t len = 0;
 	int r;
 
@@ -746,7 +742,7 @@ static int resolve_cache_root(struct model_files *f, const char *typed, const ch
 		r = model_fail(e, -EINVAL, "%s: refs/main holds '%s', not a commit's hash", typed, SHOWN(text));
 		goto out;
 	}
-	if (!(snapshot = join(snapshots, text))) {
+	if (!(snapshot = model_join_path(snapshots, text))) {
 		r = -ENOMEM;
 		goto out;
 	}
@@ -781,21 +777,21 @@ static char *hf_cache_dir(void)
 	if ((v = os_trusted_getenv("HF_HUB_CACHE")) && *v)
 		return strdup(v);
 	if ((v = os_trusted_getenv("HF_HOME")) && *v)
-		return join(v, "hub");
+		return model_join_path(v, "hub");
 	char *base = NULL, *cache;
 	if ((v = os_trusted_getenv("XDG_CACHE_HOME")) && *v) {
-		base = join(v, "huggingface");
+		base = model_join_path(v, "huggingface");
 	} else {
 #ifdef _WIN32
 		v = os_trusted_getenv("USERPROFILE");
 #else
 		v = os_trusted_getenv("HOME");
 #endif
-		char *dot = v && *v ? join(v, ".cache") : NULL;
-		base = dot ? join(dot, "huggingface") : NULL;
+		char *dot = v && *v ? model_join_path(v, ".cache") : NULL;
+		base = dot ? model_join_path(dot, "huggingface") : NULL;
 		free(dot);
 	}
-	cache = base ? join(base, "hub") : NULL;
+	cache = base ? model_join_path(base, "hub") : NULL;
 	free(base);
 	return cache;
 }
@@ -810,7 +806,7 @@ static int resolve_repo(struct model_files *f, const char *typed, struct model_e
 				  " (HF_HUB_CACHE, HF_HOME and HOME are not set)", typed);
 	const char *slash = strchr(typed, '/');
 	snprintf(folder, sizeof(folder), "models--%.*s--%s", (int)(slash - typed), typed, slash + 1);
-	if (!(root = join(cache, folder))) {
+	if (!(root = model_join_path(cache, folder))) {
 		r = -ENOMEM;
 	} else if (os_path_kind(root) != OS_PATH_DIRECTORY) {
 		r = model_fail(e, -ENOENT, "%s: no such file or folder, nor in the Hugging Face cache (%s)", typed, root);
@@ -835,7 +831,7 @@ static int resolve_typed_folder(struct model_files *f, const char *path, struct 
 		base = full ? last_component(full) : NULL;
 		free(full);
 	}
-	if (base && (repo = repo_of_cache_folder(base)) && (snapshots = join(path, "snapshots")) &&
+	if (base && (repo = repo_of_cache_folder(base)) && (snapshots = model_join_path(path, "snapshots")) &&
 	    os_path_kind(snapshots) == OS_PATH_DIRECTORY) {
 		r = resolve_cache_root(f, path, path, repo, e);
 	} else if ((r = resolve_folder(f, path, path, true, e)) >= 0) {
@@ -873,7 +869,7 @@ static int resolve_typed_file(struct model_files *f, const char *path, struct mo
 		unsigned count = model_split_name(base, ".safetensors", &prefix);
 		f->source = MODEL_SOURCE_SAFETENSORS;
 		f->one_file = true;
-		if (!(config = join(dir, "config.json")) || !(f->dir = arena_strdup(f->arena, dir))) {
+		if (!(config = model_join_path(dir, "config.json")) || !(f->dir = arena_strdup(f->arena, dir))) {
 			r = -ENOMEM;
 		} else if (os_path_kind(config) == OS_PATH_FILE && !(f->config = arena_strdup(f->arena, config))) {
 			r = -ENOMEM;
@@ -900,7 +896,7 @@ static int resolve_typed_file(struct model_files *f, const char *path, struct mo
 	} else if (ends_with(path, ".json") && !strcmp(base, "config.json")) {
 		/* A config.json read as the folder's would be, alone. */
 		f->source = MODEL_SOURCE_CONFIG;
-		if (!(config = join(dir, "config.json")) || !(f->dir = arena_strdup(f->arena, dir)) ||
+		if (!(config = model_join_path(dir, "config.json")) || !(f->dir = arena_strdup(f->arena, dir)) ||
 		    !(f->config = arena_strdup(f->arena, config)))
 			r = -ENOMEM;
 	} else if (ends_with(path, ".json")) {

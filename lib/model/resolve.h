@@ -74,5 +74,10 @@ const char *model_aside_reason_name(enum model_aside_reason reason);
  * neither starting nor ending with '-' or '.', no "--" nor "..", 96 at most?
  */
 bool model_hf_repo_id_valid(const char *id);
+/*
+ * dir/name, malloc'd: one separator between them, whatever dir ends in
+ * ("float/" as typed); Windows' own, which a \\?\ path needs.
+ */
+char *model_join_path(const char *dir, const char *name);
 
 #endif

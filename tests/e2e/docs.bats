@@ -113,7 +113,7 @@ help_options() {
 	missing=()
 	for word in free ps watch run fit help $(help_options) $(help_options free) $(help_options ps) $(help_options watch) \
 		$(help_options run) $(help_options fit) -q -l -o -v -h -V \
-		PART FITS MAX_CONTEXT LAYERS weights kv_cache activations optimizer runtime margin model format \
+		PART FITS MAX_CONTEXT LAYERS weights vision vision_bytes kv_cache activations optimizer runtime margin model format \
 		architecture parameters dtype layers context_length context batch kv_dtype weights_dtype train \
 		gpus_split parts weights_bytes kv_cache_bytes activations_bytes optimizer_bytes runtime_bytes \
 		margin_bytes per_gpu_bytes gpus fits max_context gpu_layers planned warning \

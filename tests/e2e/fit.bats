@@ -440,14 +440,16 @@ llama_config() {
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
 	# 5 full layers of 32768 tokens, 29 sliding ones of their 1024: 4 KV heads x 256 x 2 (K and V) x 2 bytes a token.
-	echo "$output" | jq -e '.model.parameters == 3880263168 and .model.layers == 34
+	# The whole model as its card counts it, SigLIP tower included (4.30B); the text model's alone in weights.
+	echo "$output" | jq -e '.model.parameters == 4300079472 and .model.layers == 34
+		and .parts.weights_bytes == 3880263168 * 2 and .parts.vision_bytes == 419816304 * 2
 		and .model.context_length == 131072 and .model.dtype == "bf16"
 		and .parts.kv_cache_bytes == (5 * 32768 + 29 * 1024) * 4096'
 	# llava-hf/llava-1.5-7b-hf's: its text_config names the vocabulary and the context, LlamaConfig the rest.
 	run_split "$HMN" fit "$fixtures/llava-1.5-7b-hf/config.json" --memory 80GiB --json
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
-	echo "$output" | jq -e '.model.parameters == 6738939904 and .model.layers == 32
+	echo "$output" | jq -e '.model.parameters == 7063427072 and .parts.vision_bytes == 324487168 * 2 and .model.layers == 32
 		and .model.context_length == 4096 and .parts.kv_cache_bytes == 4096 * 512 * 1024'
 	# A model_type and nothing else is LlamaConfig() itself: read, and said on stderr.
 	mkdir -p "$BATS_TEST_TMPDIR/bare"
@@ -525,20 +527,70 @@ llama_config() {
 	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/gguf-adapter" --json
 	[ "$status" -eq 0 ]
 	[ "$(jq -r '.model.format' <<<"$output")" = gguf ]
-	# A vision model's projector beside it is not a second model; alone, it is said to be none.
-	ln -s "$MODELS/moe-tiny.Q8_0.gguf" "$BATS_TEST_TMPDIR/gguf-adapter/mmproj-model-f16.gguf"
+	# A vision model's projector beside it is not a second model but its vision part; alone, it is said to be none.
+	ln -s "$MODELS/gemma-3-4b-it-GGUF/mmproj-F16.gguf" "$BATS_TEST_TMPDIR/gguf-adapter/mmproj-model-f16.gguf"
 	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/gguf-adapter" --json
-	[ "$(jq -c '[.model.format, .model.name]' <<<"$output")" = '["gguf","Llama 3.2 1B"]' ]
+	[ "$(jq -c '[.model.format, .model.name, .parts.vision_bytes > 0]' <<<"$output")" = '["gguf","Llama 3.2 1B",true]' ]
 	mkdir "$BATS_TEST_TMPDIR/projector"
-	ln -s "$MODELS/moe-tiny.Q8_0.gguf" "$BATS_TEST_TMPDIR/projector/mmproj-model-f16.gguf"
+	ln -s "$MODELS/gemma-3-4b-it-GGUF/mmproj-F16.gguf" "$BATS_TEST_TMPDIR/projector/mmproj-model-f16.gguf"
 	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/projector"
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/projector: mmproj-model-f16.gguf is a vision model's projector, not a model: fit the model it serves" ]
+	# A file named mmproj that is another model's GGUF is no projector: said, not priced as one.
+	ln -sf "$MODELS/moe-tiny.Q8_0.gguf" "$BATS_TEST_TMPDIR/gguf-adapter/mmproj-model-f16.gguf"
+	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/gguf-adapter"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/gguf-adapter/mmproj-model-f16.gguf: general.architecture is 'llama', not 'clip': not a vision projector" ]
+	rm "$BATS_TEST_TMPDIR/gguf-adapter/mmproj-model-f16.gguf"
 	# Two models, no config.json: which is meant cannot be told, and the reason is the right one.
 	ln -s "$MODELS/moe-tiny.Q8_0.gguf" "$BATS_TEST_TMPDIR/gguf-adapter/moe-tiny.Q8_0.gguf"
 	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/gguf-adapter"
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/gguf-adapter: no config.json, and GGUF files of more than one model (llama-3.2-1b.Q8_0.gguf, moe-tiny.Q8_0.gguf): name the one to fit" ]
+}
+
+@test "fit: a vision-language model's tower and projector are the vision part; --text-only leaves it out" {
+	fixtures="$TESTS_DIR/fixtures/fit"
+	# google/gemma-3-4b-it's config.json: the row between weights and kv_cache, in the total.
+	run_split "$HMN" fit "$fixtures/gemma-3-4b-it/config.json" --memory 80GiB --context 8192 --bytes
+	[ "$status" -eq 0 ]
+	[ "$(sed -n 3,5p <<<"$output" | awk '{print $1}' | tr '\n' ' ')" = "weights vision kv_cache " ]
+	[ "$(awk '$1 == "vision" {print $2}' <<<"$output")" = 839632608 ]
+	run_split "$HMN" fit "$fixtures/gemma-3-4b-it/config.json" --memory 80GiB --context 8192 --json
+	with=$(jq '.total_bytes' <<<"$output")
+	[ "$(jq -c '[.model.parameters, .parts.vision_bytes]' <<<"$output")" = '[4300079472,839632608]' ]
+	# --text-only: no row, vision_bytes null, the total less by the tower and its margin; the model is still all of it.
+	run_split "$HMN" fit "$fixtures/gemma-3-4b-it/config.json" --memory 80GiB --context 8192 --text-only --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.model.parameters, .parts.vision_bytes]' <<<"$output")" = '[4300079472,null]' ]
+	[ $(( with - $(jq '.total_bytes' <<<"$output") )) -ge 839632608 ]
+	run_split "$HMN" fit "$fixtures/gemma-3-4b-it/config.json" --memory 80GiB --text-only
+	! grep -q '^vision' <<<"$output"
+	# Qwen/Qwen2-VL-7B-Instruct's safetensors (its tensors' names: visual.*) price as its config.json does.
+	run_split "$HMN" fit "$MODELS/Qwen2-VL-7B-Instruct" --memory 80GiB --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '[.model.format, .model.parameters, .parts.weights_bytes, .parts.vision_bytes]' <<<"$output")" = \
+	  '["safetensors",8291375616,15231233024,1351518208]' ]
+	run_split "$HMN" fit "$MODELS/Qwen2-VL-7B-Instruct/config.json" --memory 80GiB --json
+	[ "$(jq -c '[.model.format, .model.parameters, .parts.weights_bytes, .parts.vision_bytes]' <<<"$output")" = \
+	  '["config",8291375616,15231233024,1351518208]' ]
+	# A GGUF folder: the model and its mmproj (f16 of two types beside it, said); the GGUF alone is the model alone.
+	run_split "$HMN" fit "$MODELS/gemma-3-4b-it-GGUF" --memory 80GiB --json
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "hmn: $MODELS/gemma-3-4b-it-GGUF: note: the vision projector priced is mmproj-F16.gguf, one of 2 beside the model" ]
+	# 419,816,304 parameters: the matrices in f16, norms and biases in f32, each padded to 32 bytes.
+	[ "$(jq -c '[.model.parameters, .parts.vision_bytes]' <<<"$output")" = '[1419702256,840434112]' ]
+	run_split "$HMN" fit "$MODELS/gemma-3-4b-it-GGUF" --memory 80GiB --text-only --json
+	[ "$(jq -c '.parts.vision_bytes' <<<"$output")" = null ]
+	run_split "$HMN" fit "$MODELS/gemma-3-4b-it-GGUF/gemma-3-1b.Q8_0.gguf" --memory 80GiB --json
+	[ "$(jq -c '[.model.parameters, .parts.vision_bytes]' <<<"$output")" = '[999885952,null]' ]
+	run_split "$HMN" fit "$MODELS/gemma-3-4b-it-GGUF/mmproj-F16.gguf" --memory 80GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $MODELS/gemma-3-4b-it-GGUF/mmproj-F16.gguf: a vision model's projector (general.architecture clip), not a model: fit the model it serves, or the folder holding both" ]
+	# A text model: no vision part, no row; --text-only changes nothing.
+	run_split "$HMN" fit "$MODELS/llama-3.2-1b.Q8_0.gguf" --memory 80GiB --text-only --json
+	[ "$status" -eq 0 ]
+	[ "$(jq -c '.parts.vision_bytes' <<<"$output")" = null ]
 }
 
 @test "fit --memory: a size; its errors never suggest the share it refuses" {
@@ -663,7 +715,7 @@ Try 'hmn fit --help'." ]
 		"$TESTS_DIR/fixtures/fit/Llama-3.1-8B/model.safetensors.index.json" >"$BATS_TEST_TMPDIR/few/model.safetensors.index.json"
 	run_split "$HMN" fit "$BATS_TEST_TMPDIR/few" --memory 80GiB --json
 	[ "$status" -eq 0 ]
-	[ "$(jq -r .model.warning <<<"$output")" = "the index names the tensors of 20 layers, config.json 32: they may not be one model's" ]
+	[ "$(jq -r .model.warning <<<"$output")" = "the index names tensors of layers up to 19, config.json 32 layers: they may not be one model's" ]
 }
 
 @test "fit: an index that cannot price the shards not downloaded is malformed: exit 1, one line naming the file and key" {

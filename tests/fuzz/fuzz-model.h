@@ -37,17 +37,21 @@ static inline void ask_everything(const struct hmn_model *m)
 	hmn_fit_request_init(&req);
 	if (!m->context_length)
 		req.context = 4096;
-	for (int train = 0; train < 2; train++) {
-		req.train = train;
-		req.eager_attention = train;
+	for (int train = 0; train < 4; train++) {
+		req.train = train & 1;
+		req.eager_attention = train & 1;
+		req.text_only = train & 2; /* the vision part left out: none, and no more than the whole */
 		if (hmn_fit_estimate(m, &req, &p) == 0) {
+			if (req.text_only && p.vision != HMN_UNKNOWN)
+				abort();
 			uint64_t sum = p.weights + p.kv_cache + p.activations + p.runtime + p.margin +
-				       (train ? p.optimizer : 0);
+				       (req.train ? p.optimizer : 0) + (p.vision != HMN_UNKNOWN ? p.vision : 0);
 			if (p.total != sum)
 				abort();
 		}
 	}
 	req.train = false;
+	req.text_only = false;
 	uint64_t context;
 	int r = hmn_fit_max_context(m, &req, 8ull << 30, &context);
 	if (r == 0 && (context == 0 || (m->context_length && !req.context && context > m->context_length)))

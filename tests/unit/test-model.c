@@ -123,6 +123,52 @@ static long layer_named(const char *name)
 	return layer;
 }
 
+/* Is a tensor of name model_build_tensor()'s vision part's (and in no layer)? */
+static bool vision_named(const char *name)
+{
+	struct model_build b;
+	uint64_t dims[2] = { 4, 4 };
+	bool vision = false;
+	if (model_build_start(&b, NULL) == 0 &&
+	    model_build_tensor(&b, name, strlen(name), HMN_DTYPE_F32, dims, 2, 64) == 0)
+		vision = b.m->vision.weights_bytes == 64 && b.vision_parameters == 16 && !b.n_layers_seen;
+	model_build_abort(&b);
+	return vision;
+}
+
+/*
+ * The families' vision tensors by their real names (each model's
+ * model.safetensors.index.json), and their text models' beside them,
+ * which stay in their layers: a Qwen2-VL tower's visual.blocks.N. is no
+ * layer N of the text model.
+ */
+static void test_vision_names(void)
+{
+	static const char *const vision[] = {
+		"vision_tower.vision_model.encoder.layers.0.self_attn.q_proj.weight", /* llava-1.5, gemma-3 */
+		"multi_modal_projector.linear_1.weight",                              /* llava, mistral3 */
+		"multi_modal_projector.mm_input_projection_weight",                   /* gemma-3 */
+		"vision_tower.transformer.layers.23.feed_forward.gate_proj.weight",   /* mistral3 (pixtral) */
+		"vision_model.global_transformer.layers.7.gate_attn",                 /* mllama */
+		"visual.blocks.31.attn.qkv.weight",                                   /* qwen2-vl, qwen2.5-vl */
+		"visual.merger.mlp.2.weight",
+		"model.visual.deepstack_merger_list.0.linear_fc1.weight",             /* qwen3-vl */
+		"model.vision_tower.vision_model.post_layernorm.weight",              /* transformers 4.52+ */
+		"model.multi_modal_projector.linear_2.weight",
+		"vpm.encoder.layers.26.mlp.fc2.weight", "resampler.kv_proj.weight",   /* minicpm-v */
+		"model.vision_backbone.image_vit.transformer.resblocks.0.attention.wq.weight", /* molmo */
+		"transformer.visual.transformer.resblocks.47.attn.in_proj.weight",    /* qwen-vl */
+		"model.mm_projector.0.weight",                                        /* llava (original) */
+	};
+	for (size_t i = 0; i < sizeof(vision) / sizeof(vision[0]); i++)
+		ok(vision_named(vision[i]), "the vision part's: %s", vision[i]);
+	ok(layer_named("language_model.model.layers.3.cross_attn.q_proj.weight") == 3 &&
+	   layer_named("model.language_model.layers.5.mlp.up_proj.weight") == 5 &&
+	   layer_named("llm.model.layers.27.self_attn.q_proj.bias") == 27 && !vision_named("model.layers.0.mlp.up_proj.weight") &&
+	   !vision_named("lm_head.weight") && !vision_named("model.embed_tokens.weight"),
+	   "the text model's tensors stay the text model's");
+}
+
 /* What the numbers in names say: a tensor's layer, a split file's part and count. */
 static void test_names(void)
 {
@@ -997,7 +1043,17 @@ static void test_config_checks(void)
 	snprintf(json + at, sizeof(json) - at, ",\"torch_dtype\":\"float16\"}");
 	m = NULL;
 	if (ok(read_config(json, &m) == 0, "a Llava config.json's text_config reads"), m) {
-		is_u64(m->parameters, 6738415616ull, "the language model's parameters, not the vision tower's");
+		is_u64(m->parameters - m->vision_parameters, 6738415616ull,
+		       "the language model's parameters, apart from the vision tower's");
+		/*
+		 * CLIPVisionConfig's defaults for the rest: a feed-forward of 3072,
+		 * an image of 224 in patches of 32 (49 positions and the class
+		 * token's). 3 x 32 x 32 x 1024 + 1024 + 50 x 1024 + 2 norms of
+		 * 2048 + 24 layers of 10,498,048 = 255,155,200; the projector
+		 * 1024 -> 4096 -> 4096 with its biases.
+		 */
+		is_u64(m->vision_parameters, 255155200ull + 1024ull * 4096 + 4096 + 4096ull * 4096 + 4096,
+		       "the CLIP tower (its defaults for the keys left out) and LLaVA's projector");
 		is_str(m->architecture, "llama", "text_config's model_type");
 		is_str(hmn_dtype_name(m->float_dtype), "f16", "torch_dtype from the top level");
 		hmn_model_free(m);
@@ -1118,6 +1174,197 @@ static unsigned sliding_layers(const struct hmn_model *m)
 	return n;
 }
 
+/*
+ * Vision-language models' config.json alone (issue 27): the image tower
+ * and projector from vision_config, the text model from text_config (or
+ * the top level), each against its published count, the parameters of its
+ * safetensors (model.safetensors.index.json's total_size / 2, bf16):
+ * google/gemma-3-27b-it 27,432,406,640 (its card: 27.4B; text 27.0B);
+ * Qwen/Qwen2-VL-7B-Instruct 8,291,375,616 and Qwen/Qwen2.5-VL-7B-Instruct
+ * 8,292,166,656 (8.29B; their text model Qwen2-7B's 7,615,616,512, Q, K
+ * and V biased); mistralai/Mistral-Small-3.1-24B-Instruct-2503
+ * 24,011,361,280 (24.0B; Mistral-Small-24B-Base-2501's 23,572,403,200
+ * beside a Pixtral tower of 24 gated layers); meta-llama/Llama-3.2-11B-Vision
+ * 10,670,220,835 (10.67B: odd, its gates are scalars); Qwen/Qwen3-VL-8B-Instruct
+ * 8,767,123,696 (the Hub's safetensors count), its vision_config as NVIDIA
+ * TensorRT-LLM's Qwen3-VL test quotes it, its text_config written out to
+ * the keys of its shape (Qwen3-8B's, untied: 8,190,735,360). Each
+ * config.json is the repository's, in tests/fixtures/fit/<name>/. The
+ * figures were cross-checked against public copies: Qwen2-VL's
+ * total_size 16,582,751,232, Qwen2.5-VL's tower of 676,550,144 beside its
+ * text model's 7,615,616,512, gemma-3-27b's total_size 54,864,813,280,
+ * Mistral Small 3.1's 24,011,361,280 (keras-hub's preset) and Llama 3.2
+ * 11B Vision's 10,670,220,835.
+ */
+static void test_vision_configs(void)
+{
+	static const struct {
+		const char *folder;
+		uint64_t parameters, vision;
+		const char *architecture;
+	} vlms[] = {
+		/* SigLIP (416,866,032) and the projector into 5376 with its norm. */
+		{ "gemma-3-27b-it", 27432406640ull, 416866032ull + 1152ull * 5376 + 1152, "gemma3_text" },
+		/* 32 blocks of 1280 (fc 5120), the 3 x 2 x 14 x 14 patch, the merger 5120 -> 5120 -> 3584. */
+		{ "Qwen2-VL-7B-Instruct", 8291375616ull, 675759104ull, "qwen2_vl" },
+		/* RMSNorm and a gated feed-forward of 3420, biased, in 32 blocks. */
+		{ "Qwen2.5-VL-7B-Instruct", 8292166656ull, 676550144ull, "qwen2_5_vl" },
+		/* Pixtral's 403,305,472 and Mistral 3's projector (its norm, the patch merger, two linears). */
+		{ "Mistral-Small-3.1-24B-Instruct-2503", 24011361280ull, 403305472ull + 35652608ull, "mistral" },
+		/* 27 blocks of 1152, learned positions, the merger and three deepstack mergers into 4096. */
+		{ "Qwen3-VL-8B-Instruct", 8767123696ull, 576388336ull, "qwen3_vl_text" },
+		/* Mllama's tower, its tile embeddings and 8 gated global layers, and the 7680 -> 4096 projector. */
+		{ "Llama-3.2-11B-Vision", 10670220835ull, 895028755ull, "mllama_text_model" },
+	};
+	for (size_t i = 0; i < sizeof(vlms) / sizeof(vlms[0]); i++) {
+		struct hmn_model *m = fixture_config(vlms[i].folder);
+		ok(m != NULL, "%s's config.json reads", vlms[i].folder);
+		if (!m)
+			continue;
+		char name[160];
+#define NAMED(what) (snprintf(name, sizeof(name), "%s: %s", vlms[i].folder, what), name)
+		is_u64(m->parameters, vlms[i].parameters, NAMED("the whole model's parameters"));
+		is_u64(m->vision_parameters, vlms[i].vision, NAMED("the tower's and projector's"));
+		is_str(m->architecture, vlms[i].architecture, NAMED("the text model's architecture"));
+		ok(m->warning == NULL, "%s: nothing said (%s)", vlms[i].folder, m->warning ? m->warning : "");
+		/* In bf16, the vision part is 2 bytes a parameter, in its own part, never in the text model's. */
+		struct hmn_fit_request req;
+		hmn_fit_request_init(&req);
+		is_u64(hmn_fit_vision(m, &req), 2 * vlms[i].vision, NAMED("the vision part's bytes"));
+		is_u64(hmn_fit_weights(m, &req), 2 * (vlms[i].parameters - vlms[i].vision),
+		       NAMED("the weights part is the text model's"));
+#undef NAMED
+		hmn_model_free(m);
+	}
+
+	/* Llama 3.2 Vision's 8 cross-attention layers keep no cache as long as the context. */
+	struct hmn_model *m = fixture_config("Llama-3.2-11B-Vision");
+	if (m) {
+		unsigned cross = 0;
+		for (uint32_t i = 0; i < m->n_layer; i++)
+			cross += m->layers[i].kind == HMN_LAYER_NO_CACHE;
+		is_u64(cross, 8, "8 of its 40 layers attend to the image, not to the tokens");
+		ok(m->layers[3].kind == HMN_LAYER_NO_CACHE && m->layers[4].kind == HMN_LAYER_ATTENTION,
+		   "layer 3 (the first of cross_attention_layers) among them, layer 4 not");
+		hmn_model_free(m);
+	}
+}
+
+/* --text-only (req.text_only) leaves the vision part out of the estimate, and a text model has none. */
+static void test_vision_estimate(void)
+{
+	struct hmn_model *m = fixture_config("gemma-3-4b-it");
+	if (!m)
+		return;
+	struct hmn_fit_request req;
+	struct hmn_fit_parts with, without;
+	hmn_fit_request_init(&req);
+	req.context = 8192;
+	ok(hmn_fit_estimate(m, &req, &with) == 0, "gemma-3-4b-it: an estimate");
+	is_u64(with.vision, 2 * 419816304ull, "the vision part: 419,816,304 parameters in bf16");
+	req.text_only = true;
+	ok(hmn_fit_estimate(m, &req, &without) == 0, "and one without the tower");
+	is_u64(without.vision, HMN_UNKNOWN, "--text-only: no vision part");
+	is_u64(without.weights, with.weights, "the text model's weights the same");
+	is_u64(with.total - with.margin - (without.total - without.margin), with.vision,
+	       "the totals differ by the vision part, before the margin");
+	/* Training without the tower gives it no optimizer state either. */
+	req.train = true;
+	struct hmn_fit_parts train_text;
+	ok(hmn_fit_estimate(m, &req, &train_text) == 0, "training the text model alone");
+	is_u64(train_text.optimizer, 14 * 3880263168ull, "14 bytes beside each bf16 weight of the text model's 3,880,263,168");
+	/* --dtype int4 leaves the tower as stored (quantizers leave it out); a float type reprices it. */
+	req.train = false;
+	req.text_only = false;
+	req.dtype = HMN_DTYPE_INT4;
+	is_u64(hmn_fit_vision(m, &req), 2 * 419816304ull, "--dtype int4: the tower stays in bf16");
+	req.dtype = HMN_DTYPE_F32;
+	uint64_t f32 = hmn_fit_vision(m, &req);
+	ok(f32 > 4 * 419816304ull - 4 * 1000000 && f32 <= 4 * 419816304ull, "--dtype f32: the tower's matrices in f32");
+	hmn_model_free(m);
+
+	m = NULL;
+	if (read_config("{\"model_type\":\"llama\"}", &m) == 0 && m) {
+		hmn_fit_request_init(&req);
+		is_u64(hmn_fit_vision(m, &req), HMN_UNKNOWN, "a text model: no vision part");
+		is_u64(m->vision_parameters, 0, "nor parameters of one");
+		hmn_model_free(m);
+	}
+}
+
+/* A vision_config that is not a tower's shape is malformed, said naming its key; an unknown family, said. */
+static void test_vision_hostile(void)
+{
+	static const char gemma3[] = "{\"model_type\":\"gemma3\",\"text_config\":{\"hidden_size\":2560,"
+				     "\"intermediate_size\":10240,\"num_hidden_layers\":34},\"vision_config\":%s}";
+	static const struct {
+		const char *vision, *words;
+	} cases[] = {
+		{ "[1,2]", "vision_config is not an object" },
+		{ "\"siglip\"", "vision_config is not an object" },
+		{ "{\"hidden_size\":\"1152\"}", "vision_config.hidden_size: a string is not a number" },
+		{ "{\"hidden_size\":-1}", "vision_config.hidden_size: -1 is not a whole number of 1 or more" },
+		{ "{\"hidden_size\":1152.5}", "vision_config.hidden_size: 1152.5 is not a whole number" },
+		{ "{\"hidden_size\":1e300}", "vision_config.hidden_size: 1.0000000000000001e+300 is more than 16777216" },
+		{ "{\"num_hidden_layers\":Infinity}", "vision_config.num_hidden_layers: inf is more than 4096" },
+		{ "{\"num_hidden_layers\":{\"a\":1}}", "vision_config.num_hidden_layers: an object is not a number" },
+		{ "{\"image_size\":10,\"patch_size\":14}", "vision_config.image_size: 10 is smaller than its patch_size, 14" },
+		{ "{\"vision_use_head\":1}", "vision_config.vision_use_head is not true or false" },
+		{ "{\"patch_size\":0}", "vision_config.patch_size: 0 is not a whole number of 1 or more" },
+	};
+	char json[1024];
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(json, sizeof(json), gemma3, cases[i].vision);
+		config_refused(json, cases[i].words);
+	}
+	/* NaN is Python's None: the class's default, as config.c reads the text model's keys. */
+	struct hmn_model *m = NULL;
+	snprintf(json, sizeof(json), gemma3, "{\"hidden_size\":NaN,\"vision_use_head\":false}");
+	if (ok(read_config(json, &m) == 0, "vision_config.hidden_size: NaN reads as its default"), m) {
+		ok(m->vision_parameters > 0, "a SigLIP tower of SiglipVisionConfig's 768");
+		hmn_model_free(m);
+	}
+	/* Products past 2^64: too large, never wrapped into a small tower. */
+	config_refused("{\"model_type\":\"qwen2_vl\",\"hidden_size\":64,\"intermediate_size\":128,"
+		       "\"num_attention_heads\":4,\"num_key_value_heads\":4,\"num_hidden_layers\":2,\"vocab_size\":100,"
+		       "\"vision_config\":{\"embed_dim\":16777216,\"mlp_ratio\":64,\"depth\":4096}}", "the vision_config's shape is too large");
+	config_refused("{\"model_type\":\"qwen3_vl\",\"text_config\":{\"model_type\":\"qwen3\",\"hidden_size\":64,"
+		       "\"intermediate_size\":128,\"num_attention_heads\":4,\"num_key_value_heads\":4,\"num_hidden_layers\":2,"
+		       "\"vocab_size\":100},"
+		       "\"vision_config\":{\"deepstack_visual_indexes\":7}}", "vision_config.deepstack_visual_indexes is not a list");
+	config_refused("{\"model_type\":\"mllama\",\"text_config\":{\"cross_attention_layers\":[3,40]}}",
+		       "text_config.cross_attention_layers[1] is not one of its 40 layers");
+	config_refused("{\"model_type\":\"mllama\",\"text_config\":{\"cross_attention_layers\":[\"3\"]}}",
+		       "text_config.cross_attention_layers[0] is not one of its 40 layers");
+	config_refused("{\"model_type\":\"mllama\",\"text_config\":{\"cross_attention_layers\":3}}",
+		       "text_config.cross_attention_layers is not a list of layers");
+	config_refused("{\"model_type\":\"llava\",\"vision_feature_layer\":[],\"text_config\":{\"model_type\":\"llama\"},"
+		       "\"vision_config\":{}}", "vision_feature_layer: a list of 0 layers");
+	/*
+	 * LLaVA-NeXT (llava-hf/llava-v1.6-mistral-7b-hf's shape: CLIP ViT-L/14
+	 * at 336, Mistral 7B over 32,064 tokens): LLaVA's tower and projector
+	 * and its image_newline, 7,566,747,648 in all, its card's 7.57B.
+	 */
+	m = NULL;
+	if (ok(read_config("{\"model_type\":\"llava_next\",\"text_config\":{\"model_type\":\"mistral\",\"vocab_size\":32064,"
+			   "\"max_position_embeddings\":32768},\"vision_config\":{\"hidden_size\":1024,\"image_size\":336,"
+			   "\"intermediate_size\":4096,\"model_type\":\"clip_vision_model\",\"num_attention_heads\":16,"
+			   "\"num_hidden_layers\":24,\"patch_size\":14}}", &m) == 0, "a LLaVA-NeXT config reads"), m) {
+		is_u64(m->parameters, 7566747648ull, "LLaVA-NeXT: 7,566,747,648 parameters");
+		is_u64(m->vision_parameters, 324487168ull + 4096, "LLaVA 1.5's tower and projector, and image_newline");
+		hmn_model_free(m);
+	}
+	/* A family hmn does not price: its text model read, the tower said to be left out. */
+	m = NULL;
+	if (ok(read_config("{\"model_type\":\"idefics3\",\"text_config\":{\"model_type\":\"llama\"},"
+			   "\"vision_config\":{\"hidden_size\":1152}}", &m) == 0, "an Idefics 3 config reads"), m) {
+		ok(m->warning && strstr(m->warning, "its vision_config (of idefics3) is not one hmn prices: the image tower"
+					" is left out"), "said: %s", m->warning ? m->warning : "nothing");
+		is_u64(m->vision_parameters, 0, "and no vision part made up");
+		hmn_model_free(m);
+	}
+}
+
 static void test_config_defaults(void)
 {
 	/*
@@ -1129,7 +1376,9 @@ static void test_config_defaults(void)
 	 */
 	struct hmn_model *m = fixture_config("gemma-3-4b-it");
 	if (ok(m != NULL, "gemma-3-4b-it's config.json reads"), m) {
-		is_u64(m->parameters, 3880263168ull, "its language model's 3,880,263,168 parameters");
+		is_u64(m->parameters, 4300079472ull, "4,300,079,472 parameters: its index's total_size / 2");
+		is_u64(m->parameters - m->vision_parameters, 3880263168ull, "its language model's 3,880,263,168");
+		is_u64(m->vision_parameters, 419816304ull, "the tower's and projector's 419,816,304");
 		ok(m->n_layer == 34 && m->n_embd == 2560 && m->n_ff == 10240, "34 layers of 2560, feed-forward 10240: written");
 		ok(m->n_head == 8 && m->n_head_kv == 4 && m->key_length == 256, "8 heads, 4 KV heads of 256: Gemma3TextConfig's");
 		is_u64(m->n_vocab, 262208, "262,208 tokens: Gemma3TextConfig's");
@@ -1148,7 +1397,9 @@ static void test_config_defaults(void)
 	 */
 	m = fixture_config("llava-1.5-7b-hf");
 	if (ok(m != NULL, "llava-1.5-7b-hf's config.json reads"), m) {
-		is_u64(m->parameters, 6738939904ull, "its language model's 6,738,939,904 parameters");
+		is_u64(m->parameters, 7063427072ull, "7,063,427,072 parameters: its index's total_size / 2");
+		is_u64(m->parameters - m->vision_parameters, 6738939904ull, "its language model's 6,738,939,904");
+		is_u64(m->vision_parameters, 324487168ull, "CLIP ViT-L/14 at 336 (303,507,456) and the projector");
 		ok(m->n_layer == 32 && m->n_head == 32 && m->n_head_kv == 32 && m->key_length == 128,
 		   "32 layers of 32 heads of 128: LlamaConfig's");
 		ok(m->n_vocab == 32064 && m->context_length == 4096, "its own vocabulary and context");
@@ -1749,6 +2000,10 @@ int main(void)
 	test_architectures();
 	test_config_defaults();
 	test_config_class_defaults();
+	test_vision_names();
+	test_vision_configs();
+	test_vision_estimate();
+	test_vision_hostile();
 	test_header_bounds();
 	test_truncations();
 	test_printable();

@@ -1,0 +1,447 @@
+/*
+ * A vision-language model's image tower and projector, from config.json's
+ * vision_config alone: the parameters its shape implies, as transformers'
+ * modelling code builds them, priced as the vision part.
+ *
+ * A tower is a ViT: a patch embedding (a convolution of channels × patch²
+ * (× the temporal patch, for video) into the width), position embeddings
+ * for the patches of one image (learned, or none with rotary ones), layers
+ * of attention (four width² projections) and a feed-forward (two matrices,
+ * or three gated), two norms a layer. The projector maps its output into
+ * the text model's width, and is each family's own. The families' keys
+ * left out take their config classes' defaults (SiglipVisionConfig,
+ * CLIPVisionConfig, Qwen2VLVisionConfig, Qwen2_5_VLVisionConfig,
+ * PixtralVisionConfig, MllamaVisionConfig): llava-1.5's vision_config
+ * says a few keys and inherits CLIP's for the rest.
+ *
+ * Every number is checked as config.c checks the text model's: a value that
+ * is not a whole number within bounds is malformed, said naming the key.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "model/model.h"
+
+/* The towers hmn knows, by how their layers and projector are built. */
+enum tower {
+	TOWER_SIGLIP,   /* Gemma 3, SigLIP-towered LLaVAs */
+	TOWER_CLIP,     /* LLaVA 1.5 */
+	TOWER_QWEN2,    /* Qwen2-VL */
+	TOWER_QWEN2_5,  /* Qwen2.5-VL: RMSNorm, gated MLP */
+	TOWER_QWEN3,    /* Qwen3-VL: learned positions, deepstack mergers */
+	TOWER_PIXTRAL,  /* Mistral 3, Pixtral */
+	TOWER_MLLAMA,   /* Llama 3.2 Vision */
+};
+
+enum projector {
+	PROJECTOR_LLAVA,    /* linear_1, GELU, linear_2 */
+	PROJECTOR_GEMMA3,   /* mm_input_projection_weight, mm_soft_emb_norm */
+	PROJECTOR_MERGER,   /* Qwen's merger: the tower's own (spatial_merge_size² patches a token) */
+	PROJECTOR_MISTRAL3, /* a norm, the patch merger, linear_1, linear_2 */
+	PROJECTOR_MLLAMA,   /* one linear from vision_output_dim */
+};
+
+struct vision {
+	const cJSON *v, *root;
+	const char *file;
+	struct model_error *e;
+	uint64_t matrix, vector; /* elements, summed saturating */
+};
+
+/*
+ * vision_config's key, a whole number in [min, max]; fallback when absent
+ * or null (transformers' None: the class's default). Anything else is
+ * malformed.
+ */
+static int number(const struct vision *c, const cJSON *obj, const char *where, const char *key, uint64_t min,
+		  uint64_t max, uint64_t fallback, uint64_t *ret)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	if (!v || cJSON_IsNull(v)) {
+		*ret = fallback;
+		return 0;
+	}
+	double d = cJSON_IsNumber(v) ? v->valuedouble : NAN;
+	if (!cJSON_IsNumber(v))
+		return model_fail(c->e, -EINVAL, "%s: %s%s: %s is not a number", c->file, where, key,
+				  cJSON_IsString(v) ? "a string" : cJSON_IsBool(v) ? "true or false" :
+				  cJSON_IsArray(v) ? "an array" : "an object");
+	if (!(d >= (double)min) || d != floor(d))
+		return model_fail(c->e, -EINVAL, "%s: %s%s: %.17g is not a whole number of %" PRIu64 " or more",
+				  c->file, where, key, d, min);
+	if (d > (double)max)
+		return model_fail(c->e, -EINVAL, "%s: %s%s: %.17g is more than %" PRIu64, c->file, where, key, d, max);
+	*ret = (uint64_t)d;
+	return 0;
+}
+
+/* Saturating products (HMN_UNKNOWN past 2^64): a hostile shape is too large, never wrapped. */
+#define MUL3(a, b, c) sat_mul(sat_mul(a, b), c)
+#define MUL4(a, b, c, d) sat_mul(MUL3(a, b, c), d)
+
+/* key at the top level: true or false, fallback when absent; anything else is malformed. */
+static int flag(const struct vision *c, const char *key, bool fallback, bool *ret)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(c->root, key);
+	if (v && !cJSON_IsBool(v))
+		return model_fail(c->e, -EINVAL, "%s: %s is not true or false", c->file, key);
+	*ret = v ? cJSON_IsTrue(v) : fallback;
+	return 0;
+}
+
+#define V(key, min, max, fallback, ret) number(c, c->v, "vision_config.", key, min, max, fallback, ret)
+
+static void matrix(struct vision *c, uint64_t n)
+{
+	c->matrix = sat_add(c->matrix, n);
+}
+
+static void vector(struct vision *c, uint64_t n)
+{
+	c->vector = sat_add(c->vector, n);
+}
+
+/* A linear layer of in × out, with its bias. */
+static void linear(struct vision *c, uint64_t in, uint64_t out, bool bias)
+{
+	matrix(c, sat_mul(in, out));
+	if (bias)
+		vector(c, out);
+}
+
+/* A norm of width: LayerNorm's weight and bias, or RMSNorm's weight. */
+static void norm(struct vision *c, uint64_t width, bool layer_norm)
+{
+	vector(c, layer_norm ? sat_mul(2, width) : width);
+}
+
+/* One encoder layer: two norms, Q, K, V and the output, the feed-forward. */
+static void encoder_layer(struct vision *c, uint64_t h, uint64_t ff, bool bias, bool layer_norm, bool gated)
+{
+	norm(c, h, layer_norm);
+	norm(c, h, layer_norm);
+	for (int i = 0; i < 4; i++)
+		linear(c, h, h, bias);
+	linear(c, h, ff, bias);
+	if (gated)
+		linear(c, h, ff, bias);
+	linear(c, ff, h, bias);
+}
+
+static void layers(struct vision *c, uint64_t n, uint64_t h, uint64_t ff, bool bias, bool layer_norm, bool gated)
+{
+	struct vision one = { .e = c->e };
+	encoder_layer(&one, h, ff, bias, layer_norm, gated);
+	matrix(c, sat_mul(one.matrix, n));
+	vector(c, sat_mul(one.vector, n));
+}
+
+/* The patches of one image a side: image_size / patch_size, checked to be one at least. */
+static int patches(struct vision *c, uint64_t image, uint64_t patch, uint64_t *ret)
+{
+	if (image < patch)
+		return model_fail(c->e, -EINVAL, "%s: vision_config.image_size: %" PRIu64 " is smaller than its"
+				  " patch_size, %" PRIu64, c->file, image, patch);
+	*ret = image / patch;
+	return 0;
+}
+
+/* The number of layers vision_feature_layer takes features from: a list's length, else one. */
+static int feature_layers(struct vision *c, uint64_t *ret)
+{
+	const cJSON *f = cJSON_GetObjectItemCaseSensitive(c->root, "vision_feature_layer");
+	int n = cJSON_IsArray(f) ? cJSON_GetArraySize(f) : 1;
+	if (n < 1 || n > (int)MODEL_MAX_LAYERS)
+		return model_fail(c->e, -EINVAL, "%s: vision_feature_layer: a list of %d layers", c->file, n);
+	*ret = (uint64_t)n;
+	return 0;
+}
+
+/* SigLIP (SiglipVisionConfig's defaults) and CLIP (CLIPVisionConfig's): the towers that differ in little. */
+static int siglip_or_clip(struct vision *c, bool clip, uint64_t *ret_width)
+{
+	uint64_t h, ff, n, ch, image, patch, side = 0;
+	bool head = !clip;
+	int r;
+	if ((r = V("hidden_size", 1, MODEL_MAX_WIDTH, 768, &h)) < 0 ||
+	    (r = V("intermediate_size", 1, MODEL_MAX_WIDTH, 3072, &ff)) < 0 ||
+	    (r = V("num_hidden_layers", 1, MODEL_MAX_LAYERS, 12, &n)) < 0 ||
+	    (r = V("num_channels", 1, 64, 3, &ch)) < 0 ||
+	    (r = V("image_size", 1, MODEL_MAX_WIDTH, 224, &image)) < 0 ||
+	    (r = V("patch_size", 1, MODEL_MAX_WIDTH, clip ? 32 : 16, &patch)) < 0 ||
+	    (r = patches(c, image, patch, &side)) < 0)
+		return r;
+	/* SiglipVisionTransformer's pooling head, unless vision_use_head says false (Gemma 3's does). */
+	const cJSON *use = cJSON_GetObjectItemCaseSensitive(c->v, "vision_use_head");
+	if (use && !cJSON_IsBool(use))
+		return model_fail(c->e, -EINVAL, "%s: vision_config.vision_use_head is not true or false", c->file);
+	if (use)
+		head = !clip && cJSON_IsTrue(use);
+	uint64_t positions = sat_mul(side, side);
+	matrix(c, MUL4(ch, patch, patch, h));           /* the patch convolution */
+	if (clip) {
+		vector(c, h);                            /* class_embedding */
+		positions = sat_add(positions, 1);
+		norm(c, h, true);                        /* pre_layrnorm */
+	} else {
+		vector(c, h);                            /* SigLIP's convolution has a bias, CLIP's none */
+	}
+	matrix(c, sat_mul(positions, h));
+	layers(c, n, h, ff, true, true, false);
+	norm(c, h, true);                                /* post_layernorm */
+	if (head) {
+		matrix(c, h);                            /* the probe */
+		linear(c, h, sat_mul(3, h), true);       /* in_proj */
+		linear(c, h, h, true);
+		norm(c, h, true);
+		linear(c, h, ff, true);
+		linear(c, ff, h, true);
+	}
+	*ret_width = h;
+	return 0;
+}
+
+/* Qwen2-VL's, Qwen2.5-VL's and Qwen3-VL's towers, their merger the projector. */
+static int qwen(struct vision *c, enum tower t, uint64_t text_width)
+{
+	uint64_t h, ff, n, ch, patch, temporal, merge, out, positions = 0, deep = 0;
+	int r;
+	/* Qwen2-VL calls its width embed_dim (hidden_size is the text model's) and its feed-forward a ratio. */
+	if (t == TOWER_QWEN2) {
+		uint64_t ratio;
+		if ((r = V("embed_dim", 1, MODEL_MAX_WIDTH, 1280, &h)) < 0 ||
+		    (r = V("mlp_ratio", 1, 64, 4, &ratio)) < 0 ||
+		    (r = V("hidden_size", 1, MODEL_MAX_WIDTH, text_width, &out)) < 0)
+			return r;
+		ff = sat_mul(h, ratio);
+	} else if ((r = V("hidden_size", 1, MODEL_MAX_WIDTH, t == TOWER_QWEN3 ? 1152 : 1280, &h)) < 0 ||
+		   (r = V("intermediate_size", 1, MODEL_MAX_WIDTH, t == TOWER_QWEN3 ? 4304 : 3420, &ff)) < 0 ||
+		   (r = V("out_hidden_size", 1, MODEL_MAX_WIDTH, text_width, &out)) < 0) {
+		return r;
+	}
+	if ((r = V("depth", 1, MODEL_MAX_LAYERS, t == TOWER_QWEN3 ? 27 : 32, &n)) < 0 ||
+	    (r = V("in_channels", 1, 64, 3, &ch)) < 0 ||
+	    (r = V("patch_size", 1, MODEL_MAX_WIDTH, t == TOWER_QWEN3 ? 16 : 14, &patch)) < 0 ||
+	    (r = V("temporal_patch_size", 1, 64, 2, &temporal)) < 0 ||
+	    (r = V("spatial_merge_size", 1, 64, 2, &merge)) < 0)
+		return r;
+	if (t == TOWER_QWEN3) {
+		const cJSON *d = cJSON_GetObjectItemCaseSensitive(c->v, "deepstack_visual_indexes");
+		if (d && !cJSON_IsArray(d))
+			return model_fail(c->e, -EINVAL, "%s: vision_config.deepstack_visual_indexes is not a list",
+					  c->file);
+		int k = d ? cJSON_GetArraySize(d) : 3;
+		if (k < 0 || k > (int)MODEL_MAX_LAYERS)
+			return model_fail(c->e, -EINVAL, "%s: vision_config.deepstack_visual_indexes: %d of them",
+					  c->file, k);
+		deep = (uint64_t)k;
+		if ((r = V("num_position_embeddings", 1, MODEL_MAX_CONTEXT, 2304, &positions)) < 0)
+			return r;
+	}
+	bool layer_norm = t != TOWER_QWEN2_5;
+	/* The patch convolution over temporal_patch_size frames: biased in Qwen3-VL alone. */
+	matrix(c, sat_mul(MUL4(ch, temporal, patch, patch), h));
+	if (t == TOWER_QWEN3) {
+		vector(c, h);
+		matrix(c, sat_mul(positions, h));
+	}
+	layers(c, n, h, ff, true, layer_norm, t == TOWER_QWEN2_5);
+	/* The merger: spatial_merge_size² patches, normed, through two linears into the text model's width. */
+	uint64_t merged = MUL3(h, merge, merge);
+	for (uint64_t i = 0; i < 1 + deep; i++) {
+		/* Qwen3-VL's deepstack mergers norm after the shuffle, over the merged width. */
+		norm(c, i ? merged : h, layer_norm);
+		linear(c, merged, merged, true);
+		linear(c, merged, out, true);
+	}
+	return 0;
+}
+
+/* Pixtral's tower (PixtralVisionConfig's defaults): RMSNorm, gated, no biases. */
+static int pixtral(struct vision *c, uint64_t *ret_width)
+{
+	uint64_t h, ff, n, ch, patch;
+	int r;
+	if ((r = V("hidden_size", 1, MODEL_MAX_WIDTH, 1024, &h)) < 0 ||
+	    (r = V("intermediate_size", 1, MODEL_MAX_WIDTH, 4096, &ff)) < 0 ||
+	    (r = V("num_hidden_layers", 1, MODEL_MAX_LAYERS, 24, &n)) < 0 ||
+	    (r = V("num_channels", 1, 64, 3, &ch)) < 0 ||
+	    (r = V("patch_size", 1, MODEL_MAX_WIDTH, 16, &patch)) < 0)
+		return r;
+	matrix(c, MUL4(ch, patch, patch, h)); /* patch_conv, no bias; positions are rotary */
+	norm(c, h, false);                     /* ln_pre */
+	layers(c, n, h, ff, false, false, true);
+	*ret_width = h;
+	return 0;
+}
+
+/*
+ * Llama 3.2 Vision's tower (MllamaVisionConfig's defaults): a CLIP-like
+ * encoder, then global layers with gates, tile and aspect-ratio position
+ * embeddings, and features of several layers concatenated (vision_output_dim).
+ */
+static int mllama(struct vision *c, uint64_t text_width)
+{
+	uint64_t h, ff, n, global, ch, image, patch, tiles, out, side = 0;
+	int r;
+	if ((r = V("hidden_size", 1, MODEL_MAX_WIDTH, 1280, &h)) < 0 ||
+	    (r = V("intermediate_size", 1, MODEL_MAX_WIDTH, 5120, &ff)) < 0 ||
+	    (r = V("num_hidden_layers", 1, MODEL_MAX_LAYERS, 32, &n)) < 0 ||
+	    (r = V("num_global_layers", 0, MODEL_MAX_LAYERS, 8, &global)) < 0 ||
+	    (r = V("num_channels", 1, 64, 3, &ch)) < 0 ||
+	    (r = V("image_size", 1, MODEL_MAX_WIDTH, 448, &image)) < 0 ||
+	    (r = V("patch_size", 1, MODEL_MAX_WIDTH, 14, &patch)) < 0 ||
+	    (r = V("max_num_tiles", 1, 1024, 4, &tiles)) < 0 ||
+	    (r = V("vision_output_dim", 1, MODEL_MAX_WIDTH, 7680, &out)) < 0 ||
+	    (r = patches(c, image, patch, &side)) < 0)
+		return r;
+	/* supported_aspect_ratios: the class's 8 for 4 tiles; the embeddings have one row more (id 0: none). */
+	const cJSON *ratios = cJSON_GetObjectItemCaseSensitive(c->v, "supported_aspect_ratios");
+	if (ratios && !cJSON_IsArray(ratios))
+		return model_fail(c->e, -EINVAL, "%s: vision_config.supported_aspect_ratios is not a list", c->file);
+	int k = ratios ? cJSON_GetArraySize(ratios) : 8;
+	if (k < 0 || k > 65536)
+		return model_fail(c->e, -EINVAL, "%s: vision_config.supported_aspect_ratios: %d of them", c->file, k);
+	uint64_t ids = (uint64_t)k + 1, positions = sat_add(sat_mul(side, side), 1);
+	matrix(c, MUL4(ch, patch, patch, h));                 /* patch_embedding, no bias */
+	vector(c, h);                                          /* class_embedding */
+	matrix(c, sat_mul(positions, h));                      /* gated_positional_embedding.embedding */
+	matrix(c, MUL4(ids, tiles, positions, h));             /* its tile_embedding */
+	vector(c, 1);                                          /* its gate */
+	matrix(c, sat_mul(2, MUL3(ids, tiles, h)));            /* pre- and post-tile embeddings */
+	vector(c, 2);                                          /* their gates */
+	norm(c, h, true);                                      /* layernorm_pre */
+	norm(c, h, true);                                      /* layernorm_post */
+	layers(c, n, h, ff, false, true, false);
+	/* fc1 and fc2 have biases where the attention has none. */
+	vector(c, sat_mul(n, sat_add(ff, h)));
+	layers(c, global, h, ff, false, true, false);
+	vector(c, sat_mul(global, sat_add(sat_add(ff, h), 2))); /* biases, gate_attn and gate_ffn */
+	linear(c, out, text_width, true);                      /* multi_modal_projector */
+	return 0;
+}
+
+/* The tower and projector a model_type (and its vision_config's) names; -ENOENT: none hmn knows. */
+static int family(const char *type, const char *vision_type, enum tower *ret_tower, enum projector *ret_projector,
+		  bool *ret_newline)
+{
+	static const struct {
+		const char *type;
+		enum tower tower;
+		enum projector projector;
+		bool newline; /* LLaVA-NeXT's image_newline: one text-width vector between rows of tiles */
+	} families[] = {
+		{ "gemma3", TOWER_SIGLIP, PROJECTOR_GEMMA3, false },
+		{ "llava", TOWER_CLIP, PROJECTOR_LLAVA, false },
+		{ "llava_next", TOWER_CLIP, PROJECTOR_LLAVA, true },
+		{ "qwen2_vl", TOWER_QWEN2, PROJECTOR_MERGER, false },
+		{ "qwen2_5_vl", TOWER_QWEN2_5, PROJECTOR_MERGER, false },
+		{ "qwen3_vl", TOWER_QWEN3, PROJECTOR_MERGER, false },
+		{ "qwen3_vl_moe", TOWER_QWEN3, PROJECTOR_MERGER, false },
+		{ "mistral3", TOWER_PIXTRAL, PROJECTOR_MISTRAL3, false },
+		{ "mllama", TOWER_MLLAMA, PROJECTOR_MLLAMA, false },
+	};
+	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
+		if (strcmp(type, families[i].type))
+			continue;
+		*ret_tower = families[i].tower;
+		*ret_projector = families[i].projector;
+		*ret_newline = families[i].newline;
+		/* LLaVA takes its tower from vision_config's model_type: CLIP (the default), SigLIP, Pixtral. */
+		if (families[i].tower == TOWER_CLIP && vision_type) {
+			if (!strcmp(vision_type, "siglip_vision_model"))
+				*ret_tower = TOWER_SIGLIP;
+			else if (!strcmp(vision_type, "pixtral"))
+				*ret_tower = TOWER_PIXTRAL;
+			else if (strcmp(vision_type, "clip_vision_model"))
+				return -ENOENT;
+		}
+		return 0;
+	}
+	return -ENOENT;
+}
+
+int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum hmn_dtype dtype,
+		struct model_build *b, struct model_error *e)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "vision_config");
+	if (!v || cJSON_IsNull(v))
+		return 0;
+	if (!cJSON_IsObject(v))
+		return model_fail(e, -EINVAL, "%s: vision_config is not an object", file);
+	struct vision c = { .v = v, .root = root, .file = file, .e = e };
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(root, "model_type");
+	const cJSON *vision_type = cJSON_GetObjectItemCaseSensitive(v, "model_type");
+	enum tower tower;
+	enum projector projector;
+	bool newline = false;
+	char w[160], shown[64];
+	if (!cJSON_IsString(type) ||
+	    family(type->valuestring, cJSON_IsString(vision_type) ? vision_type->valuestring : NULL, &tower,
+		   &projector, &newline) < 0) {
+		/* Left out said, not silently: the total would be the text model's alone. */
+		printable_name(cJSON_IsString(type) ? type->valuestring : "?", shown, sizeof(shown));
+		snprintf(w, sizeof(w), "its vision_config (of %s) is not one hmn prices: the image tower is left out",
+			 shown);
+		model_add_warning(b->m, w);
+		return 0;
+	}
+	uint64_t width = 0, features, merge;
+	int r = 0;
+	switch (tower) {
+	case TOWER_SIGLIP: case TOWER_CLIP: r = siglip_or_clip(&c, tower == TOWER_CLIP, &width); break;
+	case TOWER_PIXTRAL: r = pixtral(&c, &width); break;
+	case TOWER_QWEN2: case TOWER_QWEN2_5: case TOWER_QWEN3: r = qwen(&c, tower, text_width); break;
+	case TOWER_MLLAMA: r = mllama(&c, text_width); break;
+	}
+	if (r < 0)
+		return r;
+	bool bias;
+	switch (projector) {
+	case PROJECTOR_LLAVA:
+		if ((r = feature_layers(&c, &features)) < 0 || (r = flag(&c, "multimodal_projector_bias", true, &bias)) < 0)
+			return r;
+		linear(&c, sat_mul(width, features), text_width, bias);
+		linear(&c, text_width, text_width, bias);
+		if (newline)
+			vector(&c, text_width);
+		break;
+	case PROJECTOR_GEMMA3:
+		matrix(&c, sat_mul(width, text_width)); /* mm_input_projection_weight */
+		norm(&c, width, false);                  /* mm_soft_emb_norm */
+		break;
+	case PROJECTOR_MISTRAL3:
+		if ((r = feature_layers(&c, &features)) < 0 ||
+		    (r = number(&c, root, "", "spatial_merge_size", 1, 64, 2, &merge)) < 0 ||
+		    (r = flag(&c, "multimodal_projector_bias", false, &bias)) < 0)
+			return r;
+		norm(&c, width, false);
+		linear(&c, MUL3(width, merge, merge), width, false); /* patch_merger.merging_layer */
+		linear(&c, sat_mul(width, features), text_width, bias);
+		linear(&c, text_width, text_width, bias);
+		break;
+	case PROJECTOR_MERGER: case PROJECTOR_MLLAMA:
+		break; /* the tower's own */
+	}
+	if (c.matrix == HMN_UNKNOWN || c.vector == HMN_UNKNOWN)
+		return model_fail(e, -EINVAL, "%s: the vision_config's shape is too large", file);
+	/* Quantizers leave the tower out (bitsandbytes', GPTQ's and AWQ's modules): it stays in the float type. */
+	static const char matrices[] = "vision_tower.implied.weight", vectors[] = "vision_tower.implied.norm";
+	uint64_t dims[2] = { c.matrix, 1 };
+	uint64_t bytes = dtype_price(dtype, c.matrix);
+	if (bytes == HMN_UNKNOWN || (r = model_build_tensor(b, matrices, strlen(matrices), dtype, dims, 2, bytes)) < 0)
+		return model_fail(e, bytes == HMN_UNKNOWN ? -EOVERFLOW : r, "%s: the vision_config's shape is too large",
+				  file);
+	dims[0] = c.vector;
+	bytes = dtype_price(dtype, c.vector);
+	if (c.vector && (bytes == HMN_UNKNOWN ||
+			 (r = model_build_tensor(b, vectors, strlen(vectors), dtype, dims, 1, bytes)) < 0))
+		return model_fail(e, bytes == HMN_UNKNOWN ? -EOVERFLOW : r, "%s: the vision_config's shape is too large",
+				  file);
+	return 0;
+}
