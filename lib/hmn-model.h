@@ -295,6 +295,16 @@ int hmn_fit_fits(const struct hmn_model *m, const struct hmn_fit_request *req, u
 int hmn_fit_max_context(const struct hmn_model *m, const struct hmn_fit_request *req,
 			uint64_t limit, uint64_t *ret_context);
 /*
+ * The most sequences of req->context tokens (req->batch replaced; with
+ * req->train, the largest micro-batch) whose estimate fits in limit bytes,
+ * its margin included: vLLM's "maximum concurrency". A GGUF's b sequences
+ * are llama.cpp's -np b with -c b x context (one stream of the context per
+ * sequence), at most its 256 (LLAMA_MAX_SEQ); safetensors at most 65536.
+ * 0 when not one fits; -EINVAL with no context known.
+ */
+int hmn_fit_max_batch(const struct hmn_model *m, const struct hmn_fit_request *req,
+		      uint64_t limit, uint32_t *ret_batch);
+/*
  * GGUF: how many of the model's layers fit on a GPU with limit bytes
  * (llama.cpp's --gpu-layers: the last ones, the output with the last count,
  * n_layer + 1), their KV cache, the compute buffer and the runtime with

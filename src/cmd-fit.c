@@ -67,8 +67,10 @@ static bool llama_cpp_cache_type(enum hmn_dtype t)
  * One GPU's answer for free bytes: does the estimate fit (filled part by
  * part into a budget of that size), the longest context that does (up to
  * the trained one, as the contract says: past it a model's answers are not
- * to be trusted; the one asked for where the model does not say), and for a
- * GGUF that does not fit whole, how many of its layers do.
+ * to be trusted; the one asked for where the model does not say), the most
+ * sequences of the context asked for that do (with --train the largest
+ * micro-batch), and for a GGUF that does not fit whole, how many of its
+ * layers do.
  */
 static int answer_for(const struct hmn_model *m, const struct hmn_fit_request *req, uint64_t free_bytes,
 		      struct fit_gpu *g)
@@ -79,6 +81,7 @@ static int answer_for(const struct hmn_model *m, const struct hmn_fit_request *r
 	g->free_bytes = free_bytes;
 	g->fits = r == 1;
 	g->max_context = HMN_UNKNOWN;
+	g->max_batch = UINT32_MAX;
 	g->gpu_layers = UINT32_MAX;
 
 	struct hmn_fit_request longest = *req;
@@ -89,6 +92,10 @@ static int answer_for(const struct hmn_model *m, const struct hmn_fit_request *r
 		g->max_context = context;
 	else if (r != -ENOSPC)
 		return r;
+	uint32_t batch;
+	if ((r = hmn_fit_max_batch(m, req, free_bytes, &batch)) < 0)
+		return r;
+	g->max_batch = batch;
 	if (!g->fits && m->format == HMN_MODEL_GGUF) {
 		uint32_t layers;
 		if ((r = hmn_fit_gpu_layers(m, req, free_bytes, &layers)) < 0)

@@ -475,6 +475,7 @@ int render_fit_json(FILE *out, const struct fit_report *rep, const struct render
 		u64_field(o, KEY("free_bytes"), g->free_bytes, HMN_UNKNOWN);
 		put_bool(o, KEY("fits"), g->fits);
 		u64_field(o, KEY("max_context"), g->max_context, HMN_UNKNOWN);
+		u64_field(o, KEY("max_batch"), g->max_batch == UINT32_MAX ? HMN_UNKNOWN : g->max_batch, HMN_UNKNOWN);
 		u64_field(o, KEY("gpu_layers"), g->gpu_layers == UINT32_MAX ? HMN_UNKNOWN : g->gpu_layers,
 			  HMN_UNKNOWN);
 		put_bool(o, KEY("planned"), g->planned);

@@ -218,36 +218,41 @@ static int render_fit_parts(FILE *out, const struct fit_report *rep, const struc
 /* The GPUs' table; LAYERS (llama.cpp's --gpu-layers) for a GGUF model only. */
 static int render_fit_gpus(FILE *out, const struct fit_report *rep, const struct render_options *o)
 {
+	enum { LAYERS_COLUMN = 5, N_COLUMNS = 7 };
 	bool gguf = rep->model->format == HMN_MODEL_GGUF;
-	const struct table_column columns[] = {
+	const struct table_column columns[N_COLUMNS] = {
 		{ "GPU", ALIGN_RIGHT },     { "FREE", ALIGN_RIGHT }, { "FITS", ALIGN_LEFT },
-		{ "MAX_CONTEXT", ALIGN_RIGHT }, { "LAYERS", ALIGN_RIGHT }, { "NAME", ALIGN_LEFT },
+		{ "MAX_CONTEXT", ALIGN_RIGHT }, { "MAX_BATCH", ALIGN_RIGHT }, { "LAYERS", ALIGN_RIGHT },
+		{ "NAME", ALIGN_LEFT },
 	};
-	struct table_column shown[6];
+	struct table_column shown[N_COLUMNS];
 	size_t n_columns = 0;
-	for (size_t k = 0; k < 6; k++)
-		if (gguf || k != 4)
+	for (size_t k = 0; k < N_COLUMNS; k++)
+		if (gguf || k != LAYERS_COLUMN)
 			shown[n_columns++] = columns[k];
 	struct table *t = table_new(shown, n_columns);
-	char index[GPU_CELL_MAX], free_text[SIZE_TEXT_MAX], context[24], layers[24], name[256];
+	char index[GPU_CELL_MAX], free_text[SIZE_TEXT_MAX], context[24], batch[24], layers[24], name[256];
 	int r = t ? 0 : -ENOMEM;
 
 	for (size_t i = 0; i < rep->n_gpus && r == 0; i++) {
 		const struct fit_gpu *g = &rep->gpus[i];
 		if (g->max_context != HMN_UNKNOWN)
 			snprintf(context, sizeof(context), "%llu", (unsigned long long)g->max_context);
+		if (g->max_batch != UINT32_MAX)
+			snprintf(batch, sizeof(batch), "%u", g->max_batch);
 		if (g->gpu_layers != UINT32_MAX)
 			snprintf(layers, sizeof(layers), "%u", g->gpu_layers);
-		const char *cells[] = {
+		const char *cells[N_COLUMNS] = {
 			g->planned ? "-" : gpu_cell(index, &g->place),
 			format_size(g->free_bytes, o->bytes, free_text),
 			g->fits ? "yes" : "no",
 			g->max_context != HMN_UNKNOWN ? context : "-",
+			g->max_batch != UINT32_MAX ? batch : "-",
 			g->fits ? "all" : g->gpu_layers != UINT32_MAX ? layers : "-",
 			g->planned ? "(--memory)" : g->name ? gpu_product_name(g->name, name, sizeof(name)) : "?",
 		};
-		for (size_t k = 0; k < 6 && r == 0; k++)
-			if (gguf || k != 4)
+		for (size_t k = 0; k < N_COLUMNS && r == 0; k++)
+			if (gguf || k != LAYERS_COLUMN)
 				r = table_add_cell(t, cells[k]);
 	}
 	return t ? finish(t, r, out, o->no_header) : r;

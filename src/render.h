@@ -33,6 +33,7 @@ struct fit_gpu {
 	uint64_t free_bytes;
 	bool fits;
 	uint64_t max_context;     /* HMN_UNKNOWN: null (not even the shortest context fits) */
+	uint32_t max_batch;       /* sequences of the context that fit at once (0: not one); UINT32_MAX: null */
 	uint32_t gpu_layers;      /* GGUF that does not fit whole: how many layers do; UINT32_MAX: null */
 };
 struct fit_report {

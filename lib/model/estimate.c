@@ -16,6 +16,15 @@
 #define MASK_PAD 64            /* ggml's GGML_KQ_MASK_PAD */
 #define DEFAULT_UBATCH 512
 #define DEFAULT_MARGIN 1.1
+/*
+ * The most sequences a batch search tries. llama.cpp refuses more than
+ * LLAMA_MAX_SEQ (256) parallel sequences ("n_seq_max must be <= 256",
+ * llama-cparams.h); vLLM's "maximum concurrency" has no such limit (it is
+ * the KV cache's tokens over the context), so 65536: a tiny context on a
+ * large GPU gives a finite answer, and the search stays 17 probes.
+ */
+#define GGUF_MAX_SEQ 256
+#define MAX_BATCH 65536
 
 void hmn_fit_request_init(struct hmn_fit_request *req)
 {
@@ -361,21 +370,29 @@ int hmn_fit_fits(const struct hmn_model *m, const struct hmn_fit_request *req, u
 	return r == -ENOSPC ? 0 : r < 0 ? r : 1;
 }
 
-/* What a search varies: the context in steps, or the GGUF layers on the GPU. */
+/* What a search varies: the context in steps, the GGUF layers on the GPU, or the sequences. */
+enum search_of { SEARCH_CONTEXT, SEARCH_LAYERS, SEARCH_BATCH };
 struct search {
 	const struct hmn_model *m;
 	struct hmn_fit_request req;
 	uint64_t limit, step, cap;
-	bool layers;
+	enum search_of of;
 };
 
 /* Does the k-th candidate fit? 1, 0, or a negative errno. */
 static int candidate_fits(struct search *s, uint64_t k)
 {
-	if (s->layers)
+	switch (s->of) {
+	case SEARCH_LAYERS:
 		s->req.gpu_layers = (uint32_t)k;
-	else
+		break;
+	case SEARCH_BATCH:
+		s->req.batch = (uint32_t)k;
+		break;
+	case SEARCH_CONTEXT:
 		s->req.context = min64(k * s->step, s->cap);
+		break;
+	}
 	return hmn_fit_fits(s->m, &s->req, s->limit);
 }
 
@@ -401,7 +418,7 @@ int hmn_fit_max_context(const struct hmn_model *m, const struct hmn_fit_request 
 			uint64_t limit, uint64_t *ret_context)
 {
 	struct search s = { m, *req, limit, m->format == HMN_MODEL_GGUF ? GGUF_CELL_PAD : VLLM_BLOCK,
-			    req->context ? req->context : m->context_length, false };
+			    req->context ? req->context : m->context_length, SEARCH_CONTEXT };
 	uint64_t k;
 	if (!s.cap)
 		return -EINVAL;
@@ -420,11 +437,34 @@ int hmn_fit_gpu_layers(const struct hmn_model *m, const struct hmn_fit_request *
 {
 	if (m->format != HMN_MODEL_GGUF)
 		return -ENOTSUP;
-	struct search s = { m, *req, limit, 0, 0, true };
+	struct search s = { m, *req, limit, 0, 0, SEARCH_LAYERS };
 	uint64_t k;
 	int r = largest_fitting(&s, (uint64_t)m->n_layer + 1, &k);
 	if (r < 0)
 		return r;
 	*ret_layers = (uint32_t)k;
+	return 0;
+}
+
+/*
+ * The search is a bisection, right because every part only grows with the
+ * batch b: the weights, the runtime and the optimizer do not depend on it,
+ * the KV cache is b times one sequence's, the compute buffer's step is
+ * min(b x context, ubatch) tokens with every phase growing in it (the cells
+ * attended are one sequence's), training's activations are b times one
+ * sequence's; the margin is a factor on their sum, and the budget takes
+ * them in a fixed order, so a b that fits leaves room for every smaller one.
+ */
+int hmn_fit_max_batch(const struct hmn_model *m, const struct hmn_fit_request *req,
+		      uint64_t limit, uint32_t *ret_batch)
+{
+	struct search s = { m, *req, limit, 0, 0, SEARCH_BATCH };
+	uint64_t k;
+	if (!req->context && !m->context_length)
+		return -EINVAL;
+	int r = largest_fitting(&s, m->format == HMN_MODEL_GGUF ? GGUF_MAX_SEQ : MAX_BATCH, &k);
+	if (r < 0)
+		return r;
+	*ret_batch = (uint32_t)k;
 	return 0;
 }

@@ -113,10 +113,10 @@ help_options() {
 	missing=()
 	for word in free ps watch run fit help $(help_options) $(help_options free) $(help_options ps) $(help_options watch) \
 		$(help_options run) $(help_options fit) -q -l -o -v -h -V \
-		PART FITS MAX_CONTEXT LAYERS weights vision vision_bytes kv_cache activations optimizer runtime margin model format \
+		PART FITS MAX_CONTEXT MAX_BATCH LAYERS weights vision vision_bytes kv_cache activations optimizer runtime margin model format \
 		architecture parameters dtype layers context_length context batch kv_dtype weights_dtype train \
 		gpus_split parts weights_bytes kv_cache_bytes activations_bytes optimizer_bytes runtime_bytes \
-		margin_bytes per_gpu_bytes gpus fits max_context gpu_layers planned warning \
+		margin_bytes per_gpu_bytes gpus fits max_context max_batch gpu_layers planned warning \
 		UTIL TEMP POWER COMMAND command exit_code signal duration_ms samples interval_ms measure \
 		peak_bytes peak_shared_bytes devices processes spill process_peaks left_running peak_ram_bytes ram_measure limit_bytes limit_exceeded limit_exceeded_ms limit_exceeded_bytes mps unified_memory \
 		hmn_gpu_memory_free_bytes hmn_process_gpu_memory_bytes \

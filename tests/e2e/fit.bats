@@ -23,9 +23,10 @@ MIB=1048576
 	[ "${lines[5]}" = "runtime      512MiB" ]
 	[ "${lines[6]}" = "margin       624MiB" ]
 	[ "${lines[7]}" = "total        6.7GiB" ]
-	[ "${lines[8]}" = "GPU     FREE  FITS  MAX_CONTEXT  LAYERS  NAME" ]
-	[ "${lines[9]}" = "  0  59.8GiB  yes          4096     all  NVIDIA H100 80GB HBM3" ]
-	[ "${lines[10]}" = "  1  45.0GiB  yes          4096     all  NVIDIA L40S" ]
+	# MAX_BATCH: sequences of 4096 tokens at 2 GiB of cache each, beside 4.1 GiB of the rest, x 1.1.
+	[ "${lines[8]}" = "GPU     FREE  FITS  MAX_CONTEXT  MAX_BATCH  LAYERS  NAME" ]
+	[ "${lines[9]}" = "  0  59.8GiB  yes          4096         25     all  NVIDIA H100 80GB HBM3" ]
+	[ "${lines[10]}" = "  1  45.0GiB  yes          4096         18     all  NVIDIA L40S" ]
 	[ "${#lines[@]}" -eq 11 ]
 	! grep -q ' $' <<<"$output" || false
 	[ -z "$stderr" ]
@@ -49,7 +50,7 @@ MIB=1048576
 		and (.gpus | length) == 2 and .gpus[0].index == 0 and .gpus[0].name == "NVIDIA H100 80GB HBM3"
 		and .gpus[0].uuid == "GPU-aaaaaaaa-1111-2222-3333-444444444444"
 		and .gpus[0].free_bytes == 64237862912 and .gpus[0].fits and .gpus[0].max_context == 4096
-		and .gpus[0].gpu_layers == null'
+		and .gpus[0].max_batch == 25 and .gpus[1].max_batch == 18 and .gpus[0].gpu_layers == null'
 	# llama.cpp's own model buffer for this file, loaded on the CPU: 3647.87 MiB (tests/fixtures/fit/llama-cpp.tsv).
 	# On a GPU llama.cpp keeps token_embd (Q4_0 4096 x 32000: 73,728,000 bytes) on the host: the GPU holds the rest.
 	[ "$(echo "$output" | jq '(.parts.weights_bytes + 73728000) / 1048576 * 100 | round')" -eq 364787 ]
@@ -104,14 +105,15 @@ MIB=1048576
 	run_split "$HMN" fit "$MODELS/mixtral-8x7b.Q4_0.gguf" --memory 16GiB --json
 	[ "$status" -eq 4 ]
 	echo "$output" | jq -e '.model.parameters == 46702792704 and .gpus[0].fits == false
-		and .gpus[0].gpu_layers > 0 and .gpus[0].gpu_layers < 32 and .gpus[0].max_context == null'
+		and .gpus[0].gpu_layers > 0 and .gpus[0].gpu_layers < 32 and .gpus[0].max_context == null
+		and .gpus[0].max_batch == 0'
 	[[ "$stderr" == "hmn: $MODELS/mixtral-8x7b.Q4_0.gguf needs 32.1GiB; --memory gives 16.0GiB" ]]
 	layers=$(echo "$output" | jq .gpus[0].gpu_layers)
 	# The table says it too, in LAYERS.
 	run_split "$HMN" fit "$MODELS/mixtral-8x7b.Q4_0.gguf" --memory 16GiB
 	[ "$status" -eq 4 ]
-	[ "${lines[8]}" = "GPU     FREE  FITS  MAX_CONTEXT  LAYERS  NAME" ]
-	[ "${lines[9]}" = "$(printf '  -  16.0GiB  no              -  %6s  (--memory)' "$layers")" ]
+	[ "${lines[8]}" = "GPU     FREE  FITS  MAX_CONTEXT  MAX_BATCH  LAYERS  NAME" ]
+	[ "${lines[9]}" = "$(printf '  -  16.0GiB  no              -          0  %6s  (--memory)' "$layers")" ]
 	# More memory, more layers.
 	run "$HMN" fit "$MODELS/mixtral-8x7b.Q4_0.gguf" --memory 24GiB --json
 	[ "$(echo "$output" | jq .gpus[0].gpu_layers)" -gt "$layers" ]
@@ -287,7 +289,7 @@ no_escapes() {
 	export HMN_STUB_TRACE="$BATS_TEST_TMPDIR/trace"
 	run_split "$HMN" fit "$MODELS/gpt2" --memory 4GiB
 	[ "$status" -eq 0 ]
-	[ "${lines[-1]}" = "  -  4.0GiB  yes          1024  (--memory)" ]
+	[ "${lines[-1]}" = "  -  4.0GiB  yes          1024         36  (--memory)" ]
 	[ ! -e "$HMN_STUB_TRACE" ]
 	# Without --memory and with no GPU: 3, saying what was tried.
 	run_split "$HMN" fit "$MODELS/gpt2"
@@ -817,4 +819,31 @@ hf_cache() {
 	run_split "$HMN" fit "$root" --memory 80GiB --json
 	[ "$status" -eq 0 ]
 	[[ "$stderr" == *": note: 4 of 4 shards not downloaded "* ]]
+}
+
+@test "fit: MAX_BATCH is the most sequences of --context that fit: --batch at it fits, one more does not" {
+	run "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --context 8192 --memory 40GiB --json
+	[ "$status" -eq 0 ]
+	batch=$(echo "$output" | jq .gpus[0].max_batch)
+	# 1 GiB of cache a sequence of 8192 tokens beside 5.1 GiB of the rest, x 1.1, in 40 GiB: 31.
+	[ "$batch" -eq 31 ]
+	run "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --context 8192 --batch "$batch" --memory 40GiB --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.batch == 31 and .gpus[0].fits and .gpus[0].max_batch == 31'
+	run_split "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --context 8192 --batch $((batch + 1)) --memory 40GiB --json
+	[ "$status" -eq 4 ]
+	echo "$output" | jq -e '.gpus[0].fits == false and .gpus[0].max_batch == 31'
+	# With --train, the largest micro-batch: the same edge.
+	run "$HMN" fit "$MODELS/Qwen2.5-0.5B-Instruct" --train --context 2048 --memory 80GiB --json
+	[ "$status" -eq 0 ]
+	micro=$(echo "$output" | jq .gpus[0].max_batch)
+	[ "$micro" -gt 1 ]
+	run "$HMN" fit "$MODELS/Qwen2.5-0.5B-Instruct" --train --context 2048 --batch "$micro" --memory 80GiB
+	[ "$status" -eq 0 ]
+	run "$HMN" fit "$MODELS/Qwen2.5-0.5B-Instruct" --train --context 2048 --batch $((micro + 1)) --memory 80GiB
+	[ "$status" -eq 4 ]
+	# Too big to load at all: 0 in the table, a number still.
+	run_split "$HMN" fit "$MODELS/Meta-Llama-3-70B" --memory 80GiB
+	[ "$status" -eq 4 ]
+	[ "${lines[-1]}" = "  -  80.0GiB  no              -          0  (--memory)" ]
 }

@@ -625,6 +625,49 @@ static void test_estimate(void)
 	hmn_fit_estimate(m, &at, &p);
 	ok(p.total > 18ull << 30, "and 16 more tokens do not");
 	ok(hmn_fit_max_context(m, &req, 8ull << 30, &ctx) == -ENOSPC, "8 GiB: not even 16 tokens");
+
+	/*
+	 * The largest batch: 8192 tokens of Llama-3-8B's cache are 1 GiB in
+	 * bf16, so 80 GiB (72.7 after the margin) less 15 GiB of weights, the
+	 * compute buffer and the runtime has room for 57 sequences, vLLM's
+	 * "maximum concurrency" for it; at the budget's edge b fits, b + 1 not.
+	 */
+	uint32_t batch;
+	int r;
+	req.context = 8192;
+	r = hmn_fit_max_batch(m, &req, 80ull << 30, &batch);
+	ok(r == 0 && batch == 57, "80 GiB: 57 sequences of 8192 (%u)", batch);
+	at = req;
+	at.batch = 57;
+	ok(hmn_fit_fits(m, &at, 80ull << 30) == 1, "57 fit");
+	at.batch = 58;
+	ok(hmn_fit_fits(m, &at, 80ull << 30) == 0, "58 do not");
+	hmn_fit_estimate(m, &at, &p);
+	uint64_t edge = p.total - 1; /* 58 sequences miss by one byte */
+	r = hmn_fit_max_batch(m, &req, edge, &batch);
+	ok(r == 0 && batch == 57, "a byte short of 58: 57");
+	r = hmn_fit_max_batch(m, &req, edge + 1, &batch);
+	ok(r == 0 && batch == 58, "exactly 58's total: 58");
+	r = hmn_fit_max_batch(m, &req, 19ull << 30, &batch);
+	ok(r == 0 && batch == 1, "19 GiB: one sequence");
+	r = hmn_fit_max_batch(m, &req, 20ull << 30, &batch);
+	ok(r == 0 && batch == 2, "20 GiB: two");
+	r = hmn_fit_max_batch(m, &req, 8ull << 30, &batch);
+	ok(r == 0 && batch == 0, "8 GiB: not one");
+	req.context = 16;
+	r = hmn_fit_max_batch(m, &req, 1ull << 40, &batch);
+	ok(r == 0 && batch == 65536, "a TiB of 16-token sequences: capped at 65536");
+	req.context = 2048;
+	req.train = true;
+	r = hmn_fit_max_batch(m, &req, 200ull << 30, &batch);
+	ok(r == 0 && batch > 0, "training: a micro-batch (%u)", batch);
+	at = req;
+	at.batch = batch;
+	ok(hmn_fit_fits(m, &at, 200ull << 30) == 1, "which fits");
+	at.batch = batch + 1;
+	ok(hmn_fit_fits(m, &at, 200ull << 30) == 0, "and one more sequence does not");
+	req.train = false;
+	req.context = 0;
 	uint32_t layers;
 	ok(hmn_fit_gpu_layers(m, &req, 80ull << 30, &layers) == -ENOTSUP, "gpu_layers is for GGUF");
 	hmn_model_free(m);
@@ -644,6 +687,19 @@ static void test_estimate(void)
 	hmn_fit_estimate(m, &part, &p);
 	ok(p.total > 4ull << 30, "one more does not");
 	ok(hmn_fit_gpu_layers(m, &req, 100ull << 20, &layers) == 0 && layers == 0, "100 MiB: none");
+	/*
+	 * A GGUF's sequences are llama.cpp's -np: 4096 cells of 512 KiB (f16,
+	 * no GQA) are 2 GiB each, and 72.7 GiB less 3.6 of weights, the runtime
+	 * and the compute buffer hold 34; at most LLAMA_MAX_SEQ (256) of them.
+	 */
+	r = hmn_fit_max_batch(m, &req, 80ull << 30, &batch);
+	ok(r == 0 && batch == 34, "80 GiB: 34 sequences of 4096 (%u)", batch);
+	req.context = 256;
+	r = hmn_fit_max_batch(m, &req, 1ull << 40, &batch);
+	ok(r == 0 && batch == 256, "llama.cpp's 256 sequences at most");
+	req.context = 4096;
+	r = hmn_fit_max_batch(m, &req, 4ull << 30, &batch);
+	ok(r == 0 && batch == 0, "4 GiB (a partial fit): not one whole");
 	req.context = 0;
 	ok(hmn_fit_max_context(m, &req, 6ull << 30, &ctx) == 0 && ctx % 256 == 0 && ctx <= 4096,
 	   "GGUF contexts in steps of 256 (%llu)", (unsigned long long)ctx);
