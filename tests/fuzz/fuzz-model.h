@@ -56,6 +56,12 @@ static inline void ask_everything(const struct hmn_model *m)
 	int r = hmn_fit_max_context(m, &req, 8ull << 30, &context);
 	if (r == 0 && (context == 0 || (m->context_length && !req.context && context > m->context_length)))
 		abort();
+	uint32_t batch;
+	r = hmn_fit_max_batch(m, &req, 8ull << 30, &batch);
+	if (r == 0 && batch > 65536)
+		abort();
+	if (r < 0 && r != -EINVAL && r != -EOVERFLOW)
+		abort();
 	uint32_t layers;
 	r = hmn_fit_gpu_layers(m, &req, 8ull << 30, &layers);
 	if (r == 0 && layers > m->n_layer + 1)

@@ -456,9 +456,10 @@ static void test_llama_cpp(void)
 	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		char file[128], flash[8], want_model[32], want_kv[32];
 		unsigned long long context, ubatch, sequences;
-		double model_mib, kv_mib, compute_mib;
-		if (line[0] == '#' || sscanf(line, "%127s %llu %llu %llu %7s %lf %lf %lf", file, &context, &ubatch,
-					     &sequences, flash, &model_mib, &kv_mib, &compute_mib) != 8)
+		double kv_mib, compute_mib;
+		/* "-": llama.cpp put some weights in AMX or repacked buffers, its model figure is not their size */
+		if (line[0] == '#' || sscanf(line, "%127s %llu %llu %llu %7s %31s %lf %lf", file, &context, &ubatch,
+					     &sequences, flash, want_model, &kv_mib, &compute_mib) != 8)
 			continue;
 		rows++;
 		struct hmn_model *m = open_model(file);
@@ -472,7 +473,6 @@ static void test_llama_cpp(void)
 		req.ubatch = (uint32_t)ubatch;
 		req.eager_attention = !strcmp(flash, "off");
 		char got_model[32], got_kv[32], label[256];
-		snprintf(want_model, sizeof(want_model), "%.2f", model_mib);
 		snprintf(want_kv, sizeof(want_kv), "%.2f", kv_mib);
 		/*
 		 * These CPU-only loads put every tensor in one buffer; on a GPU
@@ -485,7 +485,7 @@ static void test_llama_cpp(void)
 		snprintf(label, sizeof(label), "%s, %llu tokens x %llu, ubatch %llu, flash %s:", file, context,
 			 sequences, ubatch, flash);
 		/* A split model's buffers leave out tensors llama.cpp repacks at a part's edge. */
-		if (!strstr(file, "-split-")) {
+		if (!strstr(file, "-split-") && strcmp(want_model, "-")) {
 			char l[400];
 			snprintf(l, sizeof(l), "%s weights %s MiB as llama.cpp's", label, want_model);
 			is_str(got_model, want_model, l);
@@ -495,11 +495,18 @@ static void test_llama_cpp(void)
 		is_str(got_kv, want_kv, l);
 		double compute = hmn_fit_activations(m, &req) / MIB;
 		double off = compute / compute_mib - 1;
-		ok(off > -0.15 && off < 0.15, "%s compute buffer %.2f MiB, llama.cpp's %.2f (%+.1f%%)", label,
+		/*
+		 * Within 5%: dense and mixture-of-experts (Mixtral's and
+		 * Qwen3-30B-A3B's layers, whose experts outgrow the logits),
+		 * contexts that are not a power of two, several sequences, a
+		 * larger ubatch; the farthest is Llama 3's at 1024 tokens without
+		 * flash attention (+3.0%) and Mamba's (-1.5%).
+		 */
+		ok(off > -0.05 && off < 0.05, "%s compute buffer %.2f MiB, llama.cpp's %.2f (%+.1f%%)", label,
 		   compute, compute_mib, off * 100);
 		hmn_model_free(m);
 	}
-	ok(rows >= 18, "%u rows of llama.cpp's figures", rows);
+	ok(rows >= 30, "%u rows of llama.cpp's figures", rows);
 	free(text);
 }
 
