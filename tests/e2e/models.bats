@@ -119,9 +119,9 @@ gone() {
 		project('timeouts')
 		with_models = find_program('with-models')
 		test('ends', with_models, args: ['sh', '-c', 'echo "$MODELS" >"$1.1"; exec sleep 60', '_', get_option('dir_file')],
-			timeout: 1)
+			timeout: 3)
 		test('ignores-sigterm', with_models, args: ['sh', '-c', 'trap "" TERM; echo "$MODELS" >"$1.2"; sleep 60',
-			'_', get_option('dir_file')], timeout: 1)
+			'_', get_option('dir_file')], timeout: 3)
 	MESON
 	echo "option('dir_file', type: 'string')" >"$project/meson_options.txt"
 	meson setup "$project/build" "$project" -Ddir_file="$dir_file" >/dev/null
