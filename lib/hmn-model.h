@@ -119,6 +119,11 @@ struct hmn_model {
 	const char *note;
 	enum hmn_dtype dtype;       /* the type most of the weights' bytes are in */
 	enum hmn_dtype float_dtype; /* the float type of the model (its activations, safetensors' KV default) */
+	/*
+	 * The quantization format its config names ("mxfp4", "gptq-int4",
+	 * "bnb-nf4": hmn-fit(1) lists them); NULL: none (or one hmn does not know).
+	 */
+	const char *quantization;
 	uint64_t parameters;
 	uint64_t weights_bytes;     /* every tensor (GGUF: as mapped, padded to the alignment) */
 	/*

@@ -208,8 +208,6 @@ int cmd_fit(const struct cli *cli, hmn_context *ctx)
 		hmn_model_warn_context(m, cli->context);
 	if (m->warning && !cli->quiet)
 		say(cli, ": %s\n", m->warning);
-	if (m->note && !cli->quiet)
-		say(cli, ": note: %s\n", m->note);
 	request_of(cli, &req);
 	if (m->format == HMN_MODEL_GGUF && req.kv_dtype != HMN_DTYPE_NONE && !llama_cpp_cache_type(req.kv_dtype)) {
 		char message[200];
@@ -230,6 +228,9 @@ int cmd_fit(const struct cli *cli, hmn_context *ctx)
 		status = EXIT_RUNTIME;
 		goto discard;
 	}
+	/* After what makes it fail: a MODEL error is one line. */
+	if (m->note && !cli->quiet)
+		say(cli, ": note: %s\n", m->note);
 	if ((r = hmn_fit_estimate(m, &req, &parts)) < 0) {
 		say(cli, ": cannot estimate: %s\n", r == -EOVERFLOW ? "the estimate passes 2^64 bytes" : strerror(-r));
 		status = EXIT_RUNTIME;
@@ -260,6 +261,7 @@ int cmd_fit(const struct cli *cli, hmn_context *ctx)
 		.gpus_split = split,
 		.kv_dtype = hmn_dtype_name(parts.kv_dtype),
 		.weights_dtype = weights_dtype,
+		.quantization = req.dtype == HMN_DTYPE_NONE ? m->quantization : NULL,
 		.train = req.train,
 		.parts = &parts,
 		.total_bytes = parts.total > UINT64_MAX / split ? HMN_UNKNOWN : parts.total * split,

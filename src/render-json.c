@@ -438,6 +438,7 @@ int render_fit_json(FILE *out, const struct fit_report *rep, const struct render
 	r |= string_field(o, KEY("architecture"), m->architecture);
 	u64_field(o, KEY("parameters"), m->parameters, HMN_UNKNOWN);
 	r |= string_field(o, KEY("dtype"), hmn_dtype_name(m->dtype));
+	r |= string_field(o, KEY("quantization"), m->quantization);
 	u64_field(o, KEY("layers"), m->n_layer, HMN_UNKNOWN);
 	u64_field(o, KEY("context_length"), m->context_length, 0);
 	r |= string_field(o, KEY("name"), m->name);

@@ -191,7 +191,7 @@ static const struct table_column part_columns[] = {
 static int render_fit_parts(FILE *out, const struct fit_report *rep, const struct render_options *o)
 {
 	const struct hmn_fit_parts *p = rep->parts;
-	const struct {
+	struct {
 		const char *name;
 		uint64_t bytes;
 	} rows[] = {
@@ -202,8 +202,15 @@ static int render_fit_parts(FILE *out, const struct fit_report *rep, const struc
 		{ "total", p->total },
 	};
 	struct table *t = table_new(part_columns, 2);
-	char size[SIZE_TEXT_MAX];
+	char size[SIZE_TEXT_MAX], weights[64];
 	int r = t ? 0 : -ENOMEM;
+	/* The format the weights are priced in, in the one word a PART cell is: "weights(mxfp4)". */
+	if (rep->quantization) {
+		char format[32];
+		sanitize_for_terminal(rep->quantization, format, sizeof(format));
+		snprintf(weights, sizeof(weights), "weights(%s)", format);
+		rows[0].name = weights;
+	}
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]) && r == 0; i++) {
 		/* Not training; a text-only model, or --text-only. */
 		if (rows[i].bytes == HMN_UNKNOWN && (!strcmp(rows[i].name, "optimizer") || !strcmp(rows[i].name, "vision")))

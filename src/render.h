@@ -42,6 +42,7 @@ struct fit_report {
 	uint32_t batch, gpus_split;
 	const char *kv_dtype;
 	const char *weights_dtype; /* --dtype, or the model's own */
+	const char *quantization;  /* the format the weights are priced in ("mxfp4"); NULL: none, or --dtype */
 	bool train;
 	const struct hmn_fit_parts *parts;
 	uint64_t total_bytes;     /* every GPU of the split together */

@@ -27,6 +27,7 @@
 #include <cjson/cJSON.h>
 
 #include "model/model.h"
+#include "model/quant.h"
 
 /* Where a config's shape is read: a multimodal one's text_config first, then the top level. */
 struct config {
@@ -34,6 +35,7 @@ struct config {
 	const struct arch_info *family; /* whose defaults stand for keys left out; NULL: none */
 	const char *file;            /* for messages */
 	struct shape_names names;    /* the keys the shape's rules name: transformers' own */
+	const cJSON *modelopt;       /* hf_quant_config.json beside it; NULL: none */
 	struct model_error *e;
 };
 
@@ -211,22 +213,8 @@ static int torch_dtype(const struct config *c, enum hmn_dtype *ret)
 	return 0;
 }
 
-/* What a config-alone estimate prices the weights' matrices in (a quantised checkpoint). */
-static enum hmn_dtype quantized_dtype(const cJSON *root)
-{
-	const cJSON *q = cJSON_GetObjectItemCaseSensitive(root, "quantization_config");
-	if (!cJSON_IsObject(q))
-		return HMN_DTYPE_NONE;
-	const cJSON *method = cJSON_GetObjectItemCaseSensitive(q, "quant_method");
-	if (cJSON_IsString(method) && !strcmp(method->valuestring, "fp8"))
-		return HMN_DTYPE_F8_E4M3;
-	const cJSON *bits = cJSON_GetObjectItemCaseSensitive(q, "bits");
-	if (cJSON_IsNumber(bits) && bits->valuedouble == 4)
-		return HMN_DTYPE_INT4;
-	if (cJSON_IsNumber(bits) && bits->valuedouble == 8)
-		return HMN_DTYPE_I8;
-	return HMN_DTYPE_NONE;
-}
+/* Saturating sums and products (HMN_UNKNOWN past 2^64): a hostile shape is too large, never wrapped. */
+#define MUL3(a, b, c) sat_mul(sat_mul(a, b), c)
 
 struct shape {
 	const struct arch_info *family;
@@ -234,25 +222,48 @@ struct shape {
 	uint64_t q_lora, nope, rope, v_head;
 	uint64_t ff_moe, ff_shared, first_dense;
 	bool tied;
-	enum hmn_dtype weights, matrices;
+	enum hmn_dtype weights;  /* the float type: norms, and what the quantization leaves */
+	struct quant q;          /* the checkpoint's quantization (q.name empty: none) */
 	/* Llama 3.2 Vision's cross-attention layers (cross_attention_layers): malloc'd, n_layer of them, or NULL. */
 	bool *cross;
 	uint64_t extra_vocab;        /* embedding rows past the vocabulary (Mllama's 8) */
 };
 
-/* One synthetic tensor of n parameters (a matrix, or a vector) into b. */
-static int implied(struct model_build *b, const char *name, uint64_t n, bool matrix, const struct shape *s)
+/* Parameters and their bytes as stored, summed matrix by matrix. */
+struct priced {
+	uint64_t params, bytes;
+	bool quantized;          /* some of them in the quantization's format */
+};
+
+/* count matrices of in x out (in: the input width, along which groups run), of class part. */
+static void priced_add(struct priced *p, const struct shape *s, enum quant_part part, uint64_t in, uint64_t out,
+		       uint64_t count)
 {
-	if (!n)
+	if (!count || !in || !out)
+		return;
+	p->params = sat_add(p->params, MUL3(in, out, count));
+	p->bytes = sat_add(p->bytes, sat_mul(quant_matrix_bytes(&s->q, part, in, out, s->weights), count));
+	p->quantized |= s->q.name[0] && (unsigned)part < QUANT_PARTS && s->q.quantized[part];
+}
+
+/* One synthetic tensor of p's parameters (a matrix, or a vector) into b. */
+static int implied(struct model_build *b, const char *name, const struct priced *p, bool matrix, const struct shape *s)
+{
+	if (!p->params)
 		return 0;
-	if (n == HMN_UNKNOWN)
+	if (p->params == HMN_UNKNOWN || p->bytes == HMN_UNKNOWN)
 		return -EOVERFLOW;
-	enum hmn_dtype type = matrix && s->matrices != HMN_DTYPE_NONE ? s->matrices : s->weights;
-	uint64_t dims[2] = { n, 1 };
-	uint64_t bytes = dtype_price(type, n);
-	if (bytes == HMN_UNKNOWN)
-		return -EOVERFLOW;
-	return model_build_tensor(b, name, strlen(name), type, dims, matrix ? 2 : 1, bytes);
+	/* The type the tally names it by: the format's where some of it is in it. */
+	enum hmn_dtype type = p->quantized ? s->q.dtype : s->weights;
+	uint64_t dims[2] = { p->params, 1 };
+	return model_build_tensor(b, name, strlen(name), type, dims, matrix ? 2 : 1, p->bytes);
+}
+
+/* A vector (norms, biases) of n parameters, in the float type. */
+static int implied_vector(struct model_build *b, const char *name, uint64_t n, const struct shape *s)
+{
+	struct priced p = { n, dtype_price(s->weights, n), false };
+	return implied(b, name, &p, false, s);
 }
 
 static uint64_t norm_params(const struct shape *s, uint64_t width)
@@ -260,35 +271,44 @@ static uint64_t norm_params(const struct shape *s, uint64_t width)
 	return s->family && s->family->layer_norm ? sat_mul(2, width) : width;
 }
 
-/* Saturating sums and products (HMN_UNKNOWN past 2^64): a hostile shape is too large, never wrapped. */
-#define MUL3(a, b, c) sat_mul(sat_mul(a, b), c)
 
 static int implied_layer(struct model_build *b, const struct hmn_model *m, const struct shape *s, uint32_t i)
 {
 	const struct arch_info *f = s->family;
 	char name[64];
 	uint64_t h = s->h, hd = m->key_length, nh = m->n_head, nkv = m->n_head_kv;
-	uint64_t matrix = 0, vector = 0;
+	struct priced mat = { 0 };
+	uint64_t vector = 0;
 	int r;
 
 	if (f && f->recurrent) {
 		uint64_t di = m->ssm_inner, ds = m->ssm_state, dc = m->ssm_conv;
 		uint64_t rank = s->rope; /* time_step_rank, kept in rope for Mamba */
-		matrix = sat_add(sat_add(MUL3(h, 2, di), sat_mul(di, dc)),
-				 sat_add(sat_mul(di, sat_add(rank, sat_mul(2, ds))),
-					 sat_add(sat_add(sat_mul(rank, di), sat_mul(di, ds)), sat_mul(di, h))));
+		/* in_proj, x_proj, dt_proj, out_proj are linear layers; the convolution and A are not */
+		priced_add(&mat, s, QUANT_MLP, h, sat_mul(2, di), 1);
+		priced_add(&mat, s, QUANT_PARTS, di, dc, 1);
+		priced_add(&mat, s, QUANT_MLP, di, sat_add(rank, sat_mul(2, ds)), 1);
+		priced_add(&mat, s, QUANT_MLP, rank, di, 1);
+		priced_add(&mat, s, QUANT_PARTS, di, ds, 1);
+		priced_add(&mat, s, QUANT_MLP, di, h, 1);
 		vector = sat_add(sat_mul(3, di), h);
 	} else {
 		if (m->kv_lora_rank) {
 			uint64_t qk = sat_add(s->nope, s->rope);
-			matrix = sat_add(matrix, s->q_lora ? sat_add(sat_mul(h, s->q_lora), MUL3(s->q_lora, nh, qk))
-							   : MUL3(h, nh, qk));
+			if (s->q_lora) {
+				priced_add(&mat, s, QUANT_ATTENTION, h, s->q_lora, 1);
+				priced_add(&mat, s, QUANT_ATTENTION, s->q_lora, sat_mul(nh, qk), 1);
+			} else {
+				priced_add(&mat, s, QUANT_ATTENTION, h, sat_mul(nh, qk), 1);
+			}
 			vector = sat_add(vector, sat_add(s->q_lora, m->kv_lora_rank));
-			matrix = sat_add(matrix, sat_add(sat_mul(h, sat_add(m->kv_lora_rank, s->rope)),
-							 MUL3(m->kv_lora_rank, nh, sat_add(s->nope, s->v_head))));
-			matrix = sat_add(matrix, MUL3(nh, s->v_head, h));
+			priced_add(&mat, s, QUANT_ATTENTION, h, sat_add(m->kv_lora_rank, s->rope), 1);
+			priced_add(&mat, s, QUANT_ATTENTION, m->kv_lora_rank, sat_mul(nh, sat_add(s->nope, s->v_head)), 1);
+			priced_add(&mat, s, QUANT_ATTENTION, sat_mul(nh, s->v_head), h, 1);
 		} else {
-			matrix = sat_add(sat_add(MUL3(h, nh, hd), sat_mul(2, MUL3(h, nkv, hd))), MUL3(nh, hd, h));
+			priced_add(&mat, s, QUANT_ATTENTION, h, sat_mul(nh, hd), 1);
+			priced_add(&mat, s, QUANT_ATTENTION, h, sat_mul(nkv, hd), 2);
+			priced_add(&mat, s, QUANT_ATTENTION, sat_mul(nh, hd), h, 1);
 			if (f && (f->linear_bias || f->qkv_bias))
 				vector = sat_add(vector, sat_add(sat_mul(nh, hd), sat_mul(2, sat_mul(nkv, hd))));
 			if (f && f->linear_bias)
@@ -302,36 +322,44 @@ static int implied_layer(struct model_build *b, const struct hmn_model *m, const
 		vector = sat_add(vector, sat_mul(norm_params(s, h), f && f->sandwich_norm ? 4 : 2));
 		bool moe = m->n_expert && i >= s->first_dense;
 		uint64_t ff = moe ? s->ff_moe : s->ff;
-		uint64_t per = MUL3(f && f->plain_mlp ? 2 : 3, h, ff);
 		if (f && f->plain_mlp && f->linear_bias)
 			vector = sat_add(vector, sat_add(ff, h));
+		enum quant_part part = moe ? QUANT_EXPERTS : QUANT_MLP;
+		uint64_t copies = moe ? m->n_expert : 1;
+		/* up (and gate) from the width, down back to it */
+		priced_add(&mat, s, part, h, ff, sat_mul(copies, f && f->plain_mlp ? 1 : 2));
+		priced_add(&mat, s, part, ff, h, copies);
 		if (moe) {
-			matrix = sat_add(matrix, sat_add(sat_mul(m->n_expert, per), sat_mul(h, m->n_expert)));
-			matrix = sat_add(matrix, MUL3(3, h, s->ff_shared));
-		} else {
-			matrix = sat_add(matrix, per);
+			priced_add(&mat, s, QUANT_ROUTER, h, m->n_expert, 1);
+			priced_add(&mat, s, QUANT_MLP, h, s->ff_shared, 2);
+			priced_add(&mat, s, QUANT_MLP, s->ff_shared, h, 1);
 		}
 	}
 	snprintf(name, sizeof(name), "blk.%u.weight", i);
-	if ((r = implied(b, name, matrix, true, s)) < 0)
+	if ((r = implied(b, name, &mat, true, s)) < 0)
 		return r;
 	snprintf(name, sizeof(name), "blk.%u.norm", i);
-	return implied(b, name, vector, false, s);
+	return implied_vector(b, name, vector, s);
 }
 
 /* The tensors the shape implies, for a config.json without weights. */
 static int implied_tensors(struct model_build *b, const struct hmn_model *m, const struct shape *s)
 {
+	struct priced embd = { 0 }, positions = { 0 }, head = { 0 };
 	int r;
-	if ((r = implied(b, "token_embd.weight", sat_mul(sat_add(s->vocab, s->extra_vocab), s->h), true, s)) < 0 ||
-	    (r = implied(b, "token_embd.positions", sat_mul(s->positions, s->h), true, s)) < 0)
+	/* Embeddings are rows of the width: an MLX group runs along it, as a head's input does. */
+	priced_add(&embd, s, QUANT_EMBED, s->h, sat_add(s->vocab, s->extra_vocab), 1);
+	priced_add(&positions, s, QUANT_EMBED, s->h, s->positions, 1);
+	priced_add(&head, s, QUANT_HEAD, s->h, s->vocab, 1);
+	if ((r = implied(b, "token_embd.weight", &embd, true, s)) < 0 ||
+	    (r = implied(b, "token_embd.positions", &positions, true, s)) < 0)
 		return r;
 	for (uint32_t i = 0; i < m->n_layer; i++)
 		if ((r = implied_layer(b, m, s, i)) < 0)
 			return r;
-	if ((r = implied(b, "output_norm.weight", norm_params(s, s->h), false, s)) < 0)
+	if ((r = implied_vector(b, "output_norm.weight", norm_params(s, s->h), s)) < 0)
 		return r;
-	if (!s->tied && (r = implied(b, "output.weight", sat_mul(s->vocab, s->h), true, s)) < 0)
+	if (!s->tied && (r = implied(b, "output.weight", &head, true, s)) < 0)
 		return r;
 	return 0;
 }
@@ -655,10 +683,16 @@ static int read_config(struct config *c, struct hmn_model *m, struct shape *s, b
 	m->architecture = arena_strdup(m->arena, name);
 	s->family = c->family = arch_find_model_type(arch);
 	if ((r = read_shape(c, s->family, m, s)) < 0 || (r = read_cross_layers(c, m, s)) < 0 ||
-	    (r = torch_dtype(c, &dt)) < 0)
+	    (r = torch_dtype(c, &dt)) < 0 || (r = quant_read(c->file, c->root, c->modelopt, &s->q, c->e)) < 0)
 		return r;
+	/*
+	 * None named: transformers loads float32. A quantized checkpoint that
+	 * names none (gpt-oss) keeps the rest in what its quantizer loads it
+	 * in: GPTQ and AWQ kernels float16, the others bfloat16.
+	 */
+	if (dt == HMN_DTYPE_NONE && s->q.name[0])
+		dt = s->q.layout == QUANT_LAYOUT_GPTQ || s->q.layout == QUANT_LAYOUT_AWQ ? HMN_DTYPE_F16 : HMN_DTYPE_BF16;
 	s->weights = dt != HMN_DTYPE_NONE ? dt : HMN_DTYPE_F32;
-	s->matrices = quantized_dtype(c->root);
 	if (dt != HMN_DTYPE_NONE)
 		m->float_dtype = dt;
 	return read_sliding(c, s->family, m, ret_swa, ret_n, ret_pattern);
@@ -724,6 +758,24 @@ char *json_python_words(const char *text, size_t len, size_t *ret_len)
 	return out;
 }
 
+/* The format's name, the type the weights are said in, and what the user may want to know of either. */
+static void say_quantization(struct hmn_model *m, const struct shape *s, bool implies_tensors)
+{
+	char w[160];
+	if (s->q.name[0]) {
+		m->quantization = arena_strdup(m->arena, s->q.name);
+		/* A tally of the shards' types names int32 words (GPTQ) or bytes (bitsandbytes): the format's type says more. */
+		m->dtype = s->q.dtype;
+	} else if (s->q.unknown[0]) {
+		snprintf(w, sizeof(w), "quantization '%s' is not one hmn knows: priced as %s weights", s->q.unknown,
+			 implies_tensors ? hmn_dtype_name(s->weights) : "its files'");
+		model_add_warning(m, w);
+	}
+	if (!s->q.name[0] && (implies_tensors ? s->weights == HMN_DTYPE_F32 : m->dtype == HMN_DTYPE_F32))
+		model_add_note(m, "stored in float32: priced as stored; vLLM and llama.cpp load it in 16 bits"
+			       " (--dtype bf16 prices that)");
+}
+
 int config_read(const char *file, const char *text_json, size_t len, struct model_build *b, bool implies_tensors,
 		struct model_error *e)
 {
@@ -752,12 +804,20 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 	c.text = cJSON_GetObjectItemCaseSensitive(root, "text_config");
 	if (!cJSON_IsObject(c.text))
 		c.text = root;
-	r = read_config(&c, m, &s, &swa, &n_swa, &pattern);
+	cJSON *modelopt = b->modelopt ? cJSON_ParseWithLength(b->modelopt, b->modelopt_len) : NULL;
+	if (b->modelopt && !cJSON_IsObject(modelopt))
+		r = model_fail(e, -EINVAL, "hf_quant_config.json beside %s: not a JSON object", c.file);
+	else
+		c.modelopt = modelopt, r = read_config(&c, m, &s, &swa, &n_swa, &pattern);
+	cJSON_Delete(modelopt);
 	if (r >= 0 && implies_tensors && (r = implied_tensors(b, m, &s)) < 0)
 		r = model_fail(e, r, "%s: the shape it gives is too large", c.file);
 	/* A vision-language model's image tower and projector: the vision part (model/vision.c). */
 	if (r >= 0 && implies_tensors)
 		r = vision_read(root, c.file, s.h, s.weights, b, e);
+	/* The shards' packed words hold as many weights as the config's bits say. */
+	if (r >= 0 && !implies_tensors)
+		model_build_packed_bits(b, quant_word_bits(&s.q));
 	/* A sparse config names some of its shape (Llava 1.5's text_config: its vocabulary); one that names none is said. */
 	bool assumed = r >= 0 && c.family && !shape_written(&c);
 	cJSON_Delete(root);
@@ -770,6 +830,7 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 	}
 	if (implies_tensors)
 		m->tied_embeddings = s.tied;
+	say_quantization(m, &s, implies_tensors);
 	const struct arch_info *f = s.family;
 	/*
 	 * The model_type looked up as a GGUF name first: one that is the GGUF

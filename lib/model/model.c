@@ -253,13 +253,82 @@ static bool is_output_head(const char *s, size_t n)
 	       starts(s, n, "language_model.lm_head.");
 }
 
-/* Sums cannot overflow: the weights' total, checked first, is at least each of them. */
-static void layer_add(struct hmn_model_layer *l, uint64_t bytes, uint64_t matrix)
+/*
+ * Sums cannot overflow: the weights' total, checked first, is at least each
+ * of them. A quantization's scales and zeros (aux) are neither matrix nor
+ * vector: --dtype prices the weights they belong to afresh.
+ */
+static void layer_add(struct hmn_model_layer *l, uint64_t bytes, uint64_t matrix, bool aux)
 {
 	l->weights_bytes += bytes;
 	l->matrix_elements += matrix;
-	if (!matrix)
+	if (!matrix && !aux)
 		l->vector_bytes += bytes;
+}
+
+static bool ends(const char *s, size_t n, const char *suffix)
+{
+	size_t k = strlen(suffix);
+	return n >= k && !memcmp(s + n - k, suffix, k);
+}
+
+/* What quantized checkpoints store beside their weights: no parameters of the model. */
+static bool is_quant_aux(const char *s, size_t n, enum hmn_dtype dtype)
+{
+	static const char *const suffixes[] = {
+		/* GPTQ, AWQ, MLX */
+		".qzeros", ".scales", ".g_idx", ".biases",
+		/* bitsandbytes */
+		".absmax", ".quant_map", ".nested_absmax", ".nested_quant_map", ".SCB", ".weight_format",
+		".quant_state.bitsandbytes__nf4", ".quant_state.bitsandbytes__fp4",
+		/* fp8, ModelOpt, compressed-tensors */
+		".weight_scale", ".weight_scale_inv", ".weight_scale_2", ".input_scale", ".k_scale", ".v_scale",
+		".weight_zero_point", ".weight_shape", ".weight_g_idx", ".weight_global_scale", ".input_global_scale",
+		/* EXL2 */
+		".q_scale", ".q_scale_max", ".q_groups", ".q_perm", ".q_invperm",
+	};
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++)
+		if (ends(s, n, suffixes[i]))
+			return true;
+	/* MXFP4's e8m0 scales beside its blocks (gate_up_proj_scales) */
+	return dtype == HMN_DTYPE_U8 && ends(s, n, "_scales");
+}
+
+/*
+ * The model's parameters a tensor holds: its elements, but for packed
+ * quantized weights (two 4-bit weights a byte: bitsandbytes' and NVFP4's
+ * uint8 weight, MXFP4's blocks; int32/uint32 words: counted in
+ * b->packed_words, at 4 bits until the config says) and the scales and
+ * zeros beside them (none).
+ */
+static uint64_t tensor_parameters(struct model_build *b, const char *s, size_t n, enum hmn_dtype dtype,
+				  uint64_t elements, bool *ret_aux)
+{
+	*ret_aux = false;
+	if (is_quant_aux(s, n, dtype)) {
+		*ret_aux = true;
+		return 0;
+	}
+	if ((dtype == HMN_DTYPE_I32 && (ends(s, n, ".qweight") || ends(s, n, ".weight_packed") || ends(s, n, ".q_weight"))) ||
+	    (dtype == HMN_DTYPE_U32 && ends(s, n, ".weight"))) {
+		b->packed_words = sat_add(b->packed_words, elements);
+		return sat_mul(elements, 8);
+	}
+	if (dtype == HMN_DTYPE_U8 && (ends(s, n, ".weight") || ends(s, n, "_blocks") || ends(s, n, ".weight_packed")))
+		return sat_mul(elements, 2);
+	return elements;
+}
+
+void model_build_packed_bits(struct model_build *b, unsigned bits)
+{
+	if (!bits || bits == 4 || !b->packed_words)
+		return;
+	/* 32/bits weights a word: 3 bits pack 32 weights in 3 words */
+	uint64_t at4 = sat_mul(b->packed_words, 8), now = sat_mul(b->packed_words, 32) / bits;
+	if (at4 == HMN_UNKNOWN || now == HMN_UNKNOWN / bits || b->parameters < at4)
+		return;
+	b->parameters = sat_add(b->parameters - at4, now);
+	b->packed_words = 0;
 }
 
 static int add_name(struct model_build *b, const char *name, size_t len)
@@ -326,11 +395,15 @@ int model_build_tensor(struct model_build *b, const char *name, size_t name_len,
 	for (size_t i = 0; i < n_dims; i++)
 		if (mul_overflows(elements, dims[i], &elements))
 			return -EOVERFLOW;
-	uint64_t matrix = n_dims >= 2 ? elements : 0;
+	bool aux;
+	uint64_t params = tensor_parameters(b, name, name_len, dtype, elements, &aux);
+	if (params == HMN_UNKNOWN)
+		return -EOVERFLOW;
+	uint64_t matrix = n_dims >= 2 ? params : 0;
 	if (++m->n_tensors > MODEL_MAX_TENSORS)
 		return -EFBIG;
 	if (add_overflows(m->weights_bytes, bytes, &m->weights_bytes) ||
-	    add_overflows(b->parameters, elements, &b->parameters))
+	    add_overflows(b->parameters, params, &b->parameters))
 		return -EOVERFLOW;
 	if ((unsigned)dtype < sizeof(b->bytes_by_dtype) / sizeof(b->bytes_by_dtype[0]))
 		b->bytes_by_dtype[dtype] = sat_add(b->bytes_by_dtype[dtype], bytes);
@@ -340,8 +413,8 @@ int model_build_tensor(struct model_build *b, const char *name, size_t name_len,
 		return -ENOMEM;
 
 	if (b->all_vision || model_is_vision_tensor(name, name_len)) {
-		layer_add(&m->vision, bytes, matrix);
-		b->vision_parameters += elements; /* at most parameters, checked above */
+		layer_add(&m->vision, bytes, matrix, aux);
+		b->vision_parameters += params; /* at most parameters, checked above */
 		return 0;
 	}
 	long layer = model_layer_of(name, name_len);
@@ -361,7 +434,7 @@ int model_build_tensor(struct model_build *b, const char *name, size_t name_len,
 			}
 			b->n_layers_seen = want;
 		}
-		layer_add(&b->layers[layer], bytes, matrix);
+		layer_add(&b->layers[layer], bytes, matrix, aux);
 		return 0;
 	}
 	struct hmn_model_layer *part = &m->other;
@@ -370,7 +443,7 @@ int model_build_tensor(struct model_build *b, const char *name, size_t name_len,
 	case PLACE_OUTPUT: part = &m->output; break;
 	default: break;
 	}
-	layer_add(part, bytes, matrix);
+	layer_add(part, bytes, matrix, aux);
 	return 0;
 }
 

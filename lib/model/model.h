@@ -81,6 +81,15 @@ struct model_build {
 	/* Every tensor's name, NUL-terminated one after another: a name met twice is refused. */
 	char *names;
 	size_t names_len, names_capacity;
+	/*
+	 * Elements of packed int32/uint32 weights (GPTQ's and AWQ's qweight,
+	 * MLX's uint32 weight, compressed-tensors' weight_packed): counted as
+	 * 8 weights each (4 bits) until the config says its bits.
+	 */
+	uint64_t packed_words;
+	/* hf_quant_config.json's text (NVIDIA ModelOpt) beside config.json, for config_read(); NULL: none. */
+	const char *modelopt;
+	size_t modelopt_len;
 };
 int model_build_start(struct model_build *b, struct hmn_model **ret_model);
 /*
@@ -97,6 +106,11 @@ int model_build_tensor(struct model_build *b, const char *name, size_t name_len,
 long model_layer_of(const char *name, size_t n);
 /* Is the tensor named s (n bytes) a vision-language model's image tower's or projector's? */
 bool model_is_vision_tensor(const char *s, size_t n);
+/*
+ * The packed words' weights at bits a weight (0: the format packs none),
+ * in place of the 4 they were counted at.
+ */
+void model_build_packed_bits(struct model_build *b, unsigned bits);
 /* A tensor named twice (in one file or across a model's files): -EINVAL, said for where. */
 int model_build_check_names(struct model_build *b, const char *where, struct model_error *e);
 /*

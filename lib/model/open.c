@@ -235,6 +235,32 @@ static int price_from_index(const struct model_files *f, struct model_build *b,
 	return 0;
 }
 
+/*
+ * A quantizer's own description beside config, when there is one: NVIDIA
+ * ModelOpt's hf_quant_config.json. *ret_text is malloc'd, NULL when there
+ * is none.
+ */
+static int read_beside(const char *config, const char *name, char **ret_text, size_t *ret_len, struct model_error *e)
+{
+	const char *slash = strrchr(config, '/');
+#ifdef _WIN32
+	const char *back = strrchr(config, '\\');
+	if (back && (!slash || back > slash))
+		slash = back;
+#endif
+	size_t dir_len = slash ? (size_t)(slash - config + 1) : 0;
+	char *path = malloc(dir_len + strlen(name) + 1);
+	int r = 0;
+	if (!path)
+		return -ENOMEM;
+	memcpy(path, config, dir_len);
+	strcpy(path + dir_len, name);
+	if (os_path_kind(path) == OS_PATH_FILE)
+		r = read_text(path, ret_text, ret_len, e);
+	free(path);
+	return r < 0 ? r : 0;
+}
+
 /* A folder's safetensors (or one file of them), or its config.json alone, with the config. */
 static int read_hf(const struct model_files *f, const char *typed, struct hmn_model **ret, struct model_error *e)
 {
@@ -242,7 +268,7 @@ static int read_hf(const struct model_files *f, const char *typed, struct hmn_mo
 	bool alone = f->source == MODEL_SOURCE_CONFIG || planned;
 	struct model_build b, present;
 	bool have_present = false;
-	char *text = NULL;
+	char *text = NULL, *modelopt = NULL;
 	size_t len = 0;
 	int r;
 
@@ -265,13 +291,17 @@ static int read_hf(const struct model_files *f, const char *typed, struct hmn_mo
 		goto fail;
 	}
 	if ((r = read_text(f->config, &text, &len, e)) < 0 ||
-	    (r = config_read(f->config, text, len, &b, alone, e)) < 0)
+	    (r = read_beside(f->config, "hf_quant_config.json", &modelopt, &b.modelopt_len, e)) < 0)
+		goto fail;
+	b.modelopt = modelopt;
+	if ((r = config_read(f->config, text, len, &b, alone, e)) < 0)
 		goto fail;
 	if (planned && (r = price_from_index(f, &b, have_present ? &present : NULL, e)) < 0)
 		goto fail;
 	if (have_present)
 		model_build_abort(&present);
 	free(text);
+	free(modelopt);
 	*ret = b.m;
 	return 0;
 fail:
@@ -279,6 +309,7 @@ fail:
 		model_build_abort(&present);
 	model_build_abort(&b);
 	free(text);
+	free(modelopt);
 	return r;
 }
 

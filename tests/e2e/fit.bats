@@ -145,11 +145,11 @@ MIB=1048576
 	run "$HMN" fit "$MODELS/DeepSeek-V2-Lite/config.json" --memory 80GiB --json
 	[ "$status" -eq 0 ]
 	echo "$output" | jq -e '.model.format == "config" and .model.parameters == 15706484224'
-	# Mamba: a fixed state, no cache that grows.
-	run "$HMN" fit "$MODELS/mamba-130m-hf" --context 2048 --memory 8GiB --json
+	# Mamba: a fixed state, no cache that grows (float32: a note on stderr).
+	run_split "$HMN" fit "$MODELS/mamba-130m-hf" --context 2048 --memory 8GiB --json
 	[ "$status" -eq 0 ]
 	a=$(echo "$output" | jq .parts.kv_cache_bytes)
-	run "$HMN" fit "$MODELS/mamba-130m-hf" --context 65536 --memory 8GiB --json
+	run_split "$HMN" fit "$MODELS/mamba-130m-hf" --context 65536 --memory 8GiB --json
 	[ "$(echo "$output" | jq .parts.kv_cache_bytes)" -eq "$a" ]
 }
 
@@ -294,7 +294,8 @@ no_escapes() {
 	# Without --memory and with no GPU: 3, saying what was tried.
 	run_split "$HMN" fit "$MODELS/gpt2"
 	[ "$status" -eq 3 ]
-	[[ "$stderr" == "hmn: no GPU found"* ]]
+	# gpt2 is float32: its note comes first.
+	[[ "$stderr" == "hmn: $MODELS/gpt2: note: stored in float32"*"hmn: no GPU found"* ]]
 	# and how to plan without one; not with --device, which --memory does not go with.
 	[ "$(tail -1 <<<"$stderr")" = "hmn: to plan for a GPU that is not here: hmn fit --memory SIZE MODEL" ]
 	run_split "$HMN" fit --device 0 "$MODELS/gpt2"
@@ -363,7 +364,10 @@ no_escapes() {
 @test "fit: an unknown architecture is read as a generic transformer, and said so" {
 	run_split "$HMN" fit "$MODELS/bert-base-cased" --memory 4GiB --json
 	[ "$status" -eq 0 ]
-	[ "$stderr" = "hmn: $MODELS/bert-base-cased: unknown architecture 'bert': read as a generic transformer" ]
+	# bert-base-cased is float32, as its test model: the note follows the warning.
+	[ "${stderr_lines[0]}" = "hmn: $MODELS/bert-base-cased: unknown architecture 'bert': read as a generic transformer" ]
+	[ "${stderr_lines[1]}" = "hmn: $MODELS/bert-base-cased: note: stored in float32: priced as stored; vLLM and llama.cpp load it in 16 bits (--dtype bf16 prices that)" ]
+	[ "${#stderr_lines[@]}" -eq 2 ]
 	echo "$output" | jq -e '.model.warning | contains("unknown architecture")'
 }
 
@@ -458,7 +462,9 @@ llama_config() {
 	echo '{"model_type":"llama"}' >"$BATS_TEST_TMPDIR/bare/config.json"
 	run_split "$HMN" fit "$BATS_TEST_TMPDIR/bare" --memory 80GiB --json
 	[ "$status" -eq 0 ]
-	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/bare: no shape of its own: read with transformers' defaults for llama (32 layers of width 4096)" ]
+	# LlamaConfig() names no torch_dtype: float32, which the note says.
+	[ "${stderr_lines[0]}" = "hmn: $BATS_TEST_TMPDIR/bare: no shape of its own: read with transformers' defaults for llama (32 layers of width 4096)" ]
+	[ "${stderr_lines[1]}" = "hmn: $BATS_TEST_TMPDIR/bare: note: stored in float32: priced as stored; vLLM and llama.cpp load it in 16 bits (--dtype bf16 prices that)" ]
 	echo "$output" | jq -e '.model.parameters == 6738415616 and .model.context_length == 2048'
 }
 
@@ -846,4 +852,54 @@ hf_cache() {
 	run_split "$HMN" fit "$MODELS/Meta-Llama-3-70B" --memory 80GiB
 	[ "$status" -eq 4 ]
 	[ "${lines[-1]}" = "  -  80.0GiB  no              -          0  (--memory)" ]
+}
+
+@test "fit: a quantized checkpoint's config.json is priced in its format, and says which" {
+	fixtures="$TESTS_DIR/fixtures/fit"
+	# openai/gpt-oss-20b's config.json: MXFP4 experts, the rest bf16; its download is 13,761,264,768 bytes.
+	run_split "$HMN" fit "$fixtures/gpt-oss-20b/config.json" --memory 80GiB --context 4096 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.quantization == "mxfp4" and .model.dtype == "mxfp4"
+		and .parts.weights_bytes > 13700000000 and .parts.weights_bytes < 13800000000'
+	# No float32 note: the quantized checkpoint's float parts are bf16.
+	[[ "$stderr" != *"float32"* ]]
+	run_split "$HMN" fit "$fixtures/gpt-oss-20b/config.json" --memory 80GiB --context 4096
+	[ "$status" -eq 0 ]
+	[[ "${lines[2]}" == "weights(mxfp4)  "*"GiB" ]]
+	# --dtype prices the weights at T instead: the format is not the table's then, still the model's.
+	run_split "$HMN" fit "$fixtures/gpt-oss-20b/config.json" --memory 80GiB --context 4096 --dtype bf16
+	[ "$status" -eq 0 ]
+	[[ "${lines[2]}" == "weights  "*"GiB" ]]
+	run_split "$HMN" fit "$fixtures/gpt-oss-20b/config.json" --memory 80GiB --context 4096 --dtype bf16 --json
+	echo "$output" | jq -e '.model.quantization == "mxfp4" and .parts.weights_bytes > 40000000000'
+	# deepseek-ai/DeepSeek-R1's: fp8 in 128 x 128 blocks; embeddings and head bf16.
+	run_split "$HMN" fit "$fixtures/deepseek-r1/config.json" --memory 1TiB --context 4096 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.quantization == "fp8" and .parts.weights_bytes == 673150552416'
+	# Not quantized: null.
+	run_split "$HMN" fit "$fixtures/gemma-3-4b-it/config.json" --memory 80GiB --context 4096 --json
+	echo "$output" | jq -e '.model.quantization == null'
+	# A quant_method hmn does not know: said, priced in the float type.
+	mkdir -p "$BATS_TEST_TMPDIR/hqq"
+	jq '.quantization_config = {"quant_method": "hqq", "nbits": 4}' "$fixtures/gemma-3-4b-it/config.json" \
+		>"$BATS_TEST_TMPDIR/hqq/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/hqq" --memory 80GiB --context 4096 --json
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/hqq: quantization 'hqq' is not one hmn knows: priced as bf16 weights" ]
+	echo "$output" | jq -e '.model.quantization == null and (.model.warning | contains("hqq"))'
+	# A hostile one: one line naming file and key, exit 1.
+	mkdir -p "$BATS_TEST_TMPDIR/bits"
+	jq '.quantization_config = {"quant_method": "gptq", "bits": 99}' "$fixtures/gemma-3-4b-it/config.json" \
+		>"$BATS_TEST_TMPDIR/bits/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/bits" --memory 80GiB --json
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/bits/config.json: quantization_config.bits: 99 is not 2, 3, 4 or 8" ]
+	# NVIDIA ModelOpt's hf_quant_config.json beside config.json: FP8, lm_head left in bf16.
+	mkdir -p "$BATS_TEST_TMPDIR/modelopt"
+	cp "$fixtures/gemma-3-4b-it/config.json" "$BATS_TEST_TMPDIR/modelopt/"
+	echo '{"producer":{"name":"modelopt","version":"0.19.0"},"quantization":{"quant_algo":"FP8","kv_cache_quant_algo":"FP8","exclude_modules":["lm_head"]}}' \
+		>"$BATS_TEST_TMPDIR/modelopt/hf_quant_config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/modelopt" --memory 80GiB --context 4096 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.quantization == "modelopt-fp8"'
 }

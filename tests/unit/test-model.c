@@ -13,6 +13,7 @@
 
 #include "fixture.h"
 #include "model/model.h"
+#include "model/quant.h"
 #include "os/os.h"
 #include "util/names.h"
 #include "tap.h"
@@ -2044,6 +2045,400 @@ static void test_index_cycle(void)
 	free(runs);
 }
 
+
+/* metadata.total_size of tests/fixtures/fit/FOLDER/model.safetensors.index.json: the download's bytes. */
+static uint64_t fixture_total_size(const char *folder)
+{
+	char name[256];
+	size_t len;
+	snprintf(name, sizeof(name), "%s/model.safetensors.index.json", folder);
+	char *text = slurp_fixture("fit", name, &len);
+	cJSON *index = text ? cJSON_ParseWithLength(text, len) : NULL;
+	const cJSON *total = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(index, "metadata"), "total_size");
+	uint64_t n = cJSON_IsNumber(total) ? (uint64_t)total->valuedouble : 0;
+	cJSON_Delete(index);
+	free(text);
+	return n;
+}
+
+/* got within percent of want, said with both. */
+static void near_u64(uint64_t got, uint64_t want, double percent, const char *what)
+{
+	double off = want ? ((double)got - (double)want) / (double)want * 100 : 100;
+	bool pass = off <= percent && off >= -percent;
+	ok(pass, "%s", what);
+	if (!pass)
+		printf("#   got %llu, want %llu within %.1f%% (%+.2f%%)\n", (unsigned long long)got,
+		       (unsigned long long)want, percent, off);
+}
+
+static void test_quantized_configs(void)
+{
+	/*
+	 * openai/gpt-oss-20b's config.json (huggingface.co/openai/gpt-oss-20b,
+	 * no torch_dtype; copied from a mirror of the repository's files) and its
+	 * index's metadata.total_size, 13,761,264,768 bytes (the index trimmed to
+	 * that and four entries). MXFP4 experts (16 bytes and an e8m0 scale per 32
+	 * weights), the rest bf16: 13,747,605,120 from the config, 0.1% under:
+	 * gpt_oss is read as a generic transformer, without its attention,
+	 * router and experts' biases and its sinks. 20.9B parameters published
+	 * ("21B"). Priced as int4 before, 10.5 GB and none of its bf16 parts.
+	 */
+	struct hmn_model *m = fixture_config("gpt-oss-20b");
+	if (ok(m != NULL, "gpt-oss-20b's config.json reads"), m) {
+		is_str(m->quantization, "mxfp4", "gpt-oss-20b: mxfp4");
+		is_str(hmn_dtype_name(m->dtype), "mxfp4", "gpt-oss-20b: its weights' type is mxfp4");
+		is_str(hmn_dtype_name(m->float_dtype), "bf16", "gpt-oss-20b names no torch_dtype: its float parts are bf16");
+		near_u64(m->weights_bytes, fixture_total_size("gpt-oss-20b"), 0.5, "gpt-oss-20b: the download's bytes");
+		near_u64(m->parameters, 20914757184ull, 0.1, "gpt-oss-20b: its 20.9B parameters");
+		is_u64(m->input.weights_bytes, 201088ull * 2880 * 2, "gpt-oss-20b: the embeddings in bf16");
+		is_u64(m->output.weights_bytes, 201088ull * 2880 * 2 + 2880 * 2, "gpt-oss-20b: the head and norm in bf16");
+		ok(m->note == NULL, "gpt-oss-20b: no float32 note for a quantized checkpoint");
+		hmn_model_free(m);
+	}
+	/*
+	 * deepseek-ai/DeepSeek-R1's config.json (DeepSeek-V3's but for
+	 * transformers_version; copied from a test's copy of it): fp8 with
+	 * [128, 128] blocks, a float32 scale_inv per block. DeepSeek-V3's
+	 * safetensors are 688,586,727,753 bytes, the same tensors; the config
+	 * prices 673,150,552,416, 2.2% under: the next-token-prediction layer
+	 * (num_nextn_predict_layers: its own experts, embeddings and head,
+	 * some 15 GB) is not priced. Embeddings and head stay bf16 (fp8 before).
+	 */
+	m = fixture_config("deepseek-r1");
+	if (ok(m != NULL, "DeepSeek-R1's config.json reads"), m) {
+		is_str(m->quantization, "fp8", "DeepSeek-R1: fp8");
+		near_u64(m->weights_bytes, 688586727753ull, 3, "DeepSeek-R1: within 3% of DeepSeek-V3's files");
+		is_u64(m->input.weights_bytes, 129280ull * 7168 * 2, "DeepSeek-R1: the embeddings in bf16");
+		hmn_model_free(m);
+	}
+}
+
+/* A Llama-3-8B shape (meta-llama/Meta-Llama-3-8B's config.json) with quant as its quantization_config. */
+static int quantized_llama(const char *quant, struct hmn_model **ret)
+{
+	char json[2048];
+	snprintf(json, sizeof(json),
+		 "{\"model_type\":\"llama\",\"hidden_size\":4096,\"intermediate_size\":14336,\"num_attention_heads\":32,"
+		 "\"num_key_value_heads\":8,\"num_hidden_layers\":32,\"vocab_size\":128256,\"max_position_embeddings\":8192,"
+		 "\"tie_word_embeddings\":false,\"torch_dtype\":\"bfloat16\"%s}", quant);
+	*ret = NULL;
+	return read_config(json, ret);
+}
+
+/* The bytes a whole Llama-3-8B takes when each of its matrices takes f(in, out). */
+static uint64_t llama_bytes(const struct quant *q, bool embed_float, bool head_float)
+{
+	uint64_t h = 4096, ff = 14336, kv = 1024, vocab = 128256, layer = 0;
+	layer += quant_matrix_bytes(q, QUANT_ATTENTION, h, h, HMN_DTYPE_BF16) * 2;
+	layer += quant_matrix_bytes(q, QUANT_ATTENTION, h, kv, HMN_DTYPE_BF16) * 2;
+	layer += quant_matrix_bytes(q, QUANT_MLP, h, ff, HMN_DTYPE_BF16) * 2;
+	layer += quant_matrix_bytes(q, QUANT_MLP, ff, h, HMN_DTYPE_BF16);
+	layer += 2 * h * 2; /* two norms */
+	uint64_t embed = embed_float ? vocab * h * 2 : quant_matrix_bytes(q, QUANT_EMBED, h, vocab, HMN_DTYPE_BF16);
+	uint64_t head = head_float ? vocab * h * 2 : quant_matrix_bytes(q, QUANT_HEAD, h, vocab, HMN_DTYPE_BF16);
+	return 32 * layer + embed + head + h * 2;
+}
+
+static void test_quant_layouts(void)
+{
+	char buf[256] = "";
+	struct model_error e = { buf, sizeof(buf) };
+	struct quant q;
+	cJSON *root;
+	/* Each format's bytes for a 4096 x 4096 matrix, by its own layout. */
+	const struct {
+		const char *config, *name;
+		uint64_t bytes;
+	} cases[] = {
+		/* qweight 512 x 4096 int32, qzeros 32 x 512 int32, scales 32 x 4096 f16, g_idx 4096 int32 */
+		{ "{\"quant_method\":\"gptq\",\"bits\":4,\"group_size\":128,\"desc_act\":false}", "gptq-int4",
+		  8388608 + 65536 + 262144 + 16384 },
+		/* 3 bits: 384 words a column of 4096 weights */
+		{ "{\"quant_method\":\"gptq\",\"bits\":3,\"group_size\":128}", "gptq-int3", 6291456 + 49152 + 262144 + 16384 },
+		{ "{\"quant_method\":\"gptq\",\"bits\":2,\"group_size\":-1}", "gptq-int2", 4194304 + 1024 + 8192 + 16384 },
+		{ "{\"quant_method\":\"gptq\",\"bits\":8,\"group_size\":32}", "gptq-int8", 16777216 + 524288 + 1048576 + 16384 },
+		/* qweight 4096 x 512 int32, qzeros 32 x 512, scales 32 x 4096 f16 */
+		{ "{\"quant_method\":\"awq\",\"bits\":4,\"group_size\":128,\"zero_point\":true,\"version\":\"gemm\"}",
+		  "awq-int4", 8388608 + 65536 + 262144 },
+		/* two a byte, absmax a byte per 64, a float32 per 256 of those, the code books */
+		{ "{\"quant_method\":\"bitsandbytes\",\"load_in_4bit\":true,\"bnb_4bit_quant_type\":\"nf4\","
+		  "\"bnb_4bit_use_double_quant\":true}", "bnb-nf4", 8388608 + 262144 + 4096 + 1024 + 164 },
+		{ "{\"quant_method\":\"bitsandbytes\",\"load_in_4bit\":true,\"bnb_4bit_quant_type\":\"fp4\"}", "bnb-fp4",
+		  8388608 + 1048576 + 164 },
+		/* int8 and a float32 scale a row (SCB) */
+		{ "{\"quant_method\":\"bitsandbytes\",\"load_in_8bit\":true}", "bnb-int8", 16777216 + 16384 },
+		/* a byte a weight, a float32 per 128 x 128 block */
+		{ "{\"quant_method\":\"fp8\",\"fmt\":\"e4m3\",\"weight_block_size\":[128,128]}", "fp8", 16777216 + 4096 },
+		{ "{\"quant_method\":\"fp8\",\"activation_scheme\":\"dynamic\"}", "fp8", 16777216 + 4 },
+		/* 17 bytes per 32 */
+		{ "{\"quant_method\":\"mxfp4\"}", "mxfp4", 0 /* experts only: attention is bf16 */ + 33554432 },
+		{ "{\"quant_method\":\"exl2\",\"bits\":4.5,\"head_bits\":6}", "exl2", 9437184 },
+		/* compressed-tensors w4a16: weight_packed, bf16 scales per 128, weight_shape */
+		{ "{\"quant_method\":\"compressed-tensors\",\"format\":\"pack-quantized\",\"config_groups\":{\"group_0\":"
+		  "{\"targets\":[\"Linear\"],\"weights\":{\"num_bits\":4,\"type\":\"int\",\"symmetric\":true,"
+		  "\"strategy\":\"group\",\"group_size\":128}}},\"ignore\":[\"lm_head\"]}", "ct-int4", 8388608 + 262144 + 16 },
+		/* FP8-dynamic: a bf16 scale a row */
+		{ "{\"quant_method\":\"compressed-tensors\",\"format\":\"float-quantized\",\"config_groups\":{\"group_0\":"
+		  "{\"weights\":{\"num_bits\":8,\"type\":\"float\",\"strategy\":\"channel\"}}}}", "ct-fp8", 16777216 + 8192 },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char json[1024];
+		snprintf(json, sizeof(json), "{\"quantization_config\":%s}", cases[i].config);
+		root = cJSON_Parse(json);
+		int r = quant_read("config.json", root, NULL, &q, &e);
+		cJSON_Delete(root);
+		ok(r == 0, "%s reads", cases[i].name);
+		if (r != 0) {
+			printf("# %s\n", buf);
+			continue;
+		}
+		is_str(q.name, cases[i].name, "the format's name");
+		is_u64(quant_matrix_bytes(&q, QUANT_ATTENTION, 4096, 4096, HMN_DTYPE_BF16), cases[i].bytes,
+		       "a 4096 x 4096 matrix's bytes in it");
+	}
+	/* MLX: {"group_size": 64, "bits": 4} at the top level: a bf16 scale and bias per 64. */
+	root = cJSON_Parse("{\"quantization\":{\"group_size\":64,\"bits\":4}}");
+	ok(quant_read("config.json", root, NULL, &q, &e) == 0, "MLX's quantization reads");
+	cJSON_Delete(root);
+	is_str(q.name, "mlx-4bit", "mlx-4bit");
+	is_u64(quant_matrix_bytes(&q, QUANT_EMBED, 4096, 4096, HMN_DTYPE_BF16), 8388608 + 1048576,
+	       "mlx-4bit: the embeddings quantized too");
+	/* ModelOpt's hf_quant_config.json beside a config that says nothing of it. */
+	root = cJSON_Parse("{\"model_type\":\"llama\"}");
+	cJSON *mo = cJSON_Parse("{\"producer\":{\"name\":\"modelopt\",\"version\":\"0.19.0\"},\"quantization\":"
+				"{\"quant_algo\":\"FP8\",\"kv_cache_quant_algo\":\"FP8\",\"exclude_modules\":[\"lm_head\"]}}");
+	ok(quant_read("config.json", root, mo, &q, &e) == 0, "ModelOpt's hf_quant_config.json reads");
+	is_str(q.name, "modelopt-fp8", "modelopt-fp8");
+	is_u64(quant_matrix_bytes(&q, QUANT_HEAD, 4096, 128256, HMN_DTYPE_BF16), 4096ull * 128256 * 2,
+	       "modelopt-fp8: lm_head excluded, in bf16");
+	cJSON_Delete(mo);
+	mo = cJSON_Parse("{\"quantization\":{\"quant_algo\":\"NVFP4\",\"group_size\":16,\"exclude_modules\":[\"lm_head\"]}}");
+	ok(quant_read("config.json", root, mo, &q, &e) == 0 && !strcmp(q.name, "nvfp4"), "ModelOpt NVFP4 reads");
+	is_u64(quant_matrix_bytes(&q, QUANT_MLP, 4096, 4096, HMN_DTYPE_BF16), 8388608 + 1048576 + 8,
+	       "nvfp4: two a byte, an fp8 scale per 16, two float32 global scales");
+	cJSON_Delete(mo);
+	cJSON_Delete(root);
+
+	/* Whole models: the embeddings and head stay bf16 unless the format quantizes them. */
+	struct hmn_model *m;
+	const struct {
+		const char *quant;
+		bool embed_float, head_float;
+	} quantized[] = {
+		{ ",\"quantization_config\":{\"quant_method\":\"gptq\",\"bits\":4,\"group_size\":128}", true, true },
+		{ ",\"quantization_config\":{\"quant_method\":\"bitsandbytes\",\"load_in_4bit\":true,"
+		  "\"bnb_4bit_quant_type\":\"nf4\",\"bnb_4bit_use_double_quant\":true}", true, true },
+		{ ",\"quantization\":{\"group_size\":64,\"bits\":4}", false, false },
+		{ ",\"quantization_config\":{\"quant_method\":\"compressed-tensors\",\"format\":\"pack-quantized\","
+		  "\"config_groups\":{\"g\":{\"weights\":{\"num_bits\":4,\"type\":\"int\",\"strategy\":\"group\","
+		  "\"group_size\":128}}},\"ignore\":[\"lm_head\"]}", true, true },
+		/* The head named among the modules left out: bf16; without it, quantized (compressed-tensors' Linear). */
+		{ ",\"quantization_config\":{\"quant_method\":\"compressed-tensors\",\"format\":\"pack-quantized\","
+		  "\"config_groups\":{\"g\":{\"weights\":{\"num_bits\":4,\"type\":\"int\",\"strategy\":\"group\","
+		  "\"group_size\":128}}},\"ignore\":[]}", true, false },
+	};
+	for (size_t i = 0; i < sizeof(quantized) / sizeof(quantized[0]); i++) {
+		int r = quantized_llama(quantized[i].quant, &m);
+		ok(r == 0, "a quantized Llama-3-8B reads (%zu)", i);
+		if (r != 0) {
+			printf("# %s\n", why);
+			continue;
+		}
+		char json[1024];
+		snprintf(json, sizeof(json), "{%s}", quantized[i].quant + 1);
+		root = cJSON_Parse(json);
+		quant_read("config.json", root, NULL, &q, &e);
+		cJSON_Delete(root);
+		is_u64(m->weights_bytes, llama_bytes(&q, quantized[i].embed_float, quantized[i].head_float), q.name);
+		is_u64(m->parameters, 8030261248, "Llama-3-8B's 8.03B parameters, quantized or not");
+		hmn_model_free(m);
+	}
+
+	/* An unknown method: a warning naming it, priced in the float type. */
+	int r = quantized_llama(",\"quantization_config\":{\"quant_method\":\"hqq\",\"nbits\":4}", &m);
+	if (ok(r == 0, "hqq reads"), r == 0) {
+		ok(m->quantization == NULL, "hqq: no format hmn prices");
+		ok(m->warning && strstr(m->warning, "quantization 'hqq' is not one hmn knows: priced as bf16 weights"),
+		   "hqq: said");
+		is_u64(m->weights_bytes, 16060522496, "hqq: Llama-3-8B in bf16");
+		hmn_model_free(m);
+	}
+	/* float32, or no type named: a note naming --dtype bf16. */
+	r = read_config("{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":128,\"num_attention_heads\":4,"
+			"\"num_hidden_layers\":2,\"vocab_size\":100}", &m);
+	if (ok(r == 0, "a config naming no type reads"), r == 0) {
+		ok(m->note && strstr(m->note, "float32") && strstr(m->note, "--dtype bf16"), "no type: the float32 note");
+		hmn_model_free(m);
+	}
+}
+
+static void test_quant_hostile(void)
+{
+	const struct {
+		const char *quant, *why;
+	} cases[] = {
+		{ "\"quantization_config\":{\"quant_method\":\"gptq\",\"bits\":0}",
+		  "quantization_config.bits: 0 is not 2, 3, 4 or 8" },
+		{ "\"quantization_config\":{\"quant_method\":\"gptq\",\"bits\":1}",
+		  "quantization_config.bits: 1 is not 2, 3, 4 or 8" },
+		{ "\"quantization_config\":{\"quant_method\":\"gptq\",\"bits\":99}",
+		  "quantization_config.bits: 99 is not 2, 3, 4 or 8" },
+		{ "\"quantization_config\":{\"quant_method\":\"gptq\",\"bits\":\"4\"}",
+		  "quantization_config.bits: the string \"4\" is not a number" },
+		{ "\"quantization_config\":{\"quant_method\":\"gptq\",\"bits\":4.5}",
+		  "quantization_config.bits: 4.5 is not a whole number from 0 to 1024" },
+		{ "\"quantization_config\":{\"quant_method\":\"gptq\",\"bits\":1e300}",
+		  "quantization_config.bits: 1e+300 is not a whole number from 0 to 1024" },
+		{ "\"quantization_config\":{\"quant_method\":\"gptq\",\"bits\":4,\"group_size\":0}",
+		  "quantization_config.group_size: 0 is not a group size (-1, or 1 or more)" },
+		{ "\"quantization_config\":{\"quant_method\":\"gptq\",\"bits\":4,\"group_size\":-2}",
+		  "quantization_config.group_size: -2 is not a whole number from -1 to 16777216" },
+		{ "\"quantization_config\":{\"quant_method\":\"awq\",\"bits\":4,\"group_size\":1e18}",
+		  "quantization_config.group_size: 1e+18 is not a whole number from -1 to 16777216" },
+		{ "\"quantization_config\":{\"quant_method\":\"awq\",\"bits\":8}", "quantization_config.bits: 8 is not 4" },
+		{ "\"quantization_config\":{\"quant_method\":7}", "quantization_config.quant_method: 7 is not a name" },
+		{ "\"quantization_config\":[1,2]", "quantization_config: an array is not an object" },
+		{ "\"quantization_config\":\"gptq\"", "quantization_config: the string \"gptq\" is not an object" },
+		{ "\"quantization_config\":{\"bits\":4}", "quantization_config.quant_method: an object is missing" },
+		{ "\"quantization_config\":{\"quant_method\":\"fp8\",\"weight_block_size\":[128]}",
+		  "quantization_config.weight_block_size: an array is not two block sizes ([128, 128])" },
+		{ "\"quantization_config\":{\"quant_method\":\"fp8\",\"weight_block_size\":[0,128]}",
+		  "quantization_config.weight_block_size: an array is not two block sizes ([128, 128])" },
+		{ "\"quantization_config\":{\"quant_method\":\"fp8\",\"weight_block_size\":{\"a\":[128,128]}}",
+		  "quantization_config.weight_block_size: an object is not two block sizes ([128, 128])" },
+		{ "\"quantization_config\":{\"quant_method\":\"bitsandbytes\",\"load_in_4bit\":\"yes\"}",
+		  "quantization_config.load_in_4bit: the string \"yes\" is not true or false" },
+		{ "\"quantization_config\":{\"quant_method\":\"bitsandbytes\",\"load_in_4bit\":true,\"load_in_8bit\":true}",
+		  "quantization_config.load_in_4bit and load_in_8bit are both true" },
+		{ "\"quantization_config\":{\"quant_method\":\"bitsandbytes\",\"load_in_4bit\":true,\"bnb_4bit_quant_type\":\"nf5\"}",
+		  "quantization_config.bnb_4bit_quant_type: the string \"nf5\" is not nf4 or fp4" },
+		{ "\"quantization_config\":{\"quant_method\":\"mxfp4\",\"modules_to_not_convert\":\"lm_head\"}",
+		  "quantization_config.modules_to_not_convert: the string \"lm_head\" is not a list of module names" },
+		{ "\"quantization_config\":{\"quant_method\":\"mxfp4\",\"modules_to_not_convert\":[[\"lm_head\"]]}",
+		  "quantization_config.modules_to_not_convert: an array is not a module's name (in the list)" },
+		{ "\"quantization_config\":{\"quant_method\":\"compressed-tensors\"}",
+		  "quantization_config.config_groups: an object is missing" },
+		{ "\"quantization_config\":{\"quant_method\":\"compressed-tensors\",\"config_groups\":{\"g\":{\"weights\":"
+		  "{\"num_bits\":5,\"type\":\"int\"}}}}",
+		  "quantization_config.config_groups.g.weights.num_bits: 5 is not 2, 3, 4 or 8" },
+		{ "\"quantization_config\":{\"quant_method\":\"compressed-tensors\",\"config_groups\":{\"g\":{\"weights\":"
+		  "{\"num_bits\":4,\"type\":\"int\",\"strategy\":\"group\",\"group_size\":null}}}}", NULL },
+		{ "\"quantization_config\":{\"quant_method\":\"exl2\",\"bits\":99}",
+		  "quantization_config.bits: 99 is not a mean of 2 to 8 bits a weight" },
+		{ "\"quantization_config\":{\"quant_method\":\"exl2\"}",
+		  "quantization_config.bits: the string \"exl2\" has no bits" },
+		{ "\"quantization\":{\"bits\":4,\"group_size\":-1}", "quantization.group_size: -1 is not a group size" },
+		{ "\"quantization\":{\"bits\":7,\"group_size\":64}", "quantization.bits: 7 is not 2, 3, 4, 5, 6 or 8" },
+		/* A group that does not divide the width: the last group is short, priced as a whole one. */
+		{ "\"quantization_config\":{\"quant_method\":\"gptq\",\"bits\":4,\"group_size\":100}", NULL },
+		{ "\"quantization_config\":{\"quant_method\":\"gptq\",\"bits\":4,\"group_size\":16777216}", NULL },
+		/* MLX's key holds a string in some other configs: not a quantization. */
+		{ "\"quantization\":\"none\"", NULL },
+	};
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char json[1024];
+		struct hmn_model *m = NULL;
+		snprintf(json, sizeof(json), ",%s", cases[i].quant);
+		int r = quantized_llama(json, &m);
+		if (!cases[i].why) {
+			ok(r == 0, "%s: read", cases[i].quant);
+			hmn_model_free(m);
+			continue;
+		}
+		char want[300];
+		snprintf(want, sizeof(want), "dir/config.json: %s", cases[i].why);
+		ok(r == -EINVAL, "%s: refused", cases[i].quant);
+		is_str(why, want, "said naming the key");
+		hmn_model_free(m);
+	}
+	/* hf_quant_config.json that is not JSON, or not ModelOpt's */
+	const char *const modelopt[][2] = {
+		{ "[]", "hf_quant_config.json beside dir/config.json: not a JSON object" },
+		{ "{\"quantization\":3}", "hf_quant_config.json: quantization: 3 is not an object" },
+		{ "{}", "hf_quant_config.json: quantization: an object is missing" },
+		{ "{\"quantization\":{\"quant_algo\":[\"FP8\"]}}",
+		  "hf_quant_config.json: quantization.quant_algo: an array is not a name" },
+		{ "{\"quantization\":{\"quant_algo\":\"NVFP4\",\"group_size\":0}}",
+		  "hf_quant_config.json: quantization.group_size: 0 is not a group size (-1, or 1 or more)" },
+		{ "{\"quantization\":{\"quant_algo\":\"FP8\",\"exclude_modules\":{}}}",
+		  "hf_quant_config.json: quantization.exclude_modules: an object is not a list of module names" },
+	};
+	for (size_t i = 0; i < sizeof(modelopt) / sizeof(modelopt[0]); i++) {
+		struct model_error e = { why, sizeof(why) };
+		struct model_build b;
+		const char *config = "{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":128,"
+				     "\"num_attention_heads\":4,\"num_hidden_layers\":2,\"vocab_size\":100}";
+		if (model_build_start(&b, NULL) < 0)
+			continue;
+		b.modelopt = modelopt[i][0];
+		b.modelopt_len = strlen(modelopt[i][0]);
+		int r = config_read("dir/config.json", config, strlen(config), &b, true, &e);
+		if (r == 0)
+			hmn_model_free(b.m);
+		else
+			model_build_abort(&b);
+		ok(r == -EINVAL, "hf_quant_config.json %s: refused", modelopt[i][0]);
+		is_str(why, modelopt[i][1], "said");
+	}
+}
+
+/* Quantized safetensors' tensors: the weights they pack counted, their scales and zeros not. */
+static void test_quant_parameters(void)
+{
+	const struct {
+		const char *name;
+		enum hmn_dtype dtype;
+		uint64_t dims[4];
+		size_t n_dims;
+	} gptq[] = {
+		/* one GPTQ 4-bit q_proj of 4096 x 4096, group 128 (TheBloke's names and shapes) */
+		{ "model.layers.0.self_attn.q_proj.qweight", HMN_DTYPE_I32, { 512, 4096 }, 2 },
+		{ "model.layers.0.self_attn.q_proj.qzeros", HMN_DTYPE_I32, { 32, 512 }, 2 },
+		{ "model.layers.0.self_attn.q_proj.scales", HMN_DTYPE_F16, { 32, 4096 }, 2 },
+		{ "model.layers.0.self_attn.q_proj.g_idx", HMN_DTYPE_I32, { 4096 }, 1 },
+		/* bitsandbytes nf4: the packed bytes [n/2, 1] and their state */
+		{ "model.layers.0.mlp.up_proj.weight", HMN_DTYPE_U8, { 29360128, 1 }, 2 },
+		{ "model.layers.0.mlp.up_proj.weight.absmax", HMN_DTYPE_U8, { 917504 }, 1 },
+		{ "model.layers.0.mlp.up_proj.weight.nested_absmax", HMN_DTYPE_F32, { 3584 }, 1 },
+		{ "model.layers.0.mlp.up_proj.weight.quant_map", HMN_DTYPE_F32, { 16 }, 1 },
+		{ "model.layers.0.mlp.up_proj.weight.nested_quant_map", HMN_DTYPE_F32, { 256 }, 1 },
+		{ "model.layers.0.mlp.up_proj.weight.quant_state.bitsandbytes__nf4", HMN_DTYPE_U8, { 104 }, 1 },
+		/* gpt-oss's MXFP4 experts: 32 experts x 5760 rows x 90 blocks of 16 bytes, their scales */
+		{ "model.layers.0.mlp.experts.gate_up_proj_blocks", HMN_DTYPE_U8, { 32, 5760, 90, 16 }, 4 },
+		{ "model.layers.0.mlp.experts.gate_up_proj_scales", HMN_DTYPE_U8, { 32, 5760, 90 }, 3 },
+		/* fp8's block scales */
+		{ "model.layers.0.mlp.down_proj.weight", HMN_DTYPE_F8_E4M3, { 4096, 14336 }, 2 },
+		{ "model.layers.0.mlp.down_proj.weight_scale_inv", HMN_DTYPE_F32, { 32, 112 }, 2 },
+		/* MLX 4-bit: uint32 words, scales and biases per 64 */
+		{ "model.layers.1.self_attn.k_proj.weight", HMN_DTYPE_U32, { 1024, 512 }, 2 },
+		{ "model.layers.1.self_attn.k_proj.scales", HMN_DTYPE_BF16, { 1024, 64 }, 2 },
+		{ "model.layers.1.self_attn.k_proj.biases", HMN_DTYPE_BF16, { 1024, 64 }, 2 },
+	};
+	struct model_build b;
+	struct model_error e = { why, sizeof(why) };
+	if (model_build_start(&b, NULL) < 0)
+		return;
+	uint64_t bytes = 0;
+	for (size_t i = 0; i < sizeof(gptq) / sizeof(gptq[0]); i++) {
+		uint64_t n = 1;
+		for (size_t k = 0; k < gptq[i].n_dims; k++)
+			n *= gptq[i].dims[k];
+		uint64_t size = dtype_price(gptq[i].dtype, n);
+		bytes += size;
+		model_build_tensor(&b, gptq[i].name, strlen(gptq[i].name), gptq[i].dtype, gptq[i].dims, gptq[i].n_dims, size);
+	}
+	uint64_t want = 4096ull * 4096 + 4096ull * 14336 + 32ull * 5760 * 2880 + 4096ull * 14336 + 1024ull * 4096;
+	is_u64(b.parameters, want, "packed weights counted as the weights they hold, scales and zeros not");
+	is_u64(b.m->weights_bytes, bytes, "every tensor's bytes, scales and zeros included");
+	/* The config's bits: 3-bit GPTQ packs 32 weights in 3 words. */
+	model_build_packed_bits(&b, 3);
+	is_u64(b.parameters, want - (512ull * 4096 + 1024 * 512) * 8 + (512ull * 4096 + 1024 * 512) * 32 / 3,
+	       "the packed words at the config's 3 bits");
+	model_build_finish(&b, &e);
+	hmn_model_free(b.m);
+}
+
 int main(void)
 {
 	const char *dir = getenv("MODELS");
@@ -2071,5 +2466,9 @@ int main(void)
 	test_truncations();
 	test_printable();
 	test_index_cycle();
+	test_quantized_configs();
+	test_quant_layouts();
+	test_quant_hostile();
+	test_quant_parameters();
 	return tap_done();
 }
