@@ -903,3 +903,28 @@ hf_cache() {
 	[ "$status" -eq 0 ]
 	echo "$output" | jq -e '.model.quantization == "modelopt-fp8"'
 }
+
+@test "fit: quantized safetensors: the files' bytes are what the config's layout says, the parameters the model's" {
+	# Meta-Llama-3-8B as AutoGPTQ (4 bits, groups of 128), bitsandbytes (nf4, double quantization)
+	# and mlx_lm (4 bits, groups of 64) write it: the headers' sizes and the config alone agree to the
+	# byte, and the packed tensors count the 8,030,261,248 weights they hold (the Hub shows 5.7 GB
+	# for unsloth's llama-3-8b-bnb-4bit and 4.5 GB for mlx-community's Meta-Llama-3-8B-Instruct-4bit).
+	for case in GPTQ:gptq-int4:5732835328 bnb-4bit:bnb-nf4:5702561664 4bit-mlx:mlx-4bit:4517404672; do
+		IFS=: read -r folder format bytes <<<"$case"
+		run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B-$folder" --memory 80GiB --context 1024 --json
+		[ "$status" -eq 0 ]
+		[ -z "$stderr" ]
+		echo "$output" | jq -e --arg f "$format" --argjson b "$bytes" '.model.format == "safetensors"
+			and .model.quantization == $f and .model.parameters == 8030261248 and .model.dtype == "int4"
+			and .parts.weights_bytes == $b'
+		run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B-$folder/config.json" --memory 80GiB --context 1024 --json
+		[ "$status" -eq 0 ]
+		echo "$output" | jq -e --arg f "$format" --argjson b "$bytes" '.model.format == "config"
+			and .model.quantization == $f and .model.parameters == 8030261248 and .parts.weights_bytes == $b'
+	done
+	# DeepSeek-V3's fp8 in 128 x 128 blocks: the config alone lacks only the routers' 58 float32 biases of 256.
+	run_split "$HMN" fit "$MODELS/DeepSeek-V3" --memory 1TiB --context 1024 --json
+	files=$(echo "$output" | jq .parts.weights_bytes)
+	run_split "$HMN" fit "$MODELS/DeepSeek-V3/config.json" --memory 1TiB --context 1024 --json
+	[ "$(echo "$output" | jq .parts.weights_bytes)" -eq $((files - 58 * 256 * 4)) ]
+}
