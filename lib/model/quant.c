@@ -86,6 +86,11 @@ static int q_number(const struct qctx *c, const cJSON *obj, const char *key, int
 	return 0;
 }
 
+static int q_missing(const struct qctx *c, const char *key)
+{
+	return model_fail(c->e, -EINVAL, "%s: %s%s is missing", c->file, c->where, key);
+}
+
 static int q_flag(const struct qctx *c, const cJSON *obj, const char *key, bool fallback, bool *ret)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
@@ -264,10 +269,9 @@ static int read_gptq_awq(const struct qctx *c, const cJSON *qc, bool awq, struct
 {
 	static const unsigned gptq_bits[] = { 2, 3, 4, 8, 0 }, awq_bits[] = { 4, 0 };
 	int r;
-	if ((r = q_bits(c, qc, awq ? "bits" : "bits", awq ? awq_bits : gptq_bits, 4, &q->bits)) < 0 ||
-	    (r = q_group(c, qc, awq ? "group_size" : "group_size", 128, &q->group)) < 0)
+	if ((r = q_bits(c, qc, "bits", awq ? awq_bits : gptq_bits, 4, &q->bits)) < 0 ||
+	    (r = q_group(c, qc, "group_size", 128, &q->group)) < 0)
 		return r;
-	/* AutoAWQ writes q_group_size and w_bit in its own quant_config; transformers', group_size. */
 	set_all(q, false, false, false, false);
 	q->layout = awq ? QUANT_LAYOUT_AWQ : QUANT_LAYOUT_GPTQ;
 	q->zeros = true;
@@ -313,9 +317,10 @@ static int read_exl2(const struct qctx *c, const cJSON *qc, struct quant *q)
 {
 	const cJSON *bits = cJSON_GetObjectItemCaseSensitive(qc, "bits");
 	const cJSON *head = cJSON_GetObjectItemCaseSensitive(qc, "head_bits");
+	if (!bits || cJSON_IsNull(bits))
+		return q_missing(c, "bits");
 	if (!cJSON_IsNumber(bits) || !(bits->valuedouble >= 2 && bits->valuedouble <= 8))
-		return q_fail_value(c, "bits", bits ? bits : cJSON_GetObjectItemCaseSensitive(qc, "quant_method"),
-				    bits ? "is not a mean of 2 to 8 bits a weight" : "has no bits");
+		return q_fail_value(c, "bits", bits, "is not a mean of 2 to 8 bits a weight");
 	if (head && !cJSON_IsNull(head) && (!cJSON_IsNumber(head) || !(head->valuedouble >= 2 && head->valuedouble <= 16)))
 		return q_fail_value(c, "head_bits", head, "is not 2 to 16 bits");
 	set_all(q, false, true, false, false);
@@ -334,9 +339,10 @@ static int read_compressed(const struct qctx *c, const cJSON *qc, struct quant *
 	const cJSON *groups = cJSON_GetObjectItemCaseSensitive(qc, "config_groups");
 	const char *format, *type, *strategy;
 	int r;
+	if (!groups || cJSON_IsNull(groups))
+		return q_missing(c, "config_groups");
 	if (!cJSON_IsObject(groups))
-		return q_fail_value(c, "config_groups", groups ? groups : qc, groups ? "is not an object of groups" :
-				    "is missing");
+		return q_fail_value(c, "config_groups", groups, "is not an object of groups");
 	const cJSON *group = groups->child;
 	const cJSON *w = group ? cJSON_GetObjectItemCaseSensitive(group, "weights") : NULL;
 	if (!cJSON_IsObject(group) || !cJSON_IsObject(w))
@@ -415,20 +421,19 @@ static int read_mlx(const struct qctx *c, const cJSON *mq, struct quant *q)
 	return 0;
 }
 
-/* hf_quant_config.json: {"quantization": {"quant_algo": "FP8", "exclude_modules": [...]}}. */
-static int read_modelopt(const struct qctx *c, const cJSON *doc, struct quant *q)
+/*
+ * ModelOpt's quant_algo (FP8, NVFP4, W4A16_AWQ) and the modules it leaves
+ * out (exclude_modules in hf_quant_config.json, ignore in a config.json's
+ * quantization_config of quant_method "modelopt"). None: only the KV cache.
+ */
+static int read_modelopt_algo(const struct qctx *c, const cJSON *mq, struct quant *q)
 {
-	const cJSON *mq = cJSON_GetObjectItemCaseSensitive(doc, "quantization");
 	const char *algo;
 	int r;
-	if (!cJSON_IsObject(mq))
-		return q_fail_value(c, "quantization", mq ? mq : doc, mq ? "is not an object" : "is missing");
-	struct qctx mc = *c;
-	mc.where = "quantization.";
-	if ((r = q_string(&mc, mq, "quant_algo", &algo)) < 0)
+	if ((r = q_string(c, mq, "quant_algo", &algo)) < 0)
 		return r;
 	if (!algo)
-		return 0; /* only the KV cache quantized */
+		return 0;
 	set_all(q, false, true, false, true);
 	if (!strcmp(algo, "FP8")) {
 		q->layout = QUANT_LAYOUT_FP8;
@@ -438,7 +443,7 @@ static int read_modelopt(const struct qctx *c, const cJSON *doc, struct quant *q
 	} else if (!strcmp(algo, "NVFP4")) {
 		q->layout = QUANT_LAYOUT_NVFP4;
 		q->bits = 4;
-		if ((r = q_group(&mc, mq, "group_size", 16, &q->group)) < 0)
+		if ((r = q_group(c, mq, "group_size", 16, &q->group)) < 0)
 			return r;
 		q->group = q->group ? q->group : 16;
 		q->dtype = HMN_DTYPE_F4;
@@ -446,7 +451,7 @@ static int read_modelopt(const struct qctx *c, const cJSON *doc, struct quant *q
 	} else if (!strcmp(algo, "W4A16_AWQ") || !strcmp(algo, "W4A8_AWQ")) {
 		q->layout = QUANT_LAYOUT_AWQ;
 		q->bits = 4;
-		if ((r = q_group(&mc, mq, "group_size", 128, &q->group)) < 0)
+		if ((r = q_group(c, mq, "group_size", 128, &q->group)) < 0)
 			return r;
 		q->dtype = HMN_DTYPE_INT4;
 		snprintf(q->name, sizeof(q->name), "modelopt-int4-awq");
@@ -455,7 +460,22 @@ static int read_modelopt(const struct qctx *c, const cJSON *doc, struct quant *q
 		printable_name(algo, q->unknown, sizeof(q->unknown));
 		return 0;
 	}
-	return q_modules(&mc, mq, "exclude_modules", q);
+	if ((r = q_modules(c, mq, "exclude_modules", q)) < 0)
+		return r;
+	return q_modules(c, mq, "ignore", q);
+}
+
+/* hf_quant_config.json: {"quantization": {"quant_algo": "FP8", "exclude_modules": [...]}}. */
+static int read_modelopt(const struct qctx *c, const cJSON *doc, struct quant *q)
+{
+	const cJSON *mq = cJSON_GetObjectItemCaseSensitive(doc, "quantization");
+	if (!mq || cJSON_IsNull(mq))
+		return q_missing(c, "quantization");
+	if (!cJSON_IsObject(mq))
+		return q_fail_value(c, "quantization", mq, "is not an object");
+	struct qctx mc = *c;
+	mc.where = "quantization.";
+	return read_modelopt_algo(&mc, mq, q);
 }
 
 int quant_read(const char *file, const cJSON *root, const cJSON *modelopt, struct quant *ret, struct model_error *e)
@@ -486,7 +506,7 @@ int quant_read(const char *file, const cJSON *root, const cJSON *modelopt, struc
 				cJSON_GetObjectItemCaseSensitive(qc, "load_in_8bit")))
 			method = "bitsandbytes";
 		if (!method)
-			return q_fail_value(&c, "quant_method", qc, "is missing");
+			return q_missing(&c, "quant_method");
 		if (!strcmp(method, "bitsandbytes"))
 			return read_bnb(&c, qc, ret);
 		if (!strcmp(method, "gptq"))
@@ -501,6 +521,8 @@ int quant_read(const char *file, const cJSON *root, const cJSON *modelopt, struc
 			return read_exl2(&c, qc, ret);
 		if (!strcmp(method, "compressed-tensors"))
 			return read_compressed(&c, qc, ret);
+		if (!strcmp(method, "modelopt"))
+			return read_modelopt_algo(&c, qc, ret);
 		printable_name(method, ret->unknown, sizeof(ret->unknown));
 		return 0;
 	}
