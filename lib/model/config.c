@@ -804,11 +804,14 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 	c.text = cJSON_GetObjectItemCaseSensitive(root, "text_config");
 	if (!cJSON_IsObject(c.text))
 		c.text = root;
+	/* NVIDIA ModelOpt's hf_quant_config.json beside it, where open.c found one. */
 	cJSON *modelopt = b->modelopt ? cJSON_ParseWithLength(b->modelopt, b->modelopt_len) : NULL;
-	if (b->modelopt && !cJSON_IsObject(modelopt))
+	if (b->modelopt && !cJSON_IsObject(modelopt)) {
 		r = model_fail(e, -EINVAL, "hf_quant_config.json beside %s: not a JSON object", c.file);
-	else
-		c.modelopt = modelopt, r = read_config(&c, m, &s, &swa, &n_swa, &pattern);
+	} else {
+		c.modelopt = modelopt;
+		r = read_config(&c, m, &s, &swa, &n_swa, &pattern);
+	}
 	cJSON_Delete(modelopt);
 	if (r >= 0 && implies_tensors && (r = implied_tensors(b, m, &s)) < 0)
 		r = model_fail(e, r, "%s: the shape it gives is too large", c.file);

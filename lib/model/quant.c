@@ -67,11 +67,11 @@ static int q_fail_value(const struct qctx *c, const char *key, const cJSON *v, c
 
 /* A whole number in [min, max] (or one of allowed[], ended by 0), else fallback when absent or null. */
 static int q_number(const struct qctx *c, const cJSON *obj, const char *key, int64_t min, int64_t max,
-		    int64_t fallback, int64_t *ret)
+		    int64_t fallback, int64_t *ret_value)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
 	if (!v || cJSON_IsNull(v)) {
-		*ret = fallback;
+		*ret_value = fallback;
 		return 0;
 	}
 	if (!cJSON_IsNumber(v))
@@ -82,7 +82,7 @@ static int q_number(const struct qctx *c, const cJSON *obj, const char *key, int
 		snprintf(what, sizeof(what), "is not a whole number from %" PRId64 " to %" PRId64, min, max);
 		return q_fail_value(c, key, v, what);
 	}
-	*ret = (int64_t)d;
+	*ret_value = (int64_t)d;
 	return 0;
 }
 
@@ -91,35 +91,32 @@ static int q_missing(const struct qctx *c, const char *key)
 	return model_fail(c->e, -EINVAL, "%s: %s%s is missing", c->file, c->where, key);
 }
 
-static int q_flag(const struct qctx *c, const cJSON *obj, const char *key, bool fallback, bool *ret)
+static int q_flag(const struct qctx *c, const cJSON *obj, const char *key, bool fallback, bool *ret_value)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
 	if (!v || cJSON_IsNull(v)) {
-		*ret = fallback;
+		*ret_value = fallback;
 		return 0;
 	}
 	if (!cJSON_IsBool(v))
 		return q_fail_value(c, key, v, "is not true or false");
-	*ret = cJSON_IsTrue(v);
+	*ret_value = cJSON_IsTrue(v);
 	return 0;
 }
 
 /* A string, or NULL when absent or null; anything else is malformed. */
-static int q_string(const struct qctx *c, const cJSON *obj, const char *key, const char **ret)
+static int q_string(const struct qctx *c, const cJSON *obj, const char *key, const char **ret_value)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
-	*ret = NULL;
-	if (!v || cJSON_IsNull(v))
-		return 0;
-	if (!cJSON_IsString(v))
+	if (v && !cJSON_IsNull(v) && !cJSON_IsString(v))
 		return q_fail_value(c, key, v, "is not a name");
-	*ret = v->valuestring;
+	*ret_value = cJSON_IsString(v) ? v->valuestring : NULL;
 	return 0;
 }
 
 /* bits, one of those the format writes. */
 static int q_bits(const struct qctx *c, const cJSON *obj, const char *key, const unsigned *allowed,
-		  unsigned fallback, unsigned *ret)
+		  unsigned fallback, unsigned *ret_value)
 {
 	int64_t v;
 	int r = q_number(c, obj, key, 0, 1024, fallback, &v);
@@ -127,7 +124,7 @@ static int q_bits(const struct qctx *c, const cJSON *obj, const char *key, const
 		return r;
 	for (const unsigned *a = allowed; *a; a++)
 		if ((uint64_t)v == *a) {
-			*ret = *a;
+			*ret_value = *a;
 			return 0;
 		}
 	char what[64] = "is not";
@@ -138,7 +135,7 @@ static int q_bits(const struct qctx *c, const cJSON *obj, const char *key, const
 }
 
 /* group_size: -1 (one group a row: 0 here) or 1..QUANT_MAX_GROUP. */
-static int q_group(const struct qctx *c, const cJSON *obj, const char *key, int64_t fallback, uint64_t *ret)
+static int q_group(const struct qctx *c, const cJSON *obj, const char *key, int64_t fallback, uint64_t *ret_value)
 {
 	int64_t g;
 	int r = q_number(c, obj, key, -1, QUANT_MAX_GROUP, fallback, &g);
@@ -146,7 +143,7 @@ static int q_group(const struct qctx *c, const cJSON *obj, const char *key, int6
 		return r;
 	if (g == 0)
 		return q_fail_value(c, key, cJSON_GetObjectItemCaseSensitive(obj, key), "is not a group size (-1, or 1 or more)");
-	*ret = g < 0 ? 0 : (uint64_t)g;
+	*ret_value = g < 0 ? 0 : (uint64_t)g;
 	return 0;
 }
 
@@ -478,7 +475,8 @@ static int read_modelopt(const struct qctx *c, const cJSON *doc, struct quant *q
 	return read_modelopt_algo(&mc, mq, q);
 }
 
-int quant_read(const char *file, const cJSON *root, const cJSON *modelopt, struct quant *ret, struct model_error *e)
+/* What quant_read() reads, into q (zeroed by the caller); partly written on failure. */
+static int read_quant(const char *file, const cJSON *root, const cJSON *modelopt, struct quant *q, struct model_error *e)
 {
 	struct qctx c = { .file = file, .where = "quantization_config.", .e = e };
 	const cJSON *qc = cJSON_GetObjectItemCaseSensitive(root, "quantization_config");
@@ -486,12 +484,11 @@ int quant_read(const char *file, const cJSON *root, const cJSON *modelopt, struc
 	const char *method;
 	int r;
 
-	memset(ret, 0, sizeof(*ret));
 	if (modelopt) {
 		struct qctx mc = { .file = "hf_quant_config.json", .where = "", .e = e };
 		if (!cJSON_IsObject(modelopt))
 			return model_fail(e, -EINVAL, "hf_quant_config.json: not a JSON object");
-		if ((r = read_modelopt(&mc, modelopt, ret)) < 0 || ret->name[0] || ret->unknown[0])
+		if ((r = read_modelopt(&mc, modelopt, q)) < 0 || q->name[0] || q->unknown[0])
 			return r;
 	}
 	if (qc && !cJSON_IsNull(qc)) {
@@ -508,30 +505,40 @@ int quant_read(const char *file, const cJSON *root, const cJSON *modelopt, struc
 		if (!method)
 			return q_missing(&c, "quant_method");
 		if (!strcmp(method, "bitsandbytes"))
-			return read_bnb(&c, qc, ret);
+			return read_bnb(&c, qc, q);
 		if (!strcmp(method, "gptq"))
-			return read_gptq_awq(&c, qc, false, ret);
+			return read_gptq_awq(&c, qc, false, q);
 		if (!strcmp(method, "awq"))
-			return read_gptq_awq(&c, qc, true, ret);
+			return read_gptq_awq(&c, qc, true, q);
 		if (!strcmp(method, "fp8"))
-			return read_fp8(&c, qc, ret);
+			return read_fp8(&c, qc, q);
 		if (!strcmp(method, "mxfp4"))
-			return read_mxfp4(&c, qc, ret);
+			return read_mxfp4(&c, qc, q);
 		if (!strcmp(method, "exl2"))
-			return read_exl2(&c, qc, ret);
+			return read_exl2(&c, qc, q);
 		if (!strcmp(method, "compressed-tensors"))
-			return read_compressed(&c, qc, ret);
+			return read_compressed(&c, qc, q);
 		if (!strcmp(method, "modelopt"))
-			return read_modelopt_algo(&c, qc, ret);
-		printable_name(method, ret->unknown, sizeof(ret->unknown));
+			return read_modelopt_algo(&c, qc, q);
+		printable_name(method, q->unknown, sizeof(q->unknown));
 		return 0;
 	}
 	/* MLX writes "quantization" at the top level; other configs use the key for other things (a string). */
 	if (cJSON_IsObject(mlx)) {
 		c.where = "quantization.";
-		return read_mlx(&c, mlx, ret);
+		return read_mlx(&c, mlx, q);
 	}
 	return 0;
+}
+
+int quant_read(const char *file, const cJSON *root, const cJSON *modelopt, struct quant *ret_quant,
+	       struct model_error *e)
+{
+	struct quant q = { 0 };
+	int r = read_quant(file, root, modelopt, &q, e);
+	if (r >= 0)
+		*ret_quant = q;
+	return r;
 }
 
 unsigned quant_word_bits(const struct quant *q)

@@ -62,14 +62,15 @@ struct quant {
 
 /*
  * The quantization root's config.json (and hf_quant_config.json's text,
- * modelopt, when one lies beside it; NULL: none) describes, into *ret:
- * an empty name when it names none. A description that is not what its
+ * modelopt, when one lies beside it; NULL: none) describes, into
+ * *ret_quant (untouched on failure): an empty name when it names none. A description that is not what its
  * format writes (bits of 99, a group of 0, a string for a number, a
  * quantization_config that is not an object) is malformed: -EINVAL, said
- * naming file and key. An unknown quant_method is no error: ret->unknown
+ * naming file and key. An unknown quant_method is no error: ret_quant->unknown
  * names it, for a warning.
  */
-int quant_read(const char *file, const cJSON *root, const cJSON *modelopt, struct quant *ret, struct model_error *e);
+int quant_read(const char *file, const cJSON *root, const cJSON *modelopt, struct quant *ret_quant,
+	       struct model_error *e);
 /*
  * The bytes a matrix of in x out weights (in: its input width, along which
  * groups run) of class part takes, as the checkpoint stores it: the float
