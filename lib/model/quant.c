@@ -491,6 +491,14 @@ static int read_quant(const char *file, const cJSON *root, const cJSON *modelopt
 		if ((r = read_modelopt(&mc, modelopt, q)) < 0 || q->name[0] || q->unknown[0])
 			return r;
 	}
+	/*
+	 * mlx_lm writes its quantization twice, the second as a
+	 * quantization_config without a quant_method: MLX's.
+	 */
+	if (cJSON_IsObject(mlx) && cJSON_IsObject(qc) && !cJSON_GetObjectItemCaseSensitive(qc, "quant_method")) {
+		c.where = "quantization.";
+		return read_mlx(&c, mlx, q);
+	}
 	if (qc && !cJSON_IsNull(qc)) {
 		if (!cJSON_IsObject(qc)) {
 			c.where = "";

@@ -2205,6 +2205,10 @@ static void test_quant_layouts(void)
 	is_str(q.name, "mlx-4bit", "mlx-4bit");
 	is_u64(quant_matrix_bytes(&q, QUANT_EMBED, 4096, 4096, HMN_DTYPE_BF16), 8388608 + 1048576,
 	       "mlx-4bit: the embeddings quantized too");
+	/* mlx_lm writes it twice: quantization, and a quantization_config without a quant_method. */
+	root = cJSON_Parse("{\"quantization\":{\"group_size\":32,\"bits\":8},\"quantization_config\":{\"group_size\":32,\"bits\":8}}");
+	ok(quant_read("config.json", root, NULL, &q, &e) == 0 && !strcmp(q.name, "mlx-8bit"), "MLX's quantization twice reads");
+	cJSON_Delete(root);
 	/* ModelOpt's hf_quant_config.json beside a config that says nothing of it. */
 	root = cJSON_Parse("{\"model_type\":\"llama\"}");
 	cJSON *mo = cJSON_Parse("{\"producer\":{\"name\":\"modelopt\",\"version\":\"0.19.0\"},\"quantization\":"
