@@ -36,6 +36,7 @@ struct config {
 	const char *file;            /* for messages */
 	struct shape_names names;    /* the keys the shape's rules name: transformers' own */
 	const cJSON *modelopt;       /* hf_quant_config.json beside it; NULL: none */
+	const cJSON *gptq;           /* quantize_config.json beside it; NULL: none */
 	struct model_error *e;
 };
 
@@ -683,7 +684,7 @@ static int read_config(struct config *c, struct hmn_model *m, struct shape *s, b
 	m->architecture = arena_strdup(m->arena, name);
 	s->family = c->family = arch_find_model_type(arch);
 	if ((r = read_shape(c, s->family, m, s)) < 0 || (r = read_cross_layers(c, m, s)) < 0 ||
-	    (r = torch_dtype(c, &dt)) < 0 || (r = quant_read(c->file, c->root, c->modelopt, &s->q, c->e)) < 0)
+	    (r = torch_dtype(c, &dt)) < 0 || (r = quant_read(c->file, c->root, c->modelopt, c->gptq, &s->q, c->e)) < 0)
 		return r;
 	/*
 	 * None named: transformers loads float32. A quantized checkpoint that
@@ -804,15 +805,20 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 	c.text = cJSON_GetObjectItemCaseSensitive(root, "text_config");
 	if (!cJSON_IsObject(c.text))
 		c.text = root;
-	/* NVIDIA ModelOpt's hf_quant_config.json beside it, where open.c found one. */
+	/* NVIDIA ModelOpt's hf_quant_config.json and AutoGPTQ's quantize_config.json beside it, where open.c found them. */
 	cJSON *modelopt = b->modelopt ? cJSON_ParseWithLength(b->modelopt, b->modelopt_len) : NULL;
+	cJSON *gptq = b->gptq ? cJSON_ParseWithLength(b->gptq, b->gptq_len) : NULL;
 	if (b->modelopt && !cJSON_IsObject(modelopt)) {
 		r = model_fail(e, -EINVAL, "hf_quant_config.json beside %s: not a JSON object", c.file);
+	} else if (b->gptq && !cJSON_IsObject(gptq)) {
+		r = model_fail(e, -EINVAL, "quantize_config.json beside %s: not a JSON object", c.file);
 	} else {
 		c.modelopt = modelopt;
+		c.gptq = gptq;
 		r = read_config(&c, m, &s, &swa, &n_swa, &pattern);
 	}
 	cJSON_Delete(modelopt);
+	cJSON_Delete(gptq);
 	if (r >= 0 && implies_tensors && (r = implied_tensors(b, m, &s)) < 0)
 		r = model_fail(e, r, "%s: the shape it gives is too large", c.file);
 	/* A vision-language model's image tower and projector: the vision part (model/vision.c). */

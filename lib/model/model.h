@@ -87,9 +87,12 @@ struct model_build {
 	 * 8 weights each (4 bits) until the config says its bits.
 	 */
 	uint64_t packed_words;
-	/* hf_quant_config.json's text (NVIDIA ModelOpt) beside config.json, for config_read(); NULL: none. */
-	const char *modelopt;
-	size_t modelopt_len;
+	/*
+	 * The texts beside config.json, for config_read(); NULL: none.
+	 * hf_quant_config.json (NVIDIA ModelOpt), quantize_config.json (AutoGPTQ).
+	 */
+	const char *modelopt, *gptq;
+	size_t modelopt_len, gptq_len;
 };
 int model_build_start(struct model_build *b, struct hmn_model **ret_model);
 /*

@@ -237,8 +237,9 @@ static int price_from_index(const struct model_files *f, struct model_build *b,
 
 /*
  * A quantizer's own description beside config, when there is one: NVIDIA
- * ModelOpt's hf_quant_config.json. *ret_text is malloc'd, NULL when there
- * is none.
+ * ModelOpt's hf_quant_config.json, AutoGPTQ's quantize_config.json (older
+ * GPTQ repositories say their bits there alone). *ret_text is malloc'd,
+ * NULL when there is none.
  */
 static int read_beside(const char *config, const char *name, char **ret_text, size_t *ret_len, struct model_error *e)
 {
@@ -268,7 +269,7 @@ static int read_hf(const struct model_files *f, const char *typed, struct hmn_mo
 	bool alone = f->source == MODEL_SOURCE_CONFIG || planned;
 	struct model_build b, present;
 	bool have_present = false;
-	char *text = NULL, *modelopt = NULL;
+	char *text = NULL, *modelopt = NULL, *gptq = NULL;
 	size_t len = 0;
 	int r;
 
@@ -291,9 +292,11 @@ static int read_hf(const struct model_files *f, const char *typed, struct hmn_mo
 		goto fail;
 	}
 	if ((r = read_text(f->config, &text, &len, e)) < 0 ||
-	    (r = read_beside(f->config, "hf_quant_config.json", &modelopt, &b.modelopt_len, e)) < 0)
+	    (r = read_beside(f->config, "hf_quant_config.json", &modelopt, &b.modelopt_len, e)) < 0 ||
+	    (r = read_beside(f->config, "quantize_config.json", &gptq, &b.gptq_len, e)) < 0)
 		goto fail;
 	b.modelopt = modelopt;
+	b.gptq = gptq;
 	if ((r = config_read(f->config, text, len, &b, alone, e)) < 0)
 		goto fail;
 	if (planned && (r = price_from_index(f, &b, have_present ? &present : NULL, e)) < 0)
@@ -302,6 +305,7 @@ static int read_hf(const struct model_files *f, const char *typed, struct hmn_mo
 		model_build_abort(&present);
 	free(text);
 	free(modelopt);
+	free(gptq);
 	*ret = b.m;
 	return 0;
 fail:
@@ -310,6 +314,7 @@ fail:
 	model_build_abort(&b);
 	free(text);
 	free(modelopt);
+	free(gptq);
 	return r;
 }
 

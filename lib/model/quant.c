@@ -475,8 +475,22 @@ static int read_modelopt(const struct qctx *c, const cJSON *doc, struct quant *q
 	return read_modelopt_algo(&mc, mq, q);
 }
 
+/* name in the folder of file (config.json's path, as messages name it), into buf. */
+static const char *beside_name(const char *file, const char *name, char *buf, size_t size)
+{
+	const char *slash = strrchr(file, '/'), *back = strrchr(file, '\\');
+	if (back && (!slash || back > slash))
+		slash = back;
+	if (!slash)
+		snprintf(buf, size, "%s", name);
+	else
+		snprintf(buf, size, "%.*s%s", (int)(slash - file + 1), file, name);
+	return buf;
+}
+
 /* What quant_read() reads, into q (zeroed by the caller); partly written on failure. */
-static int read_quant(const char *file, const cJSON *root, const cJSON *modelopt, struct quant *q, struct model_error *e)
+static int read_quant(const char *file, const cJSON *root, const cJSON *modelopt, const cJSON *gptq, struct quant *q,
+		      struct model_error *e)
 {
 	struct qctx c = { .file = file, .where = "quantization_config.", .e = e };
 	const cJSON *qc = cJSON_GetObjectItemCaseSensitive(root, "quantization_config");
@@ -484,10 +498,11 @@ static int read_quant(const char *file, const cJSON *root, const cJSON *modelopt
 	const char *method;
 	int r;
 
+	char side[1024];
 	if (modelopt) {
-		struct qctx mc = { .file = "hf_quant_config.json", .where = "", .e = e };
+		struct qctx mc = { .file = beside_name(file, "hf_quant_config.json", side, sizeof(side)), .where = "", .e = e };
 		if (!cJSON_IsObject(modelopt))
-			return model_fail(e, -EINVAL, "hf_quant_config.json: not a JSON object");
+			return model_fail(e, -EINVAL, "%s: not a JSON object", mc.file);
 		if ((r = read_modelopt(&mc, modelopt, q)) < 0 || q->name[0] || q->unknown[0])
 			return r;
 	}
@@ -536,14 +551,21 @@ static int read_quant(const char *file, const cJSON *root, const cJSON *modelopt
 		c.where = "quantization.";
 		return read_mlx(&c, mlx, q);
 	}
+	/* Older GPTQ repositories (TheBloke's) say it in quantize_config.json alone. */
+	if (gptq) {
+		struct qctx gc = { .file = beside_name(file, "quantize_config.json", side, sizeof(side)), .where = "", .e = e };
+		if (!cJSON_IsObject(gptq))
+			return model_fail(e, -EINVAL, "%s: not a JSON object", gc.file);
+		return read_gptq_awq(&gc, gptq, false, q);
+	}
 	return 0;
 }
 
-int quant_read(const char *file, const cJSON *root, const cJSON *modelopt, struct quant *ret_quant,
-	       struct model_error *e)
+int quant_read(const char *file, const cJSON *root, const cJSON *modelopt, const cJSON *gptq,
+	       struct quant *ret_quant, struct model_error *e)
 {
 	struct quant q = { 0 };
-	int r = read_quant(file, root, modelopt, &q, e);
+	int r = read_quant(file, root, modelopt, gptq, &q, e);
 	if (r >= 0)
 		*ret_quant = q;
 	return r;

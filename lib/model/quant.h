@@ -61,16 +61,17 @@ struct quant {
 };
 
 /*
- * The quantization root's config.json (and hf_quant_config.json's text,
- * modelopt, when one lies beside it; NULL: none) describes, into
+ * The quantization root's config.json (and hf_quant_config.json,
+ * modelopt, and AutoGPTQ's quantize_config.json, gptq, where they lie
+ * beside it, read when config.json says nothing of it; NULL: none) describes, into
  * *ret_quant (untouched on failure): an empty name when it names none. A description that is not what its
  * format writes (bits of 99, a group of 0, a string for a number, a
  * quantization_config that is not an object) is malformed: -EINVAL, said
  * naming file and key. An unknown quant_method is no error: ret_quant->unknown
  * names it, for a warning.
  */
-int quant_read(const char *file, const cJSON *root, const cJSON *modelopt, struct quant *ret_quant,
-	       struct model_error *e);
+int quant_read(const char *file, const cJSON *root, const cJSON *modelopt, const cJSON *gptq,
+	       struct quant *ret_quant, struct model_error *e);
 /*
  * The bytes a matrix of in x out weights (in: its input width, along which
  * groups run) of class part takes, as the checkpoint stores it: the float

@@ -928,3 +928,19 @@ hf_cache() {
 	run_split "$HMN" fit "$MODELS/DeepSeek-V3/config.json" --memory 1TiB --context 1024 --json
 	[ "$(echo "$output" | jq .parts.weights_bytes)" -eq $((files - 58 * 256 * 4)) ]
 }
+
+@test "fit: an older GPTQ repository says its bits in quantize_config.json alone" {
+	# TheBloke's repositories before transformers read GPTQ: config.json without quantization_config,
+	# AutoGPTQ's quantize_config.json beside it.
+	mkdir -p "$BATS_TEST_TMPDIR/gptq"
+	jq 'del(.quantization_config)' "$MODELS/Meta-Llama-3-8B-GPTQ/config.json" >"$BATS_TEST_TMPDIR/gptq/config.json"
+	echo '{"bits": 4, "group_size": 128, "damp_percent": 0.01, "desc_act": false, "static_groups": false, "sym": true, "true_sequential": true, "model_name_or_path": null, "model_file_base_name": "model"}' \
+		>"$BATS_TEST_TMPDIR/gptq/quantize_config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/gptq" --memory 80GiB --context 1024 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.quantization == "gptq-int4" and .parts.weights_bytes == 5732835328'
+	echo '{"bits": 5}' >"$BATS_TEST_TMPDIR/gptq/quantize_config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/gptq" --memory 80GiB --json
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/gptq/quantize_config.json: bits: 5 is not 2, 3, 4 or 8" ]
+}

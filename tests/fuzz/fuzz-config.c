@@ -4,7 +4,8 @@
  * and quantization implying the tensors) and as the config of quantized
  * safetensors (the packed words' bits), then every question hmn fit asks of
  * what they accepted. The input is config.json, then, after the first NUL
- * byte where there is one, hf_quant_config.json.
+ * byte where there is one, hf_quant_config.json, then after the next
+ * quantize_config.json (AutoGPTQ's).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -36,15 +37,22 @@ static int add_packed(struct model_build *b)
 	return 0;
 }
 
-static void read_one(const char *config, size_t len, const char *modelopt, size_t modelopt_len, bool alone)
+struct beside {
+	const char *modelopt, *gptq;
+	size_t modelopt_len, gptq_len;
+};
+
+static void read_one(const char *config, size_t len, const struct beside *side, bool alone)
 {
 	char why[256] = "";
 	struct model_error e = { why, sizeof(why) };
 	struct model_build b;
 	if (model_build_start(&b, NULL) < 0)
 		return;
-	b.modelopt = modelopt;
-	b.modelopt_len = modelopt_len;
+	b.modelopt = side->modelopt;
+	b.modelopt_len = side->modelopt_len;
+	b.gptq = side->gptq;
+	b.gptq_len = side->gptq_len;
 	int r = alone ? 0 : add_packed(&b);
 	if (r >= 0)
 		r = config_read("config.json", config, len, &b, alone, &e);
@@ -67,9 +75,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const char *text = (const char *)data;
 	const char *nul = memchr(text, '\0', size);
 	size_t len = nul ? (size_t)(nul - text) : size;
-	const char *modelopt = nul ? nul + 1 : NULL;
-	size_t modelopt_len = nul ? size - len - 1 : 0;
-	read_one(text, len, modelopt, modelopt_len, true);
-	read_one(text, len, modelopt, modelopt_len, false);
+	struct beside side = { 0 };
+	if (nul) {
+		side.modelopt = nul + 1;
+		side.modelopt_len = size - len - 1;
+		const char *next = memchr(side.modelopt, '\0', side.modelopt_len);
+		if (next) {
+			side.gptq = next + 1;
+			side.gptq_len = side.modelopt_len - (size_t)(next - side.modelopt) - 1;
+			side.modelopt_len = (size_t)(next - side.modelopt);
+		}
+	}
+	read_one(text, len, &side, true);
+	read_one(text, len, &side, false);
 	return 0;
 }

@@ -2187,7 +2187,7 @@ static void test_quant_layouts(void)
 		char json[1024];
 		snprintf(json, sizeof(json), "{\"quantization_config\":%s}", cases[i].config);
 		root = cJSON_Parse(json);
-		int r = quant_read("config.json", root, NULL, &q, &e);
+		int r = quant_read("config.json", root, NULL, NULL, &q, &e);
 		cJSON_Delete(root);
 		ok(r == 0, "%s reads", cases[i].name);
 		if (r != 0) {
@@ -2200,26 +2200,26 @@ static void test_quant_layouts(void)
 	}
 	/* MLX: {"group_size": 64, "bits": 4} at the top level: a bf16 scale and bias per 64. */
 	root = cJSON_Parse("{\"quantization\":{\"group_size\":64,\"bits\":4}}");
-	ok(quant_read("config.json", root, NULL, &q, &e) == 0, "MLX's quantization reads");
+	ok(quant_read("config.json", root, NULL, NULL, &q, &e) == 0, "MLX's quantization reads");
 	cJSON_Delete(root);
 	is_str(q.name, "mlx-4bit", "mlx-4bit");
 	is_u64(quant_matrix_bytes(&q, QUANT_EMBED, 4096, 4096, HMN_DTYPE_BF16), 8388608 + 1048576,
 	       "mlx-4bit: the embeddings quantized too");
 	/* mlx_lm writes it twice: quantization, and a quantization_config without a quant_method. */
 	root = cJSON_Parse("{\"quantization\":{\"group_size\":32,\"bits\":8},\"quantization_config\":{\"group_size\":32,\"bits\":8}}");
-	ok(quant_read("config.json", root, NULL, &q, &e) == 0 && !strcmp(q.name, "mlx-8bit"), "MLX's quantization twice reads");
+	ok(quant_read("config.json", root, NULL, NULL, &q, &e) == 0 && !strcmp(q.name, "mlx-8bit"), "MLX's quantization twice reads");
 	cJSON_Delete(root);
 	/* ModelOpt's hf_quant_config.json beside a config that says nothing of it. */
 	root = cJSON_Parse("{\"model_type\":\"llama\"}");
 	cJSON *mo = cJSON_Parse("{\"producer\":{\"name\":\"modelopt\",\"version\":\"0.19.0\"},\"quantization\":"
 				"{\"quant_algo\":\"FP8\",\"kv_cache_quant_algo\":\"FP8\",\"exclude_modules\":[\"lm_head\"]}}");
-	ok(quant_read("config.json", root, mo, &q, &e) == 0, "ModelOpt's hf_quant_config.json reads");
+	ok(quant_read("config.json", root, mo, NULL, &q, &e) == 0, "ModelOpt's hf_quant_config.json reads");
 	is_str(q.name, "modelopt-fp8", "modelopt-fp8");
 	is_u64(quant_matrix_bytes(&q, QUANT_HEAD, 4096, 128256, HMN_DTYPE_BF16), 4096ull * 128256 * 2,
 	       "modelopt-fp8: lm_head excluded, in bf16");
 	cJSON_Delete(mo);
 	mo = cJSON_Parse("{\"quantization\":{\"quant_algo\":\"NVFP4\",\"group_size\":16,\"exclude_modules\":[\"lm_head\"]}}");
-	ok(quant_read("config.json", root, mo, &q, &e) == 0 && !strcmp(q.name, "nvfp4"), "ModelOpt NVFP4 reads");
+	ok(quant_read("config.json", root, mo, NULL, &q, &e) == 0 && !strcmp(q.name, "nvfp4"), "ModelOpt NVFP4 reads");
 	is_u64(quant_matrix_bytes(&q, QUANT_MLP, 4096, 4096, HMN_DTYPE_BF16), 8388608 + 1048576 + 8,
 	       "nvfp4: two a byte, an fp8 scale per 16, two float32 global scales");
 	cJSON_Delete(mo);
@@ -2228,7 +2228,7 @@ static void test_quant_layouts(void)
 	/* Newer ModelOpt exports say it in config.json too: quant_method "modelopt", quant_algo, ignore. */
 	root = cJSON_Parse("{\"quantization_config\":{\"quant_method\":\"modelopt\",\"quant_algo\":\"NVFP4\","
 			   "\"group_size\":16,\"ignore\":[\"lm_head\",\"model.layers.*.self_attn*\"]}}");
-	ok(quant_read("config.json", root, NULL, &q, &e) == 0 && !strcmp(q.name, "nvfp4"), "quant_method modelopt reads");
+	ok(quant_read("config.json", root, NULL, NULL, &q, &e) == 0 && !strcmp(q.name, "nvfp4"), "quant_method modelopt reads");
 	ok(!q.quantized[QUANT_ATTENTION] && !q.quantized[QUANT_HEAD] && q.quantized[QUANT_MLP],
 	   "modelopt: its ignore list leaves attention and head unquantized");
 	cJSON_Delete(root);
@@ -2261,7 +2261,7 @@ static void test_quant_layouts(void)
 		char json[1024];
 		snprintf(json, sizeof(json), "{%s}", quantized[i].quant + 1);
 		root = cJSON_Parse(json);
-		quant_read("config.json", root, NULL, &q, &e);
+		quant_read("config.json", root, NULL, NULL, &q, &e);
 		cJSON_Delete(root);
 		is_u64(m->weights_bytes, llama_bytes(&q, quantized[i].embed_float, quantized[i].head_float), q.name);
 		is_u64(m->parameters, 8030261248, "Llama-3-8B's 8.03B parameters, quantized or not");
@@ -2374,15 +2374,38 @@ static void test_quant_hostile(void)
 	/* hf_quant_config.json that is not JSON, or not ModelOpt's */
 	const char *const modelopt[][2] = {
 		{ "[]", "hf_quant_config.json beside dir/config.json: not a JSON object" },
-		{ "{\"quantization\":3}", "hf_quant_config.json: quantization: 3 is not an object" },
-		{ "{}", "hf_quant_config.json: quantization is missing" },
+		{ "{\"quantization\":3}", "dir/hf_quant_config.json: quantization: 3 is not an object" },
+		{ "{}", "dir/hf_quant_config.json: quantization is missing" },
 		{ "{\"quantization\":{\"quant_algo\":[\"FP8\"]}}",
-		  "hf_quant_config.json: quantization.quant_algo: an array is not a name" },
+		  "dir/hf_quant_config.json: quantization.quant_algo: an array is not a name" },
 		{ "{\"quantization\":{\"quant_algo\":\"NVFP4\",\"group_size\":0}}",
-		  "hf_quant_config.json: quantization.group_size: 0 is not a group size (-1, or 1 or more)" },
+		  "dir/hf_quant_config.json: quantization.group_size: 0 is not a group size (-1, or 1 or more)" },
 		{ "{\"quantization\":{\"quant_algo\":\"FP8\",\"exclude_modules\":{}}}",
-		  "hf_quant_config.json: quantization.exclude_modules: an object is not a list of module names" },
+		  "dir/hf_quant_config.json: quantization.exclude_modules: an object is not a list of module names" },
 	};
+	/* quantize_config.json, AutoGPTQ's beside an older GPTQ repository's config.json */
+	const char *const gptq[][2] = {
+		{ "[]", "quantize_config.json beside dir/config.json: not a JSON object" },
+		{ "{\"bits\":5,\"group_size\":128}", "dir/quantize_config.json: bits: 5 is not 2, 3, 4 or 8" },
+		{ "{\"bits\":4,\"group_size\":\"128\"}", "dir/quantize_config.json: group_size: the string \"128\" is not a number" },
+	};
+	for (size_t i = 0; i < sizeof(gptq) / sizeof(gptq[0]); i++) {
+		struct model_error e = { why, sizeof(why) };
+		struct model_build b;
+		const char *config = "{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":128,"
+				     "\"num_attention_heads\":4,\"num_hidden_layers\":2,\"vocab_size\":100}";
+		if (model_build_start(&b, NULL) < 0)
+			continue;
+		b.gptq = gptq[i][0];
+		b.gptq_len = strlen(gptq[i][0]);
+		int r = config_read("dir/config.json", config, strlen(config), &b, true, &e);
+		if (r == 0)
+			hmn_model_free(b.m);
+		else
+			model_build_abort(&b);
+		ok(r == -EINVAL, "quantize_config.json %s: refused", gptq[i][0]);
+		is_str(why, gptq[i][1], "said");
+	}
 	for (size_t i = 0; i < sizeof(modelopt) / sizeof(modelopt[0]); i++) {
 		struct model_error e = { why, sizeof(why) };
 		struct model_build b;
