@@ -872,6 +872,12 @@ hf_cache() {
 	[[ "${lines[2]}" == "weights  "*"GiB" ]]
 	run_split "$HMN" fit "$fixtures/gpt-oss-20b/config.json" --memory 80GiB --context 4096 --dtype bf16 --json
 	echo "$output" | jq -e '.model.quantization == "mxfp4" and .parts.weights_bytes > 40000000000'
+	# Its folder, config.json and the index before the download: the index's total_size, still mxfp4.
+	run_split "$HMN" fit "$fixtures/gpt-oss-20b" --memory 80GiB --context 4096 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.quantization == "mxfp4" and .parts.weights_bytes == 13761264768
+		and .model.parameters == 20907927360'
+	[[ "$stderr" == *"note: 3 of 3 shards not downloaded"* ]]
 	# deepseek-ai/DeepSeek-R1's: fp8 in 128 x 128 blocks; embeddings and head bf16.
 	run_split "$HMN" fit "$fixtures/deepseek-r1/config.json" --memory 1TiB --context 4096 --json
 	[ "$status" -eq 0 ]

@@ -2078,8 +2078,8 @@ static void test_quantized_configs(void)
 	/*
 	 * openai/gpt-oss-20b's config.json (huggingface.co/openai/gpt-oss-20b,
 	 * no torch_dtype; copied from a mirror of the repository's files) and its
-	 * index's metadata.total_size, 13,761,264,768 bytes (the index trimmed to
-	 * that and four entries). MXFP4 experts (16 bytes and an e8m0 scale per 32
+	 * index, metadata.total_size 13,761,264,768 bytes (its 459 entries
+	 * written back from that copy, which lists them in order). MXFP4 experts (16 bytes and an e8m0 scale per 32
 	 * weights), the rest bf16: 13,747,605,120 from the config, 0.1% under:
 	 * gpt_oss is read as a generic transformer, without its attention,
 	 * router and experts' biases and its sinks. 20.9B parameters published
