@@ -243,13 +243,7 @@ static int price_from_index(const struct model_files *f, struct model_build *b,
  */
 static int read_beside(const char *config, const char *name, char **ret_text, size_t *ret_len, struct model_error *e)
 {
-	const char *slash = strrchr(config, '/');
-#ifdef _WIN32
-	const char *back = strrchr(config, '\\');
-	if (back && (!slash || back > slash))
-		slash = back;
-#endif
-	size_t dir_len = slash ? (size_t)(slash - config + 1) : 0;
+	size_t dir_len = (size_t)(file_name(config) - config);
 	char *path = malloc(dir_len + strlen(name) + 1);
 	int r = 0;
 	if (!path)
