@@ -684,7 +684,8 @@ static int read_config(struct config *c, struct hmn_model *m, struct shape *s, b
 	m->architecture = arena_strdup(m->arena, name);
 	s->family = c->family = arch_find_model_type(arch);
 	if ((r = read_shape(c, s->family, m, s)) < 0 || (r = read_cross_layers(c, m, s)) < 0 ||
-	    (r = torch_dtype(c, &dt)) < 0 || (r = quant_read(c->file, c->root, c->modelopt, c->gptq, &s->q, c->e)) < 0)
+	    (r = torch_dtype(c, &dt)) < 0 ||
+	    (r = quant_read(c->file, c->root, c->modelopt, c->gptq, &s->q, c->e)) < 0)
 		return r;
 	/*
 	 * None named: transformers loads float32. A quantized checkpoint that
