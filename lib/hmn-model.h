@@ -152,7 +152,8 @@ struct hmn_model {
 	uint64_t context_limit;
 	uint32_t n_layer;
 	struct hmn_model_layer *layers; /* n_layer of them */
-	uint32_t n_embd, n_ff, n_head, n_head_kv, n_vocab;
+	uint32_t n_embd, n_ff, n_head, n_head_kv;
+	uint32_t n_vocab;           /* the tokens the output head scores; 0: none (an encoder: no logits) */
 	uint32_t key_length, value_length; /* per head */
 	uint32_t sliding_window;    /* 0: none */
 	uint32_t n_expert, n_expert_used, n_ff_expert, n_shared_expert;

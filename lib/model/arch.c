@@ -21,8 +21,10 @@
  * What llama.cpp's llama-model.cpp says of each (set_swa_pattern: which
  * layers slide; which keep a recurrent state; latent attention is told by
  * its keys), and for config.json how transformers' modeling_*.py builds its
- * layers and the defaults of its configuration_*.py. An architecture not
- * here is read as a plain transformer, with a warning.
+ * layers and the defaults of its configuration_*.py. A config.json alone of
+ * a model_type not here is refused (hmn would be guessing its size); with
+ * its weights, they are priced from their headers and the KV cache as an
+ * upper bound (model_warn_unknown_architecture).
  */
 static const struct arch_info arches[] = {
 	{ .gguf = "llama", .model_types = { "llama" },
@@ -103,14 +105,58 @@ static const struct arch_info arches[] = {
 			       { "num_hidden_layers", 26 }, { "num_attention_heads", 8 },
 			       { "num_key_value_heads", 4 }, { "head_dim", 256 },
 			       { "max_position_embeddings", 131072 }, { "sliding_window", 4096 }) },
-	{ .gguf = "cohere2", .swa_pattern = 4 },
-	{ .gguf = "command-r" },
-	{ .gguf = "phi2" },
+	/*
+	 * CohereConfig's and Cohere2Config's: one norm before attention and
+	 * MLP side by side, a LayerNorm without bias (a weight, as RMSNorm's);
+	 * use_qk_norm's span all heads.
+	 */
+	{ .gguf = "cohere2", .model_types = { "cohere2" }, .swa_pattern = 4, .parallel = true, .tied = true,
+	  .qk_norm_full = true, .attention_bias_key = "attention_bias",
+	  .defaults = DEFAULTS({ "vocab_size", 256000 }, { "hidden_size", 8192 }, { "intermediate_size", 22528 },
+			       { "num_hidden_layers", 40 }, { "num_attention_heads", 64 },
+			       { "max_position_embeddings", 8192 }, { "sliding_window", 4096 }) },
+	{ .gguf = "command-r", .model_types = { "cohere" }, .parallel = true, .tied = true, .qk_norm_full = true,
+	  .attention_bias_key = "attention_bias", .qk_norm_key = "use_qk_norm",
+	  .defaults = DEFAULTS({ "vocab_size", 256000 }, { "hidden_size", 8192 }, { "intermediate_size", 22528 },
+			       { "num_hidden_layers", 40 }, { "num_attention_heads", 64 },
+			       { "max_position_embeddings", 8192 }) },
+	/*
+	 * Qwen's first (QWenConfig, remote code): c_attn's fused Q, K and V
+	 * with a bias, its MLP's w1 and w2 of intermediate_size / 2 each.
+	 */
+	{ .model_types = { "qwen" }, .qkv_bias = true, .half_ff = true,
+	  .defaults = DEFAULTS({ "vocab_size", 151936 }, { "hidden_size", 4096 }, { "intermediate_size", 22016 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "max_position_embeddings", 8192 }) },
+	/*
+	 * PhiConfig's (Phi-1, 1.5, 2): one LayerNorm before attention and MLP
+	 * side by side, biases on every linear layer, the LM head's too.
+	 * mixformer-sequential is Phi-1.5's first format (its own remote code,
+	 * MixFormerSequentialConfig: n_embd, n_layer, n_head, n_inner None for
+	 * 4 x width); its defaults are not transformers', so none are assumed.
+	 */
+	{ .gguf = "phi2", .model_types = { "phi" }, .plain_mlp = true, .linear_bias = true, .layer_norm = true,
+	  .parallel = true, .output_bias = true, .qk_norm_key = "qk_layernorm",
+	  .defaults = DEFAULTS({ "vocab_size", 51200 }, { "hidden_size", 2048 }, { "intermediate_size", 8192 },
+			       { "num_hidden_layers", 24 }, { "num_attention_heads", 32 },
+			       { "max_position_embeddings", 2048 }, { "qk_layernorm", 0 }) },
+	{ .model_types = { "mixformer-sequential" }, .plain_mlp = true, .linear_bias = true, .layer_norm = true,
+	  .parallel = true, .output_bias = true },
 	{ .gguf = "phi3", .model_types = { "phi3" },
 	  .defaults = DEFAULTS({ "vocab_size", 32064 }, { "hidden_size", 3072 }, { "intermediate_size", 8192 },
 			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
 			       { "max_position_embeddings", 4096 }) },
 	{ .gguf = "phimoe" },
+	/*
+	 * PersimmonConfig's (Persimmon-8B; Fuyu's language model): biases on
+	 * every linear layer, a plain MLP (relu²), LayerNorms, and a LayerNorm
+	 * of head_dim on Q and on K (qk_layernorm, true by default).
+	 */
+	{ .model_types = { "persimmon" }, .plain_mlp = true, .linear_bias = true, .layer_norm = true,
+	  .qk_norm_key = "qk_layernorm",
+	  .defaults = DEFAULTS({ "vocab_size", 262144 }, { "hidden_size", 4096 }, { "intermediate_size", 16384 },
+			       { "num_hidden_layers", 36 }, { "num_attention_heads", 64 },
+			       { "max_position_embeddings", 16384 }, { "qk_layernorm", 1 }) },
 	/* GPT-2's own names (hidden_size is n_embd to it); n_inner None is 4 × n_embd. */
 	{ .gguf = "gpt2", .model_types = { "gpt2" }, .plain_mlp = true, .linear_bias = true, .layer_norm = true,
 	  .tied = true, .positions = true,
@@ -122,16 +168,85 @@ static const struct arch_info arches[] = {
 			       { "num_hidden_layers", 44 }, { "num_attention_heads", 64 },
 			       { "max_position_embeddings", 2048 }) },
 	{ .gguf = "starcoder" },
-	{ .gguf = "starcoder2" },
-	{ .gguf = "falcon" },
-	{ .gguf = "stablelm" },
-	{ .gguf = "internlm2" },
-	{ .gguf = "olmo" },
-	{ .gguf = "olmo2" },
-	{ .gguf = "olmoe" },
-	{ .gguf = "granite" },
-	{ .gguf = "granitemoe" },
+	/* Starcoder2Config's: LayerNorms, a plain MLP, biases where use_bias says (its default). */
+	{ .gguf = "starcoder2", .model_types = { "starcoder2" }, .plain_mlp = true, .layer_norm = true,
+	  .linear_bias = true, .tied = true, .bias_key = "use_bias",
+	  .defaults = DEFAULTS({ "vocab_size", 49152 }, { "hidden_size", 3072 }, { "intermediate_size", 12288 },
+			       { "num_hidden_layers", 30 }, { "num_attention_heads", 24 },
+			       { "num_key_value_heads", 2 }, { "max_position_embeddings", 4096 }) },
+	/*
+	 * FalconConfig's, and its first format's (RefinedWebModel: Falcon-7B's
+	 * RWConfig, n_head and n_layer): multi_query is one KV head unless
+	 * new_decoder_architecture (num_kv_heads, ln_attn and ln_mlp); a
+	 * LayerNorm with its bias whatever bias says; ffn_hidden_size None
+	 * is 4 x width. Falcon-40B's first format (RefinedWeb) is the new
+	 * decoder architecture, by its model_type alone.
+	 */
+	{ .gguf = "falcon", .model_types = { "falcon", "RefinedWebModel" }, .falcon = true, .plain_mlp = true,
+	  .layer_norm = true, .tied = true, .bias_key = "bias", .parallel_key = "parallel_attn",
+	  .defaults = DEFAULTS({ "vocab_size", 65024 }, { "hidden_size", 4544 }, { "num_hidden_layers", 32 },
+			       { "num_attention_heads", 71 }, { "max_position_embeddings", 2048 },
+			       { "multi_query", 1 }, { "parallel_attn", 1 }, { "bias", 0 },
+			       { "new_decoder_architecture", 0 }) },
+	{ .model_types = { "RefinedWeb" }, .falcon = true, .plain_mlp = true, .layer_norm = true, .tied = true,
+	  .bias_key = "bias", .parallel_key = "parallel_attn",
+	  .defaults = DEFAULTS({ "vocab_size", 65024 }, { "hidden_size", 4544 }, { "num_hidden_layers", 32 },
+			       { "num_attention_heads", 71 }, { "max_position_embeddings", 2048 },
+			       { "multi_query", 1 }, { "parallel_attn", 1 }, { "bias", 0 },
+			       { "new_decoder_architecture", 1 }) },
+	/*
+	 * StableLmConfig's: LayerNorms, Llama's gated MLP, Q, K and V biases
+	 * where use_qkv_bias says; qk_layernorm's are per head, weights only.
+	 */
+	{ .gguf = "stablelm", .model_types = { "stablelm" }, .layer_norm = true, .qk_norm_full = true,
+	  .qkv_bias_key = "use_qkv_bias", .parallel_key = "use_parallel_residual", .qk_norm_key = "qk_layernorm",
+	  .defaults = DEFAULTS({ "vocab_size", 50304 }, { "hidden_size", 2560 }, { "intermediate_size", 6912 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "num_key_value_heads", 32 }, { "max_position_embeddings", 4096 }) },
+	/* InternLM2's own config class (remote code): bias is Q, K, V and O's (wqkv, wo), not the MLP's. */
+	{ .gguf = "internlm2", .model_types = { "internlm2" }, .attention_bias_key = "bias",
+	  .defaults = DEFAULTS({ "vocab_size", 103168 }, { "hidden_size", 4096 }, { "intermediate_size", 11008 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "max_position_embeddings", 2048 }, { "bias", 1 }) },
+	/* OlmoConfig's: its LayerNorms have no parameters. */
+	{ .gguf = "olmo", .model_types = { "olmo" }, .bare_norm = true, .attention_bias_key = "attention_bias",
+	  .defaults = DEFAULTS({ "vocab_size", 50304 }, { "hidden_size", 4096 }, { "intermediate_size", 11008 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "max_position_embeddings", 2048 }) },
+	/* Olmo2Config's: norms after attention and MLP, Q and K normed over all their heads. */
+	{ .gguf = "olmo2", .model_types = { "olmo2" }, .qk_norm = true, .qk_norm_full = true,
+	  .attention_bias_key = "attention_bias",
+	  .defaults = DEFAULTS({ "vocab_size", 50304 }, { "hidden_size", 4096 }, { "intermediate_size", 11008 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "max_position_embeddings", 2048 }) },
+	/* OlmoeConfig's: OLMo 2's Q and K norms before the layers, experts of intermediate_size. */
+	{ .gguf = "olmoe", .model_types = { "olmoe" }, .qk_norm = true, .qk_norm_full = true,
+	  .attention_bias_key = "attention_bias",
+	  .defaults = DEFAULTS({ "vocab_size", 50304 }, { "hidden_size", 2048 }, { "intermediate_size", 2048 },
+			       { "num_hidden_layers", 16 }, { "num_attention_heads", 16 },
+			       { "max_position_embeddings", 4096 }, { "num_experts", 64 }, { "num_experts_per_tok", 8 }) },
+	/* GraniteConfig's: Llama's layers (its multipliers are no parameters). */
+	{ .gguf = "granite", .model_types = { "granite" }, .attention_bias_key = "attention_bias",
+	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "hidden_size", 4096 }, { "intermediate_size", 11008 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "max_position_embeddings", 2048 }) },
+	/* GraniteMoeConfig's: each expert's input_linear is gate and up at once. */
+	{ .gguf = "granitemoe", .model_types = { "granitemoe" }, .attention_bias_key = "attention_bias",
+	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "hidden_size", 4096 }, { "intermediate_size", 11008 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "max_position_embeddings", 2048 }, { "num_local_experts", 8 },
+			       { "num_experts_per_tok", 2 }) },
 	{ .gguf = "exaone" },
+	/*
+	 * Exaone4Config's: norms after attention and MLP (OLMo 2's), Q and K
+	 * normed per head (head_dim each), three of every four layers in a
+	 * window (sliding_window_pattern: 4, or its letters, "LLLG").
+	 */
+	{ .gguf = "exaone4", .model_types = { "exaone4" }, .qk_norm = true, .swa_pattern = 4,
+	  .defaults = DEFAULTS({ "vocab_size", 102400 }, { "hidden_size", 4096 }, { "intermediate_size", 16384 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "num_key_value_heads", 32 }, { "max_position_embeddings", 2048 },
+			       { "sliding_window", 4096 }) },
 	{ .gguf = "deepseek" },
 	{ .gguf = "deepseek2", .model_types = { "deepseek_v2" },
 	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "hidden_size", 4096 }, { "intermediate_size", 11008 },
@@ -149,10 +264,61 @@ static const struct arch_info arches[] = {
 			       { "qk_rope_head_dim", 64 }, { "v_head_dim", 128 }, { "n_routed_experts", 256 },
 			       { "n_shared_experts", 1 }, { "num_experts_per_tok", 8 },
 			       { "moe_intermediate_size", 2048 }, { "first_k_dense_replace", 3 }) },
-	{ .gguf = "glm4" },
+	/*
+	 * DbrxConfig's: d_model, n_heads, n_layers, max_seq_len, and its
+	 * sub-configurations' keys (attn_config.kv_n_heads, ffn_config's
+	 * experts); LayerNorms without biases (a weight each), Llama's
+	 * matrices, experts of three matrices, never tied.
+	 */
+	{ .gguf = "dbrx", .model_types = { "dbrx" }, .kv_heads_key = "attn_config.kv_n_heads",
+	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "d_model", 2048 }, { "n_heads", 16 }, { "n_layers", 24 },
+			       { "max_seq_len", 2048 }, { "attn_config.kv_n_heads", 1 },
+			       { "ffn_config.ffn_hidden_size", 3584 }, { "ffn_config.moe_num_experts", 4 },
+			       { "ffn_config.moe_top_k", 1 }) },
+	/*
+	 * Baichuan 1 and 2 (remote code): Llama's layers (W_pack is Q, K and V
+	 * fused, without biases; Baichuan 2's NormHead a plain matrix). Each
+	 * release's BaichuanConfig has defaults of its own (7B's 4096 x 32,
+	 * 13B's 5120 x 40): none are assumed.
+	 */
+	{ .gguf = "baichuan", .model_types = { "baichuan" } },
+	/*
+	 * ChatGLM 2 and 3 and GLM-4's first format (ChatGLMConfig, remote code:
+	 * num_layers, padded_vocab_size, kv_channels, ffn_hidden_size,
+	 * seq_length): RMSNorms, a gated MLP (dense_h_to_4h is both halves),
+	 * add_qkv_bias and add_bias_linear; its own defaults are not assumed.
+	 */
+	{ .model_types = { "chatglm" }, .bias_key = "add_bias_linear", .qkv_bias_key = "add_qkv_bias",
+	  .kv_heads_key = "multi_query_group_num", .kv_heads_if = "multi_query_attention" },
+	/*
+	 * Glm4Config's (GLM-4-0414) and GlmConfig's (GLM-4's transformers
+	 * format): Q, K and V biases where attention_bias says (O has none), a
+	 * fused gated MLP; GLM-4-0414 norms after attention and MLP too.
+	 */
+	{ .gguf = "glm4", .model_types = { "glm4" }, .sandwich_norm = true, .qkv_bias_key = "attention_bias",
+	  .defaults = DEFAULTS({ "vocab_size", 151552 }, { "hidden_size", 4096 }, { "intermediate_size", 13696 },
+			       { "num_hidden_layers", 40 }, { "num_attention_heads", 32 },
+			       { "num_key_value_heads", 2 }, { "head_dim", 128 },
+			       { "max_position_embeddings", 131072 }, { "attention_bias", 1 }) },
+	{ .model_types = { "glm" }, .qkv_bias_key = "attention_bias",
+	  .defaults = DEFAULTS({ "vocab_size", 151552 }, { "hidden_size", 4096 }, { "intermediate_size", 13696 },
+			       { "num_hidden_layers", 40 }, { "num_attention_heads", 32 },
+			       { "num_key_value_heads", 2 }, { "head_dim", 128 },
+			       { "max_position_embeddings", 131072 }, { "attention_bias", 1 }) },
 	{ .gguf = "glm4moe" },
-	{ .gguf = "gpt-oss", .swa_pattern = 2 },
-	{ .gguf = "smollm3" },
+	/*
+	 * GptOssConfig's: every other layer in a window (layer_types), Q, K, V
+	 * and O biases (attention_bias); its sinks and the router's and the
+	 * experts' biases (some 0.05% of it) are not counted. Its config.json
+	 * names its whole shape: no defaults are assumed.
+	 */
+	{ .gguf = "gpt-oss", .model_types = { "gpt_oss" }, .swa_pattern = 2, .attention_bias_key = "attention_bias" },
+	/* SmolLM3Config's: Llama's layers, its head tied by default. */
+	{ .gguf = "smollm3", .model_types = { "smollm3" }, .tied = true, .attention_bias_key = "attention_bias",
+	  .defaults = DEFAULTS({ "vocab_size", 128256 }, { "hidden_size", 2048 }, { "intermediate_size", 11008 },
+			       { "num_hidden_layers", 36 }, { "num_attention_heads", 16 },
+			       { "num_key_value_heads", 4 }, { "max_position_embeddings", 32768 },
+			       { "use_sliding_window", 0 }) },
 	/*
 	 * Falcon-Mamba is mamba in GGUF, and MambaConfig's shape. The state's
 	 * own defaults (state_size, conv_kernel, expand) are config.c's
@@ -163,7 +329,16 @@ static const struct arch_info arches[] = {
 	{ .gguf = "mamba2", .recurrent = true },
 	{ .gguf = "rwkv6", .recurrent = true },
 	{ .gguf = "rwkv7", .recurrent = true },
-	{ .gguf = "bert" },
+	/*
+	 * Encoders, BertConfig's defaults (RobertaConfig and XLMRobertaConfig
+	 * keep them): the model transformers' AutoModel builds, its pooler
+	 * included, no LM head, no KV cache.
+	 */
+	{ .gguf = "bert", .model_types = { "bert", "roberta", "xlm-roberta" }, .encoder = true, .plain_mlp = true,
+	  .linear_bias = true, .layer_norm = true, .positions = true, .tied = true,
+	  .defaults = DEFAULTS({ "vocab_size", 30522 }, { "hidden_size", 768 }, { "intermediate_size", 3072 },
+			       { "num_hidden_layers", 12 }, { "num_attention_heads", 12 },
+			       { "max_position_embeddings", 512 }, { "type_vocab_size", 2 }) },
 	{ .gguf = "nomic-bert" },
 };
 

@@ -34,6 +34,13 @@ struct config {
 	const cJSON *text, *root;
 	const struct arch_info *family; /* whose defaults stand for keys left out; NULL: none */
 	const char *file;            /* for messages */
+	const char *model_type;      /* printable, for messages */
+	/*
+	 * A model_type hmn does not know, beside its weights: the heads and the
+	 * feed-forward it does not name are bounded (K and V as wide as the
+	 * model, 4 x width), not refused: the weights are the headers' anyway.
+	 */
+	bool bound;
 	struct shape_names names;    /* the keys the shape's rules name: transformers' own */
 	const cJSON *modelopt;       /* hf_quant_config.json beside it; NULL: none */
 	const cJSON *gptq;           /* quantize_config.json beside it; NULL: none */
@@ -43,11 +50,11 @@ struct config {
 #define KEYS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
 /* The shape every transformer has, by transformers' names and the older ones some families keep. */
-#define LAYER_KEYS KEYS("num_hidden_layers", "n_layer", "num_layers")
+#define LAYER_KEYS KEYS("num_hidden_layers", "n_layer", "num_layers", "n_layers")
 #define WIDTH_KEYS KEYS("hidden_size", "n_embd", "d_model")
-#define VOCAB_KEYS KEYS("vocab_size")
-#define HEAD_KEYS KEYS("num_attention_heads", "n_head")
-#define FF_KEYS KEYS("intermediate_size", "n_inner", "ffn_dim")
+#define VOCAB_KEYS KEYS("vocab_size", "padded_vocab_size")
+#define HEAD_KEYS KEYS("num_attention_heads", "n_head", "n_heads")
+#define FF_KEYS KEYS("intermediate_size", "n_inner", "ffn_dim", "ffn_hidden_size", "ffn_config.ffn_hidden_size")
 
 /* v, unless it is absent or null (which configs write for "none": q_lora_rank, sliding_window). */
 static const cJSON *present(const cJSON *v)
@@ -58,6 +65,21 @@ static const cJSON *present(const cJSON *v)
 /* key's value, text_config's before the top level's; *ret_where names which, for messages. */
 static const cJSON *lookup(const struct config *c, const char *key, const char **ret_where)
 {
+	/* "attn_config.kv_n_heads": a key of a sub-configuration (DBRX's), wherever that is. */
+	const char *dot = strchr(key, '.');
+	if (dot) {
+		char outer[32];
+		if ((size_t)(dot - key) >= sizeof(outer))
+			return NULL;
+		memcpy(outer, key, (size_t)(dot - key));
+		outer[dot - key] = '\0';
+		const cJSON *o = lookup(c, outer, NULL);
+		/* A sub-configuration that is not an object is its keys' wrong value, said as theirs. */
+		const cJSON *v = cJSON_IsObject(o) ? present(cJSON_GetObjectItemCaseSensitive(o, dot + 1)) : o;
+		if (v && ret_where)
+			*ret_where = "";
+		return v;
+	}
 	const char *where = "text_config.";
 	const cJSON *v = c->text != c->root ? present(cJSON_GetObjectItemCaseSensitive(c->text, key)) : NULL;
 	if (!v) {
@@ -67,6 +89,15 @@ static const cJSON *lookup(const struct config *c, const char *key, const char *
 	if (v && ret_where)
 		*ret_where = where;
 	return v;
+}
+
+/* The first of keys the config has (the one a message about its value names), else the first. */
+static const char *key_written(const struct config *c, const char *const *keys)
+{
+	for (const char *const *k = keys; *k; k++)
+		if (lookup(c, *k, NULL))
+			return *k;
+	return keys[0];
 }
 
 /* A JSON value as a message shows it: a number as written, a string quoted, else what it is. */
@@ -157,10 +188,17 @@ static int config_required(const struct config *c, const char *const *keys, uint
 			   uint64_t *ret)
 {
 	int r = config_number(c, keys, min, max, ret);
-	if (r == 0)
-		/* Neither written nor a default of a family hmn knows: hmn would be guessing the model's size. */
-		return model_fail(c->e, -EINVAL, "%s: %s is missing%s", c->file, keys[0],
-				  c->text != c->root ? " (from text_config and the top level)" : "");
+	if (r == 0) {
+		/* Neither written nor a default of the family: hmn would be guessing the model's size. */
+		char tried[160] = "";
+		size_t at = 0;
+		for (const char *const *k = keys + 1; *k && at < sizeof(tried); k++)
+			at += (size_t)snprintf(tried + at, sizeof(tried) - at, "%s%s", k == keys + 1 ? "nor " : ", ", *k);
+		const char *nested = c->text != c->root ? "from text_config and the top level" : "";
+		return model_fail(c->e, -EINVAL, "%s: key %s is missing for model_type %s%s%s%s%s%s", c->file, keys[0],
+				  c->model_type ? c->model_type : "(none)", *tried || *nested ? " (" : "", tried,
+				  *tried && *nested ? "; " : "", nested, *tried || *nested ? ")" : "");
+	}
 	return r < 0 ? r : 0;
 }
 
@@ -222,6 +260,13 @@ struct shape {
 	uint64_t h, ff, vocab, positions;
 	uint64_t q_lora, nope, rope, v_head;
 	uint64_t ff_moe, ff_shared, first_dense;
+	uint64_t types;   /* an encoder's token types (type_vocab_size) */
+	uint64_t kv_heads; /* the K and V projections' heads, where the cache has none (an encoder) */
+	unsigned norms;   /* norms in each layer */
+	bool bias;        /* every linear layer has a bias */
+	bool qkv_bias, o_bias; /* Q, K and V have biases; O has one */
+	bool qk_norm;     /* a norm on Q and on K */
+	bool heads_bounded; /* no heads named: one as wide as the model (c->bound) */
 	bool tied;
 	enum hmn_dtype weights;  /* the float type: norms, and what the quantization leaves */
 	struct quant q;          /* the checkpoint's quantization (q.name empty: none) */
@@ -269,15 +314,24 @@ static int implied_vector(struct model_build *b, const char *name, uint64_t n, c
 
 static uint64_t norm_params(const struct shape *s, uint64_t width)
 {
+	if (s->family && s->family->bare_norm)
+		return 0;
 	return s->family && s->family->layer_norm ? sat_mul(2, width) : width;
 }
 
+/* The Q and K norms: over all their heads' width at once, else one of head_dim each. */
+static uint64_t qk_norm_params(const struct shape *s, uint64_t nh, uint64_t nkv, uint64_t hd)
+{
+	if (s->family && s->family->qk_norm_full)
+		return sat_mul(sat_add(nh, nkv), hd);
+	return sat_mul(2, norm_params(s, hd));
+}
 
 static int implied_layer(struct model_build *b, const struct hmn_model *m, const struct shape *s, uint32_t i)
 {
 	const struct arch_info *f = s->family;
 	char name[64];
-	uint64_t h = s->h, hd = m->key_length, nh = m->n_head, nkv = m->n_head_kv;
+	uint64_t h = s->h, hd = m->key_length, nh = m->n_head, nkv = s->kv_heads;
 	struct priced mat = { 0 };
 	uint64_t vector = 0;
 	int r;
@@ -310,20 +364,20 @@ static int implied_layer(struct model_build *b, const struct hmn_model *m, const
 			priced_add(&mat, s, QUANT_ATTENTION, h, sat_mul(nh, hd), 1);
 			priced_add(&mat, s, QUANT_ATTENTION, h, sat_mul(nkv, hd), 2);
 			priced_add(&mat, s, QUANT_ATTENTION, sat_mul(nh, hd), h, 1);
-			if (f && (f->linear_bias || f->qkv_bias))
+			if (s->qkv_bias)
 				vector = sat_add(vector, sat_add(sat_mul(nh, hd), sat_mul(2, sat_mul(nkv, hd))));
-			if (f && f->linear_bias)
+			if (s->o_bias)
 				vector = sat_add(vector, h);
-			if (f && f->qk_norm)
-				vector = sat_add(vector, sat_mul(2, hd));
+			if (s->qk_norm)
+				vector = sat_add(vector, qk_norm_params(s, nh, nkv, hd));
 			/* A cross-attention layer norms Q and K and gates its attention and MLP (MllamaCrossAttentionDecoderLayer). */
 			if (s->cross && s->cross[i])
 				vector = sat_add(vector, sat_add(sat_mul(2, hd), 2));
 		}
-		vector = sat_add(vector, sat_mul(norm_params(s, h), f && f->sandwich_norm ? 4 : 2));
+		vector = sat_add(vector, sat_mul(norm_params(s, h), s->norms));
 		bool moe = m->n_expert && i >= s->first_dense;
-		uint64_t ff = moe ? s->ff_moe : s->ff;
-		if (f && f->plain_mlp && f->linear_bias)
+		uint64_t ff = moe ? s->ff_moe : f && f->half_ff ? s->ff / 2 : s->ff;
+		if (f && f->plain_mlp && s->bias)
 			vector = sat_add(vector, sat_add(ff, h));
 		enum quant_part part = moe ? QUANT_EXPERTS : QUANT_MLP;
 		uint64_t copies = moe ? m->n_expert : 1;
@@ -346,21 +400,32 @@ static int implied_layer(struct model_build *b, const struct hmn_model *m, const
 /* The tensors the shape implies, for a config.json without weights. */
 static int implied_tensors(struct model_build *b, const struct hmn_model *m, const struct shape *s)
 {
-	struct priced embd = { 0 }, positions = { 0 }, head = { 0 };
+	bool encoder = s->family && s->family->encoder;
+	struct priced embd = { 0 }, positions = { 0 }, types = { 0 }, pooler = { 0 }, head = { 0 };
 	int r;
 	/* Embeddings are rows of the width: an MLX group runs along it, as a head's input does. */
 	priced_add(&embd, s, QUANT_EMBED, s->h, sat_add(s->vocab, s->extra_vocab), 1);
 	priced_add(&positions, s, QUANT_EMBED, s->h, s->positions, 1);
+	priced_add(&types, s, QUANT_EMBED, s->h, s->types, 1);
 	priced_add(&head, s, QUANT_HEAD, s->h, s->vocab, 1);
+	/* An encoder's pooler: a dense layer of the width (its bias with the vectors). */
+	if (encoder)
+		priced_add(&pooler, s, QUANT_MLP, s->h, s->h, 1);
 	if ((r = implied(b, "token_embd.weight", &embd, true, s)) < 0 ||
-	    (r = implied(b, "token_embd.positions", &positions, true, s)) < 0)
+	    (r = implied(b, "token_embd.positions", &positions, true, s)) < 0 ||
+	    (r = implied(b, "token_embd.types", &types, true, s)) < 0)
 		return r;
 	for (uint32_t i = 0; i < m->n_layer; i++)
 		if ((r = implied_layer(b, m, s, i)) < 0)
 			return r;
-	if ((r = implied_vector(b, "output_norm.weight", norm_params(s, s->h), s)) < 0)
+	/* An encoder's norm is its embeddings' (BERT's embeddings.LayerNorm). */
+	if ((r = implied_vector(b, encoder ? "token_embd.norm" : "output_norm.weight", norm_params(s, s->h), s)) < 0 ||
+	    (encoder && ((r = implied(b, "output.pooler", &pooler, true, s)) < 0 ||
+			 (r = implied_vector(b, "output.pooler_bias", s->h, s)) < 0)))
 		return r;
 	if (!s->tied && (r = implied(b, "output.weight", &head, true, s)) < 0)
+		return r;
+	if (!s->tied && s->family && s->family->output_bias && (r = implied_vector(b, "output.bias", s->vocab, s)) < 0)
 		return r;
 	return 0;
 }
@@ -399,7 +464,8 @@ static int read_common(const struct config *c, const struct arch_info *f, struct
 	    (r = config_required(c, WIDTH_KEYS, 1, MODEL_MAX_WIDTH, &s->h)) < 0 ||
 	    (r = config_required(c, VOCAB_KEYS, 1, MODEL_MAX_WIDTH, &s->vocab)) < 0 ||
 	    /* Absent (Mamba's), hmn fit asks for --context. */
-	    (r = config_optional(c, KEYS("max_position_embeddings", "n_positions", "max_seq_len", "seq_length"), 1,
+	    (r = config_optional(c, KEYS("max_position_embeddings", "n_positions", "max_seq_len", "seq_length",
+					   "model_max_length"), 1,
 				 MODEL_MAX_CONTEXT, 0, &context)) < 0 ||
 	    (r = config_flag(c, "tie_word_embeddings", f ? f->tied : false, &s->tied)) < 0)
 		return r;
@@ -434,6 +500,81 @@ static int read_mla(const struct config *c, struct hmn_model *m, struct shape *s
 }
 
 /*
+ * The KV heads: num_key_value_heads, else as many as the heads; ChatGLM's
+ * multi_query_group_num where multi_query_attention says so. Falcon's
+ * first format and FalconConfig's default share one (multi_query), whatever
+ * num_kv_heads says, unless new_decoder_architecture (modeling_falcon.py's
+ * FalconAttention).
+ */
+static int read_kv_heads(const struct config *c, const struct arch_info *f, uint64_t heads, uint64_t *ret,
+			 const char **ret_key)
+{
+	bool new_arch, multi_query;
+	int r;
+
+	*ret_key = "num_key_value_heads";
+	if (f && f->kv_heads_key) {
+		bool grouped = true;
+		if (f->kv_heads_if && (r = config_flag(c, f->kv_heads_if, false, &grouped)) < 0)
+			return r;
+		*ret_key = f->kv_heads_key;
+		if (grouped)
+			return config_optional(c, KEYS(f->kv_heads_key), 1, MODEL_MAX_WIDTH, heads, ret);
+		*ret = heads;
+		return 0;
+	}
+	if (!f || !f->falcon) {
+		*ret_key = key_written(c, KEYS("num_key_value_heads", "num_kv_heads"));
+		return config_optional(c, KEYS("num_key_value_heads", "num_kv_heads"), 1, MODEL_MAX_WIDTH, heads, ret);
+	}
+	if ((r = config_flag(c, "new_decoder_architecture", false, &new_arch)) < 0 ||
+	    (r = config_flag(c, "multi_query", true, &multi_query)) < 0)
+		return r;
+	*ret_key = key_written(c, KEYS("num_kv_heads", "n_head_kv"));
+	if (new_arch)
+		return config_optional(c, KEYS("num_kv_heads", "n_head_kv"), 1, MODEL_MAX_WIDTH, heads, ret);
+	*ret = multi_query ? 1 : heads;
+	return 0;
+}
+
+/*
+ * How each layer is built beyond its matrices: its norms, its biases, an
+ * encoder's token types, each from the family's own key where it has one
+ * (arch_info's *_key), else its table's flag. Falcon's new decoder
+ * architecture has two norms unless num_ln_in_parallel_attn says one
+ * (Falcon2-11B).
+ */
+static int read_layers(const struct config *c, const struct arch_info *f, struct shape *s)
+{
+	bool parallel = f && f->parallel, new_arch = false, attention_bias = false;
+	uint64_t in_parallel = 1;
+	int r;
+
+	s->bias = f && f->linear_bias;
+	s->qkv_bias = f && f->qkv_bias;
+	s->qk_norm = f && f->qk_norm;
+	if (!f)
+		goto done;
+	if ((f->bias_key && (r = config_flag(c, f->bias_key, s->bias, &s->bias)) < 0) ||
+	    (f->attention_bias_key && (r = config_flag(c, f->attention_bias_key, false, &attention_bias)) < 0) ||
+	    (f->qkv_bias_key && (r = config_flag(c, f->qkv_bias_key, s->qkv_bias, &s->qkv_bias)) < 0) ||
+	    (f->parallel_key && (r = config_flag(c, f->parallel_key, parallel, &parallel)) < 0) ||
+	    (f->qk_norm_key && (r = config_flag(c, f->qk_norm_key, s->qk_norm, &s->qk_norm)) < 0))
+		return r;
+	if (f->falcon &&
+	    ((r = config_flag(c, "new_decoder_architecture", false, &new_arch)) < 0 ||
+	     (r = config_optional(c, KEYS("num_ln_in_parallel_attn"), 1, 2, new_arch ? 2 : 1, &in_parallel)) < 0))
+		return r;
+	if (f->encoder && (r = config_optional(c, KEYS("type_vocab_size"), 0, MODEL_MAX_WIDTH, 0, &s->types)) < 0)
+		return r;
+done:
+	s->qkv_bias = s->qkv_bias || s->bias || attention_bias;
+	s->o_bias = s->bias || attention_bias;
+	s->norms = f && f->sandwich_norm ? 4 : parallel ? (unsigned)in_parallel : 2;
+	return 0;
+}
+
+/*
  * The heads and the feed-forward. Without head_dim the heads split the
  * width, so they must divide it (Gemma says head_dim: 8 heads of 256 in
  * 2304); the KV heads are shared by groups of heads, so they divide those.
@@ -442,29 +583,46 @@ static int read_attention(const struct config *c, const struct arch_info *f, str
 			  struct shape *s)
 {
 	uint64_t heads, kv, head_dim, ff;
+	/* The keys as this config names them, for the rules' messages (Falcon's n_head_kv, ChatGLM's). */
+	struct shape_names names = c->names;
 	int r;
 
-	if ((r = config_required(c, HEAD_KEYS, 1, MODEL_MAX_WIDTH, &heads)) < 0 ||
-	    (r = config_optional(c, KEYS("num_key_value_heads", "num_kv_heads"), 1, MODEL_MAX_WIDTH, heads,
-				 &kv)) < 0 ||
-	    (r = model_check_kv_heads(&c->names, heads, kv, -1, c->e)) < 0 ||
-	    (r = config_number(c, KEYS("head_dim"), 1, MODEL_MAX_WIDTH, &head_dim)) < 0)
+	names.heads = key_written(c, HEAD_KEYS);
+	if (c->bound && (r = config_optional(c, HEAD_KEYS, 1, MODEL_MAX_WIDTH, 0, &heads)) < 0)
 		return r;
-	if (r == 0) {
+	if (c->bound && !heads) {
+		/*
+		 * One head as wide as the model: K and V as a full multi-head
+		 * attention keeps them, the most of the layouts that split the width.
+		 */
+		s->heads_bounded = true;
+		heads = kv = 1;
+		head_dim = s->h;
+	} else if ((!c->bound && (r = config_required(c, HEAD_KEYS, 1, MODEL_MAX_WIDTH, &heads)) < 0) ||
+		   (r = read_kv_heads(c, f, heads, &kv, &names.kv_heads)) < 0 ||
+		   (r = model_check_kv_heads(&names, heads, kv, -1, c->e)) < 0 ||
+		   /* kv_channels: ChatGLM's and Qwen's first's name for it. */
+		   (r = config_number(c, KEYS("head_dim", "kv_channels"), 1, MODEL_MAX_WIDTH, &head_dim)) < 0) {
+		return r;
+	}
+	if (r == 0 && !s->heads_bounded) {
 		bool latent = m->kv_lora_rank != 0;
-		if ((r = model_check_heads_split(&c->names, heads, s->h, false, latent, c->e)) < 0)
+		names.width = key_written(c, WIDTH_KEYS);
+		if ((r = model_check_heads_split(&names, heads, s->h, false, latent, c->e)) < 0)
 			return r;
 		head_dim = s->h / heads;
 	}
 	/* GPT-2 and GPT-NeoX write none (n_inner: null) for their 4 × width. */
-	if (f && f->plain_mlp)
+	if ((f && f->plain_mlp) || c->bound)
 		r = config_optional(c, FF_KEYS, 1, MODEL_MAX_WIDTH, 4 * s->h, &ff);
 	else
 		r = config_required(c, FF_KEYS, 1, MODEL_MAX_WIDTH, &ff);
 	if (r < 0)
 		return r;
 	m->n_head = (uint32_t)heads;
-	m->n_head_kv = (uint32_t)kv;
+	/* An encoder attends to the whole input at once: its K and V are never kept. */
+	m->n_head_kv = f && f->encoder ? 0 : (uint32_t)kv;
+	s->kv_heads = kv;
 	m->key_length = m->value_length = (uint32_t)head_dim;
 	if (m->kv_lora_rank) {
 		m->key_length = (uint32_t)(s->nope + s->rope);
@@ -481,9 +639,9 @@ static int read_experts(const struct config *c, struct hmn_model *m, struct shap
 	uint64_t experts, used, shared;
 	int r;
 
-	if ((r = config_optional(c, KEYS("num_local_experts", "n_routed_experts", "num_experts"), 0, MODEL_MAX_WIDTH,
+	if ((r = config_optional(c, KEYS("num_local_experts", "n_routed_experts", "num_experts", "ffn_config.moe_num_experts"), 0, MODEL_MAX_WIDTH,
 				 0, &experts)) < 0 ||
-	    (r = config_optional(c, KEYS("num_experts_per_tok", "num_experts_per_token"), 0, MODEL_MAX_WIDTH, 0,
+	    (r = config_optional(c, KEYS("num_experts_per_tok", "num_experts_per_token", "ffn_config.moe_top_k"), 0, MODEL_MAX_WIDTH, 0,
 				 &used)) < 0 ||
 	    (r = config_optional(c, KEYS("moe_intermediate_size"), 1, MODEL_MAX_WIDTH, s->ff, &s->ff_moe)) < 0 ||
 	    (r = config_optional(c, KEYS("n_shared_experts"), 0, MODEL_MAX_WIDTH, 0, &shared)) < 0 ||
@@ -536,7 +694,7 @@ static int read_shape(const struct config *c, const struct arch_info *f, struct 
 		return r;
 	if (f && f->recurrent)
 		return read_recurrent(c, m, s);
-	if ((r = read_mla(c, m, s)) < 0 || (r = read_attention(c, f, m, s)) < 0)
+	if ((r = read_layers(c, f, s)) < 0 || (r = read_mla(c, m, s)) < 0 || (r = read_attention(c, f, m, s)) < 0)
 		return r;
 	return read_experts(c, m, s);
 }
@@ -585,6 +743,39 @@ static int layer_types(const struct config *c, const struct hmn_model *m, bool *
 	return 0;
 }
 
+/*
+ * sliding_window_pattern written as letters (EXAONE 4.0's "LLLG": L a
+ * local, sliding layer, G a global one), repeated over the layers, where
+ * layer_types does not say each: *ret_swa malloc'd, else NULL.
+ */
+static int pattern_letters(const struct config *c, const struct hmn_model *m, bool **ret_swa, size_t *ret_n)
+{
+	const char *where = "";
+	const cJSON *v = lookup(c, "sliding_window_pattern", &where);
+	*ret_swa = NULL;
+	*ret_n = 0;
+	if (!cJSON_IsString(v))
+		return 0;
+	size_t len = strlen(v->valuestring);
+	bool letters = len > 0 && len <= MODEL_MAX_LAYERS;
+	for (size_t i = 0; letters && i < len; i++)
+		letters = v->valuestring[i] == 'L' || v->valuestring[i] == 'G';
+	if (!letters) {
+		char shown[64];
+		describe(v, shown, sizeof(shown));
+		return model_fail(c->e, -EINVAL, "%s: %ssliding_window_pattern: %s is not a pattern of L and G layers",
+				  c->file, where, shown);
+	}
+	bool *swa = calloc(m->n_layer ? m->n_layer : 1, sizeof(*swa));
+	if (!swa)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < m->n_layer; i++)
+		swa[i] = v->valuestring[i % len] == 'L';
+	*ret_swa = swa;
+	*ret_n = m->n_layer;
+	return 0;
+}
+
 /* The window, and which layers slide: layer_types, else the family's pattern or every layer. */
 static int read_sliding(const struct config *c, const struct arch_info *f, struct hmn_model *m, bool **ret_swa,
 			size_t *ret_n, uint32_t *ret_pattern)
@@ -595,12 +786,16 @@ static int read_sliding(const struct config *c, const struct arch_info *f, struc
 	size_t n = 0;
 	int r;
 
+	const cJSON *letters = lookup(c, "sliding_window_pattern", NULL);
+	pattern = f ? f->swa_pattern : 0;
 	/* 0 or null: no window. */
 	if ((r = config_optional(c, KEYS("sliding_window"), 0, UINT32_MAX, 0, &window)) < 0 ||
 	    (r = config_flag(c, "use_sliding_window", true, &use)) < 0 ||
-	    (r = config_optional(c, KEYS("sliding_window_pattern"), 1, MODEL_MAX_LAYERS, f ? f->swa_pattern : 0,
-				 &pattern)) < 0 ||
+	    (!cJSON_IsString(letters) &&
+	     (r = config_optional(c, KEYS("sliding_window_pattern"), 1, MODEL_MAX_LAYERS, pattern, &pattern)) < 0) ||
 	    (r = layer_types(c, m, &swa, &n)) < 0)
+		return r;
+	if (!swa && (r = pattern_letters(c, m, &swa, &n)) < 0)
 		return r;
 	/* Qwen2 names a window it does not use unless use_sliding_window says so. */
 	m->sliding_window = use ? (uint32_t)window : 0;
@@ -670,8 +865,8 @@ static bool shape_written(const struct config *c)
 }
 
 /* Everything the estimate takes from the config, checked, into m and s. */
-static int read_config(struct config *c, struct hmn_model *m, struct shape *s, bool **ret_swa,
-		       size_t *ret_n, uint32_t *ret_pattern)
+static int read_config(struct config *c, struct hmn_model *m, struct shape *s, bool implies_tensors,
+		       bool **ret_swa, size_t *ret_n, uint32_t *ret_pattern)
 {
 	const char *arch = architecture_of(c);
 	enum hmn_dtype dt = HMN_DTYPE_NONE;
@@ -682,7 +877,20 @@ static int read_config(struct config *c, struct hmn_model *m, struct shape *s, b
 	char name[64];
 	printable_name(arch, name, sizeof(name));
 	m->architecture = arena_strdup(m->arena, name);
+	if (!m->architecture)
+		return -ENOMEM;
+	c->model_type = m->architecture;
 	s->family = c->family = arch_find_model_type(arch);
+	/*
+	 * Read as some other family's, its size was wrong by -41% to +225%
+	 * (issue 27: encoders priced as decoders, Persimmon's MLP as gated),
+	 * with exit 0. The weights' headers say it exactly.
+	 */
+	c->bound = !s->family;
+	if (!s->family && implies_tensors)
+		return model_fail(c->e, -EINVAL, "%s: model_type '%s' is not one hmn knows: its size cannot be read "
+				  "from config.json alone (give hmn the model's folder: its weights' safetensors headers, "
+				  "or its model.safetensors.index.json)", c->file, m->architecture);
 	if ((r = read_shape(c, s->family, m, s)) < 0 || (r = read_cross_layers(c, m, s)) < 0 ||
 	    (r = torch_dtype(c, &dt)) < 0 ||
 	    (r = quant_read(c->file, c->root, c->modelopt, c->gptq, &s->q, c->e)) < 0)
@@ -816,7 +1024,7 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 	} else {
 		c.modelopt = modelopt;
 		c.gptq = gptq;
-		r = read_config(&c, m, &s, &swa, &n_swa, &pattern);
+		r = read_config(&c, m, &s, implies_tensors, &swa, &n_swa, &pattern);
 	}
 	cJSON_Delete(modelopt);
 	cJSON_Delete(gptq);
@@ -841,6 +1049,9 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 	if (implies_tensors)
 		m->tied_embeddings = s.tied;
 	say_quantization(m, &s, implies_tensors);
+	/* An encoder's output is its hidden states (and pooler): no head scores the vocabulary, no logits. */
+	if (s.family && s.family->encoder)
+		m->n_vocab = 0;
 	const struct arch_info *f = s.family;
 	/*
 	 * The model_type looked up as a GGUF name first: one that is the GGUF
@@ -850,6 +1061,13 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 	 * answer, they answer the same entry.
 	 */
 	const struct arch_info *info = arch_find_gguf(m->architecture);
+	if (!f) {
+		/* An upper bound: no layer assumed to slide, whatever the config says of windows. */
+		m->sliding_window = 0;
+		free(swa);
+		swa = NULL;
+		n_swa = 0;
+	}
 	model_set_layer_kinds(m, info ? info->recurrent : f && f->recurrent, pattern, swa, n_swa);
 	free(swa);
 	for (uint32_t i = 0; s.cross && i < m->n_layer; i++)
@@ -857,7 +1075,9 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 			m->layers[i].kind = HMN_LAYER_NO_CACHE;
 	free(s.cross);
 	if (!f) {
-		model_warn_unknown_architecture(m);
+		model_warn_unknown_architecture(m, "model_type");
+		if (s.heads_bounded)
+			model_add_warning(m, "config.json names no heads: K and V taken as wide as the model");
 	} else if (assumed) {
 		/* m->architecture: the model_type the entry was found by, one of the table's names. */
 		char w[160];

@@ -715,6 +715,12 @@ static void apply_layers(const struct gguf_state *s, struct hmn_model *m, const 
 	if (kv && kv->array)
 		for (uint32_t i = 0; i < m->n_layer; i++)
 			m->layers[i].n_head_kv = kv->array[i]; /* kv->n == n_layer: checked */
+	/* An encoder (BERT) keeps no K and V (llama.cpp makes no cache for one) and scores no vocabulary. */
+	if (arch && arch->encoder) {
+		for (uint32_t i = 0; i < m->n_layer; i++)
+			m->layers[i].n_head_kv = 0;
+		m->n_vocab = 0;
+	}
 	const struct candidate *pattern = arch_value(s, K_SWA_PATTERN);
 	uint32_t every = arch ? arch->swa_pattern : 0;
 	bool *swa = NULL;
@@ -882,9 +888,11 @@ int gguf_read(const struct reader *parts, size_t n, struct hmn_model **ret_model
 	    (r = check_layer_arrays(first, m, e)) < 0)
 		goto fail;
 	const struct arch_info *arch = arch_find_gguf(m->architecture);
+	if (!arch)
+		m->sliding_window = 0; /* an upper bound: no layer assumed to slide */
 	apply_layers(first, m, arch);
 	if (!arch)
-		model_warn_unknown_architecture(m);
+		model_warn_unknown_architecture(m, "architecture");
 	*ret_model = m;
 	r = 0;
 	goto out;

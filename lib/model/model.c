@@ -76,10 +76,11 @@ bool hmn_model_warn_context(struct hmn_model *m, uint64_t context)
 	return true;
 }
 
-void model_warn_unknown_architecture(struct hmn_model *m)
+void model_warn_unknown_architecture(struct hmn_model *m, const char *what)
 {
-	char w[160];
-	snprintf(w, sizeof(w), "unknown architecture '%s': read as a generic transformer", m->architecture);
+	char w[300];
+	snprintf(w, sizeof(w), "%s '%s' is not one hmn knows: the weights are exact, from their headers; the KV cache "
+		 "and activations are an upper bound: every layer full attention", what, m->architecture);
 	model_add_warning(m, w);
 }
 

@@ -125,8 +125,11 @@ int model_build_check_parameters(const struct model_build *b, const char *where,
 int model_build_finish(struct model_build *b, struct model_error *e);
 void model_build_abort(struct model_build *b);
 
-/* m's warning: its architecture is not one hmn knows, and how it was read instead. */
-void model_warn_unknown_architecture(struct hmn_model *m);
+/*
+ * m's warning: its architecture (what: "model_type", "architecture") is not
+ * one hmn knows; its weights are its headers', its KV cache an upper bound.
+ */
+void model_warn_unknown_architecture(struct hmn_model *m, const char *what);
 /* Adds text to m's warning (after the one it has, if any: "first; text"). */
 void model_add_warning(struct hmn_model *m, const char *text);
 /* Adds text to m's note (hmn_model.note: said, not doubted), as model_add_warning() does. */
@@ -170,7 +173,7 @@ struct config_default {
 	uint64_t value;          /* a flag's: 0 or 1 */
 };
 
-#define ARCH_MAX_MODEL_TYPES 2
+#define ARCH_MAX_MODEL_TYPES 3
 
 /* One architecture, by GGUF's name and config.json's, and what each reader needs of it. */
 struct arch_info {
@@ -188,6 +191,35 @@ struct arch_info {
 	bool sandwich_norm;          /* norms after attention and MLP too (Gemma 2/3) */
 	bool tied;                   /* the default of tie_word_embeddings */
 	bool positions;              /* learned position embeddings (GPT-2) */
+	bool encoder;                /* BERT's: no KV cache, no LM head; token types, an embedding norm, a pooler */
+	bool parallel;               /* one norm before attention and MLP side by side (Phi, Falcon's first format) */
+	bool output_bias;            /* the LM head has a bias (Phi) */
+	bool bare_norm;              /* norms without parameters (OLMo's LayerNorm) */
+	bool qk_norm_full;           /* the Q and K norms span all their heads (OLMo 2, Cohere), not head_dim */
+	bool half_ff;                /* the gated MLP's two halves split intermediate_size (Qwen's first) */
+	/*
+	 * Falcon's keys: multi_query (one KV head) unless new_decoder_architecture
+	 * (num_kv_heads, and two norms unless num_ln_in_parallel_attn says one);
+	 * the default of new_decoder_architecture is the defaults' entry
+	 * (RefinedWeb's is true).
+	 */
+	bool falcon;
+	/*
+	 * The keys that say how its layers are built, where the family has them
+	 * (NULL: none; absent: the defaults' entry, else the flag above): every
+	 * linear layer's bias (Falcon's bias, StarCoder2's use_bias), Q, K, V and
+	 * O's (attention_bias; InternLM2's bias), Q, K and V's (StableLM's
+	 * use_qkv_bias), one norm for attention and MLP side by side
+	 * (parallel_attn, use_parallel_residual), Q and K norms (qk_layernorm,
+	 * use_qk_norm).
+	 */
+	const char *bias_key, *attention_bias_key, *qkv_bias_key, *parallel_key, *qk_norm_key;
+	/*
+	 * The KV heads' key where it is not num_key_value_heads (DBRX's
+	 * attn_config.kv_n_heads), read where kv_heads_if is true or NULL
+	 * (ChatGLM's multi_query_attention).
+	 */
+	const char *kv_heads_key, *kv_heads_if;
 	/*
 	 * The config class's defaults for the keys config.c reads
 	 * (configuration_*.py), ended by a NULL key; where the class derives

@@ -198,13 +198,13 @@ no_escapes() {
 	[ "$status" -eq 0 ]
 	no_escapes "$output" "$stderr"
 	[[ "${lines[0]}" == "hmn fit: ?[2J?]0;owned????: ?[2J?]0;owned????, "* ]]
-	[ "$stderr" = "hmn: $MODELS/hostile/escapes.gguf: unknown architecture '?[2J?]0;owned????': read as a generic transformer" ]
+	[ "$stderr" = "hmn: $MODELS/hostile/escapes.gguf: architecture '?[2J?]0;owned????' is not one hmn knows: the weights are exact, from their headers; the KV cache and activations are an upper bound: every layer full attention" ]
 	# The JSON escapes ESC and BEL, and stays JSON.
 	run_split "$HMN" fit "$MODELS/hostile/escapes.gguf" --memory 8GiB --json
 	[ "$status" -eq 0 ]
 	no_escapes "$stderr"
 	[ -z "$(printf '%s' "$output" | od -An -v -c -w1 | tr -d ' ' | grep -xE '033|\\a')" ]
-	echo "$output" | jq -e '.model.architecture == "?[2J?]0;owned????" and .model.warning == "unknown architecture '"'?[2J?]0;owned????'"': read as a generic transformer" and (.model.name | startswith("\u001b[2J\u001b]0;owned\u0007"))'
+	echo "$output" | jq -e '.model.architecture == "?[2J?]0;owned????" and .model.warning == "architecture '"'?[2J?]0;owned????'"' is not one hmn knows: the weights are exact, from their headers; the KV cache and activations are an upper bound: every layer full attention" and (.model.name | startswith("\u001b[2J\u001b]0;owned\u0007"))'
 	# An error naming a tensor of the file.
 	run_split "$HMN" fit "$MODELS/hostile/escapes-tensor.gguf" --memory 8GiB
 	[ "$status" -eq 1 ]
@@ -361,14 +361,33 @@ no_escapes() {
 	[ "$status" -eq 0 ]
 }
 
-@test "fit: an unknown architecture is read as a generic transformer, and said so" {
+@test "fit: an encoder (BERT) is one: its parameters as published, no KV cache, no warning" {
 	run_split "$HMN" fit "$MODELS/bert-base-cased" --memory 4GiB --json
 	[ "$status" -eq 0 ]
-	# bert-base-cased is float32, as its test model: the note follows the warning.
-	[ "${stderr_lines[0]}" = "hmn: $MODELS/bert-base-cased: unknown architecture 'bert': read as a generic transformer" ]
-	[ "${stderr_lines[1]}" = "hmn: $MODELS/bert-base-cased: note: stored in float32: priced as stored; vLLM and llama.cpp load it in 16 bits (--dtype bf16 prices that)" ]
-	[ "${#stderr_lines[@]}" -eq 2 ]
-	echo "$output" | jq -e '.model.warning | contains("unknown architecture")'
+	echo "$output" | jq -e '.model.architecture == "bert" and .model.parameters == 108310272 and .model.warning == null
+		and .parts.kv_cache_bytes == 0 and .parts.activations_bytes > 0'
+	# Its config.json alone: the same count.
+	run_split "$HMN" fit "$MODELS/bert-base-cased/config.json" --memory 4GiB --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.parameters == 108310272 and .parts.kv_cache_bytes == 0'
+}
+
+@test "fit: a model_type hmn does not know: refused from config.json alone, an upper bound beside its weights" {
+	# bert-base-cased's folder, its model_type one hmn has no entry for.
+	cp -r "$MODELS/bert-base-cased" "$BATS_TEST_TMPDIR/custom"
+	jq '.model_type = "custom-encoder" | .sliding_window = 128' "$MODELS/bert-base-cased/config.json" \
+		>"$BATS_TEST_TMPDIR/custom/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/custom/config.json" --memory 4GiB --json
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/custom/config.json: model_type 'custom-encoder' is not one hmn knows: its size cannot be read from config.json alone (give hmn the model's folder: its weights' safetensors headers, or its model.safetensors.index.json)" ]
+	# With its weights: priced from their headers, the KV cache as if every layer attended to the whole context.
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/custom" --memory 4GiB --context 512 --json
+	[ "$status" -eq 0 ]
+	# (bert-base-cased is float32, as its test model: the note follows the warning.)
+	[ "${stderr_lines[0]}" = "hmn: $BATS_TEST_TMPDIR/custom: model_type 'custom-encoder' is not one hmn knows: the weights are exact, from their headers; the KV cache and activations are an upper bound: every layer full attention" ]
+	echo "$output" | jq -e '.model.parameters == 108310272 and .parts.kv_cache_bytes == 12 * 512 * 2 * 768 * 4
+		and (.model.warning | contains("an upper bound"))'
 }
 
 @test "fit: what is not a model, truncated or hostile gives one line and exit 1" {
@@ -423,20 +442,20 @@ llama_config() {
 		negative|num_hidden_layers|-1|num_hidden_layers: -1 is not a whole number of 1 or more
 		fraction|num_hidden_layers|32.5|num_hidden_layers: 32.5 is not a whole number of 1 or more
 		string|num_hidden_layers|"32"|num_hidden_layers: the string "32" is not a number
-		missing|num_hidden_layers|-|num_hidden_layers is missing|custom
-		null|vocab_size|null|vocab_size is missing
+		missing|num_hidden_layers|-|model_type 'custom' is not one hmn knows: its size cannot be read from config.json alone (give hmn the model's folder: its weights' safetensors headers, or its model.safetensors.index.json)|custom
+		null|vocab_size|null|key vocab_size is missing for model_type llama (nor padded_vocab_size)
 		no-heads|num_attention_heads|0|num_attention_heads: 0 is not a whole number of 1 or more
 		huge|hidden_size|1e300|hidden_size: 1e+300 is more than 16777216
 		ragged|hidden_size|4100|num_attention_heads: 32 does not divide hidden_size, 4100, and there is no head_dim
 		groups|num_key_value_heads|12|num_key_value_heads: 12 does not divide num_attention_heads, 32
 	EOF
-	# A model_type hmn knows no defaults of, and nothing else: no layers to count.
+	# A model_type hmn does not know, and nothing else: refused as one.
 	mkdir -p "$BATS_TEST_TMPDIR/bare"
 	echo '{"model_type":"custom"}' >"$BATS_TEST_TMPDIR/bare/config.json"
 	run_split "$HMN" fit "$BATS_TEST_TMPDIR/bare" --memory 24GiB --context 4096 --json
 	[ "$status" -eq 1 ]
 	[ -z "$output" ]
-	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/bare/config.json: num_hidden_layers is missing" ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/bare/config.json: model_type 'custom' is not one hmn knows: its size cannot be read from config.json alone (give hmn the model's folder: its weights' safetensors headers, or its model.safetensors.index.json)" ]
 }
 
 @test "fit: a config.json leaving keys to transformers' defaults reads with them, quietly" {
@@ -873,10 +892,12 @@ hf_cache() {
 	run_split "$HMN" fit "$fixtures/gpt-oss-20b/config.json" --memory 80GiB --context 4096 --dtype bf16 --json
 	echo "$output" | jq -e '.model.quantization == "mxfp4" and .parts.weights_bytes > 40000000000'
 	# Its folder, config.json and the index before the download: the index's total_size, still mxfp4.
+	# Its parameters the config's, gpt_oss's Q, K, V and O biases counted (24 x 8000); its sinks
+	# and router and expert biases not: 20,908,119,360 of the published 20,914,757,184.
 	run_split "$HMN" fit "$fixtures/gpt-oss-20b" --memory 80GiB --context 4096 --json
 	[ "$status" -eq 0 ]
 	echo "$output" | jq -e '.model.quantization == "mxfp4" and .parts.weights_bytes == 13761264768
-		and .model.parameters == 20907927360'
+		and .model.parameters == 20908119360'
 	[[ "$stderr" == *"note: 3 of 3 shards not downloaded"* ]]
 	# deepseek-ai/DeepSeek-R1's: fp8 in 128 x 128 blocks; embeddings and head bf16.
 	run_split "$HMN" fit "$fixtures/deepseek-r1/config.json" --memory 1TiB --context 4096 --json
@@ -949,4 +970,34 @@ hf_cache() {
 	run_split "$HMN" fit "$BATS_TEST_TMPDIR/gptq" --memory 80GiB --json
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/gptq/quantize_config.json: bits: 5 is not 2, 3, 4 or 8" ]
+}
+
+@test "fit: the families beyond Llama's from their real config.json: published counts, their own KV caches" {
+	fixtures="$TESTS_DIR/fixtures/fit"
+	while IFS='|' read -r folder arch parameters kv; do
+		run_split "$HMN" fit "$fixtures/$folder/config.json" --memory 400GiB --context 512 --kv-dtype bf16 --json
+		[ "$status" -eq 0 ]
+		[[ -z "$stderr" || "$stderr" == *": note: "* ]] || { echo "$stderr"; false; }
+		echo "$output" | jq -e --arg arch "$arch" --argjson p "$parameters" --argjson kv "$kv" \
+			'.model.architecture == $arch and .model.parameters == $p and .model.warning == null
+			 and .parts.kv_cache_bytes == $kv * 512'
+	done <<-'EOF'
+		falcon-7b|falcon|6921720704|8192
+		falcon-7b-rw|RefinedWebModel|6921720704|8192
+		falcon-40b|RefinedWeb|41303293952|122880
+		phi-2|phi|2779683840|327680
+		smollm3-3b|smollm3|3075098624|73728
+		xlm-roberta-large|xlm-roberta|559890432|0
+		stablelm-2-1_6b|stablelm|1644515328|196608
+		starcoder2-3b|starcoder2|3030371328|30720
+		OLMo-2-1124-7B|olmo2|7298617344|524288
+		internlm2-chat-1_8b|internlm2|1889110016|98304
+		granite-3.1-3b-a800m-instruct|granitemoe|3298793472|65536
+		persimmon-8b-base|persimmon|9397175296|589824
+		glm-4-9b-chat-1m|chatglm|9483857920|81920
+		OLMoE-1B-7B-0924|olmoe|6919161856|131072
+		EXAONE-4.0-1.2B|exaone4|1279391488|61440
+		TongGu-7B|baichuan|7505973248|524288
+		dbrx-instruct|dbrx|131596523520|163840
+	EOF
 }
