@@ -120,7 +120,13 @@ uint64_t hmn_fit_vision(const struct hmn_model *m, const struct hmn_fit_request 
 	 */
 	enum hmn_dtype dtype = req->dtype != HMN_DTYPE_NONE && dtype_is_float(req->dtype) ? req->dtype
 											   : HMN_DTYPE_NONE;
-	return div_up(part_weights(&m->vision, dtype), p.gpus);
+	/*
+	 * llama.cpp loads the mmproj whole on one device (clip.cpp's own
+	 * backend, never split by --tensor-split): a GGUF's tower is not
+	 * divided over --gpus; vLLM shards the tower with the model.
+	 */
+	uint64_t bytes = part_weights(&m->vision, dtype);
+	return p.gguf ? bytes : div_up(bytes, p.gpus);
 }
 
 /* ---- KV cache ----------------------------------------------------------------- */

@@ -231,8 +231,11 @@ static enum tensor_place place_of(const char *s, size_t n)
  * MiniCPM-V (vpm., resampler.), Molmo (model.vision_backbone.), Qwen-VL
  * (transformer.visual.), the original LLaVA's mm_projector, Idefics 3
  * (model.connector.), InternVL (mlp1.), Phi-3-vision
- * (model.vision_embed_tokens.). Read before the layers: Qwen2-VL's
- * visual.blocks.N. are the tower's, not the text model's layer N.
+ * (model.vision_embed_tokens.), Mistral's own consolidated.safetensors
+ * (vision_encoder., vision_language_adapter., patch_merger.,
+ * pre_mm_projector_norm.: vLLM's pixtral.py loads them by these). Read
+ * before the layers: Qwen2-VL's visual.blocks.N. are the tower's, not the
+ * text model's layer N.
  */
 bool model_is_vision_tensor(const char *s, size_t n)
 {
@@ -241,11 +244,23 @@ bool model_is_vision_tensor(const char *s, size_t n)
 		"model.vision_tower.", "model.vision_model.", "model.visual.", "model.multi_modal_projector.",
 		"vpm.", "resampler.", "model.vision_backbone.", "transformer.visual.", "model.mm_projector.",
 		"mm_projector.", "model.connector.", "mlp1.", "model.vision_embed_tokens.",
+		"vision_encoder.", "vision_language_adapter.", "patch_merger.", "pre_mm_projector_norm.",
 	};
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
 		if (starts(s, n, prefixes[i]))
 			return true;
 	return false;
+}
+
+/*
+ * A GGUF model file that carries its own tower (Ollama's gemma3,
+ * llama3.2-vision and mistral-small3.1, one file where llama.cpp has an
+ * mmproj beside): llama.cpp's clip names, v.blk.N. (not the text model's
+ * blk.N.), v.patch_embd, mm.* for the projector.
+ */
+static bool is_gguf_vision_tensor(const struct model_build *b, const char *s, size_t n)
+{
+	return b->m->format == HMN_MODEL_GGUF && (starts(s, n, "v.") || starts(s, n, "mm."));
 }
 
 static bool is_output_head(const char *s, size_t n)
@@ -413,7 +428,7 @@ int model_build_tensor(struct model_build *b, const char *name, size_t name_len,
 	if (add_name(b, name, name_len) < 0)
 		return -ENOMEM;
 
-	if (b->all_vision || model_is_vision_tensor(name, name_len)) {
+	if (b->all_vision || model_is_vision_tensor(name, name_len) || is_gguf_vision_tensor(b, name, name_len)) {
 		layer_add(&m->vision, bytes, matrix, aux);
 		b->vision_parameters += params; /* at most parameters, checked above */
 		return 0;

@@ -77,6 +77,8 @@ struct model_build {
 	uint64_t parameters;
 	uint64_t vision_parameters;     /* of them, the image tower's and projector's */
 	bool all_vision;                /* every tensor is the tower's (a GGUF projector, mmproj-*.gguf) */
+	/* The weights priced from elsewhere (an index's total_size) hold an image tower: one not shaped stays in them. */
+	bool vision_in_weights;
 	bool saw_output_head;           /* an output matrix of its own: not tied to the embeddings */
 	/* Every tensor's name, NUL-terminated one after another: a name met twice is refused. */
 	char *names;
@@ -256,20 +258,12 @@ int gguf_read_projector(const struct reader *r, struct hmn_model *m, struct mode
 /* Adds one safetensors file's tensors to b. */
 int safetensors_read(const struct reader *r, struct model_build *b, struct model_error *e);
 /*
- * The shard files a model.safetensors.index.json names, each once, in the
- * order first met: calls add for each (name NUL-terminated, checked to be a
- * plain file name). Returns how many, or a negative errno; path names the
- * index in messages.
- */
-int safetensors_index(const char *path, const char *text, size_t len,
-		      int (*add)(const char *name, void *data), void *data, struct model_error *e);
-/*
  * model.safetensors.index.json as read: its shards, its metadata.total_size
  * and its weight_map's tensor names (which tensors a model has, in which
  * shard: for what a planner may want of them before the shards are there).
  */
 struct safetensors_index {
-	char **shards;                  /* plain file names, each once, in the order first met; malloc'd */
+	char **shards;                  /* plain file names (checked), each once, in the order first met; malloc'd */
 	size_t n_shards;
 	enum { INDEX_TOTAL_ABSENT, INDEX_TOTAL_VALID, INDEX_TOTAL_INVALID } total;
 	uint64_t total_size;            /* INDEX_TOTAL_VALID: the tensors' bytes, 1 to MODEL_MAX_TOTAL_SIZE */
@@ -277,10 +271,20 @@ struct safetensors_index {
 	/* The tensors' names, NUL-terminated one after another, in the map's order; malloc'd. */
 	char *tensor_names;
 	size_t names_len, names_capacity, n_tensors;
-	uint32_t *tensor_shard;         /* each tensor's shard, an index into shards; malloc'd */
+	/*
+	 * Each tensor's shard, an index into shards; malloc'd. Nothing reads it
+	 * yet: kept for the quantization work (which shard holds a module's
+	 * scales), and checked by test-resolve and fuzz-safetensors.
+	 */
+	uint32_t *tensor_shard;
 	size_t shard_capacity;
 };
-/* Reads an index (path names it in messages) into *ret; the errors of safetensors_index(). */
+/*
+ * Reads an index (path names it in messages) into *ret: 0, or -EINVAL with
+ * one line in e (no weight_map object, a shard that is no plain
+ * .safetensors name beside it, no shard, more than MODEL_MAX_TENSORS
+ * tensors or MODEL_MAX_FILES shards), -ENOMEM.
+ */
 int safetensors_index_read(const char *path, const char *text, size_t len, struct safetensors_index *ret,
 			   struct model_error *e);
 void safetensors_index_clear(struct safetensors_index *ix);

@@ -13,46 +13,6 @@
 #include "model/resolve.h"
 #include "os/os.h"
 
-static int open_failed(struct model_error *e, const char *path, int r)
-{
-	if (r == -ENOENT)
-		return model_fail(e, r, "%s: no such file", path);
-	if (r == -EISDIR)
-		return model_fail(e, r, "%s: a folder where a file was expected", path);
-	if (r == -EINVAL)
-		return model_fail(e, r, "%s: not a regular file", path);
-	return model_fail(e, r, "%s: %s", path, strerror(-r));
-}
-
-/* A whole small text file (config.json), NUL-terminated, at most MODEL_MAX_TEXT. */
-static int read_text(const char *path, char **ret_text, size_t *ret_len, struct model_error *e)
-{
-	struct reader r;
-	int ret = os_file_open(path, &r);
-	if (ret < 0)
-		return open_failed(e, path, ret);
-	if (r.size > MODEL_MAX_TEXT) {
-		os_file_close(&r);
-		return model_fail(e, -EFBIG, "%s: %llu bytes, more than the %u MiB a config may take", path,
-				  (unsigned long long)r.size, MODEL_MAX_TEXT >> 20);
-	}
-	char *text = malloc((size_t)r.size + 1);
-	if (!text) {
-		os_file_close(&r);
-		return -ENOMEM;
-	}
-	ret = r.size ? r.read_at(r.userdata, 0, text, (size_t)r.size) : 0;
-	os_file_close(&r);
-	if (ret < 0) {
-		free(text);
-		return model_fail(e, ret, "%s: cannot read: %s", path, strerror(-ret));
-	}
-	text[r.size] = '\0';
-	*ret_text = text;
-	*ret_len = (size_t)r.size;
-	return 0;
-}
-
 /* The GGUF's parts, opened together and read as one model. */
 static int read_gguf(const struct model_files *f, const char *path, struct hmn_model **ret, struct model_error *e)
 {
@@ -65,7 +25,7 @@ static int read_gguf(const struct model_files *f, const char *path, struct hmn_m
 				r = model_fail(e, r, "%s: part %zu of %zu of this split GGUF is missing (%s)", path, i + 1,
 					       f->n_files, f->files[i]);
 			else
-				r = open_failed(e, f->files[i], r);
+				r = model_open_failed(e, f->files[i], r);
 			break;
 		}
 		opened++;
@@ -78,18 +38,6 @@ static int read_gguf(const struct model_files *f, const char *path, struct hmn_m
 	return r;
 }
 
-/* path's last component (after '/', and '\\' on Windows). */
-static const char *file_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-#ifdef _WIN32
-	const char *back = strrchr(path, '\\');
-	if (back && (!slash || back > slash))
-		slash = back;
-#endif
-	return slash ? slash + 1 : path;
-}
-
 /* One .safetensors file's header into b; f names its set, for what is said of one missing. */
 static int read_shard(const struct model_files *f, const char *typed, const char *path, struct model_build *b,
 		      struct model_error *e)
@@ -98,10 +46,10 @@ static int read_shard(const struct model_files *f, const char *typed, const char
 	/* Opened as it is read (no stat first: 163 shards for DeepSeek-V3); a folder of its name is said so. */
 	int ret = os_file_open(path, &r);
 	if (ret == -ENOENT && f->set_count)
-		return model_fail(e, ret, "%s: %s, of its set of %u, is missing", typed, SHOWN(file_name(path)),
+		return model_fail(e, ret, "%s: %s, of its set of %u, is missing", typed, SHOWN(model_base_name(path)),
 				  f->set_count);
 	if (ret < 0)
-		return open_failed(e, path, ret);
+		return model_open_failed(e, path, ret);
 	ret = safetensors_read(&r, b, e);
 	os_file_close(&r);
 	b->m->n_files++;
@@ -213,8 +161,9 @@ static int price_from_index(const struct model_files *f, struct model_build *b,
 	/* The index's names say which layers have weights: fewer than the config's, and they are not one model. */
 	long last = -1;
 	for (size_t i = 0, at = 0; i < ix->n_tensors; i++) {
-		size_t n = strlen(ix->tensor_names + at);
-		long layer = model_is_vision_tensor(ix->tensor_names + at, n) ? -1 : model_layer_of(ix->tensor_names + at, n);
+		const char *name = ix->tensor_names + at;
+		size_t n = strlen(name);
+		long layer = model_is_vision_tensor(name, n) ? -1 : model_layer_of(name, n);
 		last = layer > last ? layer : last;
 		at += n + 1;
 	}
@@ -243,7 +192,7 @@ static int price_from_index(const struct model_files *f, struct model_build *b,
  */
 static int read_beside(const char *config, const char *name, char **ret_text, size_t *ret_len, struct model_error *e)
 {
-	size_t dir_len = (size_t)(file_name(config) - config);
+	size_t dir_len = (size_t)(model_base_name(config) - config);
 	char *path = malloc(dir_len + strlen(name) + 1);
 	int r = 0;
 	if (!path)
@@ -251,9 +200,21 @@ static int read_beside(const char *config, const char *name, char **ret_text, si
 	memcpy(path, config, dir_len);
 	strcpy(path + dir_len, name);
 	if (os_path_kind(path) == OS_PATH_FILE)
-		r = read_text(path, ret_text, ret_len, e);
+		r = model_read_small(path, MODEL_MAX_TEXT, ret_text, ret_len, e);
 	free(path);
 	return r < 0 ? r : 0;
+}
+
+/* Does the index name an image tower's tensors (whose bytes its total_size then counts)? */
+static bool index_has_vision(const struct safetensors_index *ix)
+{
+	for (size_t i = 0, at = 0; i < ix->n_tensors; i++) {
+		size_t n = strlen(ix->tensor_names + at);
+		if (model_is_vision_tensor(ix->tensor_names + at, n))
+			return true;
+		at += n + 1;
+	}
+	return false;
 }
 
 /* A folder's safetensors (or one file of them), or its config.json alone, with the config. */
@@ -271,6 +232,7 @@ static int read_hf(const struct model_files *f, const char *typed, struct hmn_mo
 		return r;
 	b.m->format = f->source == MODEL_SOURCE_CONFIG ? HMN_MODEL_CONFIG : HMN_MODEL_SAFETENSORS;
 	b.m->path = arena_strdup(b.m->arena, typed);
+	b.vision_in_weights = planned && index_has_vision(&f->index);
 	if (planned && f->n_files) {
 		if ((r = model_build_start(&present, NULL)) < 0)
 			goto fail;
@@ -285,7 +247,7 @@ static int read_hf(const struct model_files *f, const char *typed, struct hmn_mo
 		r = model_fail(e, -ENOENT, "%s: no config.json in %s: hmn needs the model's architecture", typed, f->dir);
 		goto fail;
 	}
-	if ((r = read_text(f->config, &text, &len, e)) < 0 ||
+	if ((r = model_read_small(f->config, MODEL_MAX_TEXT, &text, &len, e)) < 0 ||
 	    (r = read_beside(f->config, "hf_quant_config.json", &modelopt, &b.modelopt_len, e)) < 0 ||
 	    (r = read_beside(f->config, "quantize_config.json", &gptq, &b.gptq_len, e)) < 0)
 		goto fail;
@@ -346,7 +308,7 @@ static const char *projector_of(const struct model_files *f, size_t *ret_count)
 	return f16 ? f16 : first;
 }
 
-static int add_projector(const struct model_files *f, struct hmn_model *m, struct model_error *e)
+static int add_projector(const struct model_files *f, struct hmn_model *m)
 {
 	size_t count;
 	const char *name = projector_of(f, &count);
@@ -356,21 +318,35 @@ static int add_projector(const struct model_files *f, struct hmn_model *m, struc
 	char *path = model_join_path(f->dir, name);
 	if (!path)
 		return -ENOMEM;
+	/*
+	 * One that cannot be read (a Git LFS pointer, a link whose blob is
+	 * gone, another model's GGUF) leaves the model as it is, said: the
+	 * model is still what was asked of, and --text-only needs no projector.
+	 */
+	char why[300] = "";
+	struct model_error projector_e = { why, sizeof(why) };
 	int r = os_file_open(path, &reader);
-	if (r < 0)
-		r = open_failed(e, path, r);
-	else {
-		r = gguf_read_projector(&reader, m, e);
+	if (r < 0) {
+		r = model_open_failed(&projector_e, path, r);
+	} else {
+		r = gguf_read_projector(&reader, m, &projector_e);
 		os_file_close(&reader);
 	}
 	free(path);
-	if (r >= 0 && count > 1) {
-		char note[200];
-		snprintf(note, sizeof(note), "the vision projector priced is %s, one of %zu beside the model", SHOWN(name),
+	if (r == -ENOMEM)
+		return r;
+	char text[400];
+	if (r < 0) {
+		snprintf(text, sizeof(text), "its vision projector cannot be read, so the vision part is left out: %s",
+			 why);
+		model_add_warning(m, text);
+	} else if (count > 1) {
+		/* True with --text-only too: which one is the vision part, where there is one. */
+		snprintf(text, sizeof(text), "the vision projector is %s, one of %zu beside the model", SHOWN(name),
 			 count);
-		model_add_note(m, note);
+		model_add_note(m, text);
 	}
-	return r;
+	return 0;
 }
 
 int hmn_model_open(const char *path, struct hmn_model **ret_model, char *why, size_t why_size)
@@ -387,7 +363,7 @@ int hmn_model_open(const char *path, struct hmn_model **ret_model, char *why, si
 	r = model_resolve(path, &f, &e);
 	if (r >= 0)
 		r = f.source == MODEL_SOURCE_GGUF ? read_gguf(&f, path, &m, &e) : read_hf(&f, path, &m, &e);
-	if (r >= 0 && f.source == MODEL_SOURCE_GGUF && (r = add_projector(&f, m, &e)) < 0)
+	if (r >= 0 && f.source == MODEL_SOURCE_GGUF && (r = add_projector(&f, m)) < 0)
 		m = hmn_model_free(m);
 	if (r >= 0) {
 		/* The path the caller gave, not the first part's nor the snapshot's. */

@@ -78,7 +78,7 @@ static char *dirname_of(const char *path)
 	return p;
 }
 
-static const char *basename_of(const char *path)
+const char *model_base_name(const char *path)
 {
 	const char *slash = last_separator(path);
 	return slash ? slash + 1 : path;
@@ -112,7 +112,7 @@ static char *last_component(const char *path)
 	char *copy = trimmed(path);
 	if (!copy)
 		return NULL;
-	const char *base = basename_of(copy);
+	const char *base = model_base_name(copy);
 #ifdef _WIN32
 	if (base == copy && strlen(copy) >= 2 && copy[1] == ':')
 		base += 2;
@@ -129,6 +129,18 @@ static bool names_no_folder(const char *component)
 }
 
 /* ---- Hugging Face's names -------------------------------------------------- */
+
+/* A commit's hash as refs/ holds it: 40 hexadecimal digits (SHA-1), or 64 (SHA-256). */
+static bool commit_hash(const char *s, size_t n)
+{
+	if (n != 40 && n != 64)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f') || (s[i] >= 'A' && s[i] <= 'F')))
+			return false;
+	return true;
+}
+
 
 static bool repo_part_valid(const char *s, size_t n)
 {
@@ -154,6 +166,28 @@ bool model_hf_repo_id_valid(const char *id)
 	if (!slash)
 		return repo_part_valid(id, n);
 	return repo_part_valid(id, (size_t)(slash - id)) && repo_part_valid(slash + 1, n - (size_t)(slash - id) - 1);
+}
+
+/*
+ * The last component of path as it names a folder: as typed, else (".",
+ * "..", a config.json named from inside its folder) resolved; malloc'd,
+ * NULL where it cannot be told. A snapshot's hash typed is resolved too
+ * (snapshots/HASH, HASH or ../HASH from inside the cache): the folders
+ * above it name its repository.
+ */
+static char *folder_component(const char *path, char **ret_full)
+{
+	char *base = last_component(path), *full = NULL;
+	*ret_full = NULL;
+	if (base && (names_no_folder(base) || commit_hash(base, strlen(base)))) {
+		full = os_full_path(path);
+		if (names_no_folder(base)) {
+			free(base);
+			base = full ? last_component(full) : NULL;
+		}
+	}
+	*ret_full = full;
+	return base;
 }
 
 /*
@@ -188,9 +222,9 @@ static char *repo_of_snapshot(const char *dir)
 	char *path = trimmed(dir), *up = NULL, *upper = NULL, *repo = NULL;
 	if (!path)
 		return NULL;
-	if ((up = dirname_of(path)) && strcmp(basename_of(path), up) && !strcmp(basename_of(up), "snapshots") &&
+	if ((up = dirname_of(path)) && strcmp(model_base_name(path), up) && !strcmp(model_base_name(up), "snapshots") &&
 	    (upper = dirname_of(up)))
-		repo = repo_of_cache_folder(basename_of(upper));
+		repo = repo_of_cache_folder(model_base_name(upper));
 	free(path);
 	free(up);
 	free(upper);
@@ -201,19 +235,15 @@ static char *repo_of_snapshot(const char *dir)
  * The name of the folder dir is (Meta-Llama-3-8B/), malloc'd: the model's
  * name when its files give none. As typed (a link named for the model
  * keeps that name); resolved only where what was typed names no folder
- * ("." and a config.json named from inside the folder); NULL for a root.
+ * ("." and a config.json named from inside the folder) or is a snapshot's
+ * hash (typed from inside the cache); NULL for a root.
  * A Hugging Face cache snapshot's is its repository's, never its hash.
  */
 static char *folder_name(const char *dir, bool *ret_repo)
 {
-	char *base = last_component(dir), *full = NULL, *repo;
+	char *full, *base = folder_component(dir, &full), *repo;
 	*ret_repo = false;
-	if (base && names_no_folder(base)) {
-		full = os_full_path(dir);
-		free(base);
-		base = full ? last_component(full) : NULL;
-	}
-	if ((repo = repo_of_snapshot(full ? full : dir))) {
+	if ((repo = repo_of_snapshot(dir)) || (full && (repo = repo_of_snapshot(full)))) {
 		free(base);
 		free(full);
 		*ret_repo = true;
@@ -287,7 +317,7 @@ const char *model_aside_reason_name(enum model_aside_reason reason)
 	return "?";
 }
 
-static int open_failed(struct model_error *e, const char *path, int r)
+int model_open_failed(struct model_error *e, const char *path, int r)
 {
 	if (r == -ENOENT)
 		return model_fail(e, r, "%s: no such file", path);
@@ -298,16 +328,15 @@ static int open_failed(struct model_error *e, const char *path, int r)
 	return model_fail(e, r, "%s: %s", path, strerror(-r));
 }
 
-/* A small text file whole (an index, refs/main), NUL-terminated, malloc'd: at most max bytes. */
-static int read_small(const char *path, size_t max, char **ret_text, size_t *ret_len, struct model_error *e)
+int model_read_small(const char *path, size_t max, char **ret_text, size_t *ret_len, struct model_error *e)
 {
 	struct reader r;
 	int ret = os_file_open(path, &r);
 	if (ret < 0)
-		return open_failed(e, path, ret);
+		return model_open_failed(e, path, ret);
 	if (r.size > max) {
 		os_file_close(&r);
-		return model_fail(e, -EFBIG, "%s: %llu bytes, more than the %zu it may take", path,
+		return model_fail(e, -EFBIG, "%s: %llu bytes, more than the %zu bytes it may take", path,
 				  (unsigned long long)r.size, max);
 	}
 	char *text = malloc((size_t)r.size + 1);
@@ -351,6 +380,25 @@ static int resolve_gguf_parts(struct model_files *f, const char *path, struct mo
 }
 
 /*
+ * llama.cpp's vision projector by its name: "mmproj" anywhere in it, in
+ * any case, as the repositories that serve one name it (mmproj-F16.gguf,
+ * llava-v1.5-7b-mmproj-model-f16.gguf, gemma-3-4b-it-mmproj-f16.gguf,
+ * Model_mmproj-Q8_0.gguf). gguf_read_projector() checks it is one (clip).
+ */
+bool model_is_projector_name(const char *name)
+{
+	static const char word[] = "mmproj";
+	for (const char *p = name; *p; p++) {
+		size_t i = 0;
+		while (word[i] && (p[i] | 0x20) == word[i])
+			i++;
+		if (!word[i])
+			return true;
+	}
+	return false;
+}
+
+/*
  * A folder without safetensors that holds GGUF files (a download of one
  * from a GGUF repository): its one model, a split one from its parts, or
  * -EAGAIN when it holds none (read as a transformers folder then). Two
@@ -363,7 +411,7 @@ static int resolve_gguf_folder(struct model_files *f, const char *dir, bool have
 {
 	struct name_list names = { 0 };
 	int r = os_list_dir(dir, ".gguf", MODEL_MAX_FILES, &names);
-	if (r < 0 || !names.count) {
+	if (r < 0 || (!names.count && !names.dangling)) {
 		name_list_clear(&names);
 		return -EAGAIN; /* what the transformers folder's reading says of it stands */
 	}
@@ -372,7 +420,7 @@ static int resolve_gguf_folder(struct model_files *f, const char *dir, bool have
 	unsigned first_count = 0;
 	for (size_t i = 0; i < names.count && r >= 0; i++) {
 		const char *name = names.names[i];
-		if (!strncmp(name, "mmproj", strlen("mmproj"))) {
+		if (model_is_projector_name(name)) {
 			projector = projector ? projector : name;
 			r = add_aside(f, name, MODEL_ASIDE_PROJECTOR);
 			continue;
@@ -388,10 +436,20 @@ static int resolve_gguf_folder(struct model_files *f, const char *dir, bool have
 			other = name;
 		}
 	}
+	/*
+	 * A link that leads nowhere (a cache's blob deleted) is a model or a
+	 * projector gone, not one absent: where it would be the model, said
+	 * so; a projector's is set aside as one, whose reading says it is gone.
+	 */
+	const char *gone = names.dangling;
+	if (r >= 0 && gone && model_is_projector_name(gone) && !projector)
+		r = add_aside(f, gone, MODEL_ASIDE_PROJECTOR);
+	else if (r >= 0 && gone && !model)
+		r = model_fail(e, -ENOENT, "%s: %s leads nowhere (its file is gone)", dir, SHOWN(gone));
 	if (r < 0) {
 	} else if (!model) {
 		r = model_fail(e, -EINVAL, "%s: %s is a vision model's projector, not a model: fit the model it serves",
-			       dir, SHOWN(projector));
+			       dir, SHOWN(projector ? projector : gone));
 	} else if (other) {
 		r = model_fail(e, -EINVAL, "%s: %s, and GGUF files of more than one model (%s, %s%s): name the one"
 			       " to fit", dir, have_config ? "no safetensors weights" : "no config.json",
@@ -587,7 +645,7 @@ static int resolve_index(struct model_files *f, const char *dir, const char *ind
 {
 	char *text;
 	size_t len;
-	int r = read_small(index, MODEL_MAX_TEXT, &text, &len, e);
+	int r = model_read_small(index, MODEL_MAX_TEXT, &text, &len, e);
 	if (r < 0)
 		return r;
 	r = safetensors_index_read(index, text, len, &f->index, e);
@@ -603,13 +661,22 @@ static int resolve_index(struct model_files *f, const char *dir, const char *ind
 		char *path = model_join_path(dir, shard);
 		if (!path)
 			return -ENOMEM;
-		/* What cannot be told (a permission) is read, and its reader says why it cannot be. */
-		if (os_path_kind(path) == OS_PATH_MISSING) {
+		/*
+		 * What cannot be told (a permission) is read, and its reader says
+		 * why it cannot be. A link that leads nowhere is no download in
+		 * progress: huggingface_hub links a snapshot's file to its blob
+		 * only once the blob is whole, so a blob gone is a damaged cache.
+		 */
+		if (os_path_dangling(path)) {
+			r = model_fail(e, -ENOENT, "%s: %s leads nowhere (its file is gone): the download is damaged,"
+				       " not in progress", dir, SHOWN(shard));
+		} else if (os_path_kind(path) == OS_PATH_MISSING) {
 			r = add_path(f, &f->missing, &f->n_missing, &f->missing_capacity, shard);
-			first_missing = first_missing ? first_missing : f->missing[f->n_missing - 1];
+			if (r >= 0 && !first_missing)
+				first_missing = f->missing[f->n_missing - 1];
 			if (f->index.total == INDEX_TOTAL_ABSENT && r >= 0)
 				r = model_fail(e, -ENOENT, "%s: no such file, and %s has no metadata.total_size to"
-					       " price the shards not downloaded from", path, SHOWN(basename_of(index)));
+					       " price the shards not downloaded from", path, SHOWN(model_base_name(index)));
 		} else {
 			r = add_file(f, path);
 		}
@@ -676,7 +743,8 @@ static int resolve_folder(struct model_files *f, const char *typed, const char *
 	} else if (!names.count) {
 		/* Weights whose link leads nowhere (a deleted blob) are broken weights, not none. */
 		if (names.dangling)
-			r = model_fail(e, -ENOENT, "%s: %s leads nowhere (its file is gone)", typed, SHOWN(names.dangling));
+			r = model_fail(e, -ENOENT, "%s: %s leads nowhere (its file is gone)", typed,
+				       SHOWN(names.dangling));
 		f->source = MODEL_SOURCE_CONFIG;
 	} else {
 		r = pick_weights(f, dir, &names, e);
@@ -701,17 +769,6 @@ static int name_by_folder(struct model_files *f, const char *dir)
 
 /* ---- the Hugging Face cache ------------------------------------------------------ */
 
-/* A commit's hash as refs/ holds it: 40 hexadecimal digits (SHA-1), or 64 (SHA-256). */
-static bool commit_hash(const char *s, size_t n)
-{
-	if (n != 40 && n != 64)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f') || (s[i] >= 'A' && s[i] <= 'F')))
-			return false;
-	return true;
-}
-
 /*
  * A cache root, models--ORG--NAME: the snapshot refs/main names (a commit's
  * hash, checked to be one: it becomes a path), read as a folder, the model
@@ -734,7 +791,7 @@ static int resolve_cache_root(struct model_files *f, const char *typed, const ch
 			       " snapshots (%s)", typed, snapshots);
 		goto out;
 	}
-	if ((r = read_small(main_ref, 256, &text, &len, e)) < 0)
+	if ((r = model_read_small(main_ref, 256, &text, &len, e)) < 0)
 		goto out;
 	while (len && (text[len - 1] == '\n' || text[len - 1] == '\r' || text[len - 1] == ' '))
 		text[--len] = '\0';
@@ -764,54 +821,132 @@ out:
 	return r;
 }
 
+/* The user's home: HOME (on Windows USERPROFILE), NULL when unset or untrusted. */
+static const char *home_dir(void)
+{
+#ifdef _WIN32
+	const char *v = os_trusted_getenv("USERPROFILE");
+#else
+	const char *v = os_trusted_getenv("HOME");
+#endif
+	return v && *v ? v : NULL;
+}
+
+static bool var_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/* Appends n bytes of text to *buf (its length *len, its room *cap), NUL-terminated. */
+static int append(char **buf, size_t *len, size_t *cap, const char *text, size_t n)
+{
+	if (*len + n + 1 > *cap) {
+		size_t want = (*len + n + 1) * 2;
+		char *p = realloc(*buf, want);
+		if (!p)
+			return -ENOMEM;
+		*buf = p;
+		*cap = want;
+	}
+	memcpy(*buf + *len, text, n);
+	*len += n;
+	(*buf)[*len] = '\0';
+	return 0;
+}
+
 /*
- * The local Hugging Face cache, as huggingface_hub finds it: $HF_HUB_CACHE,
- * else $HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else
- * ~/.cache/huggingface/hub (HOME; on Windows USERPROFILE). malloc'd; NULL
- * when none of them is set. Paths from the environment are NULL under
- * privileges the caller lacks (os_trusted_getenv).
+ * A path from the environment as huggingface_hub takes it:
+ * os.path.expandvars(os.path.expanduser(v)). A leading "~" alone or before
+ * a separator is the home ("~user" is left as it is: hmn looks up no other
+ * user's home); then $NAME and ${NAME} are the variable's value, one that
+ * is not set left as written, as Python leaves it. malloc'd; NULL: no memory.
+ */
+static char *expand_path(const char *v)
+{
+	const char *home = home_dir();
+	char *out = NULL;
+	size_t len = 0, cap = 0;
+	int r = append(&out, &len, &cap, "", 0);
+	if (r >= 0 && v[0] == '~' && (!v[1] || is_separator(v[1])) && home) {
+		r = append(&out, &len, &cap, home, strlen(home));
+		v++;
+	}
+	while (r >= 0 && *v) {
+		const char *name = NULL, *value = NULL;
+		size_t n = 0, skip = 1;
+		if (v[0] == '$' && v[1] == '{' && strchr(v + 2, '}')) {
+			name = v + 2;
+			n = (size_t)(strchr(name, '}') - name);
+			skip = n + 3;
+		} else if (v[0] == '$') {
+			name = v + 1;
+			while (var_char(name[n]))
+				n++;
+			skip = n + 1;
+		}
+		if (name && n && n < 256) {
+			char key[256];
+			memcpy(key, name, n);
+			key[n] = '\0';
+			value = os_trusted_getenv(key);
+		}
+		r = value ? append(&out, &len, &cap, value, strlen(value)) : append(&out, &len, &cap, v, skip);
+		v += skip;
+	}
+	if (r < 0)
+		out = (free(out), NULL);
+	return out;
+}
+
+/*
+ * The local Hugging Face cache, as huggingface_hub's constants.py finds
+ * it: $HF_HUB_CACHE, else the older $HUGGINGFACE_HUB_CACHE, else
+ * $HF_HOME/hub, else $XDG_CACHE_HOME/huggingface/hub, else
+ * ~/.cache/huggingface/hub (HOME; on Windows USERPROFILE); each expanded
+ * as expand_path() says. malloc'd; NULL when none of them is set. Paths
+ * from the environment are NULL under privileges the caller lacks
+ * (os_trusted_getenv).
  */
 static char *hf_cache_dir(void)
 {
+	static const char *const hubs[] = { "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE" };
 	const char *v;
-	if ((v = os_trusted_getenv("HF_HUB_CACHE")) && *v)
-		return strdup(v);
-	if ((v = os_trusted_getenv("HF_HOME")) && *v)
-		return model_join_path(v, "hub");
-	char *base = NULL, *cache;
-	if ((v = os_trusted_getenv("XDG_CACHE_HOME")) && *v) {
+	for (size_t i = 0; i < sizeof(hubs) / sizeof(hubs[0]); i++)
+		if ((v = os_trusted_getenv(hubs[i])) && *v)
+			return expand_path(v);
+	char *base = NULL, *cache = NULL, *dot;
+	if ((v = os_trusted_getenv("HF_HOME")) && *v) {
+		base = strdup(v);
+	} else if ((v = os_trusted_getenv("XDG_CACHE_HOME")) && *v) {
 		base = model_join_path(v, "huggingface");
-	} else {
-#ifdef _WIN32
-		v = os_trusted_getenv("USERPROFILE");
-#else
-		v = os_trusted_getenv("HOME");
-#endif
-		char *dot = v && *v ? model_join_path(v, ".cache") : NULL;
+	} else if ((v = home_dir())) {
+		dot = model_join_path(v, ".cache");
 		base = dot ? model_join_path(dot, "huggingface") : NULL;
 		free(dot);
 	}
-	cache = base ? model_join_path(base, "hub") : NULL;
+	char *expanded = base ? expand_path(base) : NULL;
+	cache = expanded ? model_join_path(expanded, "hub") : NULL;
 	free(base);
+	free(expanded);
 	return cache;
 }
 
-/* ORG/NAME typed where no such path is: its folder in the local cache, never the network. */
-static int resolve_repo(struct model_files *f, const char *typed, struct model_error *e)
+/* ORG/NAME (id; typed as typed) where no such path is: its folder in the local cache, never the network. */
+static int resolve_repo(struct model_files *f, const char *typed, const char *id, struct model_error *e)
 {
 	char *cache = hf_cache_dir(), *root = NULL, folder[16 + HF_REPO_MAX];
 	int r;
 	if (!cache)
 		return model_fail(e, -ENOENT, "%s: no such file or folder, and no Hugging Face cache to look in"
-				  " (HF_HUB_CACHE, HF_HOME and HOME are not set)", typed);
-	const char *slash = strchr(typed, '/');
-	snprintf(folder, sizeof(folder), "models--%.*s--%s", (int)(slash - typed), typed, slash + 1);
+				  " (HF_HUB_CACHE, HF_HOME, XDG_CACHE_HOME and HOME are not set)", typed);
+	const char *slash = strchr(id, '/');
+	snprintf(folder, sizeof(folder), "models--%.*s--%s", (int)(slash - id), id, slash + 1);
 	if (!(root = model_join_path(cache, folder))) {
 		r = -ENOMEM;
 	} else if (os_path_kind(root) != OS_PATH_DIRECTORY) {
 		r = model_fail(e, -ENOENT, "%s: no such file or folder, nor in the Hugging Face cache (%s)", typed, root);
 	} else {
-		r = resolve_cache_root(f, typed, root, typed, e);
+		r = resolve_cache_root(f, typed, root, id, e);
 	}
 	free(cache);
 	free(root);
@@ -823,14 +958,9 @@ static int resolve_repo(struct model_files *f, const char *typed, struct model_e
 /* A folder typed: a cache root (models--ORG--NAME holding snapshots/), else the folder itself. */
 static int resolve_typed_folder(struct model_files *f, const char *path, struct model_error *e)
 {
-	char *base = last_component(path), *repo = NULL, *snapshots = NULL;
+	char *full, *base = folder_component(path, &full), *repo = NULL, *snapshots = NULL;
 	int r;
-	if (base && names_no_folder(base)) {
-		char *full = os_full_path(path);
-		free(base);
-		base = full ? last_component(full) : NULL;
-		free(full);
-	}
+	free(full);
 	if (base && (repo = repo_of_cache_folder(base)) && (snapshots = model_join_path(path, "snapshots")) &&
 	    os_path_kind(snapshots) == OS_PATH_DIRECTORY) {
 		r = resolve_cache_root(f, path, path, repo, e);
@@ -850,7 +980,7 @@ static int resolve_typed_file(struct model_files *f, const char *path, struct mo
 	uint8_t magic[8] = { 0 };
 	int r = os_file_open(path, &reader);
 	if (r < 0)
-		return open_failed(e, path, r);
+		return model_open_failed(e, path, r);
 	uint64_t size = reader.size;
 	if (size)
 		r = reader.read_at(reader.userdata, 0, magic, size < 8 ? (size_t)size : 8);
@@ -861,7 +991,7 @@ static int resolve_typed_file(struct model_files *f, const char *path, struct mo
 	if (!memcmp(magic, "GGUF", 4) || ends_with(path, ".gguf"))
 		return resolve_gguf_parts(f, path, e);
 	char *dir = dirname_of(path), *config = NULL;
-	const char *base = basename_of(path);
+	const char *base = model_base_name(path);
 	if (!dir)
 		return -ENOMEM;
 	if (ends_with(path, ".safetensors")) {
@@ -920,10 +1050,14 @@ static int resolve_typed(struct model_files *files, const char *path, struct mod
 		return resolve_typed_folder(files, path, e);
 	if (kind == OS_PATH_FILE)
 		return resolve_typed_file(files, path, e);
-	/* No such path: ORG/NAME is a Hugging Face repository, looked for in the local cache. */
-	if (strchr(path, '/') && model_hf_repo_id_valid(path))
-		return resolve_repo(files, path, e);
-	return model_fail(e, -ENOENT, "%s: no such file or folder", path);
+	/* No such path: ORG/NAME is a Hugging Face repository, looked for in the local cache ("ORG/NAME/" too). */
+	char *id = trimmed(path);
+	if (!id)
+		return -ENOMEM;
+	int r = strchr(id, '/') && model_hf_repo_id_valid(id) ? resolve_repo(files, path, id, e)
+							       : model_fail(e, -ENOENT, "%s: no such file or folder", path);
+	free(id);
+	return r;
 }
 
 int model_resolve(const char *path, struct model_files *files, struct model_error *e)

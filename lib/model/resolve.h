@@ -28,7 +28,7 @@ enum model_source {
 enum model_aside_reason {
 	MODEL_ASIDE_ADAPTER,         /* a LoRA's adapter_*.safetensors: the model it adapts is elsewhere */
 	MODEL_ASIDE_COPY,            /* a second copy of the weights (consolidated.safetensors beside model.*) */
-	MODEL_ASIDE_PROJECTOR,       /* llama.cpp's mmproj-*.gguf: a vision model's projector, loaded beside it */
+	MODEL_ASIDE_PROJECTOR,       /* llama.cpp's *mmproj*.gguf: a vision model's projector, loaded beside it */
 };
 
 struct model_aside {
@@ -79,5 +79,13 @@ bool model_hf_repo_id_valid(const char *id);
  * ("float/" as typed); Windows' own, which a \\?\ path needs.
  */
 char *model_join_path(const char *dir, const char *name);
+/* path's last component (after its last '/', and '\\' on Windows): a pointer into path. */
+const char *model_base_name(const char *path);
+/* Says why path could not be opened (os_file_open()'s r) into e: r. */
+int model_open_failed(struct model_error *e, const char *path, int r);
+/* A small text file whole (config.json, an index, refs/main), NUL-terminated, malloc'd: at most max bytes. */
+int model_read_small(const char *path, size_t max, char **ret_text, size_t *ret_len, struct model_error *e);
+/* Does a .gguf's name say it is llama.cpp's vision projector: "mmproj" anywhere in it, in any case? */
+bool model_is_projector_name(const char *name);
 
 #endif

@@ -419,17 +419,3 @@ int safetensors_index_read(const char *path, const char *text, size_t len, struc
 	*ret = ix;
 	return 0;
 }
-
-int safetensors_index(const char *path, const char *text, size_t len,
-		      int (*add)(const char *name, void *data), void *data, struct model_error *e)
-{
-	struct safetensors_index ix;
-	int r = safetensors_index_read(path, text, len, &ix, e);
-	if (r < 0)
-		return r;
-	for (size_t i = 0; i < ix.n_shards && r >= 0; i++)
-		r = add(ix.shards[i], data);
-	size_t n = ix.n_shards;
-	safetensors_index_clear(&ix);
-	return r < 0 ? r : (int)n;
-}

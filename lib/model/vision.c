@@ -11,11 +11,14 @@
  * the text model's width, and is each family's own. The families' keys
  * left out take their config classes' defaults (SiglipVisionConfig,
  * CLIPVisionConfig, Qwen2VLVisionConfig, Qwen2_5_VLVisionConfig,
- * PixtralVisionConfig, MllamaVisionConfig): llava-1.5's vision_config
- * says a few keys and inherits CLIP's for the rest.
+ * Qwen3VLVisionConfig, PixtralVisionConfig, MllamaVisionConfig), the
+ * classes' own figures even where they are another model's (Qwen2.5-VL's
+ * hidden_size of 3584 is the 7B's text width, not its tower's 1280):
+ * llava-1.5's vision_config says a few keys and inherits CLIP's for the rest.
  *
  * Every number is checked as config.c checks the text model's: a value that
- * is not a whole number within bounds is malformed, said naming the key.
+ * is not a whole number within bounds is malformed, said naming the key;
+ * the tower as a whole is bounded too (VISION_MAX_PARAMETERS).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -45,6 +48,13 @@ enum projector {
 	PROJECTOR_MISTRAL3, /* a norm, the patch merger, linear_1, linear_2 */
 	PROJECTOR_MLLAMA,   /* one linear from vision_output_dim */
 };
+
+/*
+ * The most parameters a tower and projector may have: 2^40, a hundred
+ * times the largest there is (InternViT-6B). Keys each within bounds can
+ * still multiply past it (Mllama's tiles × aspect ratios × patches).
+ */
+#define VISION_MAX_PARAMETERS (1ull << 40)
 
 struct vision {
 	const cJSON *v, *root;
@@ -206,22 +216,45 @@ static int siglip_or_clip(struct vision *c, bool clip, uint64_t *ret_width)
 	return 0;
 }
 
+/*
+ * Qwen2-VL's feed-forward width: int(embed_dim * mlp_ratio), as its
+ * VisionBlock takes it, mlp_ratio a number above 0 (a float too: 2.6875),
+ * at most 64; 4 when absent.
+ */
+static int mlp_width(const struct vision *c, uint64_t h, uint64_t *ret)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(c->v, "mlp_ratio");
+	double ratio = 4;
+	if (v && !cJSON_IsNull(v)) {
+		if (!cJSON_IsNumber(v))
+			return model_fail(c->e, -EINVAL, "%s: vision_config.mlp_ratio is not a number", c->file);
+		ratio = v->valuedouble;
+		if (!(ratio > 0 && ratio <= 64))
+			return model_fail(c->e, -EINVAL, "%s: vision_config.mlp_ratio: %.17g is not a number above 0"
+					  " and at most 64", c->file, ratio);
+	}
+	double width = floor((double)h * ratio);
+	if (width < 1)
+		return model_fail(c->e, -EINVAL, "%s: vision_config.mlp_ratio: %.17g times embed_dim %" PRIu64
+				  " is less than 1", c->file, ratio, h);
+	*ret = (uint64_t)width;
+	return 0;
+}
+
 /* Qwen2-VL's, Qwen2.5-VL's and Qwen3-VL's towers, their merger the projector. */
-static int qwen(struct vision *c, enum tower t, uint64_t text_width)
+static int qwen(struct vision *c, enum tower t)
 {
 	uint64_t h, ff, n, ch, patch, temporal, merge, out, positions = 0, deep = 0;
 	int r;
 	/* Qwen2-VL calls its width embed_dim (hidden_size is the text model's) and its feed-forward a ratio. */
 	if (t == TOWER_QWEN2) {
-		uint64_t ratio;
 		if ((r = V("embed_dim", 1, MODEL_MAX_WIDTH, 1280, &h)) < 0 ||
-		    (r = V("mlp_ratio", 1, 64, 4, &ratio)) < 0 ||
-		    (r = V("hidden_size", 1, MODEL_MAX_WIDTH, text_width, &out)) < 0)
+		    (r = mlp_width(c, h, &ff)) < 0 ||
+		    (r = V("hidden_size", 1, MODEL_MAX_WIDTH, 3584, &out)) < 0)
 			return r;
-		ff = sat_mul(h, ratio);
-	} else if ((r = V("hidden_size", 1, MODEL_MAX_WIDTH, t == TOWER_QWEN3 ? 1152 : 1280, &h)) < 0 ||
+	} else if ((r = V("hidden_size", 1, MODEL_MAX_WIDTH, t == TOWER_QWEN3 ? 1152 : 3584, &h)) < 0 ||
 		   (r = V("intermediate_size", 1, MODEL_MAX_WIDTH, t == TOWER_QWEN3 ? 4304 : 3420, &ff)) < 0 ||
-		   (r = V("out_hidden_size", 1, MODEL_MAX_WIDTH, text_width, &out)) < 0) {
+		   (r = V("out_hidden_size", 1, MODEL_MAX_WIDTH, 3584, &out)) < 0) {
 		return r;
 	}
 	if ((r = V("depth", 1, MODEL_MAX_LAYERS, t == TOWER_QWEN3 ? 27 : 32, &n)) < 0 ||
@@ -380,14 +413,19 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 	enum tower tower;
 	enum projector projector;
 	bool newline = false;
-	char w[160], shown[64];
+	char w[240], shown[64];
 	if (!cJSON_IsString(type) ||
 	    family(type->valuestring, cJSON_IsString(vision_type) ? vision_type->valuestring : NULL, &tower,
 		   &projector, &newline) < 0) {
 		/* Left out said, not silently: the total would be the text model's alone. */
 		printable_name(cJSON_IsString(type) ? type->valuestring : "?", shown, sizeof(shown));
-		snprintf(w, sizeof(w), "its vision_config (of %s) is not one hmn prices: the image tower is left out",
-			 shown);
+		if (b->vision_in_weights)
+			snprintf(w, sizeof(w), "its vision_config (of %s) is not one hmn prices: the image tower is in"
+				 " weights (the index's total_size), not in parameters, and --text-only cannot leave it"
+				 " out", shown);
+		else
+			snprintf(w, sizeof(w), "its vision_config (of %s) is not one hmn prices: the image tower is left"
+				 " out", shown);
 		model_add_warning(b->m, w);
 		return 0;
 	}
@@ -396,7 +434,7 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 	switch (tower) {
 	case TOWER_SIGLIP: case TOWER_CLIP: r = siglip_or_clip(&c, tower == TOWER_CLIP, &width); break;
 	case TOWER_PIXTRAL: r = pixtral(&c, &width); break;
-	case TOWER_QWEN2: case TOWER_QWEN2_5: case TOWER_QWEN3: r = qwen(&c, tower, text_width); break;
+	case TOWER_QWEN2: case TOWER_QWEN2_5: case TOWER_QWEN3: r = qwen(&c, tower); break;
 	case TOWER_MLLAMA: r = mllama(&c, text_width); break;
 	}
 	if (r < 0)
@@ -404,7 +442,8 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 	bool bias;
 	switch (projector) {
 	case PROJECTOR_LLAVA:
-		if ((r = feature_layers(&c, &features)) < 0 || (r = flag(&c, "multimodal_projector_bias", true, &bias)) < 0)
+		if ((r = feature_layers(&c, &features)) < 0 ||
+		    (r = flag(&c, "multimodal_projector_bias", true, &bias)) < 0)
 			return r;
 		linear(&c, sat_mul(width, features), text_width, bias);
 		linear(&c, text_width, text_width, bias);
@@ -428,8 +467,10 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 	case PROJECTOR_MERGER: case PROJECTOR_MLLAMA:
 		break; /* the tower's own */
 	}
-	if (c.matrix == HMN_UNKNOWN || c.vector == HMN_UNKNOWN)
-		return model_fail(e, -EINVAL, "%s: the vision_config's shape is too large", file);
+	uint64_t parameters = sat_add(c.matrix, c.vector);
+	if (parameters > VISION_MAX_PARAMETERS)
+		return model_fail(e, -EINVAL, "%s: the vision_config's shape is too large (more than %" PRIu64
+				  " parameters)", file, (uint64_t)VISION_MAX_PARAMETERS);
 	/* Quantizers leave the tower out (bitsandbytes', GPTQ's and AWQ's modules): it stays in the float type. */
 	static const char matrices[] = "vision_tower.implied.weight", vectors[] = "vision_tower.implied.norm";
 	uint64_t dims[2] = { c.matrix, 1 };

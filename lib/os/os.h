@@ -270,6 +270,12 @@ unsigned os_nvidia_gpus_shown(char *where, size_t size);
 enum os_path_kind { OS_PATH_MISSING, OS_PATH_FILE, OS_PATH_DIRECTORY };
 /* What path is: -errno when it cannot be told. */
 int os_path_kind(const char *path);
+/*
+ * Is path a symbolic link that leads nowhere (its target deleted)? False
+ * for anything else, and on Windows, where os_path_kind() already says
+ * such a link is a file and opening it says why it cannot be.
+ */
+bool os_path_dangling(const char *path);
 /* Opens path for reading at offsets (64-bit on every OS): a reader named path. */
 int os_file_open(const char *path, struct reader *ret_reader);
 void os_file_close(struct reader *reader);

@@ -20,17 +20,10 @@ static const char llama_config[] =
 	"\"num_key_value_heads\":2,\"num_hidden_layers\":2,\"vocab_size\":100,\"max_position_embeddings\":512,"
 	"\"torch_dtype\":\"bfloat16\"}";
 
-static int count_shard(const char *name, void *data)
-{
-	if (!name[0] || strchr(name, '/'))
-		abort(); /* only plain file names come out */
-	++*(size_t *)data;
-	return 0;
-}
-
 /*
- * The index as model_resolve() keeps it: a total_size within bounds or said
- * why not (printable), each tensor name with a shard among those named.
+ * The index as model_resolve() reads and keeps it: plain shard names, each
+ * once, a total_size within bounds or said why not (printable), each
+ * tensor name with a shard among those named.
  */
 static void check_index(const char *text, size_t size)
 {
@@ -45,6 +38,14 @@ static void check_index(const char *text, size_t size)
 		abort();
 	if (ix.total == INDEX_TOTAL_INVALID)
 		check_printable(ix.total_problem);
+	for (size_t i = 0; i < ix.n_shards; i++) {
+		const char *name = ix.shards[i];
+		if (!name[0] || name[0] == '.' || strchr(name, '/') || strchr(name, '\\') || strchr(name, ':'))
+			abort(); /* only plain file names come out: they become paths */
+		for (size_t j = 0; j < i && ix.n_shards <= 256; j++)
+			if (!strcmp(name, ix.shards[j]))
+				abort(); /* each once (checked where that is quick) */
+	}
 	size_t at = 0;
 	for (size_t i = 0; i < ix.n_tensors; i++) {
 		if (ix.tensor_shard[i] >= ix.n_shards || at >= ix.names_len)
@@ -81,12 +82,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (model_build_start(&b, NULL) < 0)
 		return 0;
 	if (size && data[0] == '{') {
-		size_t shards = 0;
-		int n = safetensors_index("fuzz/model.safetensors.index.json", (const char *)data, size, count_shard, &shards, &e);
-		if (n >= 0 && (size_t)n != shards)
-			abort();
-		if (n < 0)
-			check_printable(why);
 		check_index((const char *)data, size);
 		finish(&b, 0, (const char *)data, size, true, &e);
 		return 0;

@@ -160,9 +160,37 @@ static void test_vision_names(void)
 		"model.vision_backbone.image_vit.transformer.resblocks.0.attention.wq.weight", /* molmo */
 		"transformer.visual.transformer.resblocks.47.attn.in_proj.weight",    /* qwen-vl */
 		"model.mm_projector.0.weight",                                        /* llava (original) */
+		/* Mistral's own consolidated.safetensors (mistral-inference's names; vLLM's pixtral.py loads these). */
+		"vision_encoder.transformer.layers.23.attention.wq.weight", "vision_language_adapter.w_in.weight",
+		"patch_merger.merging_layer.weight", "pre_mm_projector_norm.weight",
 	};
 	for (size_t i = 0; i < sizeof(vision) / sizeof(vision[0]); i++)
 		ok(vision_named(vision[i]), "the vision part's: %s", vision[i]);
+	/*
+	 * A GGUF that carries its own tower (Ollama's gemma3, llama3.2-vision,
+	 * mistral-small3.1): llama.cpp's clip names, v.blk.N. and mm.*, are the
+	 * vision part, not the text model's layer N; in safetensors they are nothing of the kind.
+	 */
+	static const struct { enum hmn_model_format format; uint64_t vision, layers; } formats[] = {
+		{ HMN_MODEL_GGUF, 2 * 2 * 1152 * 1152, 4 }, { HMN_MODEL_SAFETENSORS, 0, 26 },
+	};
+	for (size_t i = 0; i < 2; i++) {
+		struct model_build b;
+		if (model_build_start(&b, NULL) < 0)
+			continue;
+		b.m->format = formats[i].format;
+		uint64_t dims[2] = { 1152, 1152 };
+		int r = model_build_tensor(&b, "v.blk.25.attn_q.weight", 22, HMN_DTYPE_F16, dims, 2, 2 * 1152 * 1152);
+		if (r >= 0)
+			r = model_build_tensor(&b, "mm.input_projection.weight", 26, HMN_DTYPE_F16, dims, 2,
+					       2 * 1152 * 1152);
+		if (r >= 0)
+			r = model_build_tensor(&b, "blk.3.attn_q.weight", 19, HMN_DTYPE_F16, dims, 2, 2 * 1152 * 1152);
+		ok(r == 0 && b.m->vision.weights_bytes == formats[i].vision && b.n_layers_seen == formats[i].layers,
+		   "%s: v.blk.25. and mm. %s, blk.3. layer 3", i ? "safetensors" : "GGUF",
+		   i ? "are not the vision part" : "are the vision part");
+		model_build_abort(&b);
+	}
 	ok(layer_named("language_model.model.layers.3.cross_attn.q_proj.weight") == 3 &&
 	   layer_named("model.language_model.layers.5.mlp.up_proj.weight") == 5 &&
 	   layer_named("llm.model.layers.27.self_attn.q_proj.bias") == 27 && !vision_named("model.layers.0.mlp.up_proj.weight") &&
@@ -1478,6 +1506,77 @@ static void test_vision_hostile(void)
 		is_u64(m->vision_parameters, 324487168ull + 4096, "LLaVA 1.5's tower and projector, and image_newline");
 		hmn_model_free(m);
 	}
+	/*
+	 * Keys left out take their classes' figures, even where those are
+	 * another model's: Qwen2_5_VLVisionConfig's hidden_size and
+	 * out_hidden_size are 3584, Qwen2VLVisionConfig's hidden_size (the
+	 * merger's output) 3584, whatever the text model's width (2048 here,
+	 * Qwen2.5-VL-3B's).
+	 */
+	static const char qwen_vl[] = "{\"model_type\":\"%s\",\"hidden_size\":2048,\"intermediate_size\":11008,"
+				      "\"num_attention_heads\":16,\"num_key_value_heads\":2,\"num_hidden_layers\":36,"
+				      "\"vocab_size\":151936,\"vision_config\":{%s}}";
+	static const struct {
+		const char *type, *implicit, *explicit, *other;
+	} defaults[] = {
+		{ "qwen2_5_vl", "\"depth\":32", "\"depth\":32,\"hidden_size\":3584,\"out_hidden_size\":3584",
+		  "\"depth\":32,\"hidden_size\":1280,\"out_hidden_size\":2048" },
+		{ "qwen2_vl", "\"depth\":32", "\"depth\":32,\"hidden_size\":3584",
+		  "\"depth\":32,\"hidden_size\":2048" },
+		{ "qwen3_vl", "\"depth\":27", "\"depth\":27,\"out_hidden_size\":3584",
+		  "\"depth\":27,\"out_hidden_size\":2048" },
+	};
+	for (size_t i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++) {
+		struct hmn_model *a = NULL, *b = NULL, *c = NULL;
+		snprintf(json, sizeof(json), qwen_vl, defaults[i].type, defaults[i].implicit);
+		int r = read_config(json, &a);
+		snprintf(json, sizeof(json), qwen_vl, defaults[i].type, defaults[i].explicit);
+		r = r < 0 ? r : read_config(json, &b);
+		snprintf(json, sizeof(json), qwen_vl, defaults[i].type, defaults[i].other);
+		r = r < 0 ? r : read_config(json, &c);
+		ok(r == 0 && a->vision_parameters == b->vision_parameters &&
+		   a->vision_parameters != c->vision_parameters,
+		   "%s: the vision_config's keys left out are its class's (%s)", defaults[i].type,
+		   defaults[i].explicit);
+		hmn_model_free(a);
+		hmn_model_free(b);
+		hmn_model_free(c);
+	}
+	/* Qwen2-VL's mlp_ratio need not be whole: its feed-forward is int(embed_dim * mlp_ratio), as transformers'. */
+	struct hmn_model *four = NULL, *odd = NULL;
+	snprintf(json, sizeof(json), qwen_vl, "qwen2_vl", "\"mlp_ratio\":4");
+	int r4 = read_config(json, &four);
+	snprintf(json, sizeof(json), qwen_vl, "qwen2_vl", "\"mlp_ratio\":2.6875");
+	if (ok(r4 == 0 && read_config(json, &odd) == 0, "mlp_ratio 2.6875 reads"), odd && four)
+		/* 32 blocks, each fc1 and fc2 of 1280 x (5120 - 3440) fewer, and fc1's bias. */
+		is_u64(four->vision_parameters - odd->vision_parameters, 32ull * (2 * 1280 * 1680 + 1680),
+		       "a feed-forward of 3440 (int(1280 x 2.6875)), not 5120");
+	hmn_model_free(four);
+	hmn_model_free(odd);
+	snprintf(json, sizeof(json), qwen_vl, "qwen2_vl", "\"mlp_ratio\":0.0001");
+	config_refused(json, "vision_config.mlp_ratio: 0.0001 times embed_dim 1280 is less than 1");
+	snprintf(json, sizeof(json), qwen_vl, "qwen2_vl", "\"mlp_ratio\":NaN");
+	m = NULL;
+	if (ok(read_config(json, &m) == 0, "mlp_ratio NaN (None): the class's 4"), m)
+		hmn_model_free(m);
+	snprintf(json, sizeof(json), qwen_vl, "qwen2_vl", "\"mlp_ratio\":-4");
+	config_refused(json, "vision_config.mlp_ratio: -4 is not a number above 0 and at most 64");
+	/*
+	 * Keys each within bounds can multiply into an absurd tower: Mllama's
+	 * 65,536 aspect ratios of 1024 tiles were 137,709,348,948,515
+	 * parameters. The tower is bounded as a whole.
+	 */
+	size_t big_size = 65536 * 6 + 512, at = 0;
+	char *big = malloc(big_size);
+	if (big) {
+		at += (size_t)snprintf(big + at, big_size - at, "{\"model_type\":\"mllama\",\"vision_config\":"
+				       "{\"max_num_tiles\":1024,\"supported_aspect_ratios\":[");
+		for (int i = 0; i < 65536; i++)
+			at += (size_t)snprintf(big + at, big_size - at, "%s[1]", i ? "," : "");
+		snprintf(big + at, big_size - at, "]}}");
+		config_refused(big, "the vision_config's shape is too large (more than 1099511627776 parameters)");
+		free(big);
+	}
 	/* A family hmn does not price: its text model read, the tower said to be left out. */
 	m = NULL;
 	if (ok(read_config("{\"model_type\":\"idefics3\",\"text_config\":{\"model_type\":\"llama\"},"
@@ -1824,6 +1923,60 @@ static void test_config_families(void)
 	is_u64(config_parameters("{\"model_type\":\"mixformer-sequential\",\"n_embd\":2048,\"n_layer\":24,\"n_head\":32,"
 				 "\"n_inner\":null,\"n_positions\":2048,\"vocab_size\":51200}"), 1418270720ull,
 	       "mixformer-sequential: Phi-1.5's 1,418,270,720");
+}
+
+/*
+ * config.json and the index alone, of a family whose tower hmn does not
+ * shape: the index's total_size holds the tower, so the warning says it is
+ * in weights (not left out), and that --text-only cannot remove it.
+ * llava-hf/llava-1.5-7b-hf's config.json (tests/fixtures/fit) with its
+ * vision_config's model_type changed to siglip2_vision_model (a tower
+ * LLaVA can take that hmn does not price), beside an index trimmed to its
+ * total_size, 14,126,854,144 (7,063,427,072 parameters in fp16), and three
+ * of its weight_map's names.
+ */
+static void test_vision_index_unknown(void)
+{
+	char dir[] = "/tmp/hmn-vision-index-XXXXXX", path[256];
+	size_t len;
+	if (!mkdtemp(dir)) {
+		ok(0, "a folder under /tmp");
+		return;
+	}
+	char *config = slurp_fixture("fit/llava-1.5-7b-hf", "config.json", &len);
+	char *type = strstr(config, "\"clip_vision_model\"");
+	static const char index[] = "{\"metadata\":{\"total_size\":14126854144},\"weight_map\":{"
+		"\"language_model.model.layers.31.mlp.up_proj.weight\":\"model-00003-of-00003.safetensors\","
+		"\"multi_modal_projector.linear_2.weight\":\"model-00003-of-00003.safetensors\","
+		"\"vision_tower.vision_model.encoder.layers.23.mlp.fc2.weight\":\"model-00003-of-00003.safetensors\"}}";
+	FILE *f;
+	snprintf(path, sizeof(path), "%s/config.json", dir);
+	if (type && (f = fopen(path, "w"))) {
+		fprintf(f, "%.*s\"siglip2_vision_model\"%s", (int)(type - config), config,
+			type + strlen("\"clip_vision_model\""));
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), "%s/model.safetensors.index.json", dir);
+	if ((f = fopen(path, "w"))) {
+		fputs(index, f);
+		fclose(f);
+	}
+	struct hmn_model *m = NULL;
+	if (ok(hmn_model_open(dir, &m, why, sizeof(why)) == 0, "an index-only LLaVA of an unpriced tower opens"), m) {
+		is_u64(m->weights_bytes, 14126854144ull, "weights: the index's total_size, the tower's bytes in it");
+		ok(m->warning && strstr(m->warning, "its vision_config (of llava) is not one hmn prices: the image"
+					" tower is in weights (the index's total_size), not in parameters, and"
+					" --text-only cannot leave it out"),
+		   "said truthfully: %s", m->warning ? m->warning : "nothing");
+		is_u64(m->vision.weights_bytes, 0, "no vision part made up");
+		hmn_model_free(m);
+	} else {
+		printf("#   %s\n", why);
+	}
+	free(config);
+	snprintf(path, sizeof(path), "rm -rf '%s'", dir);
+	if (system(path) != 0)
+		printf("# could not remove %s\n", dir);
 }
 
 static void test_config_defaults(void)
@@ -2370,13 +2523,6 @@ static void test_printable(void)
 	}
 }
 
-static int count_shard(const char *name, void *data)
-{
-	(void)name;
-	++*(size_t *)data;
-	return 0;
-}
-
 /* An index of about size bytes naming n shards (model-%05u-of-04096), for entry i shard_of(i, n). */
 static char *index_text(size_t size, size_t n, unsigned (*shard_of)(size_t i, size_t n), size_t *ret_len)
 {
@@ -2404,15 +2550,17 @@ static unsigned in_runs(size_t i, size_t n)
 	return (unsigned)(i * 4096 / n + 1);
 }
 
-/* CPU seconds safetensors_index() takes over text; the shards it names into *ret_shards. */
+/* CPU seconds safetensors_index_read() (model_resolve()'s reader) takes over text; its shards into *ret_shards. */
 static double index_seconds(const char *text, size_t len, size_t *ret_shards)
 {
 	struct model_error e = { why, sizeof(why) };
-	size_t shards = 0;
+	struct safetensors_index ix;
 	clock_t start = clock();
-	int r = safetensors_index("cycle/model.safetensors.index.json", text, len, count_shard, &shards, &e);
+	int r = safetensors_index_read("cycle/model.safetensors.index.json", text, len, &ix, &e);
 	double seconds = (double)(clock() - start) / CLOCKS_PER_SEC;
-	*ret_shards = r == (int)shards ? shards : 0;
+	*ret_shards = r == 0 ? ix.n_shards : 0;
+	if (r == 0)
+		safetensors_index_clear(&ix);
 	return seconds;
 }
 
@@ -2903,6 +3051,7 @@ int main(void)
 	test_vision_configs();
 	test_vision_estimate();
 	test_vision_hostile();
+	test_vision_index_unknown();
 	test_header_bounds();
 	test_truncations();
 	test_printable();

@@ -111,14 +111,25 @@ static void test_index_only(void)
 	is_str(f.name, "index-only", "named by its folder");
 	model_files_clear(&f);
 
-	/* Two shards here: read; the others priced. A link that leads nowhere is one not here. */
+	/* One shard here: read; the others priced. */
 	file("index-only/model-00002-of-00004.safetensors", "");
-	link_to("/nonexistent/blob", at("index-only/model-00003-of-00004.safetensors"));
 	ok(resolve(at("index-only"), &f) == 0 && f.n_files == 1 && f.n_missing == 3,
-	   "one shard here, a dangling link and two absent: 1 to read, 3 missing");
+	   "one shard here and three absent: 1 to read, 3 missing");
 	static const char *const two[] = { "model-00002-of-00004.safetensors" };
 	ok(files_are(&f, two, 1), "the shard here is the one read");
 	model_files_clear(&f);
+	/*
+	 * A link that leads nowhere is no download in progress (huggingface_hub
+	 * links a blob once it is whole): its blob is gone, said, never priced
+	 * as a shard to come.
+	 */
+	struct model_error gone_e = { why, sizeof(why) };
+	link_to("/nonexistent/blob", at("index-only/model-00003-of-00004.safetensors"));
+	ok(model_resolve(at("index-only"), &f, &gone_e) == -ENOENT &&
+	   strstr(why, "index-only: model-00003-of-00004.safetensors leads nowhere (its file is gone)"),
+	   "a shard's link that leads nowhere: said to be gone");
+	model_files_clear(&f);
+	unlink(at("index-only/model-00003-of-00004.safetensors"));
 
 	/* Without a total_size the missing shard is an error, as it always was; a malformed one names the key. */
 	folder("no-total");
@@ -227,6 +238,39 @@ static void test_folders(void)
 	is_str(model_aside_reason_name(f.n_aside ? f.aside[0].reason : MODEL_ASIDE_COPY), "vision projector",
 	       "said so");
 	model_files_clear(&f);
+	/* Projectors by their repositories' names: "mmproj" anywhere, in any case. */
+	static const char *const projectors[] = { "mmproj-F16.gguf", "llava-v1.5-7b-mmproj-model-f16.gguf",
+						  "gemma-3-4b-it-mmproj-f16.gguf", "Model_MMPROJ-Q8_0.gguf" };
+	for (size_t i = 0; i < sizeof(projectors) / sizeof(projectors[0]); i++)
+		ok(model_is_projector_name(projectors[i]), "%s is a projector's name", projectors[i]);
+	ok(!model_is_projector_name("gemma-3-4b-it-Q4_K_M.gguf") && !model_is_projector_name("mmpro.gguf"),
+	   "a model's name is not");
+	folder("gguf-named");
+	file("gguf-named/gemma-3-4b-it-Q4_K_M.gguf", "");
+	file("gguf-named/gemma-3-4b-it-mmproj-f16.gguf", "");
+	file("gguf-named/llava-v1.5-7b-mmproj-model-f16.gguf", "");
+	ok(resolve(at("gguf-named"), &f) == 0 && f.n_files == 1 && f.n_aside == 2 &&
+	   f.aside[0].reason == MODEL_ASIDE_PROJECTOR && f.aside[1].reason == MODEL_ASIDE_PROJECTOR,
+	   "a model beside *-mmproj-*.gguf projectors: one model, the projectors set aside");
+	model_files_clear(&f);
+	/* A link that leads nowhere: the model's is said (not "no config.json"); a projector's is set aside. */
+	struct model_error e = { why, sizeof(why) };
+	folder("gguf-gone");
+	link_to("/nonexistent/blob", at("gguf-gone/model-Q4_K_M.gguf"));
+	ok(model_resolve(at("gguf-gone"), &f, &e) == -ENOENT && strstr(why, "model-Q4_K_M.gguf leads nowhere"),
+	   "a GGUF folder whose model's link leads nowhere: said");
+	model_files_clear(&f);
+	file("gguf-gone/mmproj-F16.gguf", "");
+	ok(model_resolve(at("gguf-gone"), &f, &e) == -ENOENT && strstr(why, "model-Q4_K_M.gguf leads nowhere"),
+	   "with a projector beside it: the model's link said, not the projector");
+	model_files_clear(&f);
+	unlink(at("gguf-gone/model-Q4_K_M.gguf"));
+	unlink(at("gguf-gone/mmproj-F16.gguf"));
+	file("gguf-gone/model-Q4_K_M.gguf", "");
+	link_to("/nonexistent/blob", at("gguf-gone/mmproj-F16.gguf"));
+	ok(resolve(at("gguf-gone"), &f) == 0 && f.n_files == 1 && f.n_aside == 1 &&
+	   f.aside[0].reason == MODEL_ASIDE_PROJECTOR, "a projector's link that leads nowhere: set aside as the projector");
+	model_files_clear(&f);
 	/* Any part typed brings the whole split. */
 	ok(resolve(at("gguf/m-00002-of-00002.gguf"), &f) == 0 && files_are(&f, parts, 2),
 	   "the second part typed: both parts, the first first");
@@ -295,44 +339,80 @@ static void test_cache(void)
 	snprintf(rel, sizeof(rel), "%s/snapshots/%s/", repo, HASH);
 	ok(resolve(at(rel), &f) == 0 && f.name && !strcmp(f.name, "meta-llama/Llama-3.1-8B"), "with a slash too");
 	model_files_clear(&f);
-
-	/* ORG/NAME where no such path is: the cache each variable names, in huggingface_hub's order. */
-	char hub[1024], home[1024], xdg[1024];
-	snprintf(hub, sizeof(hub), "%s", at("hub"));
-	snprintf(home, sizeof(home), "%s", at("home"));
-	snprintf(xdg, sizeof(xdg), "%s", at("xdg"));
-	folder("home/.cache");
-	folder("xdg");
-	char target[1024];
-	snprintf(target, sizeof(target), "%s", hub);
-	folder("home/.cache/huggingface");
-	link_to(target, at("home/.cache/huggingface/hub"));
-	folder("xdg/huggingface");
-	link_to(target, at("xdg/huggingface/hub"));
-	folder("hf-home");
-	link_to(target, at("hf-home/hub"));
-	static const struct {
-		const char *hub, *hf_home, *xdg, *home, *why;
-	} ways[] = {
-		{ "hub", NULL, NULL, "/nonexistent", "HF_HUB_CACHE" },
-		{ NULL, "hf-home", NULL, "/nonexistent", "HF_HOME/hub" },
-		{ NULL, NULL, "xdg", "/nonexistent", "XDG_CACHE_HOME/huggingface/hub" },
-		{ NULL, NULL, NULL, "home", "~/.cache/huggingface/hub" },
+	/* Typed by a short relative path from inside the cache: the folders above still name it. */
+	char cwd[1024];
+	if (!getcwd(cwd, sizeof(cwd)) || chdir(at(repo)) < 0)
+		exit(99);
+	static const char *const relative[][2] = {
+		{ ".", "snapshots/" HASH }, { "snapshots", HASH }, { "snapshots", HASH "/config.json" },
+		{ "snapshots", "./" HASH "/" }, { "snapshots/" HASH, "../" HASH }, { "snapshots/" HASH, "." },
 	};
+	for (size_t i = 0; i < sizeof(relative) / sizeof(relative[0]); i++) {
+		if (chdir(at(repo)) < 0 || chdir(relative[i][0]) < 0)
+			exit(99);
+		ok(resolve(relative[i][1], &f) == 0 && f.name && !strcmp(f.name, "meta-llama/Llama-3.1-8B") &&
+		   f.repo_named, "%s typed in %s: named meta-llama/Llama-3.1-8B, not by its hash", relative[i][1],
+		   relative[i][0]);
+		model_files_clear(&f);
+	}
+	if (chdir(cwd) < 0)
+		exit(99);
+
+	/*
+	 * ORG/NAME where no such path is: the cache each variable names, in
+	 * huggingface_hub's order. Each case sets every variable below the one
+	 * that must win to a cache that exists but is empty, and the one above
+	 * it unset: a lookup in the wrong order finds nothing.
+	 */
+	char hub[1024];
+	snprintf(hub, sizeof(hub), "%s", at("hub"));
+	folder("empty/hub");
+	folder("empty/huggingface/hub");
+	folder("home/.cache/huggingface");
+	link_to(hub, at("home/.cache/huggingface/hub"));
+	folder("xdg/huggingface");
+	link_to(hub, at("xdg/huggingface/hub"));
+	folder("hf-home");
+	link_to(hub, at("hf-home/hub"));
+	static const char *const names[] = { "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_HOME", "XDG_CACHE_HOME", "HOME" };
+	static const struct {
+		const char *values[5], *why;
+	} ways[] = {
+		{ { "hub", "empty/hub", "empty", "empty", "empty" }, "HF_HUB_CACHE" },
+		{ { NULL, "hub", "empty", "empty", "empty" }, "HUGGINGFACE_HUB_CACHE" },
+		{ { NULL, NULL, "hf-home", "empty", "empty" }, "HF_HOME/hub" },
+		{ { NULL, NULL, NULL, "xdg", "empty" }, "XDG_CACHE_HOME/huggingface/hub" },
+		{ { NULL, NULL, NULL, NULL, "home" }, "~/.cache/huggingface/hub" },
+		/* huggingface_hub's expanduser and expandvars: ~ is HOME, $VAR and ${VAR} their values. */
+		{ { "~/.cache/huggingface/hub", "empty/hub", "empty", "empty", "home" }, "HF_HUB_CACHE=~/…" },
+		{ { "$HMN_TEST_ROOT/hub", "empty/hub", "empty", "empty", "empty" }, "HF_HUB_CACHE=$HMN_TEST_ROOT/hub" },
+		{ { NULL, NULL, "${HMN_TEST_ROOT}/hf-home", "empty", "empty" }, "HF_HOME=${HMN_TEST_ROOT}/hf-home" },
+		{ { NULL, NULL, "~", "empty", "hf-home" }, "HF_HOME=~" },
+	};
+	setenv("HMN_TEST_ROOT", root, 1);
 	for (size_t i = 0; i < sizeof(ways) / sizeof(ways[0]); i++) {
-		char a[1024], b[1024], c[1024], d[1024];
-		snprintf(a, sizeof(a), "%s", ways[i].hub ? at(ways[i].hub) : "");
-		snprintf(b, sizeof(b), "%s", ways[i].hf_home ? at(ways[i].hf_home) : "");
-		snprintf(c, sizeof(c), "%s", ways[i].xdg ? at(ways[i].xdg) : "");
-		snprintf(d, sizeof(d), "%s", ways[i].home[0] == '/' ? ways[i].home : at(ways[i].home));
-		setenv_or_unset("HF_HUB_CACHE", ways[i].hub ? a : NULL);
-		setenv_or_unset("HF_HOME", ways[i].hf_home ? b : NULL);
-		setenv_or_unset("XDG_CACHE_HOME", ways[i].xdg ? c : NULL);
-		setenv("HOME", d, 1);
+		char values[5][1024];
+		for (size_t k = 0; k < 5; k++) {
+			const char *v = ways[i].values[k];
+			snprintf(values[k], sizeof(values[k]), "%s", !v || v[0] == '~' || v[0] == '$' ? (v ? v : "") : at(v));
+			setenv_or_unset(names[k], v ? values[k] : NULL);
+		}
 		ok(resolve("meta-llama/Llama-3.1-8B", &f) == 0 && f.name && !strcmp(f.name, "meta-llama/Llama-3.1-8B") &&
 		   f.n_missing == 3, "meta-llama/Llama-3.1-8B found through %s", ways[i].why);
 		model_files_clear(&f);
 	}
+	/* ORG/NAME/ typed (a shell's completion of a folder's name): the same repository. */
+	ok(resolve("meta-llama/Llama-3.1-8B/", &f) == 0 && f.name && !strcmp(f.name, "meta-llama/Llama-3.1-8B"),
+	   "meta-llama/Llama-3.1-8B/ found in the cache too");
+	model_files_clear(&f);
+	/* No variable at all: every one that was looked at is said. */
+	struct model_error none_e = { why, sizeof(why) };
+	for (size_t k = 0; k < 5; k++)
+		unsetenv(names[k]);
+	ok(model_resolve("meta-llama/Llama-3.1-8B", &f, &none_e) == -ENOENT &&
+	   strstr(why, "(HF_HUB_CACHE, HF_HOME, XDG_CACHE_HOME and HOME are not set)"), "no cache to look in: said");
+	model_files_clear(&f);
+	setenv("HF_HUB_CACHE", hub, 1);
 	/* Not there: where it looked is said. */
 	struct model_error e = { why, sizeof(why) };
 	ok(model_resolve("meta-llama/Llama-3.1-70B", &f, &e) == -ENOENT &&
@@ -350,11 +430,13 @@ static void test_cache(void)
 	ok(model_hf_repo_id_valid("meta-llama/Llama-3.1-8B") && model_hf_repo_id_valid("gpt2") &&
 	   model_hf_repo_id_valid("Qwen/Qwen2.5-0.5B_x") && !model_hf_repo_id_valid("") &&
 	   !model_hf_repo_id_valid("a/") && !model_hf_repo_id_valid("..") &&
-	   !model_hf_repo_id_valid("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"),
+	   !model_hf_repo_id_valid("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"
+				   "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"),
 	   "repository ids as huggingface_hub validates them (96 characters at most)");
 
 	/* A hostile refs/main: what it holds becomes a path, so only a commit's hash is taken. */
-	static const char *const refs[] = { "../../../../etc", "main/../" HASH, "", HASH "/..", "zz23456789abcdef0123456789abcdef01234567" };
+	static const char *const refs[] = { "../../../../etc", "main/../" HASH, "", HASH "/..",
+					    "zz23456789abcdef0123456789abcdef01234567" };
 	snprintf(rel, sizeof(rel), "%s/refs/main", repo);
 	for (size_t i = 0; i < sizeof(refs) / sizeof(refs[0]); i++) {
 		file(rel, refs[i]);

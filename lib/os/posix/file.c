@@ -18,6 +18,12 @@ int os_path_kind(const char *path)
 	return S_ISDIR(st.st_mode) ? OS_PATH_DIRECTORY : OS_PATH_FILE;
 }
 
+bool os_path_dangling(const char *path)
+{
+	struct stat st;
+	return lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && stat(path, &st) < 0 && errno == ENOENT;
+}
+
 static int pread_at(void *userdata, uint64_t offset, void *buf, size_t len)
 {
 	int fd = (int)(intptr_t)userdata;

@@ -24,6 +24,12 @@ int os_path_kind(const char *path)
 	return attributes & FILE_ATTRIBUTE_DIRECTORY ? OS_PATH_DIRECTORY : OS_PATH_FILE;
 }
 
+bool os_path_dangling(const char *path)
+{
+	(void)path;
+	return false;
+}
+
 static int read_at(void *userdata, uint64_t offset, void *buf, size_t len)
 {
 	HANDLE h = userdata;
