@@ -411,7 +411,7 @@ static int resolve_gguf_folder(struct model_files *f, const char *dir, bool have
 {
 	struct name_list names = { 0 };
 	int r = os_list_dir(dir, ".gguf", MODEL_MAX_FILES, &names);
-	if (r < 0 || (!names.count && !names.dangling)) {
+	if (r < 0 || (!names.count && !names.n_dangling)) {
 		name_list_clear(&names);
 		return -EAGAIN; /* what the transformers folder's reading says of it stands */
 	}
@@ -441,15 +441,21 @@ static int resolve_gguf_folder(struct model_files *f, const char *dir, bool have
 	 * projector gone, not one absent: where it would be the model, said
 	 * so; a projector's is set aside as one, whose reading says it is gone.
 	 */
-	const char *gone = names.dangling;
-	if (r >= 0 && gone && model_is_projector_name(gone) && !projector)
-		r = add_aside(f, gone, MODEL_ASIDE_PROJECTOR);
-	else if (r >= 0 && gone && !model)
+	const char *gone = NULL, *gone_projector = NULL;
+	for (size_t i = 0; i < names.n_dangling; i++) {
+		if (!model_is_projector_name(names.dangling[i]))
+			gone = gone ? gone : names.dangling[i];
+		else
+			gone_projector = gone_projector ? gone_projector : names.dangling[i];
+	}
+	if (r >= 0 && gone_projector && !projector)
+		r = add_aside(f, gone_projector, MODEL_ASIDE_PROJECTOR);
+	if (r >= 0 && gone && !model)
 		r = model_fail(e, -ENOENT, "%s: %s leads nowhere (its file is gone)", dir, SHOWN(gone));
 	if (r < 0) {
 	} else if (!model) {
 		r = model_fail(e, -EINVAL, "%s: %s is a vision model's projector, not a model: fit the model it serves",
-			       dir, SHOWN(projector ? projector : gone));
+			       dir, SHOWN(projector ? projector : gone_projector));
 	} else if (other) {
 		r = model_fail(e, -EINVAL, "%s: %s, and GGUF files of more than one model (%s, %s%s): name the one"
 			       " to fit", dir, have_config ? "no safetensors weights" : "no config.json",
@@ -742,9 +748,9 @@ static int resolve_folder(struct model_files *f, const char *typed, const char *
 		r = model_fail(e, listed, "%s: cannot list: %s", dir, strerror(-listed));
 	} else if (!names.count) {
 		/* Weights whose link leads nowhere (a deleted blob) are broken weights, not none. */
-		if (names.dangling)
+		if (names.n_dangling)
 			r = model_fail(e, -ENOENT, "%s: %s leads nowhere (its file is gone)", typed,
-				       SHOWN(names.dangling));
+				       SHOWN(names.dangling[0]));
 		f->source = MODEL_SOURCE_CONFIG;
 	} else {
 		r = pick_weights(f, dir, &names, e);

@@ -22,6 +22,19 @@ int name_list_add(struct name_list *l, const char *name, const char *suffix, siz
 	return 0;
 }
 
+int name_list_add_dangling(struct name_list *l, const char *name, size_t max)
+{
+	if (l->n_dangling >= max)
+		return 0;
+	int r = array_reserve((void **)&l->dangling, &l->dangling_capacity, l->n_dangling, sizeof(*l->dangling));
+	if (r < 0)
+		return r;
+	if (!(l->dangling[l->n_dangling] = strdup(name)))
+		return -ENOMEM;
+	l->n_dangling++;
+	return 0;
+}
+
 static int compare_names(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -46,6 +59,8 @@ int name_list_finish(struct name_list *l, int r)
 		return r;
 	}
 	name_list_sort(l);
+	if (l->n_dangling)
+		qsort(l->dangling, l->n_dangling, sizeof(*l->dangling), compare_names);
 	return 0;
 }
 
@@ -54,6 +69,8 @@ void name_list_clear(struct name_list *l)
 	for (size_t i = 0; i < l->count; i++)
 		free(l->names[i]);
 	free(l->names);
+	for (size_t i = 0; i < l->n_dangling; i++)
+		free(l->dangling[i]);
 	free(l->dangling);
 	*l = (struct name_list){ 0 };
 }

@@ -563,12 +563,26 @@ llama_config() {
 	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/projector"
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/projector: mmproj-model-f16.gguf is a vision model's projector, not a model: fit the model it serves" ]
-	# A file named mmproj that is another model's GGUF is no projector: said, not priced as one.
+	# A file named mmproj that is another model's GGUF is no projector: said, not priced as one; the model
+	# is still priced (a warning, not a failure: --text-only needs no projector).
 	ln -sf "$MODELS/moe-tiny.Q8_0.gguf" "$BATS_TEST_TMPDIR/gguf-adapter/mmproj-model-f16.gguf"
+	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/gguf-adapter" --json
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/gguf-adapter: its vision projector cannot be read, so the vision part is left out: $BATS_TEST_TMPDIR/gguf-adapter/mmproj-model-f16.gguf: general.architecture is 'llama', not 'clip': not a vision projector" ]
+	[ "$(jq -c '[.model.name, .parts.vision_bytes, (.model.warning | startswith("its vision projector cannot be read"))]' <<<"$output")" = '["Llama 3.2 1B",null,true]' ]
+	# A projector whose link leads nowhere (its blob deleted): the same, never silently ignored.
+	ln -sf /nonexistent/blob "$BATS_TEST_TMPDIR/gguf-adapter/mmproj-model-f16.gguf"
 	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/gguf-adapter"
-	[ "$status" -eq 1 ]
-	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/gguf-adapter/mmproj-model-f16.gguf: general.architecture is 'llama', not 'clip': not a vision projector" ]
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/gguf-adapter: its vision projector cannot be read, so the vision part is left out: $BATS_TEST_TMPDIR/gguf-adapter/mmproj-model-f16.gguf: no such file" ]
 	rm "$BATS_TEST_TMPDIR/gguf-adapter/mmproj-model-f16.gguf"
+	# The model's own link leading nowhere, beside its projector: the link said, not "a projector, not a model".
+	mkdir "$BATS_TEST_TMPDIR/gguf-gone"
+	ln -s /nonexistent/blob "$BATS_TEST_TMPDIR/gguf-gone/gemma-3-4b-it-Q4_K_M.gguf"
+	ln -s "$MODELS/gemma-3-4b-it-GGUF/mmproj-F16.gguf" "$BATS_TEST_TMPDIR/gguf-gone/mmproj-F16.gguf"
+	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/gguf-gone"
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/gguf-gone: gemma-3-4b-it-Q4_K_M.gguf leads nowhere (its file is gone)" ]
 	# Two models, no config.json: which is meant cannot be told, and the reason is the right one.
 	ln -s "$MODELS/moe-tiny.Q8_0.gguf" "$BATS_TEST_TMPDIR/gguf-adapter/moe-tiny.Q8_0.gguf"
 	run_split "$HMN" fit --memory 80GiB "$BATS_TEST_TMPDIR/gguf-adapter"
@@ -604,11 +618,35 @@ llama_config() {
 	# A GGUF folder: the model and its mmproj (f16 of two types beside it, said); the GGUF alone is the model alone.
 	run_split "$HMN" fit "$MODELS/gemma-3-4b-it-GGUF" --memory 80GiB --json
 	[ "$status" -eq 0 ]
-	[ "$stderr" = "hmn: $MODELS/gemma-3-4b-it-GGUF: note: the vision projector priced is mmproj-F16.gguf, one of 2 beside the model" ]
+	[ "$stderr" = "hmn: $MODELS/gemma-3-4b-it-GGUF: note: the vision projector is mmproj-F16.gguf, one of 2 beside the model" ]
 	# 419,816,304 parameters: the matrices in f16, norms and biases in f32, each padded to 32 bytes.
 	[ "$(jq -c '[.model.parameters, .parts.vision_bytes]' <<<"$output")" = '[1419702256,840434112]' ]
 	run_split "$HMN" fit "$MODELS/gemma-3-4b-it-GGUF" --memory 80GiB --text-only --json
 	[ "$(jq -c '.parts.vision_bytes' <<<"$output")" = null ]
+	# llama.cpp loads the mmproj whole on one GPU: --gpus 2 divides the model, not the projector.
+	run_split "$HMN" fit "$MODELS/gemma-3-4b-it-GGUF" --memory 80GiB --gpus 2 --json
+	[ "$(jq -c '[.parts.weights_bytes, .parts.vision_bytes]' <<<"$output")" = '[531386624,840434112]' ]
+	# Projectors as their repositories name them: "mmproj" anywhere in the name, in any case.
+	for name in gemma-3-4b-it-mmproj-f16.gguf llava-v1.5-7b-mmproj-model-f16.gguf Gemma_MMPROJ-F16.gguf; do
+		rm -rf "$BATS_TEST_TMPDIR/named"
+		mkdir "$BATS_TEST_TMPDIR/named"
+		ln -s "$MODELS/gemma-3-4b-it-GGUF/gemma-3-1b.Q8_0.gguf" "$BATS_TEST_TMPDIR/named/gemma-3-4b-it-Q8_0.gguf"
+		ln -s "$MODELS/gemma-3-4b-it-GGUF/mmproj-F16.gguf" "$BATS_TEST_TMPDIR/named/$name"
+		run_split "$HMN" fit "$BATS_TEST_TMPDIR/named" --memory 80GiB --json
+		[ "$status" -eq 0 ]
+		[ "$(jq -c '.parts.vision_bytes' <<<"$output")" = 840434112 ]
+	done
+	# A projector that is a Git LFS pointer (a clone without git-lfs): the model priced, the projector
+	# said; with --text-only too, where no projector is needed.
+	printf 'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 851251104\n' \
+		>"$BATS_TEST_TMPDIR/named/mmproj-F16.gguf"
+	rm "$BATS_TEST_TMPDIR/named/$name"
+	for only in "" --text-only; do
+		run_split "$HMN" fit "$BATS_TEST_TMPDIR/named" --memory 80GiB --json $only
+		[ "$status" -eq 0 ]
+		[ "$(jq -c '[.model.parameters, .parts.vision_bytes]' <<<"$output")" = '[999885952,null]' ]
+		[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/named: its vision projector cannot be read, so the vision part is left out: $BATS_TEST_TMPDIR/named/mmproj-F16.gguf: a Git LFS pointer, not the weights: they were not downloaded (git lfs pull, or hf download)" ]
+	done
 	run_split "$HMN" fit "$MODELS/gemma-3-4b-it-GGUF/gemma-3-1b.Q8_0.gguf" --memory 80GiB --json
 	[ "$(jq -c '[.model.parameters, .parts.vision_bytes]' <<<"$output")" = '[999885952,null]' ]
 	run_split "$HMN" fit "$MODELS/gemma-3-4b-it-GGUF/mmproj-F16.gguf" --memory 80GiB
@@ -810,6 +848,24 @@ hf_cache() {
 		[ "$status" -eq 0 ]
 		[ "${lines[0]}" = "hmn fit: meta-llama/Llama-3.1-8B: llama, 8.03B parameters (bf16), 131072 tokens x 1 sequence" ]
 	done
+	# A snapshot typed by a short relative path from inside the cache: still the repository's name.
+	cd hub/models--meta-llama--Llama-3.1-8B/snapshots
+	for typed in "$HASH" "$HASH/config.json" "./$HASH/"; do
+		run_split "$HMN" fit "$typed" --memory 80GiB
+		[ "$status" -eq 0 ]
+		[ "${lines[0]}" = "hmn fit: meta-llama/Llama-3.1-8B: llama, 8.03B parameters (bf16), 131072 tokens x 1 sequence" ]
+	done
+	cd "$HASH"
+	run_split "$HMN" fit "../$HASH" --memory 80GiB
+	[ "${lines[0]}" = "hmn fit: meta-llama/Llama-3.1-8B: llama, 8.03B parameters (bf16), 131072 tokens x 1 sequence" ]
+	cd "$BATS_TEST_TMPDIR"
+	# huggingface_hub's older HUGGINGFACE_HUB_CACHE, ~ expanded, and ORG/NAME/ as a shell completes it.
+	for how in "HUGGINGFACE_HUB_CACHE=$BATS_TEST_TMPDIR/hub HF_HOME=/nonexistent" \
+		"HF_HUB_CACHE=~/.cache/huggingface/hub HOME=$BATS_TEST_TMPDIR/home"; do
+		run_split env -u HF_HUB_CACHE -u HF_HOME -u XDG_CACHE_HOME $how "$HMN" fit meta-llama/Llama-3.1-8B/ --memory 80GiB --json
+		[ "$status" -eq 0 ]
+		[ "$(jq -r .model.name <<<"$output")" = meta-llama/Llama-3.1-8B ]
+	done
 	# A path that is there wins over the cache.
 	mkdir -p meta-llama
 	cp -r "$TESTS_DIR/fixtures/fit/Llama-3.1-8B" meta-llama/
@@ -838,12 +894,13 @@ hf_cache() {
 	run_split "$HMN" fit "$root" --memory 80GiB
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "hmn: $root: refs/main names commit ${HASH//5/6}, whose snapshot is not in the cache" ]
-	# A blob deleted under its link: that shard is one not here, priced from the index.
+	# A blob deleted under its link: a damaged cache, not a download in progress (huggingface_hub links a
+	# blob only once it is whole): said, never priced as a shard to come.
 	printf '%s' "$HASH" >"$root/refs/main"
 	rm "$root/blobs/2b1879f5"
 	run_split "$HMN" fit "$root" --memory 80GiB --json
-	[ "$status" -eq 0 ]
-	[[ "$stderr" == *": note: 4 of 4 shards not downloaded "* ]]
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $root/snapshots/$HASH: model-00001-of-00004.safetensors leads nowhere (its file is gone): the download is damaged, not in progress" ]
 }
 
 @test "fit: MAX_BATCH is the most sequences of --context that fit: --batch at it fits, one more does not" {

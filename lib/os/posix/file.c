@@ -104,8 +104,8 @@ int os_list_dir(const char *dir, const char *suffix, size_t max, struct name_lis
 			continue;
 		if (is_file(d, de, &dangling))
 			r = name_list_add(ret, de->d_name, suffix, max);
-		else if (dangling && !ret->dangling && !(ret->dangling = strdup(de->d_name)))
-			r = -ENOMEM;
+		else if (dangling)
+			r = name_list_add_dangling(ret, de->d_name, max);
 	}
 	closedir(d);
 	return name_list_finish(ret, r);
