@@ -239,7 +239,8 @@ uint64_t hmn_fit_weights(const struct hmn_model *m, const struct hmn_fit_request
 /*
  * A vision-language model's image tower and projector, on the GPU whatever
  * req->gpu_layers says (llama.cpp offloads the mmproj unless told not to),
- * divided by req->gpus (vLLM shards the tower as the text model); priced
+ * divided by req->gpus (vLLM shards the tower as the text model) but for a
+ * GGUF (llama.cpp loads the mmproj whole on one GPU); priced
  * at req->dtype only when that is a float type (quantizers leave the tower
  * out; llama.cpp's mmproj keeps its own file). HMN_UNKNOWN when the model
  * has none, or with req->text_only.

@@ -77,7 +77,7 @@ struct model_build {
 	uint64_t parameters;
 	uint64_t vision_parameters;     /* of them, the image tower's and projector's */
 	bool all_vision;                /* every tensor is the tower's (a GGUF projector, mmproj-*.gguf) */
-	/* The weights priced from elsewhere (an index's total_size) hold an image tower: one not shaped stays in them. */
+	/* The weights priced elsewhere (an index's total_size) hold an image tower: one unshaped stays in them. */
 	bool vision_in_weights;
 	bool saw_output_head;           /* an output matrix of its own: not tied to the embeddings */
 	/* Every tensor's name, NUL-terminated one after another: a name met twice is refused. */

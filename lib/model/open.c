@@ -22,7 +22,8 @@ static int read_gguf(const struct model_files *f, const char *path, struct hmn_m
 	for (size_t i = 0; i < f->n_files && r >= 0; i++) {
 		if ((r = os_file_open(f->files[i], &parts[i])) < 0) {
 			if (f->n_files > 1 && r == -ENOENT)
-				r = model_fail(e, r, "%s: part %zu of %zu of this split GGUF is missing (%s)", path, i + 1,
+				r = model_fail(e, r, "%s: part %zu of %zu of this split GGUF is missing (%s)", path,
+					       i + 1,
 					       f->n_files, f->files[i]);
 			else
 				r = model_open_failed(e, f->files[i], r);
@@ -168,7 +169,8 @@ static int price_from_index(const struct model_files *f, struct model_build *b,
 		at += n + 1;
 	}
 	if (last >= 0 && (uint64_t)last + 1 < m->n_layer) {
-		snprintf(text, sizeof(text), "the index names tensors of layers up to %ld, config.json %u layers: they may"
+		snprintf(text, sizeof(text), "the index names tensors of layers up to %ld, config.json %u layers:"
+			 " they may"
 			 " not be one model's", last, m->n_layer);
 		model_add_warning(m, text);
 	}
@@ -244,7 +246,8 @@ static int read_hf(const struct model_files *f, const char *typed, struct hmn_mo
 	}
 	/* One file named: its header first, so that a broken one is what is said of it. */
 	if (!f->config) {
-		r = model_fail(e, -ENOENT, "%s: no config.json in %s: hmn needs the model's architecture", typed, f->dir);
+		r = model_fail(e, -ENOENT, "%s: no config.json in %s: hmn needs the model's architecture", typed,
+			       f->dir);
 		goto fail;
 	}
 	if ((r = model_read_small(f->config, MODEL_MAX_TEXT, &text, &len, e)) < 0 ||

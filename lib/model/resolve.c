@@ -682,7 +682,8 @@ static int resolve_index(struct model_files *f, const char *dir, const char *ind
 				first_missing = f->missing[f->n_missing - 1];
 			if (f->index.total == INDEX_TOTAL_ABSENT && r >= 0)
 				r = model_fail(e, -ENOENT, "%s: no such file, and %s has no metadata.total_size to"
-					       " price the shards not downloaded from", path, SHOWN(model_base_name(index)));
+					       " price the shards not downloaded from", path,
+					       SHOWN(model_base_name(index)));
 		} else {
 			r = add_file(f, path);
 		}
@@ -950,7 +951,8 @@ static int resolve_repo(struct model_files *f, const char *typed, const char *id
 	if (!(root = model_join_path(cache, folder))) {
 		r = -ENOMEM;
 	} else if (os_path_kind(root) != OS_PATH_DIRECTORY) {
-		r = model_fail(e, -ENOENT, "%s: no such file or folder, nor in the Hugging Face cache (%s)", typed, root);
+		r = model_fail(e, -ENOENT, "%s: no such file or folder, nor in the Hugging Face cache (%s)", typed,
+			       root);
 	} else {
 		r = resolve_cache_root(f, typed, root, id, e);
 	}
@@ -1060,8 +1062,11 @@ static int resolve_typed(struct model_files *files, const char *path, struct mod
 	char *id = trimmed(path);
 	if (!id)
 		return -ENOMEM;
-	int r = strchr(id, '/') && model_hf_repo_id_valid(id) ? resolve_repo(files, path, id, e)
-							       : model_fail(e, -ENOENT, "%s: no such file or folder", path);
+	int r;
+	if (strchr(id, '/') && model_hf_repo_id_valid(id))
+		r = resolve_repo(files, path, id, e);
+	else
+		r = model_fail(e, -ENOENT, "%s: no such file or folder", path);
 	free(id);
 	return r;
 }

@@ -424,8 +424,8 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 				 " weights (the index's total_size), not in parameters, and --text-only cannot leave it"
 				 " out", shown);
 		else
-			snprintf(w, sizeof(w), "its vision_config (of %s) is not one hmn prices: the image tower is left"
-				 " out", shown);
+			snprintf(w, sizeof(w), "its vision_config (of %s) is not one hmn prices: the image tower is"
+				 " left out", shown);
 		model_add_warning(b->m, w);
 		return 0;
 	}
@@ -476,13 +476,13 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 	uint64_t dims[2] = { c.matrix, 1 };
 	uint64_t bytes = dtype_price(dtype, c.matrix);
 	if (bytes == HMN_UNKNOWN || (r = model_build_tensor(b, matrices, strlen(matrices), dtype, dims, 2, bytes)) < 0)
-		return model_fail(e, bytes == HMN_UNKNOWN ? -EOVERFLOW : r, "%s: the vision_config's shape is too large",
-				  file);
+		return model_fail(e, bytes == HMN_UNKNOWN ? -EOVERFLOW : r,
+				  "%s: the vision_config's shape is too large", file);
 	dims[0] = c.vector;
 	bytes = dtype_price(dtype, c.vector);
 	if (c.vector && (bytes == HMN_UNKNOWN ||
 			 (r = model_build_tensor(b, vectors, strlen(vectors), dtype, dims, 1, bytes)) < 0))
-		return model_fail(e, bytes == HMN_UNKNOWN ? -EOVERFLOW : r, "%s: the vision_config's shape is too large",
-				  file);
+		return model_fail(e, bytes == HMN_UNKNOWN ? -EOVERFLOW : r,
+				  "%s: the vision_config's shape is too large", file);
 	return 0;
 }

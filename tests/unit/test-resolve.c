@@ -184,7 +184,8 @@ static void test_total_sizes(void)
 		char text[256];
 		struct safetensors_index ix;
 		struct model_error e = { why, sizeof(why) };
-		snprintf(text, sizeof(text), "{\"metadata\":{\"total_size\":%s},\"weight_map\":{\"a\":\"x.safetensors\"}}",
+		snprintf(text, sizeof(text),
+			 "{\"metadata\":{\"total_size\":%s},\"weight_map\":{\"a\":\"x.safetensors\"}}",
 			 cases[i].value);
 		int r = safetensors_index_read("t/model.safetensors.index.json", text, strlen(text), &ix, &e);
 		ok(r == 0 && (int)ix.total == cases[i].state &&
@@ -269,7 +270,8 @@ static void test_folders(void)
 	file("gguf-gone/model-Q4_K_M.gguf", "");
 	link_to("/nonexistent/blob", at("gguf-gone/mmproj-F16.gguf"));
 	ok(resolve(at("gguf-gone"), &f) == 0 && f.n_files == 1 && f.n_aside == 1 &&
-	   f.aside[0].reason == MODEL_ASIDE_PROJECTOR, "a projector's link that leads nowhere: set aside as the projector");
+	   f.aside[0].reason == MODEL_ASIDE_PROJECTOR,
+	   "a projector's link that leads nowhere: set aside as the projector");
 	model_files_clear(&f);
 	/* Any part typed brings the whole split. */
 	ok(resolve(at("gguf/m-00002-of-00002.gguf"), &f) == 0 && files_are(&f, parts, 2),
@@ -301,7 +303,10 @@ static void test_cache(void)
 	struct model_files f;
 	const char *repo = "hub/models--meta-llama--Llama-3.1-8B";
 	char rel[512];
-	/* As huggingface_hub leaves a download in progress: refs/main, a snapshot linked into blobs, one .incomplete. */
+	/*
+	 * As huggingface_hub leaves a download in progress: refs/main, a
+	 * snapshot linked into blobs, one .incomplete.
+	 */
 	snprintf(rel, sizeof(rel), "%s/snapshots/%s", repo, HASH);
 	folder(rel);
 	snprintf(rel, sizeof(rel), "%s/refs", repo);
@@ -374,7 +379,8 @@ static void test_cache(void)
 	link_to(hub, at("xdg/huggingface/hub"));
 	folder("hf-home");
 	link_to(hub, at("hf-home/hub"));
-	static const char *const names[] = { "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_HOME", "XDG_CACHE_HOME", "HOME" };
+	static const char *const names[] = { "HF_HUB_CACHE", "HUGGINGFACE_HUB_CACHE", "HF_HOME", "XDG_CACHE_HOME",
+					     "HOME" };
 	static const struct {
 		const char *values[5], *why;
 	} ways[] = {
@@ -394,11 +400,13 @@ static void test_cache(void)
 		char values[5][1024];
 		for (size_t k = 0; k < 5; k++) {
 			const char *v = ways[i].values[k];
-			snprintf(values[k], sizeof(values[k]), "%s", !v || v[0] == '~' || v[0] == '$' ? (v ? v : "") : at(v));
+			bool as_is = !v || v[0] == '~' || v[0] == '$';
+			snprintf(values[k], sizeof(values[k]), "%s", as_is ? (v ? v : "") : at(v));
 			setenv_or_unset(names[k], v ? values[k] : NULL);
 		}
-		ok(resolve("meta-llama/Llama-3.1-8B", &f) == 0 && f.name && !strcmp(f.name, "meta-llama/Llama-3.1-8B") &&
-		   f.n_missing == 3, "meta-llama/Llama-3.1-8B found through %s", ways[i].why);
+		ok(resolve("meta-llama/Llama-3.1-8B", &f) == 0 && f.name &&
+		   !strcmp(f.name, "meta-llama/Llama-3.1-8B") && f.n_missing == 3,
+		   "meta-llama/Llama-3.1-8B found through %s", ways[i].why);
 		model_files_clear(&f);
 	}
 	/* ORG/NAME/ typed (a shell's completion of a folder's name): the same repository. */
