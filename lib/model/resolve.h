@@ -6,8 +6,9 @@
  * aside and why, and the name the model goes by. A Hugging Face cache root
  * (models--ORG--NAME) is followed through refs/main to its snapshot, and
  * ORG/NAME typed where no such path is is looked up in the local cache
- * ($HF_HUB_CACHE, $HF_HOME/hub, $XDG_CACHE_HOME/huggingface/hub,
- * ~/.cache/huggingface/hub; never the network). open.c then reads what it
+ * ($HF_HUB_CACHE, $HUGGINGFACE_HUB_CACHE, $HF_HOME/hub,
+ * $XDG_CACHE_HOME/huggingface/hub, ~/.cache/huggingface/hub, as
+ * huggingface_hub finds it; never the network). open.c then reads what it
  * decided. Private to lib/model (and its unit tests).
  */
 #ifndef HMN_MODEL_RESOLVE_H
