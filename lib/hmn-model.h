@@ -48,6 +48,17 @@ enum hmn_dtype {
 	HMN_DTYPE_F8_E4M3, HMN_DTYPE_F8_E5M2, HMN_DTYPE_F8_E8M0, HMN_DTYPE_F8_E4M3FNUZ,
 	HMN_DTYPE_F8_E5M2FNUZ, HMN_DTYPE_C64, HMN_DTYPE_F4, HMN_DTYPE_F6_E2M3, HMN_DTYPE_F6_E3M2,
 	HMN_DTYPE_INT4,     /* int4 as --dtype plans it: 4 bits a parameter, no scales */
+	/* llama.cpp's file types (256 + its LLAMA_FTYPE_MOSTLY_* ids): mixes, priced per tensor; --dtype's alone */
+	HMN_DTYPE_FILE_Q4_0 = 258, HMN_DTYPE_FILE_Q4_1 = 259, HMN_DTYPE_FILE_Q8_0 = 263,
+	HMN_DTYPE_FILE_Q5_0 = 264, HMN_DTYPE_FILE_Q5_1 = 265, HMN_DTYPE_FILE_Q2_K = 266,
+	HMN_DTYPE_FILE_Q3_K_S = 267, HMN_DTYPE_FILE_Q3_K_M = 268, HMN_DTYPE_FILE_Q3_K_L = 269,
+	HMN_DTYPE_FILE_Q4_K_S = 270, HMN_DTYPE_FILE_Q4_K_M = 271, HMN_DTYPE_FILE_Q5_K_S = 272,
+	HMN_DTYPE_FILE_Q5_K_M = 273, HMN_DTYPE_FILE_Q6_K = 274, HMN_DTYPE_FILE_IQ2_XXS = 275,
+	HMN_DTYPE_FILE_IQ2_XS = 276, HMN_DTYPE_FILE_Q2_K_S = 277, HMN_DTYPE_FILE_IQ3_XS = 278,
+	HMN_DTYPE_FILE_IQ3_XXS = 279, HMN_DTYPE_FILE_IQ1_S = 280, HMN_DTYPE_FILE_IQ4_NL = 281,
+	HMN_DTYPE_FILE_IQ3_S = 282, HMN_DTYPE_FILE_IQ3_M = 283, HMN_DTYPE_FILE_IQ2_S = 284,
+	HMN_DTYPE_FILE_IQ2_M = 285, HMN_DTYPE_FILE_IQ4_XS = 286, HMN_DTYPE_FILE_IQ1_M = 287,
+	HMN_DTYPE_FILE_TQ1_0 = 292, HMN_DTYPE_FILE_TQ2_0 = 293, HMN_DTYPE_FILE_MXFP4_MOE = 294,
 	HMN_DTYPE_NONE = -1 /* "as in the file" */
 };
 
@@ -57,7 +68,15 @@ enum hmn_dtype {
  * "int8", "int4", "fp16", "fp32"); case-insensitive. -EINVAL when unknown.
  */
 int hmn_dtype_from_name(const char *name, enum hmn_dtype *ret_dtype);
-/* Its name in lower case ("q4_k", "bf16", "f8_e4m3"); NULL for a value that is none. */
+/*
+ * What --dtype means by name: a llama.cpp file type by llama-quantize's name
+ * ("Q4_K_M", "q5_k_s"; "Q8_0", "IQ4_XS" too: what a GGUF of that name holds),
+ * else hmn_dtype_from_name()'s ("q4_k", "bf16"). -EINVAL when unknown.
+ */
+int hmn_weights_dtype_from_name(const char *name, enum hmn_dtype *ret_dtype);
+/* Is dtype one of llama.cpp's file types (a mix, priced per tensor)? */
+bool hmn_dtype_is_file_type(enum hmn_dtype dtype);
+/* Its name in lower case ("q4_k", "bf16", "f8_e4m3", "q4_k_m"); NULL for a value that is none. */
 const char *hmn_dtype_name(enum hmn_dtype dtype);
 /* Elements a block holds and the bytes of one block (F16: 1 and 2; Q4_K: 256 and 144; F4: 2 and 1). */
 int hmn_dtype_block(enum hmn_dtype dtype, uint32_t *ret_elements, uint32_t *ret_bytes);
@@ -161,6 +180,8 @@ struct hmn_model {
 	uint32_t ssm_conv, ssm_inner, ssm_state, ssm_group; /* Mamba's state */
 	bool tied_embeddings;
 	size_t n_tensors, n_files;
+	/* Private (model/ftype.h): the tensors by llama.cpp quantizer's roles, a layer at a time */
+	struct model_quant_roles *quant_roles;
 	struct hmn_arena *arena;    /* private */
 };
 
@@ -233,7 +254,8 @@ struct hmn_fit_parts {
  * Each part on its own, for one GPU (already divided by req->gpus), in
  * bytes; HMN_UNKNOWN on overflow. The weights of the layers req->gpu_layers
  * names, repriced at req->dtype (tensors of 2 or more dimensions; norms and
- * biases stay as stored).
+ * biases stay as stored); a llama.cpp file type (Q4_K_M): each tensor in the
+ * type llama-quantize gives it, the rest in f32, as a GGUF holds them.
  */
 uint64_t hmn_fit_weights(const struct hmn_model *m, const struct hmn_fit_request *req);
 /*

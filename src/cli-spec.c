@@ -70,7 +70,7 @@ static const struct option_spec
 	fit_context = OPTION("context", 0, VALUE_COUNT, context, "N", "tokens a sequence (default: as trained)"),
 	fit_batch = OPTION("batch", 0, VALUE_COUNT, batch, "N", "sequences at once (default 1)"),
 	fit_ubatch = OPTION("ubatch", 0, VALUE_COUNT, ubatch, "N", "tokens a step, llama.cpp's -ub (default 512)"),
-	fit_dtype = OPTION("dtype", 0, VALUE_DTYPE, dtype, "T", "price the weights in T: bf16, fp8, int4, q4_k..."),
+	fit_dtype = OPTION("dtype", 0, VALUE_WEIGHTS_DTYPE, dtype, "T", "price the weights in T: bf16, fp8, int4, Q4_K_M..."),
 	fit_kv_dtype = OPTION("kv-dtype", 0, VALUE_DTYPE, kv_dtype, "T", "the KV cache's type (GGUF: f16; else as the model)"),
 	fit_train = OPTION("train", 0, VALUE_FLAG, train, NULL, "training: gradients, AdamW, kept activations"),
 	fit_text_only = OPTION("text-only", 0, VALUE_FLAG, text_only, NULL,

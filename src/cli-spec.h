@@ -27,6 +27,7 @@ enum value_kind {
 	VALUE_DEVICES,   /* a LIST of GPUs, added to cli->devices */
 	VALUE_FACTOR,    /* a number from 1 to 10, into a double (--margin) */
 	VALUE_DTYPE,     /* a tensor type libhmn knows by name, into a string */
+	VALUE_WEIGHTS_DTYPE, /* VALUE_DTYPE or a llama.cpp file type (Q4_K_M), into a string (--dtype) */
 };
 
 struct option_spec {

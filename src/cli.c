@@ -335,6 +335,17 @@ static int set_value(struct parser *p, const struct option_spec *o, const char *
 		*(const char **)field = value;
 		return 0;
 	}
+	case VALUE_WEIGHTS_DTYPE: {
+		enum hmn_dtype dtype;
+		if (hmn_weights_dtype_from_name(value, &dtype) < 0)
+			return fail(p, "invalid %s '%.40s' (f32, bf16, f16, fp8, int8, int4, a GGUF type such as q4_k,"
+				    " or a llama.cpp file type: Q2_K, Q2_K_S, Q3_K_S, Q3_K_M, Q3_K_L, Q4_0, Q4_1, Q4_K_S,"
+				    " Q4_K_M, Q5_0, Q5_1, Q5_K_S, Q5_K_M, Q6_K, Q8_0, IQ1_S, IQ1_M, IQ2_XXS, IQ2_XS, IQ2_S,"
+				    " IQ2_M, IQ3_XXS, IQ3_XS, IQ3_S, IQ3_M, IQ4_XS, IQ4_NL, TQ1_0, TQ2_0, MXFP4_MOE;"
+				    " any case)", typed, value);
+		*(const char **)field = value;
+		return 0;
+	}
 	}
 	return 0;
 }

@@ -46,7 +46,7 @@ static void request_of(const struct cli *cli, struct hmn_fit_request *req)
 	req->eager_attention = cli->attention == ATTENTION_EAGER;
 	req->margin = cli->margin;
 	if (cli->dtype)
-		hmn_dtype_from_name(cli->dtype, &req->dtype);
+		hmn_weights_dtype_from_name(cli->dtype, &req->dtype);
 	if (cli->kv_dtype)
 		hmn_dtype_from_name(cli->kv_dtype, &req->kv_dtype);
 }

@@ -81,7 +81,7 @@ int main(int argc, char **argv)
 {
 	static char out_buffer[1 << 16];
 	struct cli cli;
-	char error[256];
+	char error[512]; /* --dtype's refusal names its 30 file types */
 	hmn_context *ctx = NULL;
 	int r, status;
 

@@ -48,7 +48,7 @@ complete -c hmn -n "__fish_seen_subcommand_from run" -l kill-after -x -d "After 
 complete -c hmn -n "__fish_seen_subcommand_from run; and __fish_seen_argument -- --" -a '(__fish_complete_subcommand --fcs-skip=3)'
 
 # hmn fit MODEL
-set -l dtypes 'f32 f16 bf16 fp8 int8 int4 q8_0 q6_k q5_k q4_k q4_0 q3_k q2_k'
+set -l dtypes 'f32 f16 bf16 fp8 int8 int4 q5_k q4_k q3_k Q2_K Q2_K_S Q3_K_S Q3_K_M Q3_K_L Q4_0 Q4_1 Q4_K_S Q4_K_M Q5_0 Q5_1 Q5_K_S Q5_K_M Q6_K Q8_0 IQ1_S IQ1_M IQ2_XXS IQ2_XS IQ2_S IQ2_M IQ3_XXS IQ3_XS IQ3_S IQ3_M IQ4_XS IQ4_NL TQ1_0 TQ2_0 MXFP4_MOE'
 set -l kv_dtypes 'f32 f16 bf16 fp8 q8_0 q4_0 q4_1 iq4_nl q5_0 q5_1'
 complete -c hmn -n "__fish_seen_subcommand_from fit" -F -d 'Model: GGUF, safetensors, config.json or folder'
 complete -c hmn -n "__fish_seen_subcommand_from fit" -l context -x -d 'Tokens a sequence (default: as trained)'

@@ -292,8 +292,12 @@ static void priced_add(struct priced *p, const struct shape *s, enum quant_part 
 	p->quantized |= s->q.name[0] && (unsigned)part < QUANT_PARTS && s->q.quantized[part];
 }
 
-/* One synthetic tensor of p's parameters (a matrix, or a vector) into b. */
-static int implied(struct model_build *b, const char *name, const struct priced *p, bool matrix, const struct shape *s)
+/*
+ * One synthetic tensor of p's parameters into b: a matrix of rows of row
+ * elements, or a vector (row 0). Named as GGUF names it: llama.cpp's file
+ * types price a tensor by its role and its rows' width.
+ */
+static int implied(struct model_build *b, const char *name, const struct priced *p, uint64_t row, const struct shape *s)
 {
 	if (!p->params)
 		return 0;
@@ -302,14 +306,28 @@ static int implied(struct model_build *b, const char *name, const struct priced 
 	/* The type the tally names it by: the format's where some of it is in it. */
 	enum hmn_dtype type = p->quantized ? s->q.dtype : s->weights;
 	uint64_t dims[2] = { p->params, 1 };
-	return model_build_tensor(b, name, strlen(name), type, dims, matrix ? 2 : 1, p->bytes);
+	if (row && p->params % row == 0)
+		dims[0] = row, dims[1] = p->params / row;
+	b->torch_order = false;
+	return model_build_tensor(b, name, strlen(name), type, dims, row ? 2 : 1, p->bytes);
 }
 
 /* A vector (norms, biases) of n parameters, in the float type. */
 static int implied_vector(struct model_build *b, const char *name, uint64_t n, const struct shape *s)
 {
 	struct priced p = { n, dtype_price(s->weights, n), false };
-	return implied(b, name, &p, false, s);
+	return implied(b, name, &p, 0, s);
+}
+
+/* count matrices of in x out, of class part, as layer i's tensor called role (blk.I.ROLE.weight). */
+static int implied_in(struct model_build *b, uint32_t i, const char *role, const struct shape *s,
+		      enum quant_part part, uint64_t in, uint64_t out, uint64_t count)
+{
+	struct priced p = { 0 };
+	char name[64];
+	priced_add(&p, s, part, in, out, count);
+	snprintf(name, sizeof(name), "blk.%u.%s.weight", i, role);
+	return implied(b, name, &p, in, s);
 }
 
 static uint64_t norm_params(const struct shape *s, uint64_t width)
@@ -348,6 +366,11 @@ static int implied_layer(struct model_build *b, const struct hmn_model *m, const
 		priced_add(&mat, s, QUANT_MLP, di, h, 1);
 		vector = sat_add(sat_mul(3, di), h);
 	} else {
+		/*
+		 * The roles llama.cpp's quantizer singles out each a tensor of its
+		 * own (attn_v, attn_k, attn_output, ffn_down ...), the rest in
+		 * blk.N.weight: a config prices a file type as its weights do.
+		 */
 		if (m->kv_lora_rank) {
 			uint64_t qk = sat_add(s->nope, s->rope);
 			if (s->q_lora) {
@@ -359,11 +382,14 @@ static int implied_layer(struct model_build *b, const struct hmn_model *m, const
 			vector = sat_add(vector, sat_add(s->q_lora, m->kv_lora_rank));
 			priced_add(&mat, s, QUANT_ATTENTION, h, sat_add(m->kv_lora_rank, s->rope), 1);
 			priced_add(&mat, s, QUANT_ATTENTION, m->kv_lora_rank, sat_mul(nh, sat_add(s->nope, s->v_head)), 1);
-			priced_add(&mat, s, QUANT_ATTENTION, sat_mul(nh, s->v_head), h, 1);
+			if ((r = implied_in(b, i, "attn_output", s, QUANT_ATTENTION, sat_mul(nh, s->v_head), h, 1)) < 0)
+				return r;
 		} else {
-			priced_add(&mat, s, QUANT_ATTENTION, h, sat_mul(nh, hd), 1);
-			priced_add(&mat, s, QUANT_ATTENTION, h, sat_mul(nkv, hd), 2);
-			priced_add(&mat, s, QUANT_ATTENTION, sat_mul(nh, hd), h, 1);
+			if ((r = implied_in(b, i, "attn_q", s, QUANT_ATTENTION, h, sat_mul(nh, hd), 1)) < 0 ||
+			    (r = implied_in(b, i, "attn_k", s, QUANT_ATTENTION, h, sat_mul(nkv, hd), 1)) < 0 ||
+			    (r = implied_in(b, i, "attn_v", s, QUANT_ATTENTION, h, sat_mul(nkv, hd), 1)) < 0 ||
+			    (r = implied_in(b, i, "attn_output", s, QUANT_ATTENTION, sat_mul(nh, hd), h, 1)) < 0)
+				return r;
 			if (s->qkv_bias)
 				vector = sat_add(vector, sat_add(sat_mul(nh, hd), sat_mul(2, sat_mul(nkv, hd))));
 			if (s->o_bias)
@@ -382,16 +408,19 @@ static int implied_layer(struct model_build *b, const struct hmn_model *m, const
 		enum quant_part part = moe ? QUANT_EXPERTS : QUANT_MLP;
 		uint64_t copies = moe ? m->n_expert : 1;
 		/* up (and gate) from the width, down back to it */
-		priced_add(&mat, s, part, h, ff, sat_mul(copies, f && f->plain_mlp ? 1 : 2));
-		priced_add(&mat, s, part, ff, h, copies);
-		if (moe) {
-			priced_add(&mat, s, QUANT_ROUTER, h, m->n_expert, 1);
-			priced_add(&mat, s, QUANT_MLP, h, s->ff_shared, 2);
-			priced_add(&mat, s, QUANT_MLP, s->ff_shared, h, 1);
-		}
+		if ((!(f && f->plain_mlp) &&
+		     (r = implied_in(b, i, moe ? "ffn_gate_exps" : "ffn_gate", s, part, h, ff, copies)) < 0) ||
+		    (r = implied_in(b, i, moe ? "ffn_up_exps" : "ffn_up", s, part, h, ff, copies)) < 0 ||
+		    (r = implied_in(b, i, moe ? "ffn_down_exps" : "ffn_down", s, part, ff, h, copies)) < 0)
+			return r;
+		if (moe && ((r = implied_in(b, i, "ffn_gate_inp", s, QUANT_ROUTER, h, m->n_expert, 1)) < 0 ||
+			    (r = implied_in(b, i, "ffn_gate_shexp", s, QUANT_MLP, h, s->ff_shared, 1)) < 0 ||
+			    (r = implied_in(b, i, "ffn_up_shexp", s, QUANT_MLP, h, s->ff_shared, 1)) < 0 ||
+			    (r = implied_in(b, i, "ffn_down_shexp", s, QUANT_MLP, s->ff_shared, h, 1)) < 0))
+			return r;
 	}
 	snprintf(name, sizeof(name), "blk.%u.weight", i);
-	if ((r = implied(b, name, &mat, true, s)) < 0)
+	if ((r = implied(b, name, &mat, h, s)) < 0)
 		return r;
 	snprintf(name, sizeof(name), "blk.%u.norm", i);
 	return implied_vector(b, name, vector, s);
@@ -411,19 +440,19 @@ static int implied_tensors(struct model_build *b, const struct hmn_model *m, con
 	/* An encoder's pooler: a dense layer of the width (its bias with the vectors). */
 	if (encoder)
 		priced_add(&pooler, s, QUANT_MLP, s->h, s->h, 1);
-	if ((r = implied(b, "token_embd.weight", &embd, true, s)) < 0 ||
-	    (r = implied(b, "token_embd.positions", &positions, true, s)) < 0 ||
-	    (r = implied(b, "token_embd.types", &types, true, s)) < 0)
+	if ((r = implied(b, "token_embd.weight", &embd, s->h, s)) < 0 ||
+	    (r = implied(b, "token_embd.positions", &positions, s->h, s)) < 0 ||
+	    (r = implied(b, "token_embd.types", &types, s->h, s)) < 0)
 		return r;
 	for (uint32_t i = 0; i < m->n_layer; i++)
 		if ((r = implied_layer(b, m, s, i)) < 0)
 			return r;
 	/* An encoder's norm is its embeddings' (BERT's embeddings.LayerNorm). */
 	if ((r = implied_vector(b, encoder ? "token_embd.norm" : "output_norm.weight", norm_params(s, s->h), s)) < 0 ||
-	    (encoder && ((r = implied(b, "output.pooler", &pooler, true, s)) < 0 ||
+	    (encoder && ((r = implied(b, "output.pooler", &pooler, s->h, s)) < 0 ||
 			 (r = implied_vector(b, "output.pooler_bias", s->h, s)) < 0)))
 		return r;
-	if (!s->tied && (r = implied(b, "output.weight", &head, true, s)) < 0)
+	if (!s->tied && (r = implied(b, "output.weight", &head, s->h, s)) < 0)
 		return r;
 	if (!s->tied && s->family && s->family->output_bias && (r = implied_vector(b, "output.bias", s->vocab, s)) < 0)
 		return r;

@@ -85,6 +85,87 @@ static const struct {
 	{ "fp4", HMN_DTYPE_F4 },
 };
 
+/*
+ * llama.cpp's file types, by llama-quantize's names (tools/quantize/
+ * quantize.cpp's QUANT_OPTIONS), and the tensor type each defaults to
+ * (llama-quant.cpp's llama_ftype_get_default_type()); model/ftype.c
+ * gives each tensor its own. F16, BF16 and F32 are left out: as file
+ * types they are the tensor types of those names.
+ */
+static const struct {
+	enum hmn_dtype ftype;
+	const char *name;         /* llama-quantize's, in lower case as hmn_dtype_name() says it */
+	enum hmn_dtype base;      /* llama_ftype_get_default_type() */
+} file_types[] = {
+	{ HMN_DTYPE_FILE_Q4_0, "q4_0", HMN_DTYPE_Q4_0 },
+	{ HMN_DTYPE_FILE_Q4_1, "q4_1", HMN_DTYPE_Q4_1 },
+	{ HMN_DTYPE_FILE_MXFP4_MOE, "mxfp4_moe", HMN_DTYPE_MXFP4 },
+	{ HMN_DTYPE_FILE_Q5_0, "q5_0", HMN_DTYPE_Q5_0 },
+	{ HMN_DTYPE_FILE_Q5_1, "q5_1", HMN_DTYPE_Q5_1 },
+	{ HMN_DTYPE_FILE_IQ2_XXS, "iq2_xxs", HMN_DTYPE_IQ2_XXS },
+	{ HMN_DTYPE_FILE_IQ2_XS, "iq2_xs", HMN_DTYPE_IQ2_XS },
+	{ HMN_DTYPE_FILE_IQ2_S, "iq2_s", HMN_DTYPE_IQ2_XS },
+	{ HMN_DTYPE_FILE_IQ2_M, "iq2_m", HMN_DTYPE_IQ2_S },
+	{ HMN_DTYPE_FILE_IQ1_S, "iq1_s", HMN_DTYPE_IQ1_S },
+	{ HMN_DTYPE_FILE_IQ1_M, "iq1_m", HMN_DTYPE_IQ1_M },
+	{ HMN_DTYPE_FILE_TQ1_0, "tq1_0", HMN_DTYPE_TQ1_0 },
+	{ HMN_DTYPE_FILE_TQ2_0, "tq2_0", HMN_DTYPE_TQ2_0 },
+	{ HMN_DTYPE_FILE_Q2_K, "q2_k", HMN_DTYPE_Q2_K },
+	{ HMN_DTYPE_FILE_Q2_K_S, "q2_k_s", HMN_DTYPE_Q2_K },
+	{ HMN_DTYPE_FILE_IQ3_XXS, "iq3_xxs", HMN_DTYPE_IQ3_XXS },
+	{ HMN_DTYPE_FILE_IQ3_S, "iq3_s", HMN_DTYPE_IQ3_S },
+	{ HMN_DTYPE_FILE_IQ3_M, "iq3_m", HMN_DTYPE_IQ3_S },
+	{ HMN_DTYPE_FILE_IQ3_XS, "iq3_xs", HMN_DTYPE_IQ3_S },
+	{ HMN_DTYPE_FILE_Q3_K_S, "q3_k_s", HMN_DTYPE_Q3_K },
+	{ HMN_DTYPE_FILE_Q3_K_M, "q3_k_m", HMN_DTYPE_Q3_K },
+	{ HMN_DTYPE_FILE_Q3_K_L, "q3_k_l", HMN_DTYPE_Q3_K },
+	{ HMN_DTYPE_FILE_IQ4_NL, "iq4_nl", HMN_DTYPE_IQ4_NL },
+	{ HMN_DTYPE_FILE_IQ4_XS, "iq4_xs", HMN_DTYPE_IQ4_XS },
+	{ HMN_DTYPE_FILE_Q4_K_S, "q4_k_s", HMN_DTYPE_Q4_K },
+	{ HMN_DTYPE_FILE_Q4_K_M, "q4_k_m", HMN_DTYPE_Q4_K },
+	{ HMN_DTYPE_FILE_Q5_K_S, "q5_k_s", HMN_DTYPE_Q5_K },
+	{ HMN_DTYPE_FILE_Q5_K_M, "q5_k_m", HMN_DTYPE_Q5_K },
+	{ HMN_DTYPE_FILE_Q6_K, "q6_k", HMN_DTYPE_Q6_K },
+	{ HMN_DTYPE_FILE_Q8_0, "q8_0", HMN_DTYPE_Q8_0 },
+};
+#define N_FILE_TYPES (sizeof(file_types) / sizeof(file_types[0]))
+
+static int file_type_index(enum hmn_dtype ftype)
+{
+	for (size_t i = 0; i < N_FILE_TYPES; i++)
+		if (file_types[i].ftype == ftype)
+			return (int)i;
+	return -1;
+}
+
+bool hmn_dtype_is_file_type(enum hmn_dtype dtype)
+{
+	return file_type_index(dtype) >= 0;
+}
+
+enum hmn_dtype dtype_file_type_base(enum hmn_dtype ftype)
+{
+	int i = file_type_index(ftype);
+	return i < 0 ? HMN_DTYPE_NONE : file_types[i].base;
+}
+
+int hmn_weights_dtype_from_name(const char *name, enum hmn_dtype *ret_dtype)
+{
+	if (!name)
+		return -EINVAL;
+	/*
+	 * llama-quantize's Q3_K, Q4_K and Q5_K are aliases of the _M mixes;
+	 * hmn's contract keeps them the tensor types (--dtype q4_k: every
+	 * matrix in Q4_K), so they are not looked up here.
+	 */
+	for (size_t i = 0; i < N_FILE_TYPES; i++)
+		if (!strcasecmp(name, file_types[i].name)) {
+			*ret_dtype = file_types[i].ftype;
+			return 0;
+		}
+	return hmn_dtype_from_name(name, ret_dtype);
+}
+
 static const struct dtype_info *dtype_find(enum hmn_dtype dtype)
 {
 	for (size_t i = 0; i < sizeof(dtypes) / sizeof(dtypes[0]); i++)
@@ -134,7 +215,10 @@ int hmn_dtype_from_name(const char *name, enum hmn_dtype *ret_dtype)
 const char *hmn_dtype_name(enum hmn_dtype dtype)
 {
 	const struct dtype_info *d = dtype_find(dtype);
-	return d ? d->name : NULL;
+	int i;
+	if (d)
+		return d->name;
+	return (i = file_type_index(dtype)) >= 0 ? file_types[i].name : NULL;
 }
 
 int hmn_dtype_block(enum hmn_dtype dtype, uint32_t *ret_elements, uint32_t *ret_bytes)

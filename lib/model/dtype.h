@@ -39,6 +39,8 @@ bool dtype_is_ggml(uint32_t id);
 bool dtype_is_float(enum hmn_dtype dtype);
 /* A safetensors header's dtype ("BF16", "F8_E4M3"): false for one the format does not define. */
 bool dtype_from_safetensors(const char *name, enum hmn_dtype *ret_dtype);
+/* A llama.cpp file type's default tensor type (Q4_K_M: q4_k); HMN_DTYPE_NONE for any other value. */
+enum hmn_dtype dtype_file_type_base(enum hmn_dtype ftype);
 /* elements in dtype, blocks rounded up; HMN_UNKNOWN for no such type or overflow. */
 uint64_t dtype_price(enum hmn_dtype dtype, uint64_t elements);
 

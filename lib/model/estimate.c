@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/model.h"
@@ -84,11 +85,81 @@ static uint64_t part_weights(const struct hmn_model_layer *l, enum hmn_dtype dty
 	return sat_add(l->vector_bytes, dtype_price(dtype, l->matrix_elements));
 }
 
+/* The tensors of one layer (or part) as quantized to file type ftype, each role's type by llama.cpp's rules. */
+static uint64_t roles_weights(const struct model_quant_roles *r, enum hmn_dtype ftype, struct quant_place *q)
+{
+	/* 1-D tensors and the matrices llama.cpp leaves alone are f32 in a GGUF (convert_hf_to_gguf.py). */
+	uint64_t kept = r->vector_elements;
+	for (unsigned w = 0; w < ROWS_COUNT; w++)
+		kept = sat_add(kept, r->sum[ROLE_KEPT][w].elements);
+	uint64_t sum = dtype_price(HMN_DTYPE_F32, kept);
+	for (unsigned role = 0; role < ROLE_KEPT; role++)
+		for (unsigned w = 0; w < ROWS_COUNT; w++) {
+			if (!r->sum[role][w].elements)
+				continue;
+			q->rows = (enum quant_rows)w;
+			sum = sat_add(sum, dtype_price(model_quant_type(ftype, (enum quant_role)role, q),
+						       r->sum[role][w].elements));
+		}
+	return sum;
+}
+
+/* How many attention-v-like and ffn_down tensors a GGUF of these roles has (experts: one 3-D tensor). */
+static uint32_t role_tensors(const struct model_quant_roles *r, enum quant_role role, enum quant_role experts)
+{
+	uint32_t n = 0, e = 0;
+	for (unsigned w = 0; w < ROWS_COUNT; w++) {
+		n += r->sum[role][w].tensors;
+		e += experts != role ? r->sum[experts][w].tensors : 0;
+	}
+	return n + (e != 0);
+}
+
+/*
+ * A llama.cpp file type's weights: each layer's roles typed as
+ * llama-quantize types them, in its order (tensors outside the layers,
+ * then the layers by number), since some rules count the tensors of a
+ * role met before (Q4_K_M's attn_v). Each part's bytes in ret_parts
+ * (n_layer, then input, output, other).
+ */
+static void file_type_weights(const struct hmn_model *m, enum hmn_dtype ftype, uint64_t *ret_parts)
+{
+	uint32_t n = m->n_layer, v_total = 0, v_before = 0, down_before = 0;
+	for (uint32_t i = 0; i < n + 3; i++)
+		v_total += role_tensors(&m->quant_roles[i], ROLE_ATTN_V, ROLE_ATTN_V);
+	for (uint32_t i = 0; i < n + 3; i++) {
+		const struct model_quant_roles *r = &m->quant_roles[i];
+		struct quant_place q = {
+			.m = m, .layer = i < n ? (long)i : (long)n, .attn_v_index = v_before, .attn_v_count = v_total,
+			.ffn_down_index = down_before,
+		};
+		ret_parts[i] = roles_weights(r, ftype, &q);
+		v_before += role_tensors(r, ROLE_ATTN_V, ROLE_ATTN_V);
+		down_before += role_tensors(r, ROLE_FFN_DOWN, ROLE_FFN_DOWN_EXPS);
+	}
+}
+
 uint64_t hmn_fit_weights(const struct hmn_model *m, const struct hmn_fit_request *req)
 {
 	struct plan p;
 	plan_of(m, req, &p);
 	uint64_t sum = 0;
+	if (hmn_dtype_is_file_type(req->dtype) && m->quant_roles) {
+		uint64_t stack[256], *parts = m->n_layer + 3 <= 256 ? stack : malloc((m->n_layer + 3) * sizeof(*parts));
+		if (!parts)
+			return HMN_UNKNOWN;
+		file_type_weights(m, req->dtype, parts);
+		for (uint32_t i = p.first_layer; i < m->n_layer; i++)
+			sum = sat_add(sum, parts[i]);
+		if (p.whole) {
+			sum = sat_add(sum, sat_add(parts[m->n_layer + 1], parts[m->n_layer + 2]));
+			if (!p.gguf || m->tied_embeddings)
+				sum = sat_add(sum, parts[m->n_layer]);
+		}
+		if (parts != stack)
+			free(parts);
+		return div_up(sum, p.gpus);
+	}
 	for (uint32_t i = p.first_layer; i < m->n_layer; i++)
 		sum = sat_add(sum, part_weights(&m->layers[i], req->dtype));
 	if (p.whole) {

@@ -162,6 +162,8 @@ void model_build_abort(struct model_build *b)
 	b->names = NULL;
 	free(b->layers);
 	b->layers = NULL;
+	free(b->roles);
+	b->roles = NULL;
 	b->m = hmn_model_free(b->m);
 }
 
@@ -286,6 +288,83 @@ static bool ends(const char *s, size_t n, const char *suffix)
 {
 	size_t k = strlen(suffix);
 	return n >= k && !memcmp(s + n - k, suffix, k);
+}
+
+static bool contains_any(const char *s, size_t n, const char *const *needles, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		if (contains(s, n, needles[i]))
+			return true;
+	return false;
+}
+#define CONTAINS_ANY(s, n, ...) \
+	contains_any(s, n, (const char *const[]){ __VA_ARGS__ }, sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(char *))
+
+/*
+ * llama-quant.cpp's tensor_get_category() and tensor_allows_quantization()
+ * on GGUF's names, and the same roles for the Hugging Face names that
+ * convert_hf_to_gguf.py maps to them (Llama's q_proj is attn_q, Falcon's
+ * query_key_value and GPT-2's c_attn are attn_qkv, Mixtral's experts.N.w2
+ * is part of ffn_down_exps). DeepSeek's kv_b_proj is split by the
+ * converter into attn_k_b and attn_v_b, which no rule singles out.
+ */
+enum quant_role model_quant_role(const char *s, size_t n, size_t n_dims)
+{
+	if (n_dims < 2)
+		return ROLE_KEPT;
+	if ((n == 13 && starts(s, n, "output.weight")) || ends(s, n, "lm_head.weight") || ends(s, n, "embed_out.weight"))
+		return ROLE_OUTPUT;
+	if ((n == 17 && starts(s, n, "token_embd.weight")) || starts(s, n, "per_layer_token_embd.weight") ||
+	    ends(s, n, "embed_tokens.weight") || ends(s, n, "wte.weight") || ends(s, n, "embed_in.weight") ||
+	    ends(s, n, "word_embeddings.weight"))
+		return ROLE_TOKEN_EMBD;
+	/* gpt-oss's experts, 3-D tensors without a .weight (ffn_gate_up_exps and ffn_down_exps in a GGUF). */
+	if (contains(s, n, ".experts.") && (ends(s, n, "gate_up_proj") || ends(s, n, "gate_up_proj_blocks")))
+		return ROLE_FFN_UP_EXPS;
+	if (contains(s, n, ".experts.") && (ends(s, n, "down_proj") || ends(s, n, "down_proj_blocks")))
+		return ROLE_FFN_DOWN_EXPS;
+	/* What it never quantizes (the converter writes them in f32). */
+	if (!ends(s, n, "weight") || contains(s, n, "_norm.weight") || contains(s, n, "norm.weight") ||
+	    CONTAINS_ANY(s, n, "ffn_gate_inp.weight", "ffn_gate_tid2eid.weight", "altup", "laurel", "per_layer_model_proj",
+			 "position_embd", "pos_embd", "token_types", "ssm_conv1d", "shortconv.conv.weight",
+			 "indexer.k_proj.weight", "indexer.q_proj.weight", "time_mix_", "attn_rel_b.weight",
+			 "conv1d.weight", "wpe.weight", "embed_positions", "position_embeddings", ".mlp.gate.weight",
+			 "block_sparse_moe.gate.weight", ".mlp.router.weight", "shared_expert_gate.weight"))
+		return ROLE_KEPT;
+	if (CONTAINS_ANY(s, n, "attn_qkv.weight", "attn_kv_b.weight", "attn_v.weight", "qkv_proj.weight", "v_proj.weight",
+			 "query_key_value.weight", "attn.c_attn.weight"))
+		return ROLE_ATTN_V;
+	if (CONTAINS_ANY(s, n, "attn_k.weight", "self_attn.k_proj.weight"))
+		return ROLE_ATTN_K;
+	if (CONTAINS_ANY(s, n, "attn_q.weight", "self_attn.q_proj.weight"))
+		return ROLE_ATTN_Q;
+	if (CONTAINS_ANY(s, n, "attn_output.weight", "self_attn.o_proj.weight", "self_attn.out_proj.weight",
+			 "self_attn.dense.weight", "attention.dense.weight", "attn.c_proj.weight"))
+		return ROLE_ATTN_OUTPUT;
+	bool experts = contains(s, n, "_exps") || contains(s, n, ".experts.");
+	if (CONTAINS_ANY(s, n, "ffn_up", "up_proj.weight", "mlp.c_fc.weight", "dense_h_to_4h.weight", "mlp.fc1.weight") ||
+	    (experts && ends(s, n, ".w3.weight")))
+		return experts ? ROLE_FFN_UP_EXPS : ROLE_FFN_UP;
+	if (CONTAINS_ANY(s, n, "ffn_gate", "gate_proj.weight") || (experts && ends(s, n, ".w1.weight")))
+		return experts ? ROLE_FFN_GATE_EXPS : ROLE_FFN_GATE;
+	if (CONTAINS_ANY(s, n, "ffn_down", "down_proj.weight", "mlp.c_proj.weight", "dense_4h_to_h.weight",
+			 "mlp.fc2.weight") || (experts && ends(s, n, ".w2.weight")))
+		return experts ? ROLE_FFN_DOWN_EXPS : ROLE_FFN_DOWN;
+	return ROLE_MATRIX;
+}
+
+static void roles_add(struct model_quant_roles *q, const char *name, size_t name_len, const uint64_t *dims,
+		      size_t n_dims, bool torch_order, uint64_t elements)
+{
+	if (n_dims < 2) {
+		q->vector_elements += elements;
+		return;
+	}
+	uint64_t row = torch_order ? dims[n_dims - 1] : dims[0];
+	enum quant_rows rows = row % 256 == 0 ? ROWS_256 : row % 32 == 0 ? ROWS_32 : ROWS_ODD;
+	struct quant_sum *sum = &q->sum[model_quant_role(name, name_len, n_dims)][rows];
+	sum->elements += elements;
+	sum->tensors++;
 }
 
 /* What quantized checkpoints store beside their weights: no parameters of the model. */
@@ -446,20 +525,30 @@ int model_build_tensor(struct model_build *b, const char *name, size_t name_len,
 					return -ENOMEM;
 				memset(p + b->layers_capacity, 0, (cap - b->layers_capacity) * sizeof(*p));
 				b->layers = p;
+				struct model_quant_roles *q = realloc(b->roles, cap * sizeof(*q));
+				if (!q)
+					return -ENOMEM;
+				memset(q + b->layers_capacity, 0, (cap - b->layers_capacity) * sizeof(*q));
+				b->roles = q;
 				b->layers_capacity = cap;
 			}
 			b->n_layers_seen = want;
 		}
 		layer_add(&b->layers[layer], bytes, matrix, aux);
+		if (!aux)
+			roles_add(&b->roles[layer], name, name_len, dims, n_dims, b->torch_order, params);
 		return 0;
 	}
 	struct hmn_model_layer *part = &m->other;
+	struct model_quant_roles *roles = &b->parts[2];
 	switch (place_of(name, name_len)) {
-	case PLACE_INPUT: part = &m->input; break;
-	case PLACE_OUTPUT: part = &m->output; break;
+	case PLACE_INPUT: part = &m->input; roles = &b->parts[0]; break;
+	case PLACE_OUTPUT: part = &m->output; roles = &b->parts[1]; break;
 	default: break;
 	}
 	layer_add(part, bytes, matrix, aux);
+	if (!aux)
+		roles_add(roles, name, name_len, dims, n_dims, b->torch_order, params);
 	return 0;
 }
 
@@ -507,8 +596,26 @@ int model_build_finish(struct model_build *b, struct model_error *e)
 		m->other.matrix_elements += b->layers[i].matrix_elements;
 		m->other.vector_bytes += b->layers[i].vector_bytes;
 	}
+	/* Each layer's roles, then the input's, the output's and the rest's (layers past the count among them). */
+	m->quant_roles = calloc((size_t)m->n_layer + 3, sizeof(*m->quant_roles));
+	if (!m->quant_roles)
+		return -ENOMEM;
+	if (n)
+		memcpy(m->quant_roles, b->roles, n * sizeof(*m->quant_roles));
+	memcpy(m->quant_roles + m->n_layer, b->parts, sizeof(b->parts));
+	struct model_quant_roles *other = &m->quant_roles[m->n_layer + 2];
+	for (size_t i = n; i < b->n_layers_seen; i++) {
+		for (unsigned r = 0; r < ROLE_COUNT; r++)
+			for (unsigned w = 0; w < ROWS_COUNT; w++) {
+				other->sum[r][w].elements += b->roles[i].sum[r][w].elements;
+				other->sum[r][w].tensors += b->roles[i].sum[r][w].tensors;
+			}
+		other->vector_elements += b->roles[i].vector_elements;
+	}
 	free(b->layers);
 	b->layers = NULL;
+	free(b->roles);
+	b->roles = NULL;
 	free(b->names);
 	b->names = NULL;
 	for (uint32_t i = 0; i < m->n_layer; i++)
@@ -521,6 +628,7 @@ struct hmn_model *hmn_model_free(struct hmn_model *model)
 	if (!model)
 		return NULL;
 	free(model->layers);
+	free(model->quant_roles);
 	arena_free(model->arena);
 	free(model);
 	return NULL;

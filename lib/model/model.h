@@ -23,6 +23,7 @@
 
 #include "hmn-model.h"
 #include "model/dtype.h" /* the element types and checked arithmetic, below everything here */
+#include "model/ftype.h" /* llama.cpp's file types: what its quantizer tells apart in a model */
 #include "util/arena.h"
 #include "util/reader.h"
 #include "util/text.h" /* printable_name(): what of a name a message may show */
@@ -72,6 +73,9 @@ int model_fail(struct model_error *e, int r, const char *fmt, ...) HMN_PRINTF(3,
 struct model_build {
 	struct hmn_model *m;
 	struct hmn_model_layer *layers;
+	struct model_quant_roles *roles; /* beside layers, layers_capacity of them */
+	struct model_quant_roles parts[3]; /* input, output, other */
+	bool torch_order;               /* dims as safetensors writes them: the row last */
 	size_t n_layers_seen, layers_capacity;
 	uint64_t bytes_by_dtype[128];   /* which type holds most of the weights */
 	uint64_t parameters;

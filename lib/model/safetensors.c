@@ -166,6 +166,8 @@ int safetensors_read(const struct reader *r, struct model_build *b, struct model
 	uint64_t n = 0;
 	int ret;
 
+	b->torch_order = true; /* shapes outermost first: a row's width is the last */
+
 	if ((ret = model_fail_if_lfs_pointer(r, e)) < 0)
 		return ret;
 	if (r->size < 8)

@@ -667,6 +667,40 @@ llama_config() {
 	[[ "$stderr" == "hmn: --memory takes a size (e.g. 24GiB), not a share of a GPU"* ]]
 }
 
+@test "fit --dtype Q4_K_M: llama.cpp's file types, in any case, priced per tensor as llama-quantize types them" {
+	# Meta-Llama-3-8B's shape at Q4_K_M: 193 tensors Q4_K, 33 Q6_K (attn_v and ffn_down in 16
+	# layers each, the output), 65 norms f32: 4,912,898,048 bytes, llama.cpp's own table
+	# (tools/quantize) says 4.58G for the file, its 7.8 MB of metadata included.
+	for t in Q4_K_M q4_k_m Q4_k_M; do
+		run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 80GiB --dtype "$t" --json
+		[ "$status" -eq 0 ]
+		echo "$output" | jq -e '.weights_dtype == "q4_k_m" and .parts.weights_bytes == 4912898048
+			and .model.dtype == "bf16"'
+	done
+	# The config.json alone prices it the same; the table says the type as typed, in lower case.
+	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B/config.json" --memory 80GiB --dtype Q4_K_M --json
+	[ "$(jq .parts.weights_bytes <<<"$output")" -eq 4912898048 ]
+	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 80GiB --dtype Q4_K_M
+	[ "$status" -eq 0 ]
+	[[ "${output%%$'\n'*}" == *"(q4_k_m)"* ]]
+	# A GGUF is repriced by the same rules (its token_embd stays in host memory, as llama.cpp keeps it).
+	run_split "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --memory 80GiB --dtype q4_k_m --json
+	[ "$(jq .parts.weights_bytes <<<"$output")" -eq $((4912898048 - 295501824)) ]
+	# Q8_0 is the file type (its output q8_0 too), q4_k still every matrix in Q4_K.
+	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 80GiB --dtype Q8_0 --json
+	[ "$(jq .parts.weights_bytes <<<"$output")" -eq 8532934656 ]
+	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 80GiB --dtype q4_k --json
+	[ "$(jq -r .weights_dtype <<<"$output")" = "q4_k" ]
+	[ "$(jq .parts.weights_bytes <<<"$output")" -lt 4912898048 ]
+	# A name that is none: a usage error that lists the file types; --kv-dtype takes none of them.
+	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 80GiB --dtype Q4_K_X
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "hmn: invalid --dtype 'Q4_K_X' (f32, bf16, f16, fp8, int8, int4, a GGUF type such as q4_k, or a llama.cpp file type: Q2_K, "*", Q4_K_M, "*", IQ4_XS, IQ4_NL, TQ1_0, TQ2_0, MXFP4_MOE; any case)"$'\n'"Try 'hmn fit --help'." ]]
+	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 80GiB --kv-dtype Q4_K_M
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "hmn: invalid --kv-dtype 'Q4_K_M'"* ]]
+}
+
 @test "fit usage errors: exit 2 and the command's help named" {
 	for args in "" "a.gguf b.gguf" "--memory 50% x.gguf" "--dtype q9_z x.gguf" "--format csv x.gguf" \
 		"--margin 0.5 x.gguf" "--context 0 x.gguf" "--attention slow x.gguf" "--memory 24GiB --device 0 x.gguf"; do

@@ -52,6 +52,20 @@ static inline void ask_everything(const struct hmn_model *m)
 	}
 	req.train = false;
 	req.text_only = false;
+	/*
+	 * llama.cpp's file types price each tensor by its role: whatever the
+	 * names and shapes, a mix of types of at most 8.5 bits a weight and
+	 * f32 for the rest never passes four bytes a parameter (f16's 2 for
+	 * odd rows included).
+	 */
+	static const enum hmn_dtype file_types[] = { HMN_DTYPE_FILE_Q4_K_M, HMN_DTYPE_FILE_IQ2_XXS, HMN_DTYPE_FILE_MXFP4_MOE };
+	for (size_t i = 0; i < sizeof(file_types) / sizeof(file_types[0]); i++) {
+		req.dtype = file_types[i];
+		uint64_t w = hmn_fit_weights(m, &req);
+		if (w != HMN_UNKNOWN && m->parameters < UINT64_MAX / 4 && w > 4 * m->parameters + 4096)
+			abort();
+	}
+	req.dtype = HMN_DTYPE_NONE;
 	uint64_t context;
 	int r = hmn_fit_max_context(m, &req, 8ull << 30, &context);
 	if (r == 0 && (context == 0 || (m->context_length && !req.context && context > m->context_length)))

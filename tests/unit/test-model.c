@@ -3032,6 +3032,201 @@ static void test_quant_parameters(void)
 	hmn_model_free(b.m);
 }
 
+/* ---- llama.cpp's file types -------------------------------------------------- */
+
+/*
+ * Each tensor of m typed as llama-quantize types it for ftype, walked in
+ * its order (estimate.c's walk): how many tensors of each ggml type (a
+ * mixture's experts one 3-D tensor a layer, as in a GGUF), and in which
+ * layers role got type (a bit a layer).
+ */
+struct typed {
+	unsigned count[64];
+	uint64_t layers;
+};
+static struct typed typed_tensors(const struct hmn_model *m, enum hmn_dtype ftype, enum quant_role role,
+				  enum hmn_dtype type)
+{
+	struct typed t = { { 0 }, 0 };
+	uint32_t n = m->n_layer, v_total = 0, v_before = 0, down_before = 0;
+	for (uint32_t i = 0; i < n + 3; i++)
+		for (unsigned w = 0; w < ROWS_COUNT; w++)
+			v_total += m->quant_roles[i].sum[ROLE_ATTN_V][w].tensors;
+	for (uint32_t i = 0; i < n + 3; i++) {
+		const struct model_quant_roles *r = &m->quant_roles[i];
+		struct quant_place q = { .m = m, .layer = i < n ? (long)i : (long)n, .attn_v_index = v_before,
+					 .attn_v_count = v_total, .ffn_down_index = down_before };
+		uint32_t v = 0, down = 0;
+		for (unsigned k = 0; k < ROLE_KEPT; k++)
+			for (unsigned w = 0; w < ROWS_COUNT; w++) {
+				uint32_t tensors = r->sum[k][w].tensors;
+				bool experts = k == ROLE_FFN_UP_EXPS || k == ROLE_FFN_GATE_EXPS || k == ROLE_FFN_DOWN_EXPS;
+				if (!tensors)
+					continue;
+				q.rows = (enum quant_rows)w;
+				enum hmn_dtype got = model_quant_type(ftype, (enum quant_role)k, &q);
+				if ((unsigned)got < 64)
+					t.count[got] += experts ? 1 : tensors;
+				if (k == (unsigned)role && got == type && i < 64)
+					t.layers |= 1ull << i;
+				v += k == ROLE_ATTN_V ? tensors : 0;
+				down += k == ROLE_FFN_DOWN || (k == ROLE_FFN_DOWN_EXPS && !down) ? (experts ? 1 : tensors) : 0;
+			}
+		v_before += v;
+		down_before += down;
+	}
+	return t;
+}
+
+static uint64_t weights_as(const struct hmn_model *m, const char *name)
+{
+	struct hmn_fit_request req;
+	hmn_fit_request_init(&req);
+	if (hmn_weights_dtype_from_name(name, &req.dtype) < 0)
+		return 0;
+	return hmn_fit_weights(m, &req);
+}
+
+static void test_file_types(void)
+{
+	enum hmn_dtype d;
+	ok(hmn_weights_dtype_from_name("Q4_K_M", &d) == 0 && d == HMN_DTYPE_FILE_Q4_K_M, "--dtype Q4_K_M: the file type");
+	ok(hmn_weights_dtype_from_name("q5_k_s", &d) == 0 && d == HMN_DTYPE_FILE_Q5_K_S, "in any case");
+	ok(hmn_weights_dtype_from_name("IQ4_XS", &d) == 0 && d == HMN_DTYPE_FILE_IQ4_XS,
+	   "IQ4_XS: the file type, not the tensor type");
+	ok(hmn_weights_dtype_from_name("Q8_0", &d) == 0 && d == HMN_DTYPE_FILE_Q8_0, "Q8_0 the file type");
+	ok(hmn_weights_dtype_from_name("mxfp4_moe", &d) == 0 && d == HMN_DTYPE_FILE_MXFP4_MOE, "MXFP4_MOE");
+	ok(hmn_weights_dtype_from_name("q4_k", &d) == 0 && d == HMN_DTYPE_Q4_K, "q4_k stays the tensor type");
+	ok(hmn_weights_dtype_from_name("BF16", &d) == 0 && d == HMN_DTYPE_BF16, "BF16 stays the tensor type");
+	ok(hmn_weights_dtype_from_name("Q4_K_X", &d) == -EINVAL, "Q4_K_X is nothing");
+	ok(hmn_dtype_from_name("Q4_K_M", &d) == -EINVAL, "hmn_dtype_from_name (--kv-dtype) takes no file type");
+	is_str(hmn_dtype_name(HMN_DTYPE_FILE_Q4_K_M), "q4_k_m", "a file type's name");
+
+	/*
+	 * meta-llama/Llama-3.1-8B's real config.json (tests/fixtures/fit/
+	 * Llama-3.1-8B): 32 layers, GQA 4. Q4_K_M gives attn_v and ffn_down
+	 * Q6_K where use_more_bits() says, layers 0-3, 6, 9 ... 27 and 28-31:
+	 * 16 of each, and the output Q6_K, 33 in all, the rest Q4_K. Llama's
+	 * 7B/8B Q4_K_M as llama.cpp loads it: "type f32: 65 tensors, type
+	 * q4_K: 193 tensors, type q6_K: 33 tensors".
+	 */
+	struct hmn_model *m = fixture_config("Llama-3.1-8B");
+	if (!m) {
+		ok(0, "Llama-3.1-8B's config.json");
+		return;
+	}
+	uint64_t more_bits = 0xF000000Full | 1ull << 6 | 1ull << 9 | 1ull << 12 | 1ull << 15 | 1ull << 18 |
+			     1ull << 21 | 1ull << 24 | 1ull << 27;
+	struct typed t = typed_tensors(m, HMN_DTYPE_FILE_Q4_K_M, ROLE_ATTN_V, HMN_DTYPE_Q6_K);
+	ok(t.count[HMN_DTYPE_Q4_K] == 193 && t.count[HMN_DTYPE_Q6_K] == 33, "Q4_K_M: %u q4_K, %u q6_K",
+	   t.count[HMN_DTYPE_Q4_K], t.count[HMN_DTYPE_Q6_K]);
+	ok(t.layers == more_bits, "Q4_K_M: attn_v in Q6_K in layers %#llx", (unsigned long long)t.layers);
+	t = typed_tensors(m, HMN_DTYPE_FILE_Q4_K_M, ROLE_FFN_DOWN, HMN_DTYPE_Q6_K);
+	ok(t.layers == more_bits, "Q4_K_M: ffn_down in Q6_K in the same layers");
+	t = typed_tensors(m, HMN_DTYPE_FILE_Q3_K_M, ROLE_ATTN_V, HMN_DTYPE_Q5_K);
+	ok(t.layers == 3, "Q3_K_M: attn_v Q5_K in the first two layers alone");
+	t = typed_tensors(m, HMN_DTYPE_FILE_Q4_K_S, ROLE_FFN_DOWN, HMN_DTYPE_Q5_K);
+	ok(t.layers == 0xF, "Q4_K_S: ffn_down Q5_K in the first eighth (4 of 32 layers)");
+	t = typed_tensors(m, HMN_DTYPE_FILE_IQ4_XS, ROLE_ATTN_V, HMN_DTYPE_Q5_K);
+	ok(t.layers == 0xFFFFFFFFull, "IQ4_XS with GQA 4: every attn_v Q5_K");
+	t = typed_tensors(m, HMN_DTYPE_FILE_Q8_0, ROLE_OUTPUT, HMN_DTYPE_Q8_0);
+	ok(t.count[HMN_DTYPE_Q8_0] == 226, "Q8_0: every matrix q8_0, the output too");
+	t = typed_tensors(m, HMN_DTYPE_FILE_Q4_0, ROLE_OUTPUT, HMN_DTYPE_Q6_K);
+	ok(t.count[HMN_DTYPE_Q6_K] == 1 && t.count[HMN_DTYPE_Q4_0] == 225, "Q4_0: the output Q6_K, the rest q4_0");
+	t = typed_tensors(m, HMN_DTYPE_FILE_IQ2_XXS, ROLE_TOKEN_EMBD, HMN_DTYPE_Q2_K);
+	ok(t.count[HMN_DTYPE_Q5_K] == 1 && t.count[HMN_DTYPE_Q4_K] == 32,
+	   "IQ2_XXS: output Q5_K, attn_v Q4_K (GQA 4), token_embd Q2_K");
+
+	/*
+	 * The sizes against llama.cpp's own table of Llama-3-8B's files
+	 * (tools/quantize/quantize.cpp's QUANT_OPTIONS, GiB to two decimals;
+	 * Llama-3-8B is Llama-3.1-8B's shape): a file holds the tensors and
+	 * some 7.8 MB (0.007 GiB) of metadata, its 128,256-token vocabulary.
+	 */
+	static const struct {
+		const char *name;
+		double gib;
+	} table[] = {
+		{ "Q4_0", 4.34 }, { "Q4_1", 4.78 }, { "Q5_0", 5.21 }, { "Q5_1", 5.65 }, { "Q2_K", 2.96 },
+		{ "Q3_K_S", 3.41 }, { "Q3_K_M", 3.74 }, { "Q3_K_L", 4.03 }, { "Q4_K_S", 4.37 }, { "Q4_K_M", 4.58 },
+		{ "Q5_K_S", 5.21 }, { "Q5_K_M", 5.33 }, { "Q6_K", 6.14 }, { "Q8_0", 7.96 },
+	};
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		double gib = weights_as(m, table[i].name) / (1024.0 * 1024 * 1024);
+		ok(gib <= table[i].gib + 0.005 && gib >= table[i].gib - 0.015, "Llama-3-8B %s: %.3f GiB of tensors, "
+		   "llama.cpp's file %.2f GiB", table[i].name, gib, table[i].gib);
+	}
+	/* Worked out by hand from the 33 Q6_K and 193 Q4_K above and 65 f32 norms. */
+	is_u64(weights_as(m, "q4_k_m"), 4912898048ull, "Llama-3.1-8B Q4_K_M: 4,912,898,048 bytes of tensors");
+	hmn_model_free(m);
+
+	/*
+	 * mistralai/Mistral-7B-Instruct-v0.1's Q4_K_M as llama.cpp loaded it
+	 * (intel-analytics/ipex-llm, docs/mddocs/Quickstart/
+	 * llama_cpp_quickstart.zh-CN.md): "type q4_K: 193 tensors, type q6_K:
+	 * 33 tensors", CPU_Mapped 70.31 MiB (token_embd) and 4095.05 MiB on
+	 * the GPU: 4165.36 MiB. hmn from the safetensors folder of its shape.
+	 */
+	if ((m = open_model("Mistral-7B-v0.1"))) {
+		char got[32];
+		mib(got, sizeof(got), weights_as(m, "Q4_K_M"));
+		is_str(got, "4165.37", "Mistral-7B Q4_K_M from its safetensors: llama.cpp's 70.31 + 4095.05 MiB");
+		hmn_model_free(m);
+	} else {
+		ok(0, "Mistral-7B-v0.1");
+	}
+
+	/*
+	 * A mixture of 8 experts (Mixtral-8x7B's GGUF shape): attn_v and attn_k
+	 * Q8_0 ("bumping this to Q8_0 trades just ~128MB"), attn_output Q5_K,
+	 * ffn_down_exps by its layer's number.
+	 */
+	if ((m = open_model("mixtral-8x7b.Q4_0.gguf"))) {
+		t = typed_tensors(m, HMN_DTYPE_FILE_Q4_K_M, ROLE_ATTN_V, HMN_DTYPE_Q8_0);
+		ok(t.layers == 0xFFFFFFFFull && t.count[HMN_DTYPE_Q8_0] == 64 && t.count[HMN_DTYPE_Q5_K] == 32,
+		   "Mixtral Q4_K_M: attn_v and attn_k q8_0 (%u), attn_output q5_K (%u)", t.count[HMN_DTYPE_Q8_0],
+		   t.count[HMN_DTYPE_Q5_K]);
+		t = typed_tensors(m, HMN_DTYPE_FILE_Q4_K_M, ROLE_FFN_DOWN_EXPS, HMN_DTYPE_Q6_K);
+		ok(t.layers == more_bits, "Mixtral Q4_K_M: ffn_down_exps Q6_K by use_more_bits()");
+		t = typed_tensors(m, HMN_DTYPE_FILE_MXFP4_MOE, ROLE_FFN_UP_EXPS, HMN_DTYPE_MXFP4);
+		ok(t.count[HMN_DTYPE_MXFP4] == 96 && t.layers == 0xFFFFFFFFull, "MXFP4_MOE: the experts mxfp4 (%u)",
+		   t.count[HMN_DTYPE_MXFP4]);
+		hmn_model_free(m);
+	} else {
+		ok(0, "mixtral-8x7b.Q4_0.gguf");
+	}
+	/* Qwen3-30B-A3B's shape (128 experts): no 8-expert rule; its safetensors and config agree. */
+	struct hmn_model *folder = open_model("Qwen3-30B-A3B"), *config = open_model("Qwen3-30B-A3B/config.json");
+	if (folder && config) {
+		t = typed_tensors(folder, HMN_DTYPE_FILE_Q4_K_M, ROLE_ATTN_V, HMN_DTYPE_Q8_0);
+		ok(t.layers == 0, "Qwen3-30B-A3B Q4_K_M: no attn_v q8_0 (128 experts, not 8)");
+		is_u64(weights_as(folder, "Q4_K_M"), weights_as(config, "Q4_K_M"),
+		       "Qwen3-30B-A3B Q4_K_M: its safetensors and its config.json alone price the same");
+	} else {
+		ok(0, "Qwen3-30B-A3B");
+	}
+	hmn_model_free(folder);
+	hmn_model_free(config);
+
+	/*
+	 * Qwen2.5-0.5B: rows of 896, not whole blocks of 256
+	 * (tensor_type_fallback): attn_q, attn_k, attn_output, ffn_gate, ffn_up
+	 * fall back from Q4_K to Q5_0 (5 × 24), attn_v from Q4_K to Q5_0 (12)
+	 * and from Q6_K to Q8_0 in its 12 layers of more bits; ffn_down (rows
+	 * of 4864) stays Q4_K (12) or Q6_K (12); the tied token_embd, the
+	 * output, Q8_0.
+	 */
+	if ((m = open_model("qwen2.5-0.5b.F16.gguf"))) {
+		t = typed_tensors(m, HMN_DTYPE_FILE_Q4_K_M, ROLE_FFN_DOWN, HMN_DTYPE_Q6_K);
+		ok(t.count[HMN_DTYPE_Q5_0] == 132 && t.count[HMN_DTYPE_Q8_0] == 13 && t.count[HMN_DTYPE_Q4_K] == 12 &&
+		   t.count[HMN_DTYPE_Q6_K] == 12, "Qwen2.5-0.5B Q4_K_M: q5_0 %u, q8_0 %u, q4_K %u, q6_K %u",
+		   t.count[HMN_DTYPE_Q5_0], t.count[HMN_DTYPE_Q8_0], t.count[HMN_DTYPE_Q4_K], t.count[HMN_DTYPE_Q6_K]);
+		hmn_model_free(m);
+	} else {
+		ok(0, "qwen2.5-0.5b.F16.gguf");
+	}
+}
+
 int main(void)
 {
 	const char *dir = getenv("MODELS");
@@ -3057,6 +3252,7 @@ int main(void)
 	test_vision_estimate();
 	test_vision_hostile();
 	test_vision_index_unknown();
+	test_file_types();
 	test_header_bounds();
 	test_truncations();
 	test_printable();
