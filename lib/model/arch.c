@@ -308,11 +308,13 @@ static const struct arch_info arches[] = {
 	{ .gguf = "glm4moe" },
 	/*
 	 * GptOssConfig's: every other layer in a window (layer_types), Q, K, V
-	 * and O biases (attention_bias); its sinks and the router's and the
-	 * experts' biases (some 0.05% of it) are not counted. Its config.json
-	 * names its whole shape: no defaults are assumed.
+	 * and O biases (attention_bias), a sink per head in each layer
+	 * (GptOssAttention's sinks), a router with its bias and experts whose
+	 * gate_up_proj and down_proj have biases (GptOssExperts). Its
+	 * config.json names its whole shape: no defaults are assumed.
 	 */
-	{ .gguf = "gpt-oss", .model_types = { "gpt_oss" }, .swa_pattern = 2, .attention_bias_key = "attention_bias" },
+	{ .gguf = "gpt-oss", .model_types = { "gpt_oss" }, .swa_pattern = 2, .attention_bias_key = "attention_bias",
+	  .sinks = true, .moe_bias = true },
 	/* SmolLM3Config's: Llama's layers, its head tied by default. */
 	{ .gguf = "smollm3", .model_types = { "smollm3" }, .tied = true, .attention_bias_key = "attention_bias",
 	  .defaults = DEFAULTS({ "vocab_size", 128256 }, { "hidden_size", 2048 }, { "intermediate_size", 11008 },

@@ -396,6 +396,8 @@ static int implied_layer(struct model_build *b, const struct hmn_model *m, const
 				vector = sat_add(vector, h);
 			if (s->qk_norm)
 				vector = sat_add(vector, qk_norm_params(s, nh, nkv, hd));
+			if (f && f->sinks)
+				vector = sat_add(vector, nh);
 			/* A cross-attention layer norms Q and K and gates its attention and MLP (MllamaCrossAttentionDecoderLayer). */
 			if (s->cross && s->cross[i])
 				vector = sat_add(vector, sat_add(sat_mul(2, hd), 2));
@@ -413,6 +415,9 @@ static int implied_layer(struct model_build *b, const struct hmn_model *m, const
 		    (r = implied_in(b, i, moe ? "ffn_up_exps" : "ffn_up", s, part, h, ff, copies)) < 0 ||
 		    (r = implied_in(b, i, moe ? "ffn_down_exps" : "ffn_down", s, part, ff, h, copies)) < 0)
 			return r;
+		/* gpt-oss: the router's bias, each expert's gate_up_proj_bias (2 x ff) and down_proj_bias */
+		if (moe && f && f->moe_bias)
+			vector = sat_add(vector, sat_mul(m->n_expert, sat_add(1, sat_add(sat_mul(2, ff), h))));
 		if (moe && ((r = implied_in(b, i, "ffn_gate_inp", s, QUANT_ROUTER, h, m->n_expert, 1)) < 0 ||
 			    (r = implied_in(b, i, "ffn_gate_shexp", s, QUANT_MLP, h, s->ff_shared, 1)) < 0 ||
 			    (r = implied_in(b, i, "ffn_up_shexp", s, QUANT_MLP, h, s->ff_shared, 1)) < 0 ||

@@ -203,6 +203,8 @@ struct arch_info {
 	bool bare_norm;              /* norms without parameters (OLMo's LayerNorm) */
 	bool qk_norm_full;           /* the Q and K norms span all their heads (OLMo 2, Cohere), not head_dim */
 	bool half_ff;                /* the gated MLP's two halves split intermediate_size (Qwen's first) */
+	bool sinks;                  /* a learned sink per head in each attention layer (gpt-oss's self_attn.sinks) */
+	bool moe_bias;               /* the router and every expert's matrices have biases (gpt-oss) */
 	/*
 	 * Falcon's keys: multi_query (one KV head) unless new_decoder_architecture
 	 * (num_kv_heads, and two norms unless num_ln_in_parallel_attn says one);

@@ -2631,18 +2631,20 @@ static void test_quantized_configs(void)
 	 * no torch_dtype; copied from a mirror of the repository's files) and its
 	 * index, metadata.total_size 13,761,264,768 bytes (its 459 entries
 	 * written back from that copy, which lists them in order). MXFP4 experts (16 bytes and an e8m0 scale per 32
-	 * weights), the rest bf16: 13,747,605,120 from the config, 0.1% under:
-	 * gpt_oss is read as a generic transformer, without its attention,
-	 * router and experts' biases and its sinks. 20.9B parameters published
-	 * ("21B"). Priced as int4 before, 10.5 GB and none of its bf16 parts.
+	 * weights), the rest bf16: the config prices it to the byte, with
+	 * modeling_gpt_oss.py's sinks (a bf16 per head and layer), the router's
+	 * bias and the experts' gate_up_proj_bias and down_proj_bias (13,747,605,120
+	 * before, without them). 20,914,757,184 parameters published (OpenAI's
+	 * gpt-oss model card, "20.91B"; 20,908,119,360 before). Priced as int4
+	 * before that, 10.5 GB and none of its bf16 parts.
 	 */
 	struct hmn_model *m = fixture_config("gpt-oss-20b");
 	if (ok(m != NULL, "gpt-oss-20b's config.json reads"), m) {
 		is_str(m->quantization, "mxfp4", "gpt-oss-20b: mxfp4");
 		is_str(hmn_dtype_name(m->dtype), "mxfp4", "gpt-oss-20b: its weights' type is mxfp4");
 		is_str(hmn_dtype_name(m->float_dtype), "bf16", "gpt-oss-20b names no torch_dtype: its float parts are bf16");
-		near_u64(m->weights_bytes, fixture_total_size("gpt-oss-20b"), 0.5, "gpt-oss-20b: the download's bytes");
-		near_u64(m->parameters, 20914757184ull, 0.1, "gpt-oss-20b: its 20.9B parameters");
+		is_u64(m->weights_bytes, fixture_total_size("gpt-oss-20b"), "gpt-oss-20b: the download's bytes, exactly");
+		is_u64(m->parameters, 20914757184ull, "gpt-oss-20b: its 20,914,757,184 parameters");
 		is_u64(m->input.weights_bytes, 201088ull * 2880 * 2, "gpt-oss-20b: the embeddings in bf16");
 		is_u64(m->output.weights_bytes, 201088ull * 2880 * 2 + 2880 * 2, "gpt-oss-20b: the head and norm in bf16");
 		ok(m->note == NULL, "gpt-oss-20b: no float32 note for a quantized checkpoint");
