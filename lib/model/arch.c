@@ -328,7 +328,31 @@ static const struct arch_info arches[] = {
 	 */
 	{ .gguf = "mamba", .model_types = { "mamba", "falcon_mamba" }, .recurrent = true, .tied = true,
 	  .defaults = DEFAULTS({ "vocab_size", 50280 }, { "hidden_size", 768 }, { "num_hidden_layers", 32 }) },
-	{ .gguf = "mamba2", .recurrent = true },
+	/*
+	 * Mamba2Config's (configuration_mamba2.py): every layer a Mamba-2
+	 * mixer of num_heads x head_dim (expand x width), n_groups of B and C.
+	 */
+	{ .gguf = "mamba2", .model_types = { "mamba2" }, .recurrent = true, .hybrid = HYBRID_MAMBA2,
+	  .defaults = DEFAULTS({ "vocab_size", 32768 }, { "hidden_size", 4096 }, { "num_hidden_layers", 64 },
+			       { "num_heads", 128 }, { "head_dim", 64 }, { "state_size", 128 }, { "expand", 2 },
+			       { "conv_kernel", 4 }, { "n_groups", 8 }, { "use_bias", 0 }, { "use_conv_bias", 1 }) },
+	/*
+	 * NemotronHConfig's (Nemotron-H, NVIDIA-Nemotron-Nano-v2, Nemotron 3):
+	 * hybrid_override_pattern's letters, M a Mamba-2 mixer, * attention,
+	 * - an MLP (up and down, relu²), E a mixture of such experts with a
+	 * shared one; one norm each. Its configs name their whole shape: no
+	 * defaults are assumed. llama.cpp: a layer with neither KV heads nor a
+	 * feed-forward is recurrent.
+	 */
+	{ .gguf = "nemotron_h", .model_types = { "nemotron_h" }, .hybrid = HYBRID_NEMOTRON_H, .plain_mlp = true },
+	{ .gguf = "nemotron_h_moe", .hybrid = HYBRID_NEMOTRON_H },
+	/* GGUF's hybrids (llama.cpp's recurrent_layer_arr): layers without KV heads are recurrent. */
+	{ .gguf = "jamba" },
+	{ .gguf = "granitehybrid" },
+	/* Every layer attention and a Mamba-2 mixer side by side. */
+	{ .gguf = "falcon-h1" },
+	/* Every full_attention_interval-th layer attention, the others gated DeltaNet's state. */
+	{ .gguf = "qwen3next" },
 	{ .gguf = "rwkv6", .recurrent = true },
 	{ .gguf = "rwkv7", .recurrent = true },
 	/*

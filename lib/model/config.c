@@ -273,7 +273,15 @@ struct shape {
 	/* Llama 3.2 Vision's cross-attention layers (cross_attention_layers): malloc'd, n_layer of them, or NULL. */
 	bool *cross;
 	uint64_t extra_vocab;        /* embedding rows past the vocabulary (Mllama's 8) */
+	/* A hybrid's (arch_info.hybrid): each layer's parts, HY_* bits; malloc'd, n_layer of them, or NULL. */
+	unsigned char *parts;
+	uint64_t ssm_heads;          /* the Mamba-2 mixer's heads (m->ssm_inner: their width in all) */
+	bool ssm_bias, conv_bias;    /* in_proj's and out_proj's biases; the convolution's */
+	bool mlp_bias;               /* the MLP's and experts' biases (Nemotron-H's mlp_bias) */
 };
+
+/* What a hybrid's layer holds. */
+enum { HY_SSM = 1, HY_ATTN = 2, HY_MLP = 4, HY_MOE = 8 };
 
 /* Parameters and their bytes as stored, summed matrix by matrix. */
 struct priced {
@@ -345,6 +353,60 @@ static uint64_t qk_norm_params(const struct shape *s, uint64_t nh, uint64_t nkv,
 	return sat_mul(2, norm_params(s, hd));
 }
 
+/*
+ * A hybrid's layer (transformers' Mamba2Mixer, NemotronHBlock): one norm
+ * before each mixer; a Mamba-2 mixer's in_proj (x and z of its inner
+ * width, B and C of n_groups x state each, dt of one per head), its
+ * convolution over x, B and C, dt_bias, A_log and D per head, a gated norm
+ * of the inner width and out_proj; attention's Q, K, V and O; an MLP's up
+ * and down (relu², no gate); a mixture's experts of those, its router
+ * with its e_score_correction_bias and its shared expert.
+ */
+static struct priced hybrid_layer(const struct hmn_model *m, const struct shape *s, unsigned parts, uint64_t *vector)
+{
+	struct priced mat = { 0 };
+	uint64_t h = s->h, v = 0;
+	if (parts & HY_SSM) {
+		uint64_t di = m->ssm_inner, nh = s->ssm_heads;
+		uint64_t conv = sat_add(di, sat_mul(2, sat_mul(m->ssm_group, m->ssm_state)));
+		priced_add(&mat, s, QUANT_MLP, h, sat_add(sat_add(di, conv), nh), 1);
+		priced_add(&mat, s, QUANT_PARTS, conv, m->ssm_conv, 1);
+		priced_add(&mat, s, QUANT_MLP, di, h, 1);
+		v = sat_add(v, sat_add(sat_add(sat_mul(3, nh), di), h));
+		if (s->conv_bias)
+			v = sat_add(v, conv);
+		if (s->ssm_bias)
+			v = sat_add(v, sat_add(sat_add(sat_add(di, conv), nh), h));
+	}
+	if (parts & HY_ATTN) {
+		uint64_t hd = m->key_length, nh = m->n_head, nkv = s->kv_heads;
+		priced_add(&mat, s, QUANT_ATTENTION, h, sat_mul(nh, hd), 1);
+		priced_add(&mat, s, QUANT_ATTENTION, h, sat_mul(nkv, hd), 2);
+		priced_add(&mat, s, QUANT_ATTENTION, sat_mul(nh, hd), h, 1);
+		if (s->qkv_bias)
+			v = sat_add(v, sat_add(sat_mul(nh, hd), sat_mul(2, sat_mul(nkv, hd))));
+		if (s->o_bias)
+			v = sat_add(v, h);
+		v = sat_add(v, h);
+	}
+	if (parts & HY_MLP) {
+		priced_add(&mat, s, QUANT_MLP, h, s->ff, 2);
+		if (s->mlp_bias)
+			v = sat_add(v, sat_add(s->ff, h));
+		v = sat_add(v, h);
+	}
+	if (parts & HY_MOE) {
+		priced_add(&mat, s, QUANT_EXPERTS, h, s->ff_moe, sat_mul(2, m->n_expert));
+		priced_add(&mat, s, QUANT_ROUTER, h, m->n_expert, 1);
+		priced_add(&mat, s, QUANT_MLP, h, s->ff_shared, 2);
+		v = sat_add(v, sat_add(m->n_expert, h));
+		if (s->mlp_bias)
+			v = sat_add(v, sat_add(sat_mul(m->n_expert, sat_add(s->ff_moe, h)), sat_add(s->ff_shared, h)));
+	}
+	*vector = v;
+	return mat;
+}
+
 static int implied_layer(struct model_build *b, const struct hmn_model *m, const struct shape *s, uint32_t i)
 {
 	const struct arch_info *f = s->family;
@@ -354,7 +416,9 @@ static int implied_layer(struct model_build *b, const struct hmn_model *m, const
 	uint64_t vector = 0;
 	int r;
 
-	if (f && f->recurrent) {
+	if (s->parts) {
+		mat = hybrid_layer(m, s, s->parts[i], &vector);
+	} else if (f && f->recurrent) {
 		uint64_t di = m->ssm_inner, ds = m->ssm_state, dc = m->ssm_conv;
 		uint64_t rank = s->rope; /* time_step_rank, kept in rope for Mamba */
 		/* in_proj, x_proj, dt_proj, out_proj are linear layers; the convolution and A are not */
@@ -636,7 +700,8 @@ static int read_attention(const struct config *c, const struct arch_info *f, str
 		   (r = read_kv_heads(c, f, heads, &kv, &names.kv_heads)) < 0 ||
 		   (r = model_check_kv_heads(&names, heads, kv, -1, c->e)) < 0 ||
 		   /* kv_channels: ChatGLM's and Qwen's first's name for it. */
-		   (r = config_number(c, KEYS("head_dim", "kv_channels"), 1, MODEL_MAX_WIDTH, &head_dim)) < 0) {
+		   (r = config_number(c, KEYS("head_dim", "kv_channels", "attention_head_dim"), 1, MODEL_MAX_WIDTH,
+				       &head_dim)) < 0) {
 		return r;
 	}
 	if (r == 0 && !s->heads_bounded) {
@@ -720,12 +785,119 @@ static int read_recurrent(const struct config *c, struct hmn_model *m, struct sh
 	return 0;
 }
 
+/*
+ * Nemotron-H's hybrid_override_pattern: a letter for each layer (M, *, -,
+ * E), as many as its layers; another letter or count is malformed.
+ */
+static int read_pattern(const struct config *c, const struct hmn_model *m, struct shape *s)
+{
+	const char *where = "";
+	const cJSON *v = lookup(c, "hybrid_override_pattern", &where);
+	char shown[64];
+	if (!v)
+		return model_fail(c->e, -EINVAL, "%s: key hybrid_override_pattern is missing for model_type %s", c->file,
+				  c->model_type);
+	describe(v, shown, sizeof(shown));
+	if (!cJSON_IsString(v))
+		return model_fail(c->e, -EINVAL, "%s: %shybrid_override_pattern: %s is not a pattern of layers", c->file,
+				  where, shown);
+	size_t len = strlen(v->valuestring);
+	if (len != m->n_layer)
+		return model_fail(c->e, -EINVAL, "%s: %shybrid_override_pattern has %zu letters for %u layers", c->file,
+				  where, len, m->n_layer);
+	for (size_t i = 0; i < len; i++) {
+		char l = v->valuestring[i];
+		unsigned part = l == 'M' ? HY_SSM : l == '*' ? HY_ATTN : l == '-' ? HY_MLP : l == 'E' ? HY_MOE : 0;
+		if (!part)
+			return model_fail(c->e, -EINVAL, "%s: %shybrid_override_pattern[%zu]: '%s' is not M, *, - or E",
+					  c->file, where, i, SHOWN(((char[2]){ l, 0 })));
+		s->parts[i] = (unsigned char)part;
+	}
+	return 0;
+}
+
+/*
+ * A hybrid of Mamba-2 mixers, attention and MLPs (arch_info.hybrid): the
+ * mixer's shape (Mamba2Config's keys, NemotronHConfig's mamba_*), then the
+ * kinds of layer the config's own pattern says, then the attention's and
+ * the MLP's shapes where it has them.
+ */
+static int read_hybrid(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
+{
+	bool nemotron = f->hybrid == HYBRID_NEMOTRON_H;
+	uint64_t heads, head_dim, state, groups, conv, expand = 2;
+	int r;
+
+	if ((r = config_required(c, nemotron ? KEYS("mamba_num_heads") : KEYS("num_heads"), 1, MODEL_MAX_WIDTH,
+				 &heads)) < 0 ||
+	    (r = config_required(c, nemotron ? KEYS("mamba_head_dim") : KEYS("head_dim"), 1, MODEL_MAX_WIDTH,
+				 &head_dim)) < 0 ||
+	    (r = config_required(c, nemotron ? KEYS("ssm_state_size") : KEYS("state_size"), 1, MODEL_MAX_WIDTH,
+				 &state)) < 0 ||
+	    (r = config_required(c, KEYS("n_groups"), 1, MODEL_MAX_WIDTH, &groups)) < 0 ||
+	    (r = config_required(c, KEYS("conv_kernel"), 1, 1024, &conv)) < 0 ||
+	    (!nemotron && (r = config_required(c, KEYS("expand"), 1, 1024, &expand)) < 0) ||
+	    (r = config_flag(c, "use_conv_bias", true, &s->conv_bias)) < 0 ||
+	    (r = config_flag(c, nemotron ? "mamba_proj_bias" : "use_bias", false, &s->ssm_bias)) < 0)
+		return r;
+	/* Mamba2Mixer's inner width is expand x width, split into its heads; Nemotron-H's is its heads'. */
+	uint64_t inner = nemotron ? sat_mul(heads, head_dim) : sat_mul(expand, s->h);
+	if (inner > MODEL_MAX_WIDTH)
+		return model_fail(c->e, -EINVAL, "%s: %s x %s is more than %u", c->file,
+				  nemotron ? "mamba_num_heads" : "expand", nemotron ? "mamba_head_dim" : "hidden_size",
+				  MODEL_MAX_WIDTH);
+	if (inner % groups)
+		return model_fail(c->e, -EINVAL, "%s: n_groups: %" PRIu64 " does not divide the mixer's width, %" PRIu64,
+				  c->file, groups, inner);
+	s->ssm_heads = heads;
+	m->ssm_state = (uint32_t)state;
+	m->ssm_conv = (uint32_t)conv;
+	m->ssm_inner = (uint32_t)inner;
+	m->ssm_group = (uint32_t)groups;
+	s->parts = calloc(m->n_layer ? m->n_layer : 1, 1);
+	if (!s->parts)
+		return -ENOMEM;
+	if (!nemotron) {
+		memset(s->parts, HY_SSM, m->n_layer);
+		m->n_ff = (uint32_t)inner;
+		return 0;
+	}
+	if ((r = read_pattern(c, m, s)) < 0)
+		return r;
+	bool attention_bias;
+	if ((r = read_attention(c, f, m, s)) < 0 ||
+	    (r = config_flag(c, "attention_bias", false, &attention_bias)) < 0 ||
+	    (r = config_flag(c, "mlp_bias", false, &s->mlp_bias)) < 0)
+		return r;
+	s->qkv_bias = s->o_bias = attention_bias;
+	bool moe = false;
+	for (uint32_t i = 0; i < m->n_layer; i++)
+		moe |= s->parts[i] == HY_MOE;
+	if (moe) {
+		uint64_t experts, used;
+		if ((r = config_required(c, KEYS("n_routed_experts"), 1, MODEL_MAX_WIDTH, &experts)) < 0 ||
+		    (r = config_required(c, KEYS("num_experts_per_tok"), 1, MODEL_MAX_WIDTH, &used)) < 0 ||
+		    (r = config_required(c, KEYS("moe_intermediate_size"), 1, MODEL_MAX_WIDTH, &s->ff_moe)) < 0 ||
+		    (r = config_optional(c, KEYS("moe_shared_expert_intermediate_size"), 0, MODEL_MAX_WIDTH, 0,
+					 &s->ff_shared)) < 0 ||
+		    (r = model_check_experts(&c->names, experts, used, c->e)) < 0)
+			return r;
+		m->n_expert = (uint32_t)experts;
+		m->n_expert_used = (uint32_t)used;
+		m->n_ff_expert = (uint32_t)s->ff_moe;
+		m->n_shared_expert = s->ff_shared ? 1 : 0;
+	}
+	return 0;
+}
+
 static int read_shape(const struct config *c, const struct arch_info *f, struct hmn_model *m,
 		      struct shape *s)
 {
 	int r;
 	if ((r = read_common(c, f, m, s)) < 0)
 		return r;
+	if (f && f->hybrid)
+		return read_hybrid(c, f, m, s);
 	if (f && f->recurrent)
 		return read_recurrent(c, m, s);
 	if ((r = read_layers(c, f, s)) < 0 || (r = read_mla(c, m, s)) < 0 || (r = read_attention(c, f, m, s)) < 0)
@@ -1078,6 +1250,7 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 	if (r < 0) {
 		free(swa);
 		free(s.cross);
+		free(s.parts);
 		return r;
 	}
 	if (implies_tensors)
@@ -1108,6 +1281,14 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 		if (s.cross[i])
 			m->layers[i].kind = HMN_LAYER_NO_CACHE;
 	free(s.cross);
+	/* A hybrid's: a Mamba-2 mixer keeps its state, attention its cache, an MLP or mixture nothing. */
+	for (uint32_t i = 0; s.parts && i < m->n_layer; i++) {
+		struct hmn_model_layer *l = &m->layers[i];
+		if (!(s.parts[i] & HY_ATTN))
+			l->n_head_kv = 0;
+		l->kind = s.parts[i] & HY_SSM ? HMN_LAYER_RECURRENT : s.parts[i] & HY_ATTN ? l->kind : HMN_LAYER_NO_CACHE;
+	}
+	free(s.parts);
 	if (!f) {
 		model_warn_unknown_architecture(m, "model_type");
 		if (s.heads_bounded)

@@ -206,6 +206,12 @@ struct arch_info {
 	bool sinks;                  /* a learned sink per head in each attention layer (gpt-oss's self_attn.sinks) */
 	bool moe_bias;               /* the router and every expert's matrices have biases (gpt-oss) */
 	/*
+	 * Layers of Mamba-2 mixers, attention and MLPs, each layer's kinds from
+	 * the config's own keys (config.c's read_hybrid): Mamba2's every layer,
+	 * Nemotron-H's hybrid_override_pattern.
+	 */
+	enum { HYBRID_NONE, HYBRID_MAMBA2, HYBRID_NEMOTRON_H } hybrid;
+	/*
 	 * Falcon's keys: multi_query (one KV head) unless new_decoder_architecture
 	 * (num_kv_heads, and two norms unless num_ln_in_parallel_attn says one);
 	 * the default of new_decoder_architecture is the defaults' entry

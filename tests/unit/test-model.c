@@ -1008,16 +1008,124 @@ static void test_python_words(void)
 	 * A real one: state-spaces/mamba2-2.7b's config.json as published in
 	 * transformers' format (tests/fixtures/fit/mamba2-2.7b, the copy public
 	 * projects' tests quote), its time_step_limit [0.0, Infinity]. Its JSON
-	 * reads; hmn knows no mamba2 config yet (issue 27), and says what it lacks.
+	 * reads, and so does its shape (test_hybrid_configs).
 	 */
 	size_t text_len;
 	char *text = slurp_fixture("fit", "mamba2-2.7b/config.json", &text_len);
 	struct hmn_model *m = NULL;
-	ok(text && strstr(text, "[0.0, Infinity]") && read_config(text, &m) < 0 && !strstr(why, "not a JSON object") &&
-		   strstr(why, "model_type 'mamba2' is not one hmn knows"),
-	   "mamba2-2.7b's real config.json: its Infinity read, refused as a model_type hmn does not know");
+	ok(text && strstr(text, "[0.0, Infinity]") && read_config(text, &m) == 0,
+	   "mamba2-2.7b's real config.json: its Infinity read");
 	hmn_model_free(m);
 	free(text);
+}
+
+static struct hmn_model *fixture_config(const char *folder);
+
+/* kinds[i]: A attention, S sliding, R recurrent, N none. */
+static void layer_kinds(const struct hmn_model *m, char *out, size_t size)
+{
+	size_t i = 0;
+	for (; i < m->n_layer && i + 1 < size; i++)
+		out[i] = "ASRN"[m->layers[i].kind];
+	out[i] = '\0';
+}
+
+/* One config, the key (JSON text without its braces' end) replaced, refused naming want. */
+static void hybrid_refused(const char *folder, const char *key, const char *value, const char *want)
+{
+	char name[256];
+	size_t len;
+	snprintf(name, sizeof(name), "%s/config.json", folder);
+	char *text = slurp_fixture("fit", name, &len);
+	struct hmn_model *m = NULL;
+	char json[8192];
+	/* The key written again at the end: cJSON takes the first of a name, so the original is renamed. */
+	char *at = text ? strstr(text, key) : NULL;
+	if (at)
+		at[1] = 'X';
+	snprintf(json, sizeof(json), "%.*s, %s: %s}", (int)(strrchr(text ? text : "}", '}') - (text ? text : "}")),
+		 text ? text : "", key, value);
+	int r = read_config(json, &m);
+	ok(at && r < 0 && strstr(why, want), "%s: %s %s refused: %s", folder, key, value, why);
+	hmn_model_free(m);
+	free(text);
+}
+
+static void test_hybrid_configs(void)
+{
+	struct hmn_fit_request req;
+	char kinds[160];
+	/*
+	 * state-spaces/mamba2-2.7b (transformers' format; Mamba2Model): 64
+	 * Mamba-2 mixers of 80 heads x 64 (expand 2 x 2560), one group, a
+	 * state of 128, kernel 4, tied. By hand: in_proj 2560 x (5120 + 5376
+	 * + 80), conv 5376 x 4 and its bias, dt_bias, A_log, D (80 each), the
+	 * gated norm (5120), out_proj 5120 x 2560, the block's norm: 40,216,560
+	 * a layer; 64 of them, 50288 x 2560 embeddings and the final norm:
+	 * 2,702,599,680 ("2.7B"; the checkpoint's pytorch_model.bin is float32).
+	 * Its state per sequence, as llama.cpp keeps it (f32) and vLLM (the
+	 * model's type, float32 here): conv 3 x 5376 and SSM 128 x 5120 a layer,
+	 * 64 x 671,488 x 4 = 171,900,928 bytes, whatever the context.
+	 */
+	struct hmn_model *m = fixture_config("mamba2-2.7b");
+	if (ok(m != NULL, "mamba2-2.7b's config.json reads"), m) {
+		is_u64(m->parameters, 2702599680ull, "mamba2-2.7b: 2,702,599,680 parameters");
+		layer_kinds(m, kinds, sizeof(kinds));
+		ok(strspn(kinds, "R") == 64, "mamba2-2.7b: 64 recurrent layers (%s)", kinds);
+		hmn_fit_request_init(&req);
+		req.context = 4096;
+		is_u64(hmn_fit_kv_cache(m, &req), 64ull * (3 * 5376 + 128 * 5120) * 4,
+		       "mamba2-2.7b: its state, 171,900,928 bytes at 4096 tokens");
+		req.context = 65536;
+		is_u64(hmn_fit_kv_cache(m, &req), 64ull * (3 * 5376 + 128 * 5120) * 4,
+		       "mamba2-2.7b: the same at 65536 tokens");
+		hmn_model_free(m);
+	}
+	/*
+	 * nvidia/Nemotron-H-8B-Base-8K's config.json (huggingface.co, as quoted
+	 * whole in NVIDIA-NeMo's Megatron-Bridge NemotronHBridge unit test):
+	 * hybrid_override_pattern of 24 M (Mamba-2: 128 heads x 64, 8 groups,
+	 * state 128, kernel 4), 4 * (attention: 32 heads of 128, 8 KV heads),
+	 * 24 - (MLP: 4096 -> 21504 -> 4096, relu², no gate), untied. By hand,
+	 * modeling_nemotron_h.py's: Mamba 109,640,064 a layer (in_proj 4096 x
+	 * 18560, conv 10240 x 4 + bias, 3 x 128, norm 8192, out_proj 8192 x 4096,
+	 * the block's norm), attention 41,947,136, MLP 176,164,864; with the
+	 * embeddings and head (131072 x 4096 each) 8,100,852,736 ("8B"; the
+	 * model card's 8.1B). Its cache at 8192 tokens in bf16: 4 attention
+	 * layers x 8192 x 2 x 8 x 128 x 2 = 134,217,728 bytes; its state 24 x
+	 * (3 x 10240 + 128 x 8192) x 2 = 51,806,208; the MLPs none.
+	 */
+	m = fixture_config("Nemotron-H-8B-Base-8K");
+	if (ok(m != NULL, "Nemotron-H-8B's config.json reads"), m) {
+		is_u64(m->parameters, 8100852736ull, "Nemotron-H-8B: 8,100,852,736 parameters");
+		layer_kinds(m, kinds, sizeof(kinds));
+		is_str(kinds, "RNRNRNRANRNRNRNRNRANRNRNRNRNRANRNRNRNRNRANRNRNRNRNRN",
+		       "Nemotron-H-8B: each layer's kind from its pattern");
+		hmn_fit_request_init(&req);
+		req.context = 8192;
+		is_u64(hmn_fit_kv_cache(m, &req), 134217728ull + 51806208ull,
+		       "Nemotron-H-8B: 4 layers' cache and 24 layers' state, 186,023,936 bytes");
+		hmn_model_free(m);
+	}
+	/* Hostile variants of its keys: each refused naming the key. */
+	hybrid_refused("Nemotron-H-8B-Base-8K", "\"hybrid_override_pattern\"", "\"M-M*\"",
+		       "hybrid_override_pattern has 4 letters for 52 layers");
+	hybrid_refused("Nemotron-H-8B-Base-8K", "\"hybrid_override_pattern\"",
+		       "\"M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-MX\"",
+		       "hybrid_override_pattern[51]: 'X' is not M, *, - or E");
+	hybrid_refused("Nemotron-H-8B-Base-8K", "\"hybrid_override_pattern\"", "52",
+		       "hybrid_override_pattern: 52 is not a pattern of layers");
+	hybrid_refused("Nemotron-H-8B-Base-8K", "\"n_groups\"", "0", "n_groups: 0 is not a whole number of 1 or more");
+	hybrid_refused("Nemotron-H-8B-Base-8K", "\"n_groups\"", "3", "n_groups: 3 does not divide the mixer's width, 8192");
+	hybrid_refused("Nemotron-H-8B-Base-8K", "\"mamba_num_heads\"", "1e300", "mamba_num_heads: 1e+300 is more than");
+	hybrid_refused("Nemotron-H-8B-Base-8K", "\"mamba_num_heads\"", "16777216",
+		       "mamba_num_heads x mamba_head_dim is more than");
+	hybrid_refused("Nemotron-H-8B-Base-8K", "\"conv_kernel\"", "Infinity", "conv_kernel");
+	hybrid_refused("Nemotron-H-8B-Base-8K", "\"ssm_state_size\"", "\"128\"", "ssm_state_size: the string \"128\" is not a number");
+	hybrid_refused("Nemotron-H-8B-Base-8K", "\"hybrid_override_pattern\"",
+		       "\"M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-ME\"", "key n_routed_experts is missing");
+	hybrid_refused("mamba2-2.7b", "\"expand\"", "0", "expand: 0 is not a whole number of 1 or more");
+	hybrid_refused("mamba2-2.7b", "\"num_heads\"", "-1", "num_heads: -1 is not a whole number");
 }
 
 /* rope_scaling: the context a model is meant for, beyond its trained one only where its original is named. */
@@ -1270,7 +1378,7 @@ static void test_architectures(void)
 	   arch_find_model_type("deepseek_v2") == arch_find_gguf("deepseek2") &&
 	   arch_find_model_type("falcon_mamba") == arch_find_gguf("mamba"),
 	   "config.json's names of GGUF's architectures");
-	ok(!arch_find_model_type("llama4") && !arch_find_model_type("mamba2") &&
+	ok(!arch_find_model_type("llama4") && !arch_find_model_type("rwkv6") &&
 	   !arch_find_model_type("qwen2moe") && !arch_find_gguf("mistral") && !arch_find_gguf("gemma3_text") &&
 	   !arch_find_gguf("deepseek_v3") &&
 	   !arch_find_gguf(NULL) && !arch_find_model_type(NULL), "each reader knows its own names alone");
@@ -1280,12 +1388,13 @@ static void test_architectures(void)
 		"gemma3", "cohere2", "command-r", "phi2", "phi3", "phimoe", "gpt2", "gptneox", "starcoder",
 		"starcoder2", "falcon", "stablelm", "internlm2", "olmo", "olmo2", "olmoe", "granite", "granitemoe",
 		"exaone", "deepseek", "deepseek2", "glm4", "glm4moe", "gpt-oss", "smollm3", "mamba", "mamba2",
-		"rwkv6", "rwkv7", "bert", "nomic-bert",
+		"rwkv6", "rwkv7", "bert", "nomic-bert", "nemotron_h", "nemotron_h_moe", "jamba", "granitehybrid",
+		"falcon-h1", "qwen3next",
 	};
 	unsigned known = 0;
 	for (size_t i = 0; i < sizeof(gguf_names) / sizeof(gguf_names[0]); i++)
 		known += arch_find_gguf(gguf_names[i]) != NULL;
-	is_u64(known, 40, "40 GGUF architectures known");
+	is_u64(known, 46, "46 GGUF architectures known");
 	/* llama.cpp's facts of the architectures GGUF alone names, which no config.json test reaches. */
 	static const struct {
 		const char *gguf;
@@ -3260,6 +3369,7 @@ int main(void)
 	test_printable();
 	test_index_cycle();
 	test_quantized_configs();
+	test_hybrid_configs();
 	test_quant_layouts();
 	test_quant_hostile();
 	test_quant_parameters();
