@@ -113,6 +113,8 @@ enum hmn_layer_kind {
 struct hmn_model_layer {
 	enum hmn_layer_kind kind;
 	uint32_t n_head_kv;         /* KV heads of this layer (0 for a recurrent one) */
+	/* An attention layer that keeps a recurrent state too (Falcon-H1's Mamba-2 beside its attention). */
+	bool state;
 	uint64_t weights_bytes;     /* this layer's tensors, as stored */
 	uint64_t matrix_elements;   /* elements of its tensors of 2 or more dimensions */
 	uint64_t vector_bytes;      /* bytes of its 1-D tensors (norms, biases) */

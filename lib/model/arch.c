@@ -344,15 +344,16 @@ static const struct arch_info arches[] = {
 	 * defaults are assumed. llama.cpp: a layer with neither KV heads nor a
 	 * feed-forward is recurrent.
 	 */
-	{ .gguf = "nemotron_h", .model_types = { "nemotron_h" }, .hybrid = HYBRID_NEMOTRON_H, .plain_mlp = true },
-	{ .gguf = "nemotron_h_moe", .hybrid = HYBRID_NEMOTRON_H },
+	{ .gguf = "nemotron_h", .model_types = { "nemotron_h" }, .hybrid = HYBRID_NEMOTRON_H, .plain_mlp = true,
+	  .gguf_recurrent = RECURRENT_NO_KV_NO_FF },
+	{ .gguf = "nemotron_h_moe", .hybrid = HYBRID_NEMOTRON_H, .gguf_recurrent = RECURRENT_NO_KV_NO_FF },
 	/* GGUF's hybrids (llama.cpp's recurrent_layer_arr): layers without KV heads are recurrent. */
 	{ .gguf = "jamba" },
 	{ .gguf = "granitehybrid" },
 	/* Every layer attention and a Mamba-2 mixer side by side. */
-	{ .gguf = "falcon-h1" },
+	{ .gguf = "falcon-h1", .gguf_recurrent = RECURRENT_BESIDE },
 	/* Every full_attention_interval-th layer attention, the others gated DeltaNet's state. */
-	{ .gguf = "qwen3next" },
+	{ .gguf = "qwen3next", .gguf_recurrent = RECURRENT_INTERVAL },
 	{ .gguf = "rwkv6", .recurrent = true },
 	{ .gguf = "rwkv7", .recurrent = true },
 	/*

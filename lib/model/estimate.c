@@ -221,19 +221,25 @@ static uint64_t layer_kv(const struct hmn_model *m, const struct plan *p, const 
 {
 	if (l->kind == HMN_LAYER_NO_CACHE)
 		return 0;
-	if (l->kind == HMN_LAYER_RECURRENT) {
-		/* Mamba's conv and SSM states: llama.cpp keeps them in f32, vLLM in the model's type. */
-		uint64_t conv = sat_mul(m->ssm_conv ? m->ssm_conv - 1 : 0,
-					sat_add(m->ssm_inner, sat_mul(2ull * m->ssm_group, m->ssm_state)));
-		uint64_t state = sat_mul(m->ssm_state, m->ssm_inner);
-		return dtype_price(p->gguf ? HMN_DTYPE_F32 : p->kv_dtype, sat_add(conv, state));
-	}
+	/*
+	 * Mamba's conv and SSM states (llama.cpp's n_embd_r and n_embd_s; gated
+	 * DeltaNet's are sized the same way): llama.cpp keeps them in f32, vLLM
+	 * in the model's type (its mamba_ssm_cache_dtype "auto").
+	 */
+	uint64_t conv = sat_mul(m->ssm_conv ? m->ssm_conv - 1 : 0,
+				sat_add(m->ssm_inner, sat_mul(2ull * m->ssm_group, m->ssm_state)));
+	uint64_t state = dtype_price(p->gguf ? HMN_DTYPE_F32 : p->kv_dtype,
+				     sat_add(conv, sat_mul(m->ssm_state, m->ssm_inner)));
+	if (l->kind == HMN_LAYER_RECURRENT)
+		return state;
+	if (!l->state)
+		state = 0;
 	uint64_t cells = layer_cells(m, p, l->kind);
 	if (!p->gguf && m->kv_lora_rank)
 		return sat_mul(cells, dtype_price(p->kv_dtype, (uint64_t)m->kv_lora_rank + m->rope_dim));
 	uint64_t k = dtype_price(p->kv_dtype, (uint64_t)m->key_length * l->n_head_kv);
 	uint64_t v = dtype_price(p->kv_dtype, (uint64_t)m->value_length * l->n_head_kv);
-	return sat_mul(cells, sat_add(k, v));
+	return sat_add(sat_mul(cells, sat_add(k, v)), state);
 }
 
 uint64_t hmn_fit_kv_cache(const struct hmn_model *m, const struct hmn_fit_request *req)

@@ -25,7 +25,7 @@ enum arch_key {
 	K_BLOCK_COUNT, K_CONTEXT, K_EMBD, K_FF, K_HEAD, K_HEAD_KV, K_KEY_LEN, K_VALUE_LEN,
 	K_KEY_LEN_MLA, K_VALUE_LEN_MLA, K_KV_LORA, K_SWA, K_SWA_PATTERN, K_EXPERTS, K_EXPERTS_USED,
 	K_FF_EXPERT, K_SHARED_EXPERTS, K_VOCAB, K_ROPE_DIM, K_SSM_CONV, K_SSM_INNER, K_SSM_STATE,
-	K_SSM_GROUP, K_COUNT
+	K_SSM_GROUP, K_FULL_ATTENTION, K_COUNT
 };
 
 static const char *const arch_key_names[K_COUNT] = {
@@ -35,7 +35,7 @@ static const char *const arch_key_names[K_COUNT] = {
 	"attention.kv_lora_rank", "attention.sliding_window", "attention.sliding_window_pattern",
 	"expert_count", "expert_used_count", "expert_feed_forward_length", "expert_shared_count",
 	"vocab_size", "rope.dimension_count", "ssm.conv_kernel", "ssm.inner_size", "ssm.state_size",
-	"ssm.group_count",
+	"ssm.group_count", "full_attention_interval",
 };
 
 #define GGUF_MAX_PREFIX 64
@@ -605,6 +605,7 @@ static const struct key_rule {
 	{ K_SSM_INNER, 0, MODEL_MAX_WIDTH, OPTIONAL },
 	{ K_SSM_STATE, 0, MODEL_MAX_WIDTH, OPTIONAL },
 	{ K_SSM_GROUP, 0, MODEL_MAX_WIDTH, OPTIONAL },
+	{ K_FULL_ATTENTION, 1, MODEL_MAX_LAYERS, OPTIONAL },
 };
 /* Every key the estimate reads is checked before it is used: a new one needs its rule. */
 _Static_assert(sizeof(key_rules) / sizeof(key_rules[0]) == K_COUNT, "a rule for each {arch}.* key");
@@ -708,6 +709,41 @@ static int check_layer_arrays(const struct gguf_state *s, const struct hmn_model
 	return 0;
 }
 
+/*
+ * The hybrids' layers where llama.cpp's rule is not "no KV heads, a state"
+ * (arch_info.gguf_recurrent): Nemotron-H's MLP and mixture layers keep
+ * nothing, Qwen3-Next's gated DeltaNet layers (all but every
+ * full_attention_interval-th, 4 where the file says none) a state,
+ * Falcon-H1's every layer a cache and a state.
+ */
+static void hybrid_layers(const struct gguf_state *s, struct hmn_model *m, const struct arch_info *arch)
+{
+	if (!arch)
+		return;
+	const struct candidate *ff = arch_value(s, K_FF);
+	uint64_t every = arch_scalar(s, K_FULL_ATTENTION, 4);
+	for (uint32_t i = 0; i < m->n_layer; i++) {
+		struct hmn_model_layer *l = &m->layers[i];
+		switch (arch->gguf_recurrent) {
+		case RECURRENT_NO_KV_NO_FF:
+			if (l->n_head_kv == 0 && ff && layer_value(ff, i, m->n_layer) != 0)
+				l->kind = HMN_LAYER_NO_CACHE;
+			break;
+		case RECURRENT_INTERVAL:
+			if ((i + 1) % every != 0) {
+				l->kind = HMN_LAYER_RECURRENT;
+				l->n_head_kv = 0;
+			}
+			break;
+		case RECURRENT_BESIDE:
+			l->state = l->kind != HMN_LAYER_RECURRENT;
+			break;
+		default:
+			break;
+		}
+	}
+}
+
 /* Per-layer values, once the layers exist: KV heads and the sliding pattern. */
 static void apply_layers(const struct gguf_state *s, struct hmn_model *m, const struct arch_info *arch)
 {
@@ -737,6 +773,7 @@ static void apply_layers(const struct gguf_state *s, struct hmn_model *m, const 
 	}
 	model_set_layer_kinds(m, arch && arch->recurrent, every, swa, n_swa);
 	free(swa);
+	hybrid_layers(s, m, arch);
 }
 
 /* Five digits at *p, no fewer: their number, and *p past them. */

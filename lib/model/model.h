@@ -212,6 +212,18 @@ struct arch_info {
 	 */
 	enum { HYBRID_NONE, HYBRID_MAMBA2, HYBRID_NEMOTRON_H } hybrid;
 	/*
+	 * A GGUF's recurrent layers where llama.cpp has a rule of its own
+	 * (llama-model.cpp's recurrent_layer_arr and its hybrid memory's layer
+	 * filters); otherwise a layer without KV heads in a model with an SSM
+	 * state is recurrent (Jamba, Granite 4.0).
+	 */
+	enum {
+		RECURRENT_NO_KV,
+		RECURRENT_NO_KV_NO_FF,   /* Nemotron-H: neither KV heads nor a feed-forward; with one, no cache */
+		RECURRENT_INTERVAL,      /* Qwen3-Next: all but every full_attention_interval-th (4) */
+		RECURRENT_BESIDE,        /* Falcon-H1: a state beside every attention layer */
+	} gguf_recurrent;
+	/*
 	 * Falcon's keys: multi_query (one KV head) unless new_decoder_architecture
 	 * (num_kv_heads, and two norms unless num_ln_in_parallel_attn says one);
 	 * the default of new_decoder_architecture is the defaults' entry

@@ -1126,6 +1126,42 @@ static void test_hybrid_configs(void)
 		       "\"M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-M*-M-M-M-M-ME\"", "key n_routed_experts is missing");
 	hybrid_refused("mamba2-2.7b", "\"expand\"", "0", "expand: 0 is not a whole number of 1 or more");
 	hybrid_refused("mamba2-2.7b", "\"num_heads\"", "-1", "num_heads: -1 is not a whole number");
+
+	/*
+	 * GGUF's hybrids, each layer's kind by llama.cpp's own rule
+	 * (llama-model.cpp's recurrent_layer_arr, and its hybrid memory's layer
+	 * filters): tests/make-models' headers, a Mamba-2 state of conv 4,
+	 * inner 512, state 16, 2 groups; attention of 2 KV heads of 32.
+	 */
+	static const struct {
+		const char *file, *kinds;
+		uint64_t kv;  /* at 1024 tokens, f16 cache, f32 state */
+	} ggufs[] = {
+		/* n_head_kv 0 and no feed-forward: recurrent; a feed-forward: no cache (MLP layers). */
+		{ "nemotron-h-6l.F32.gguf", "RNANRN", 2 * 9920 * 4 + 1024 * 2 * 2 * 32 * 2 },
+		{ "jamba-4l.F32.gguf", "RRRA", 3 * 9920 * 4 + 1024 * 2 * 2 * 32 * 2 },
+		/* (i + 1) % full_attention_interval != 0: recurrent. */
+		{ "qwen3next-8l.F32.gguf", "RRRARRRA", 6 * 9920 * 4 + 2 * 1024 * 2 * 2 * 32 * 2 },
+		{ "qwen3next-8l-every2.F32.gguf", "RARARARA", 4 * 9920 * 4 + 4 * 1024 * 2 * 2 * 32 * 2 },
+		/* Falcon-H1: attention and a state in every layer. */
+		{ "falcon-h1-4l.F32.gguf", "AAAA", 4 * 9920 * 4 + 4 * 1024 * 2 * 2 * 32 * 2 },
+	};
+	for (size_t i = 0; i < sizeof(ggufs) / sizeof(ggufs[0]); i++) {
+		char what[160];
+		m = open_model(ggufs[i].file);
+		ok(m != NULL, "%s reads", ggufs[i].file);
+		if (!m)
+			continue;
+		layer_kinds(m, kinds, sizeof(kinds));
+		snprintf(what, sizeof(what), "%s: each layer's kind as llama.cpp's", ggufs[i].file);
+		is_str(kinds, ggufs[i].kinds, what);
+		ok(m->warning == NULL, "%s: a known architecture", ggufs[i].file);
+		hmn_fit_request_init(&req);
+		req.context = 1024;
+		snprintf(what, sizeof(what), "%s: its cache and state at 1024 tokens", ggufs[i].file);
+		is_u64(hmn_fit_kv_cache(m, &req), ggufs[i].kv, what);
+		hmn_model_free(m);
+	}
 }
 
 /* rope_scaling: the context a model is meant for, beyond its trained one only where its original is named. */
