@@ -352,8 +352,24 @@ static const struct arch_info arches[] = {
 	{ .gguf = "granitehybrid" },
 	/* Every layer attention and a Mamba-2 mixer side by side. */
 	{ .gguf = "falcon-h1", .gguf_recurrent = RECURRENT_BESIDE },
-	/* Every full_attention_interval-th layer attention, the others gated DeltaNet's state. */
-	{ .gguf = "qwen3next", .gguf_recurrent = RECURRENT_INTERVAL },
+	/*
+	 * Qwen3NextConfig's (configuration_qwen3_next.py): gated DeltaNet in
+	 * all but every full_attention_interval-th layer (or as layer_types
+	 * says), attention with a gate on its output (Q twice as wide) and a
+	 * norm on Q and K; a mixture of experts with a gated shared expert in
+	 * every layer but mlp_only_layers' (decoder_sparse_step 1).
+	 */
+	{ .gguf = "qwen3next", .model_types = { "qwen3_next" }, .hybrid = HYBRID_QWEN3_NEXT,
+	  .gguf_recurrent = RECURRENT_INTERVAL,
+	  .defaults = DEFAULTS({ "vocab_size", 151936 }, { "hidden_size", 2048 }, { "intermediate_size", 5632 },
+			       { "num_hidden_layers", 48 }, { "num_attention_heads", 16 },
+			       { "num_key_value_heads", 2 }, { "head_dim", 256 }, { "max_position_embeddings", 32768 },
+			       { "full_attention_interval", 4 }, { "linear_conv_kernel_dim", 4 },
+			       { "linear_key_head_dim", 128 }, { "linear_value_head_dim", 128 },
+			       { "linear_num_key_heads", 16 }, { "linear_num_value_heads", 32 },
+			       { "decoder_sparse_step", 1 }, { "moe_intermediate_size", 512 },
+			       { "shared_expert_intermediate_size", 512 }, { "num_experts_per_tok", 10 },
+			       { "num_experts", 512 }) },
 	{ .gguf = "rwkv6", .recurrent = true },
 	{ .gguf = "rwkv7", .recurrent = true },
 	/*

@@ -278,10 +278,14 @@ struct shape {
 	uint64_t ssm_heads;          /* the Mamba-2 mixer's heads (m->ssm_inner: their width in all) */
 	bool ssm_bias, conv_bias;    /* in_proj's and out_proj's biases; the convolution's */
 	bool mlp_bias;               /* the MLP's and experts' biases (Nemotron-H's mlp_bias) */
+	bool gated;                  /* the MLP and experts are gated (gate, up, down), the shared expert too */
+	bool q_gate;                 /* attention's output gated: Q's projection twice as wide (Qwen3-Next) */
+	/* Gated DeltaNet (Qwen3-Next): key heads x key width, value heads x value width, the convolution's kernel. */
+	uint64_t gdn_k_heads, gdn_k_dim, gdn_v_heads, gdn_v_dim, gdn_conv;
 };
 
 /* What a hybrid's layer holds. */
-enum { HY_SSM = 1, HY_ATTN = 2, HY_MLP = 4, HY_MOE = 8 };
+enum { HY_SSM = 1, HY_ATTN = 2, HY_MLP = 4, HY_MOE = 8, HY_GDN = 16 };
 
 /* Parameters and their bytes as stored, summed matrix by matrix. */
 struct priced {
@@ -378,28 +382,51 @@ static struct priced hybrid_layer(const struct hmn_model *m, const struct shape 
 		if (s->ssm_bias)
 			v = sat_add(v, sat_add(sat_add(sat_add(di, conv), nh), h));
 	}
+	if (parts & HY_GDN) {
+		/*
+		 * Qwen3NextGatedDeltaNet: in_proj_qkvz (Q and K of the key heads, V
+		 * and Z of the value heads), in_proj_ba (two a value head), a
+		 * convolution without bias over Q, K and V, dt_bias and A_log a value
+		 * head, a gated norm of a value head's width, out_proj.
+		 */
+		uint64_t key = sat_mul(s->gdn_k_heads, s->gdn_k_dim), value = sat_mul(s->gdn_v_heads, s->gdn_v_dim);
+		uint64_t conv = sat_add(sat_mul(2, key), value);
+		priced_add(&mat, s, QUANT_ATTENTION, h, sat_add(sat_mul(2, key), sat_mul(2, value)), 1);
+		priced_add(&mat, s, QUANT_ATTENTION, h, sat_mul(2, s->gdn_v_heads), 1);
+		priced_add(&mat, s, QUANT_PARTS, conv, s->gdn_conv, 1);
+		priced_add(&mat, s, QUANT_ATTENTION, value, h, 1);
+		v = sat_add(v, sat_add(sat_add(sat_mul(2, s->gdn_v_heads), s->gdn_v_dim), h));
+	}
 	if (parts & HY_ATTN) {
 		uint64_t hd = m->key_length, nh = m->n_head, nkv = s->kv_heads;
-		priced_add(&mat, s, QUANT_ATTENTION, h, sat_mul(nh, hd), 1);
+		priced_add(&mat, s, QUANT_ATTENTION, h, sat_mul(nh, hd), s->q_gate ? 2 : 1);
 		priced_add(&mat, s, QUANT_ATTENTION, h, sat_mul(nkv, hd), 2);
 		priced_add(&mat, s, QUANT_ATTENTION, sat_mul(nh, hd), h, 1);
 		if (s->qkv_bias)
 			v = sat_add(v, sat_add(sat_mul(nh, hd), sat_mul(2, sat_mul(nkv, hd))));
 		if (s->o_bias)
 			v = sat_add(v, h);
+		if (s->qk_norm)
+			v = sat_add(v, sat_mul(2, hd));
 		v = sat_add(v, h);
 	}
+	/* A matrix of each side (up and down), and the gate's where the MLP is gated. */
+	uint64_t sides = s->gated ? 3 : 2;
 	if (parts & HY_MLP) {
-		priced_add(&mat, s, QUANT_MLP, h, s->ff, 2);
+		priced_add(&mat, s, QUANT_MLP, h, s->ff, sides);
 		if (s->mlp_bias)
 			v = sat_add(v, sat_add(s->ff, h));
 		v = sat_add(v, h);
 	}
 	if (parts & HY_MOE) {
-		priced_add(&mat, s, QUANT_EXPERTS, h, s->ff_moe, sat_mul(2, m->n_expert));
+		priced_add(&mat, s, QUANT_EXPERTS, h, s->ff_moe, sat_mul(sides, m->n_expert));
 		priced_add(&mat, s, QUANT_ROUTER, h, m->n_expert, 1);
-		priced_add(&mat, s, QUANT_MLP, h, s->ff_shared, 2);
-		v = sat_add(v, sat_add(m->n_expert, h));
+		priced_add(&mat, s, QUANT_MLP, h, s->ff_shared, sides);
+		/* Qwen3-Next's shared_expert_gate: one output from the width. */
+		if (s->gated && s->ff_shared)
+			priced_add(&mat, s, QUANT_ROUTER, h, 1, 1);
+		/* Nemotron-H's router has an e_score_correction_bias; Qwen3-Next's none. */
+		v = sat_add(v, sat_add(s->gated ? 0 : m->n_expert, h));
 		if (s->mlp_bias)
 			v = sat_add(v, sat_add(sat_mul(m->n_expert, sat_add(s->ff_moe, h)), sat_add(s->ff_shared, h)));
 	}
@@ -822,9 +849,93 @@ static int read_pattern(const struct config *c, const struct hmn_model *m, struc
  * kinds of layer the config's own pattern says, then the attention's and
  * the MLP's shapes where it has them.
  */
+/*
+ * Qwen3-Next: gated DeltaNet where layer_types says "linear_attention"
+ * (else all but every full_attention_interval-th layer), attention where
+ * it says "full_attention"; a mixture of experts in each layer but
+ * mlp_only_layers' and those decoder_sparse_step skips, else an MLP.
+ */
+static int read_qwen3_next(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
+{
+	uint64_t every, sparse_step, experts, used;
+	const char *where = "";
+	int r;
+
+	if ((r = config_required(c, KEYS("linear_num_key_heads"), 1, MODEL_MAX_WIDTH, &s->gdn_k_heads)) < 0 ||
+	    (r = config_required(c, KEYS("linear_key_head_dim"), 1, MODEL_MAX_WIDTH, &s->gdn_k_dim)) < 0 ||
+	    (r = config_required(c, KEYS("linear_num_value_heads"), 1, MODEL_MAX_WIDTH, &s->gdn_v_heads)) < 0 ||
+	    (r = config_required(c, KEYS("linear_value_head_dim"), 1, MODEL_MAX_WIDTH, &s->gdn_v_dim)) < 0 ||
+	    (r = config_required(c, KEYS("linear_conv_kernel_dim"), 1, 1024, &s->gdn_conv)) < 0 ||
+	    (r = config_required(c, KEYS("full_attention_interval"), 1, MODEL_MAX_LAYERS, &every)) < 0 ||
+	    (r = config_required(c, KEYS("decoder_sparse_step"), 1, MODEL_MAX_LAYERS, &sparse_step)) < 0)
+		return r;
+	uint64_t value = sat_mul(s->gdn_v_heads, s->gdn_v_dim), key = sat_mul(s->gdn_k_heads, s->gdn_k_dim);
+	if (value > MODEL_MAX_WIDTH || key > MODEL_MAX_WIDTH)
+		return model_fail(c->e, -EINVAL, "%s: linear_num_%s_heads x linear_%s_head_dim is more than %u", c->file,
+				  value > MODEL_MAX_WIDTH ? "value" : "key", value > MODEL_MAX_WIDTH ? "value" : "key",
+				  MODEL_MAX_WIDTH);
+	if (s->gdn_v_heads % s->gdn_k_heads)
+		return model_fail(c->e, -EINVAL, "%s: linear_num_key_heads: %" PRIu64 " does not divide "
+				  "linear_num_value_heads, %" PRIu64, c->file, s->gdn_k_heads, s->gdn_v_heads);
+	/* The state, as llama.cpp sizes it: d_inner the values' width, n_group the key heads, d_state a key's width. */
+	m->ssm_inner = (uint32_t)value;
+	m->ssm_group = (uint32_t)s->gdn_k_heads;
+	m->ssm_state = (uint32_t)s->gdn_k_dim;
+	m->ssm_conv = (uint32_t)s->gdn_conv;
+	const cJSON *types = lookup(c, "layer_types", &where);
+	if (types && (!cJSON_IsArray(types) || cJSON_GetArraySize(types) != (int)m->n_layer))
+		return model_fail(c->e, -EINVAL, "%s: %slayer_types is not a list of %u layer types", c->file, where,
+				  m->n_layer);
+	for (uint32_t i = 0; i < m->n_layer; i++) {
+		bool linear = (i + 1) % every != 0;
+		if (types) {
+			const cJSON *t = cJSON_GetArrayItem(types, (int)i);
+			if (!cJSON_IsString(t) || (strcmp(t->valuestring, "linear_attention") &&
+						   strcmp(t->valuestring, "full_attention")))
+				return model_fail(c->e, -EINVAL, "%s: %slayer_types[%u] is not \"linear_attention\" or "
+						  "\"full_attention\"", c->file, where, i);
+			linear = !strcmp(t->valuestring, "linear_attention");
+		}
+		s->parts[i] = linear ? HY_GDN : HY_ATTN;
+	}
+	const cJSON *dense = lookup(c, "mlp_only_layers", &where);
+	if (dense && !cJSON_IsArray(dense))
+		return model_fail(c->e, -EINVAL, "%s: %smlp_only_layers is not a list of layers", c->file, where);
+	if ((r = read_attention(c, f, m, s)) < 0 ||
+	    (r = config_optional(c, KEYS("num_experts"), 0, MODEL_MAX_WIDTH, 0, &experts)) < 0 ||
+	    (r = config_optional(c, KEYS("num_experts_per_tok"), 0, MODEL_MAX_WIDTH, 0, &used)) < 0 ||
+	    (r = config_required(c, KEYS("moe_intermediate_size"), 1, MODEL_MAX_WIDTH, &s->ff_moe)) < 0 ||
+	    (r = config_optional(c, KEYS("shared_expert_intermediate_size"), 0, MODEL_MAX_WIDTH, 0, &s->ff_shared)) < 0 ||
+	    (r = model_check_experts(&c->names, experts, used, c->e)) < 0)
+		return r;
+	for (uint32_t i = 0; i < m->n_layer; i++) {
+		bool moe = experts && (i + 1) % sparse_step == 0;
+		const cJSON *l;
+		cJSON_ArrayForEach(l, dense) {
+			if (!cJSON_IsNumber(l) || !(l->valuedouble >= 0) || l->valuedouble != floor(l->valuedouble) ||
+			    l->valuedouble >= m->n_layer)
+				return model_fail(c->e, -EINVAL, "%s: %smlp_only_layers: an entry is not one of its %u layers",
+						  c->file, where, m->n_layer);
+			if ((uint32_t)l->valuedouble == i)
+				moe = false;
+		}
+		s->parts[i] |= moe ? HY_MOE : HY_MLP;
+	}
+	m->n_expert = (uint32_t)experts;
+	m->n_expert_used = (uint32_t)used;
+	m->n_ff_expert = experts ? (uint32_t)s->ff_moe : 0;
+	m->n_shared_expert = s->ff_shared ? 1 : 0;
+	s->gated = s->q_gate = s->qk_norm = true;
+	return 0;
+}
+
 static int read_hybrid(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
 {
 	bool nemotron = f->hybrid == HYBRID_NEMOTRON_H;
+	if (f->hybrid == HYBRID_QWEN3_NEXT) {
+		s->parts = calloc(m->n_layer ? m->n_layer : 1, 1);
+		return s->parts ? read_qwen3_next(c, f, m, s) : -ENOMEM;
+	}
 	uint64_t heads, head_dim, state, groups, conv, expand = 2;
 	int r;
 
@@ -1286,7 +1397,8 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 		struct hmn_model_layer *l = &m->layers[i];
 		if (!(s.parts[i] & HY_ATTN))
 			l->n_head_kv = 0;
-		l->kind = s.parts[i] & HY_SSM ? HMN_LAYER_RECURRENT : s.parts[i] & HY_ATTN ? l->kind : HMN_LAYER_NO_CACHE;
+		l->kind = s.parts[i] & (HY_SSM | HY_GDN) ? HMN_LAYER_RECURRENT : s.parts[i] & HY_ATTN ? l->kind
+												  : HMN_LAYER_NO_CACHE;
 	}
 	free(s.parts);
 	if (!f) {

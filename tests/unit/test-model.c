@@ -1128,6 +1128,48 @@ static void test_hybrid_configs(void)
 	hybrid_refused("mamba2-2.7b", "\"num_heads\"", "-1", "num_heads: -1 is not a whole number");
 
 	/*
+	 * Qwen/Qwen3-Next-80B-A3B-Instruct's config.json (huggingface.co, as a
+	 * public project's test transcribes it whole): 36 gated DeltaNet layers
+	 * (16 key heads of 128, 32 value heads of 128, kernel 4) and 12 of
+	 * attention (16 heads of 256, Q doubled for its output gate, 2 KV
+	 * heads, Q and K normed), each with 512 experts of 512 (10 used) and a
+	 * shared expert of 512 with its gate. By modeling_qwen3_next.py:
+	 * DeltaNet 33,718,464 a layer, attention 27,263,488, the mixture
+	 * 1,614,809,088, norms 4096; with the embeddings and head (151936 x
+	 * 2048 each): 79,674,391,296. Published "80B" (the checkpoint's 81B
+	 * holds its multi-token-prediction layer too, which transformers does
+	 * not build). Its cache at 4096 tokens in bf16: 12 x 4096 x 2 x 2 x 256
+	 * x 2 = 100,663,296; its state, as vLLM's conv (8192 x 3) and temporal
+	 * (32 x 128 x 128) states and llama.cpp's n_embd_r and n_embd_s: 36 x
+	 * (24,576 + 524,288) x 2 = 39,518,208.
+	 */
+	m = fixture_config("Qwen3-Next-80B-A3B-Instruct");
+	if (ok(m != NULL, "Qwen3-Next-80B-A3B's config.json reads"), m) {
+		is_u64(m->parameters, 79674391296ull, "Qwen3-Next-80B-A3B: 79,674,391,296 parameters");
+		layer_kinds(m, kinds, sizeof(kinds));
+		is_str(kinds, "RRRARRRARRRARRRARRRARRRARRRARRRARRRARRRARRRARRRA",
+		       "Qwen3-Next-80B-A3B: every 4th layer attention, the others a state");
+		hmn_fit_request_init(&req);
+		req.context = 4096;
+		is_u64(hmn_fit_kv_cache(m, &req), 100663296ull + 39518208ull,
+		       "Qwen3-Next-80B-A3B: 12 layers' cache and 36 layers' state, 140,181,504 bytes");
+		hmn_model_free(m);
+	}
+	/* Without layer_types, full_attention_interval says which layers attend. */
+	hybrid_refused("Qwen3-Next-80B-A3B-Instruct", "\"layer_types\"", "[\"linear_attention\"]",
+		       "layer_types is not a list of 48 layer types");
+	hybrid_refused("Qwen3-Next-80B-A3B-Instruct", "\"full_attention_interval\"", "0",
+		       "full_attention_interval: 0 is not a whole number of 1 or more");
+	hybrid_refused("Qwen3-Next-80B-A3B-Instruct", "\"linear_num_key_heads\"", "5",
+		       "linear_num_key_heads: 5 does not divide linear_num_value_heads, 32");
+	hybrid_refused("Qwen3-Next-80B-A3B-Instruct", "\"linear_num_value_heads\"", "16777216",
+		       "linear_num_value_heads x linear_value_head_dim is more than");
+	hybrid_refused("Qwen3-Next-80B-A3B-Instruct", "\"mlp_only_layers\"", "[48]",
+		       "mlp_only_layers: an entry is not one of its 48 layers");
+	hybrid_refused("Qwen3-Next-80B-A3B-Instruct", "\"decoder_sparse_step\"", "NaN",
+		       "decoder_sparse_step");
+
+	/*
 	 * GGUF's hybrids, each layer's kind by llama.cpp's own rule
 	 * (llama-model.cpp's recurrent_layer_arr, and its hybrid memory's layer
 	 * filters): tests/make-models' headers, a Mamba-2 state of conv 4,
