@@ -509,6 +509,34 @@ llama_config() {
 	[ "$status" -eq 0 ]
 }
 
+@test "fit: hybrids' config.json: each layer's kind from the config's own pattern" {
+	fixtures="$TESTS_DIR/fixtures/fit"
+	# nvidia/Nemotron-H-8B-Base-8K: 24 Mamba-2 layers (a fixed state), 4 of attention, 24 MLPs:
+	# 4 x 8192 x 2 x 8 x 128 x 2 = 134,217,728 bytes of cache, 24 x 1,079,296 x 2 = 51,806,208 of state.
+	run_split "$HMN" fit "$fixtures/Nemotron-H-8B-Base-8K/config.json" --memory 80GiB --context 8192 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.architecture == "nemotron_h" and .model.parameters == 8100852736
+		and .parts.kv_cache_bytes == 186023936 and .model.warning == null'
+	# The state does not grow with the context; the 4 attention layers' cache does.
+	run_split "$HMN" fit "$fixtures/Nemotron-H-8B-Base-8K/config.json" --memory 80GiB --context 16384 --json
+	echo "$output" | jq -e '.parts.kv_cache_bytes == 2 * 134217728 + 51806208'
+	# Qwen3-Next-80B-A3B: gated DeltaNet in 36 layers, attention in every 4th.
+	run_split "$HMN" fit "$fixtures/Qwen3-Next-80B-A3B-Instruct/config.json" --memory 200GiB --context 4096 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.parameters == 79674391296 and .parts.kv_cache_bytes == 140181504'
+	# state-spaces/mamba2-2.7b: refused for a missing key before; its state alone.
+	run_split "$HMN" fit "$fixtures/mamba2-2.7b/config.json" --memory 80GiB --context 4096 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.parameters == 2702599680 and .parts.kv_cache_bytes == 171900928'
+	# A pattern of the wrong length: refused naming the file and the key.
+	tmp="$BATS_TEST_TMPDIR/nemotron"
+	mkdir -p "$tmp"
+	jq '.hybrid_override_pattern = "M-*"' "$fixtures/Nemotron-H-8B-Base-8K/config.json" >"$tmp/config.json"
+	run_split "$HMN" fit "$tmp/config.json" --memory 80GiB
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"config.json: hybrid_override_pattern has 3 letters for 52 layers"* ]]
+}
+
 @test "fit: the model is named by its folder however the folder was typed, from inside it too" {
 	cd "$MODELS/Meta-Llama-3-8B"
 	for path in . ./ config.json ./config.json model-00002-of-00004.safetensors "$MODELS/Meta-Llama-3-8B/"; do
