@@ -348,7 +348,20 @@ static const struct arch_info arches[] = {
 	  .gguf_recurrent = RECURRENT_NO_KV_NO_FF },
 	{ .gguf = "nemotron_h_moe", .hybrid = HYBRID_NEMOTRON_H, .gguf_recurrent = RECURRENT_NO_KV_NO_FF },
 	/* GGUF's hybrids (llama.cpp's recurrent_layer_arr): layers without KV heads are recurrent. */
-	{ .gguf = "jamba" },
+	/*
+	 * JambaConfig's: attention where layer % attn_layer_period is
+	 * attn_layer_offset, else a Mamba (1) mixer with norms on dt, B and C;
+	 * a mixture of experts where layer % expert_layer_period is
+	 * expert_layer_offset, else a gated MLP; two norms a layer.
+	 */
+	{ .gguf = "jamba", .model_types = { "jamba" }, .hybrid = HYBRID_JAMBA,
+	  .defaults = DEFAULTS({ "vocab_size", 65536 }, { "hidden_size", 4096 }, { "intermediate_size", 14336 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "num_key_value_heads", 8 }, { "max_position_embeddings", 262144 },
+			       { "num_experts_per_tok", 2 }, { "num_experts", 16 }, { "expert_layer_period", 2 },
+			       { "expert_layer_offset", 1 }, { "attn_layer_period", 8 }, { "attn_layer_offset", 4 },
+			       { "mamba_d_state", 16 }, { "mamba_d_conv", 4 }, { "mamba_expand", 2 },
+			       { "mamba_conv_bias", 1 }, { "mamba_proj_bias", 0 }) },
 	{ .gguf = "granitehybrid" },
 	/* Every layer attention and a Mamba-2 mixer side by side. */
 	{ .gguf = "falcon-h1", .gguf_recurrent = RECURRENT_BESIDE },

@@ -285,7 +285,7 @@ struct shape {
 };
 
 /* What a hybrid's layer holds. */
-enum { HY_SSM = 1, HY_ATTN = 2, HY_MLP = 4, HY_MOE = 8, HY_GDN = 16 };
+enum { HY_SSM = 1, HY_ATTN = 2, HY_MLP = 4, HY_MOE = 8, HY_GDN = 16, HY_MAMBA = 32 };
 
 /* Parameters and their bytes as stored, summed matrix by matrix. */
 struct priced {
@@ -381,6 +381,25 @@ static struct priced hybrid_layer(const struct hmn_model *m, const struct shape 
 			v = sat_add(v, conv);
 		if (s->ssm_bias)
 			v = sat_add(v, sat_add(sat_add(sat_add(di, conv), nh), h));
+	}
+	if (parts & HY_MAMBA) {
+		/*
+		 * JambaMambaMixer (Mamba's, and RMS norms on dt, B and C): in_proj
+		 * to x and z, the convolution, x_proj to dt, B and C, dt_proj with
+		 * its bias, A_log, D, out_proj.
+		 */
+		uint64_t di = m->ssm_inner, ds = m->ssm_state, rank = s->rope;
+		priced_add(&mat, s, QUANT_MLP, h, sat_mul(2, di), 1);
+		priced_add(&mat, s, QUANT_PARTS, di, m->ssm_conv, 1);
+		priced_add(&mat, s, QUANT_MLP, di, sat_add(rank, sat_mul(2, ds)), 1);
+		priced_add(&mat, s, QUANT_MLP, rank, di, 1);
+		priced_add(&mat, s, QUANT_PARTS, di, ds, 1);
+		priced_add(&mat, s, QUANT_MLP, di, h, 1);
+		v = sat_add(v, sat_add(sat_add(sat_mul(2, di), sat_add(rank, sat_mul(2, ds))), h));
+		if (s->conv_bias)
+			v = sat_add(v, di);
+		if (s->ssm_bias)
+			v = sat_add(v, sat_add(sat_mul(2, di), h));
 	}
 	if (parts & HY_GDN) {
 		/*
@@ -929,12 +948,73 @@ static int read_qwen3_next(const struct config *c, const struct arch_info *f, st
 	return 0;
 }
 
+/*
+ * Jamba: attention where layer % attn_layer_period is attn_layer_offset,
+ * else a Mamba mixer (its state: conv and SSM, no groups); a mixture where
+ * layer % expert_layer_period is expert_layer_offset, else a gated MLP.
+ * An offset must be within its period (JambaConfig refuses another).
+ */
+static int read_jamba(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
+{
+	uint64_t attn_period, attn_offset, expert_period, expert_offset, state, conv, expand, experts, used;
+	uint64_t rank = (s->h + 15) / 16;
+	int r;
+
+	if ((r = config_required(c, KEYS("attn_layer_period"), 1, MODEL_MAX_LAYERS, &attn_period)) < 0 ||
+	    (r = config_required(c, KEYS("attn_layer_offset"), 0, MODEL_MAX_LAYERS, &attn_offset)) < 0 ||
+	    (r = config_required(c, KEYS("expert_layer_period"), 1, MODEL_MAX_LAYERS, &expert_period)) < 0 ||
+	    (r = config_required(c, KEYS("expert_layer_offset"), 0, MODEL_MAX_LAYERS, &expert_offset)) < 0 ||
+	    (r = config_required(c, KEYS("mamba_d_state"), 1, MODEL_MAX_WIDTH, &state)) < 0 ||
+	    (r = config_required(c, KEYS("mamba_d_conv"), 1, 1024, &conv)) < 0 ||
+	    (r = config_required(c, KEYS("mamba_expand"), 1, 1024, &expand)) < 0 ||
+	    (r = config_flag(c, "mamba_conv_bias", true, &s->conv_bias)) < 0 ||
+	    (r = config_flag(c, "mamba_proj_bias", false, &s->ssm_bias)) < 0)
+		return r;
+	/* "auto" is JambaConfig's word for ceil(width / 16), as is its absence. */
+	const cJSON *t = lookup(c, "mamba_dt_rank", NULL);
+	if (!(cJSON_IsString(t) && !strcmp(t->valuestring, "auto")) &&
+	    (r = config_optional(c, KEYS("mamba_dt_rank"), 1, MODEL_MAX_WIDTH, rank, &rank)) < 0)
+		return r;
+	if (attn_offset >= attn_period)
+		return model_fail(c->e, -EINVAL, "%s: attn_layer_offset: %" PRIu64 " is not less than attn_layer_period, %"
+				  PRIu64, c->file, attn_offset, attn_period);
+	if (expert_offset >= expert_period)
+		return model_fail(c->e, -EINVAL, "%s: expert_layer_offset: %" PRIu64 " is not less than "
+				  "expert_layer_period, %" PRIu64, c->file, expert_offset, expert_period);
+	uint64_t inner = sat_mul(expand, s->h);
+	if (inner > MODEL_MAX_WIDTH)
+		return model_fail(c->e, -EINVAL, "%s: mamba_expand x hidden_size is more than %u", c->file, MODEL_MAX_WIDTH);
+	if ((r = read_attention(c, f, m, s)) < 0 ||
+	    (r = config_optional(c, KEYS("num_experts"), 0, MODEL_MAX_WIDTH, 0, &experts)) < 0 ||
+	    (r = config_optional(c, KEYS("num_experts_per_tok"), 0, MODEL_MAX_WIDTH, 0, &used)) < 0 ||
+	    (r = model_check_experts(&c->names, experts, used, c->e)) < 0)
+		return r;
+	m->ssm_state = (uint32_t)state;
+	m->ssm_conv = (uint32_t)conv;
+	m->ssm_inner = (uint32_t)inner;
+	m->ssm_group = 0;
+	s->rope = rank; /* time_step_rank, kept in rope for Mamba */
+	/* JambaSparseMoeBlock of one expert is JambaMLP: a mixture of 1 is priced as one. */
+	bool moe_layers = experts > 1;
+	for (uint32_t i = 0; i < m->n_layer; i++)
+		s->parts[i] = (unsigned char)((i % attn_period == attn_offset ? HY_ATTN : HY_MAMBA) |
+					      (moe_layers && i % expert_period == expert_offset ? HY_MOE : HY_MLP));
+	s->ff_moe = s->ff;
+	m->n_expert = moe_layers ? (uint32_t)experts : 0;
+	m->n_expert_used = moe_layers ? (uint32_t)used : 0;
+	m->n_ff_expert = moe_layers ? (uint32_t)s->ff : 0;
+	s->gated = true;
+	return 0;
+}
+
 static int read_hybrid(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
 {
 	bool nemotron = f->hybrid == HYBRID_NEMOTRON_H;
-	if (f->hybrid == HYBRID_QWEN3_NEXT) {
+	if (f->hybrid == HYBRID_QWEN3_NEXT || f->hybrid == HYBRID_JAMBA) {
 		s->parts = calloc(m->n_layer ? m->n_layer : 1, 1);
-		return s->parts ? read_qwen3_next(c, f, m, s) : -ENOMEM;
+		if (!s->parts)
+			return -ENOMEM;
+		return f->hybrid == HYBRID_JAMBA ? read_jamba(c, f, m, s) : read_qwen3_next(c, f, m, s);
 	}
 	uint64_t heads, head_dim, state, groups, conv, expand = 2;
 	int r;
@@ -1397,7 +1477,7 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 		struct hmn_model_layer *l = &m->layers[i];
 		if (!(s.parts[i] & HY_ATTN))
 			l->n_head_kv = 0;
-		l->kind = s.parts[i] & (HY_SSM | HY_GDN) ? HMN_LAYER_RECURRENT : s.parts[i] & HY_ATTN ? l->kind
+		l->kind = s.parts[i] & (HY_SSM | HY_GDN | HY_MAMBA) ? HMN_LAYER_RECURRENT : s.parts[i] & HY_ATTN ? l->kind
 												  : HMN_LAYER_NO_CACHE;
 	}
 	free(s.parts);

@@ -209,9 +209,9 @@ struct arch_info {
 	 * Layers of Mamba-2 mixers, attention and MLPs, each layer's kinds from
 	 * the config's own keys (config.c's read_hybrid): Mamba2's every layer,
 	 * Nemotron-H's hybrid_override_pattern, Qwen3-Next's gated DeltaNet in
-	 * all but every full_attention_interval-th layer.
+	 * all but every full_attention_interval-th layer, Jamba's periods.
 	 */
-	enum { HYBRID_NONE, HYBRID_MAMBA2, HYBRID_NEMOTRON_H, HYBRID_QWEN3_NEXT } hybrid;
+	enum { HYBRID_NONE, HYBRID_MAMBA2, HYBRID_NEMOTRON_H, HYBRID_QWEN3_NEXT, HYBRID_JAMBA } hybrid;
 	/*
 	 * A GGUF's recurrent layers where llama.cpp has a rule of its own
 	 * (llama-model.cpp's recurrent_layer_arr and its hybrid memory's layer

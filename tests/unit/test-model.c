@@ -1155,6 +1155,41 @@ static void test_hybrid_configs(void)
 		       "Qwen3-Next-80B-A3B: 12 layers' cache and 36 layers' state, 140,181,504 bytes");
 		hmn_model_free(m);
 	}
+	/*
+	 * ai21labs/AI21-Jamba-1.5-Mini's config.json (huggingface.co, as a
+	 * public project's model zoo quotes it whole): attention where layer % 8
+	 * is 4 (32 heads, 8 KV heads), else a Mamba mixer (expand 2, state 16,
+	 * kernel 4, dt rank 256), 16 experts of 14336 where layer % 2 is 1, else
+	 * a gated MLP of 14336. By modeling_jamba.py: the Mamba mixer 105,308,448
+	 * (in_proj, conv and its bias, x_proj, dt_proj and its bias, A_log, D,
+	 * out_proj, the dt, B and C norms), attention 41,943,040, the mixture
+	 * 2,818,637,824, the MLP 176,160,768, two norms a layer, embeddings and
+	 * head 65536 x 4096 each: 51,570,323,328 (published: 51.6B, "52B
+	 * total"). At 4096 tokens in bf16: 4 x 4096 x 2 x 8 x 128 x 2 =
+	 * 67,108,864 of cache and 28 x (3 x 8192 + 16 x 8192) x 2 = 8,716,288
+	 * of state.
+	 */
+	m = fixture_config("AI21-Jamba-1.5-Mini");
+	if (ok(m != NULL, "AI21-Jamba-1.5-Mini's config.json reads"), m) {
+		is_u64(m->parameters, 51570323328ull, "Jamba-1.5-Mini: 51,570,323,328 parameters");
+		layer_kinds(m, kinds, sizeof(kinds));
+		is_str(kinds, "RRRRARRRRRRRARRRRRRRARRRRRRRARRR", "Jamba-1.5-Mini: attention in layers 4, 12, 20, 28");
+		hmn_fit_request_init(&req);
+		req.context = 4096;
+		is_u64(hmn_fit_kv_cache(m, &req), 67108864ull + 8716288ull,
+		       "Jamba-1.5-Mini: 4 layers' cache and 28 layers' state, 75,825,152 bytes");
+		hmn_model_free(m);
+	}
+	hybrid_refused("AI21-Jamba-1.5-Mini", "\"attn_layer_period\"", "0",
+		       "attn_layer_period: 0 is not a whole number of 1 or more");
+	hybrid_refused("AI21-Jamba-1.5-Mini", "\"attn_layer_offset\"", "8",
+		       "attn_layer_offset: 8 is not less than attn_layer_period, 8");
+	hybrid_refused("AI21-Jamba-1.5-Mini", "\"expert_layer_offset\"", "2",
+		       "expert_layer_offset: 2 is not less than expert_layer_period, 2");
+	hybrid_refused("AI21-Jamba-1.5-Mini", "\"expert_layer_period\"", "1e20", "expert_layer_period: 1e+20 is more than");
+	hybrid_refused("AI21-Jamba-1.5-Mini", "\"mamba_expand\"", "5000", "mamba_expand: 5000 is more than 1024");
+	hybrid_refused("AI21-Jamba-1.5-Mini", "\"mamba_dt_rank\"", "\"big\"", "mamba_dt_rank: the string \"big\" is not a number");
+
 	/* Without layer_types, full_attention_interval says which layers attend. */
 	hybrid_refused("Qwen3-Next-80B-A3B-Instruct", "\"layer_types\"", "[\"linear_attention\"]",
 		       "layer_types is not a list of 48 layer types");
