@@ -42,7 +42,21 @@ static const struct arch_info arches[] = {
 			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
 			       { "num_key_value_heads", 8 }, { "max_position_embeddings", 131072 },
 			       { "num_local_experts", 8 }, { "num_experts_per_tok", 2 }) },
-	{ .gguf = "llama4", .swa_pattern = 4 },
+	/*
+	 * Llama4TextConfig's (Llama 4 Scout and Maverick): a mixture of experts
+	 * with a shared expert where moe_layers says (else every
+	 * interleave_moe_layer_step-th layer), a gated MLP of
+	 * intermediate_size_mlp elsewhere; the RoPE layers (no_rope_layers' 1s,
+	 * else all but every 4th) attend within chunks of attention_chunk_size,
+	 * the NoPE layers to the whole context. Its Q and K norm has no weights.
+	 */
+	{ .gguf = "llama4", .model_types = { "llama4", "llama4_text" }, .swa_pattern = 4, .hybrid = HYBRID_LLAMA4,
+	  .defaults = DEFAULTS({ "vocab_size", 202048 }, { "hidden_size", 5120 }, { "intermediate_size", 8192 },
+			       { "intermediate_size_mlp", 16384 }, { "num_hidden_layers", 48 },
+			       { "num_attention_heads", 40 }, { "num_key_value_heads", 8 }, { "head_dim", 128 },
+			       { "max_position_embeddings", 131072 }, { "num_local_experts", 16 },
+			       { "num_experts_per_tok", 1 }, { "interleave_moe_layer_step", 1 },
+			       { "attention_chunk_size", 8192 }) },
 	{ .gguf = "mistral3" },
 	{ .gguf = "qwen2", .model_types = { "qwen2" }, .qkv_bias = true,
 	  .defaults = DEFAULTS({ "vocab_size", 151936 }, { "hidden_size", 4096 }, { "intermediate_size", 22016 },

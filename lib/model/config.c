@@ -280,6 +280,10 @@ struct shape {
 	bool mlp_bias;               /* the MLP's and experts' biases (Nemotron-H's mlp_bias) */
 	bool gated;                  /* the MLP and experts are gated (gate, up, down), the shared expert too */
 	bool q_gate;                 /* attention's output gated: Q's projection twice as wide (Qwen3-Next) */
+	bool shared_gate;            /* the shared expert's output gated (Qwen3-Next's shared_expert_gate) */
+	/* Llama 4's layers that attend within chunks (its RoPE layers): malloc'd, n_layer of them, or NULL. */
+	bool *chunked;
+	uint64_t chunk;
 	/* Gated DeltaNet (Qwen3-Next): key heads x key width, value heads x value width, the convolution's kernel. */
 	uint64_t gdn_k_heads, gdn_k_dim, gdn_v_heads, gdn_v_dim, gdn_conv;
 };
@@ -442,7 +446,7 @@ static struct priced hybrid_layer(const struct hmn_model *m, const struct shape 
 		priced_add(&mat, s, QUANT_ROUTER, h, m->n_expert, 1);
 		priced_add(&mat, s, QUANT_MLP, h, s->ff_shared, sides);
 		/* Qwen3-Next's shared_expert_gate: one output from the width. */
-		if (s->gated && s->ff_shared)
+		if (s->shared_gate && s->ff_shared)
 			priced_add(&mat, s, QUANT_ROUTER, h, 1, 1);
 		/* Nemotron-H's router has an e_score_correction_bias; Qwen3-Next's none. */
 		v = sat_add(v, sat_add(s->gated ? 0 : m->n_expert, h));
@@ -944,8 +948,87 @@ static int read_qwen3_next(const struct config *c, const struct arch_info *f, st
 	m->n_expert_used = (uint32_t)used;
 	m->n_ff_expert = experts ? (uint32_t)s->ff_moe : 0;
 	m->n_shared_expert = s->ff_shared ? 1 : 0;
-	s->gated = s->q_gate = s->qk_norm = true;
+	s->gated = s->q_gate = s->qk_norm = s->shared_gate = true;
 	return 0;
+}
+
+/*
+ * One of Llama 4's per-layer lists (moe_layers: indices; no_rope_layers: a
+ * 0 or 1 each): into flags, n_layer of them. Absent: 0, flags untouched.
+ */
+static int llama4_list(const struct config *c, const char *key, bool indices, const struct hmn_model *m, bool *flags)
+{
+	const char *where = "";
+	const cJSON *list = lookup(c, key, &where), *v;
+	if (!list)
+		return 0;
+	if (!cJSON_IsArray(list) || (!indices && cJSON_GetArraySize(list) != (int)m->n_layer))
+		return model_fail(c->e, -EINVAL, "%s: %s%s is not a list of %s", c->file, where, key,
+				  indices ? "layers" : "a 0 or 1 for each layer");
+	if (indices)
+		memset(flags, 0, m->n_layer);
+	size_t i = 0;
+	cJSON_ArrayForEach(v, list) {
+		double d = cJSON_IsNumber(v) ? v->valuedouble : -1;
+		if (!(d >= 0) || d != floor(d) || d >= (indices ? m->n_layer : 2))
+			return model_fail(c->e, -EINVAL, "%s: %s%s[%zu] is not %s", c->file, where, key, i,
+					  indices ? "one of its layers" : "0 or 1");
+		if (indices)
+			flags[(size_t)d] = true;
+		else
+			flags[i] = d == 1;
+		i++;
+	}
+	return 1;
+}
+
+/*
+ * Llama 4: attention in every layer, the RoPE layers' within chunks of
+ * attention_chunk_size (where it names one); a mixture of experts and its
+ * shared expert (both of intermediate_size) in moe_layers', else in every
+ * interleave_moe_layer_step-th; a gated MLP of intermediate_size_mlp in
+ * the others.
+ */
+static int read_llama4(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
+{
+	uint64_t step, experts, used, ff_dense;
+	int r;
+
+	bool *flags = calloc(m->n_layer ? m->n_layer : 1, sizeof(*flags));
+	s->chunked = calloc(m->n_layer ? m->n_layer : 1, sizeof(*s->chunked));
+	if (!flags || !s->chunked) {
+		free(flags);
+		return -ENOMEM;
+	}
+	if ((r = read_attention(c, f, m, s)) < 0 ||
+	    (r = config_required(c, KEYS("interleave_moe_layer_step"), 1, MODEL_MAX_LAYERS, &step)) < 0 ||
+	    (r = config_required(c, KEYS("intermediate_size_mlp"), 1, MODEL_MAX_WIDTH, &ff_dense)) < 0 ||
+	    (r = config_optional(c, KEYS("num_local_experts"), 0, MODEL_MAX_WIDTH, 0, &experts)) < 0 ||
+	    (r = config_optional(c, KEYS("num_experts_per_tok"), 0, MODEL_MAX_WIDTH, 0, &used)) < 0 ||
+	    (r = config_optional(c, KEYS("attention_chunk_size"), 0, UINT32_MAX, 0, &s->chunk)) < 0 ||
+	    (r = model_check_experts(&c->names, experts, used, c->e)) < 0)
+		goto out;
+	for (uint32_t i = 0; i < m->n_layer; i++) {
+		flags[i] = i % step == step - 1;
+		s->chunked[i] = (i + 1) % 4 != 0;
+	}
+	if ((r = llama4_list(c, "moe_layers", true, m, flags)) < 0 ||
+	    (r = llama4_list(c, "no_rope_layers", false, m, s->chunked)) < 0)
+		goto out;
+	for (uint32_t i = 0; i < m->n_layer; i++)
+		s->parts[i] = (unsigned char)(HY_ATTN | (experts && flags[i] ? HY_MOE : HY_MLP));
+	s->ff_moe = s->ff_shared = s->ff;
+	s->ff = ff_dense;
+	m->n_ff = (uint32_t)ff_dense;
+	m->n_expert = (uint32_t)experts;
+	m->n_expert_used = (uint32_t)used;
+	m->n_ff_expert = experts ? (uint32_t)s->ff_moe : 0;
+	m->n_shared_expert = experts ? 1 : 0;
+	s->gated = true;
+	r = 0;
+out:
+	free(flags);
+	return r;
 }
 
 /*
@@ -1010,11 +1093,12 @@ static int read_jamba(const struct config *c, const struct arch_info *f, struct 
 static int read_hybrid(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
 {
 	bool nemotron = f->hybrid == HYBRID_NEMOTRON_H;
-	if (f->hybrid == HYBRID_QWEN3_NEXT || f->hybrid == HYBRID_JAMBA) {
+	if (f->hybrid == HYBRID_QWEN3_NEXT || f->hybrid == HYBRID_JAMBA || f->hybrid == HYBRID_LLAMA4) {
 		s->parts = calloc(m->n_layer ? m->n_layer : 1, 1);
 		if (!s->parts)
 			return -ENOMEM;
-		return f->hybrid == HYBRID_JAMBA ? read_jamba(c, f, m, s) : read_qwen3_next(c, f, m, s);
+		return f->hybrid == HYBRID_JAMBA ? read_jamba(c, f, m, s) : f->hybrid == HYBRID_LLAMA4 ?
+			read_llama4(c, f, m, s) : read_qwen3_next(c, f, m, s);
 	}
 	uint64_t heads, head_dim, state, groups, conv, expand = 2;
 	int r;
@@ -1302,7 +1386,17 @@ static int read_config(struct config *c, struct hmn_model *m, struct shape *s, b
 	s->weights = dt != HMN_DTYPE_NONE ? dt : HMN_DTYPE_F32;
 	if (dt != HMN_DTYPE_NONE)
 		m->float_dtype = dt;
-	return read_sliding(c, s->family, m, ret_swa, ret_n, ret_pattern);
+	if ((r = read_sliding(c, s->family, m, ret_swa, ret_n, ret_pattern)) < 0)
+		return r;
+	/* Llama 4's chunked attention: a chunk's tokens are all its RoPE layers keep, as a window's. */
+	if (s->chunked && s->chunk) {
+		free(*ret_swa);
+		*ret_swa = s->chunked;
+		s->chunked = NULL;
+		*ret_n = m->n_layer;
+		m->sliding_window = (uint32_t)s->chunk;
+	}
+	return 0;
 }
 
 /* Does [s, end) start the bare word w (not within a longer word: "NaNx", "Infinityy")? */
@@ -1438,6 +1532,7 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 	cJSON_Delete(root);
 	if (r >= 0)
 		r = model_build_finish(b, e);
+	free(s.chunked);
 	if (r < 0) {
 		free(swa);
 		free(s.cross);

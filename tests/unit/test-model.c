@@ -1190,6 +1190,44 @@ static void test_hybrid_configs(void)
 	hybrid_refused("AI21-Jamba-1.5-Mini", "\"mamba_expand\"", "5000", "mamba_expand: 5000 is more than 1024");
 	hybrid_refused("AI21-Jamba-1.5-Mini", "\"mamba_dt_rank\"", "\"big\"", "mamba_dt_rank: the string \"big\" is not a number");
 
+	/*
+	 * meta-llama/Llama-4-Scout-17B-16E's config.json (huggingface.co, as
+	 * transformers prints its Llama4Config in a public project's notes;
+	 * moe_layers' "0..47" written out): 48 layers, each with attention (40
+	 * heads of 128, 8 KV heads, an L2 norm on Q and K without weights), 16
+	 * experts of 8192 (gate_up_proj and down_proj), their router and a
+	 * shared expert of 8192. By modeling_llama4.py: 62,914,560 attention,
+	 * 2,139,176,960 mixture, 10,240 norms a layer, embeddings and head
+	 * 202048 x 5120 each: 107,769,861,120 for the language model (its
+	 * vision tower's 871,932,416 are the vision part's, not priced yet:
+	 * 108,641,793,536 in all, "109B" published; the notes' own total,
+	 * 109,676,279,296, is one 202048 x 5120 matrix more). Its cache at
+	 * 16384 tokens in bf16, 4096 bytes a token a layer: the 12 NoPE layers
+	 * (every 4th) the whole context, 805,306,368; the 36 RoPE layers a
+	 * chunk of 8192, 1,207,959,552.
+	 */
+	m = fixture_config("Llama-4-Scout-17B-16E");
+	if (ok(m != NULL, "Llama-4-Scout's config.json reads"), m) {
+		is_u64(m->parameters - m->vision_parameters, 107769861120ull,
+		       "Llama-4-Scout: 107,769,861,120 parameters in its language model");
+		layer_kinds(m, kinds, sizeof(kinds));
+		is_str(kinds, "SSSASSSASSSASSSASSSASSSASSSASSSASSSASSSASSSASSSA",
+		       "Llama-4-Scout: the RoPE layers chunked, every 4th (NoPE) whole");
+		is_u64(m->sliding_window, 8192, "Llama-4-Scout: chunks of 8192");
+		hmn_fit_request_init(&req);
+		req.context = 16384;
+		is_u64(hmn_fit_kv_cache(m, &req), 805306368ull + 1207959552ull,
+		       "Llama-4-Scout: 2,013,265,920 bytes of cache at 16384 tokens");
+		hmn_model_free(m);
+	}
+	hybrid_refused("Llama-4-Scout-17B-16E", "\"no_rope_layers\"", "[1, 0]",
+		       "no_rope_layers is not a list of a 0 or 1 for each layer");
+	hybrid_refused("Llama-4-Scout-17B-16E", "\"moe_layers\"", "[0, 48]", "moe_layers[1] is not one of its layers");
+	hybrid_refused("Llama-4-Scout-17B-16E", "\"interleave_moe_layer_step\"", "0",
+		       "interleave_moe_layer_step: 0 is not a whole number of 1 or more");
+	hybrid_refused("Llama-4-Scout-17B-16E", "\"attention_chunk_size\"", "-8192",
+		       "attention_chunk_size: -8192 is not a whole number");
+
 	/* Without layer_types, full_attention_interval says which layers attend. */
 	hybrid_refused("Qwen3-Next-80B-A3B-Instruct", "\"layer_types\"", "[\"linear_attention\"]",
 		       "layer_types is not a list of 48 layer types");
@@ -1491,7 +1529,7 @@ static void test_architectures(void)
 	   arch_find_model_type("deepseek_v2") == arch_find_gguf("deepseek2") &&
 	   arch_find_model_type("falcon_mamba") == arch_find_gguf("mamba"),
 	   "config.json's names of GGUF's architectures");
-	ok(!arch_find_model_type("llama4") && !arch_find_model_type("rwkv6") &&
+	ok(!arch_find_model_type("mistral3") && !arch_find_model_type("rwkv6") &&
 	   !arch_find_model_type("qwen2moe") && !arch_find_gguf("mistral") && !arch_find_gguf("gemma3_text") &&
 	   !arch_find_gguf("deepseek_v3") &&
 	   !arch_find_gguf(NULL) && !arch_find_model_type(NULL), "each reader knows its own names alone");
