@@ -7,7 +7,7 @@
  * defaults of their own keep an entry of their own, without a GGUF name.
  *
  * Each reader looks an architecture up by its own names alone: one that
- * GGUF names and config.json does not (llama4, cohere2, mamba2) is unknown
+ * GGUF names and config.json does not (mistral3, rwkv6, falcon-h1) is unknown
  * to the config reader, and one only config.json names (mistral) to the
  * GGUF reader, as each was when they were two tables.
  */

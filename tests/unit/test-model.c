@@ -1504,7 +1504,7 @@ static void test_config_checks(void)
  * The one table of architectures, by either reader's names: a GGUF name and
  * a model_type that are one word are one entry (the config reader asks the
  * GGUF name of a model_type whether its layers keep a state); each reader's
- * names are its own (llama4 is GGUF's alone, mistral config.json's).
+ * names are its own (mistral3 is GGUF's alone, mistral config.json's).
  */
 static void test_architectures(void)
 {
