@@ -286,6 +286,7 @@ struct shape {
 	uint64_t chunk;
 	/* Gated DeltaNet (Qwen3-Next): key heads x key width, value heads x value width, the convolution's kernel. */
 	uint64_t gdn_k_heads, gdn_k_dim, gdn_v_heads, gdn_v_dim, gdn_conv;
+	uint64_t mtp;                /* DeepSeek-V3's multi-token-prediction layers (num_nextn_predict_layers) */
 };
 
 /* What a hybrid's layer holds. */
@@ -1373,6 +1374,9 @@ static int read_config(struct config *c, struct hmn_model *m, struct shape *s, b
 				  "from config.json alone (give hmn the model's folder: its weights' safetensors headers, "
 				  "or its model.safetensors.index.json)", c->file, m->architecture);
 	if ((r = read_shape(c, s->family, m, s)) < 0 || (r = read_cross_layers(c, m, s)) < 0 ||
+	    /* DeepSeek-V3's (latent attention's families): its layers after the model's, for speculative decoding. */
+	    (m->kv_lora_rank && (r = config_optional(c, KEYS("num_nextn_predict_layers"), 0, MODEL_MAX_LAYERS, 0,
+						     &s->mtp)) < 0) ||
 	    (r = torch_dtype(c, &dt)) < 0 ||
 	    (r = quant_read(c->file, c->root, c->modelopt, c->gptq, &s->q, c->e)) < 0)
 		return r;
@@ -1477,6 +1481,29 @@ static void say_quantization(struct hmn_model *m, const struct shape *s, bool im
 			       " (--dtype bf16 prices that)");
 }
 
+/*
+ * DeepSeek-V3's multi-token-prediction layers: in its download (each one
+ * of its mixture layers, eh_proj of 2 x width by width, three norms and
+ * its own copy of the embeddings and the head), but loaded by neither
+ * vLLM (DeepseekV3ForCausalLM skips them unless speculative decoding asks
+ * for them) nor llama.cpp (convert_hf_to_gguf.py drops them): not priced,
+ * said with their size.
+ */
+static void say_mtp(struct hmn_model *m, const struct shape *s)
+{
+	const struct hmn_model_layer *l = &m->layers[m->n_layer - 1];
+	uint64_t unit = dtype_price(s->weights, 1);
+	uint64_t layer = sat_add(l->matrix_elements, unit ? l->vector_bytes / unit : 0);
+	uint64_t extra = sat_add(sat_add(sat_mul(2, sat_mul(s->h, s->h)), sat_mul(3, s->h)),
+				 sat_mul(2, sat_mul(s->vocab, s->h)));
+	uint64_t n = sat_mul(s->mtp, sat_add(layer, extra));
+	char w[200];
+	snprintf(w, sizeof(w), "its %" PRIu64 " multi-token-prediction layer%s (%.1fB parameters in the download) not "
+		 "priced: vLLM and llama.cpp load %s only for speculative decoding", s->mtp, s->mtp == 1 ? "" : "s",
+		 (double)n / 1e9, s->mtp == 1 ? "it" : "them");
+	model_add_note(m, w);
+}
+
 int config_read(const char *file, const char *text_json, size_t len, struct model_build *b, bool implies_tensors,
 		struct model_error *e)
 {
@@ -1542,6 +1569,8 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 	if (implies_tensors)
 		m->tied_embeddings = s.tied;
 	say_quantization(m, &s, implies_tensors);
+	if (implies_tensors && s.mtp && m->n_layer)
+		say_mtp(m, &s);
 	/* An encoder's output is its hidden states (and pooler): no head scores the vocabulary, no logits. */
 	if (s.family && s.family->encoder)
 		m->n_vocab = 0;

@@ -1228,6 +1228,24 @@ static void test_hybrid_configs(void)
 	hybrid_refused("Llama-4-Scout-17B-16E", "\"attention_chunk_size\"", "-8192",
 		       "attention_chunk_size: -8192 is not a whole number");
 
+	/*
+	 * DeepSeek-R1's (DeepSeek-V3's) num_nextn_predict_layers: 1. Its
+	 * multi-token-prediction layer is in the download (one mixture layer,
+	 * 11,507,286,016, eh_proj 2 x 7168 x 7168, three norms, its own
+	 * embeddings and head of 129280 x 7168: 13,463,426,048, the "14B" of
+	 * the 685B DeepSeek publishes beside its 671B) but loaded by neither
+	 * vLLM nor llama.cpp for serving: said in a note, not priced.
+	 */
+	m = fixture_config("deepseek-r1");
+	if (ok(m != NULL, "DeepSeek-R1's config.json reads"), m) {
+		is_u64(m->parameters, 671026404352ull, "DeepSeek-R1: its 671B, the MTP layer not among them");
+		ok(m->note && strstr(m->note, "its 1 multi-token-prediction layer (13.5B parameters in the download) not priced"),
+		   "DeepSeek-R1: its MTP layer said in a note (%s)", m->note ? m->note : "none");
+		hmn_model_free(m);
+	}
+	hybrid_refused("deepseek-r1", "\"num_nextn_predict_layers\"", "-1",
+		       "num_nextn_predict_layers: -1 is not a whole number of 0 or more");
+
 	/* Without layer_types, full_attention_interval says which layers attend. */
 	hybrid_refused("Qwen3-Next-80B-A3B-Instruct", "\"layer_types\"", "[\"linear_attention\"]",
 		       "layer_types is not a list of 48 layer types");
