@@ -376,7 +376,20 @@ static const struct arch_info arches[] = {
 			       { "expert_layer_offset", 1 }, { "attn_layer_period", 8 }, { "attn_layer_offset", 4 },
 			       { "mamba_d_state", 16 }, { "mamba_d_conv", 4 }, { "mamba_expand", 2 },
 			       { "mamba_conv_bias", 1 }, { "mamba_proj_bias", 0 }) },
-	{ .gguf = "granitehybrid" },
+	/*
+	 * GraniteMoeHybridConfig's (Granite 4.0 H): layer_types' "mamba" a
+	 * Mamba-2 mixer (mamba_expand x width, mamba_n_heads, mamba_n_groups,
+	 * mamba_d_state), "attention" attention; every layer a mixture of
+	 * num_local_experts (gate and up at once) with a shared MLP of
+	 * shared_intermediate_size, or that MLP alone where there are no
+	 * experts. Its config names its shape; the mixer's defaults are the
+	 * class's (mamba_d_conv 4, mamba_expand 2, mamba_n_groups 1, a
+	 * convolution's bias, no projection's).
+	 */
+	{ .gguf = "granitehybrid", .model_types = { "granitemoehybrid" }, .hybrid = HYBRID_GRANITE,
+	  .attention_bias_key = "attention_bias",
+	  .defaults = DEFAULTS({ "mamba_d_conv", 4 }, { "mamba_expand", 2 }, { "mamba_n_groups", 1 },
+			       { "mamba_conv_bias", 1 }, { "mamba_proj_bias", 0 }) },
 	/* Every layer attention and a Mamba-2 mixer side by side. */
 	{ .gguf = "falcon-h1", .gguf_recurrent = RECURRENT_BESIDE },
 	/*

@@ -1091,15 +1091,90 @@ static int read_jamba(const struct config *c, const struct arch_info *f, struct 
 	return 0;
 }
 
+/*
+ * Granite 4.0 H: a Mamba-2 mixer or attention as layer_types says ("mamba",
+ * "attention"), and in every layer a mixture of experts with a shared MLP
+ * (or the shared MLP alone).
+ */
+static int read_granite(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
+{
+	uint64_t heads, state, groups, conv, expand, experts, used, shared;
+	const char *where = "";
+	int r;
+
+	if ((r = config_required(c, KEYS("mamba_n_heads"), 1, MODEL_MAX_WIDTH, &heads)) < 0 ||
+	    (r = config_required(c, KEYS("mamba_d_state"), 1, MODEL_MAX_WIDTH, &state)) < 0 ||
+	    (r = config_required(c, KEYS("mamba_n_groups"), 1, MODEL_MAX_WIDTH, &groups)) < 0 ||
+	    (r = config_required(c, KEYS("mamba_d_conv"), 1, 1024, &conv)) < 0 ||
+	    (r = config_required(c, KEYS("mamba_expand"), 1, 1024, &expand)) < 0 ||
+	    (r = config_flag(c, "mamba_conv_bias", true, &s->conv_bias)) < 0 ||
+	    (r = config_flag(c, "mamba_proj_bias", false, &s->ssm_bias)) < 0)
+		return r;
+	uint64_t inner = sat_mul(expand, s->h);
+	if (inner > MODEL_MAX_WIDTH)
+		return model_fail(c->e, -EINVAL, "%s: mamba_expand x hidden_size is more than %u", c->file, MODEL_MAX_WIDTH);
+	if (inner % groups || inner % heads)
+		return model_fail(c->e, -EINVAL, "%s: %s: %" PRIu64 " does not divide the mixer's width, %" PRIu64,
+				  c->file, inner % groups ? "mamba_n_groups" : "mamba_n_heads",
+				  inner % groups ? groups : heads, inner);
+	const cJSON *types = lookup(c, "layer_types", &where);
+	if (!types)
+		return model_fail(c->e, -EINVAL, "%s: key layer_types is missing for model_type %s", c->file,
+				  c->model_type);
+	if (!cJSON_IsArray(types) || cJSON_GetArraySize(types) != (int)m->n_layer)
+		return model_fail(c->e, -EINVAL, "%s: %slayer_types is not a list of %u layer types", c->file, where,
+				  m->n_layer);
+	if ((r = read_attention(c, f, m, s)) < 0 ||
+	    (r = config_optional(c, KEYS("num_local_experts"), 0, MODEL_MAX_WIDTH, 0, &experts)) < 0 ||
+	    (r = config_optional(c, KEYS("num_experts_per_tok"), 0, MODEL_MAX_WIDTH, 0, &used)) < 0 ||
+	    (r = config_required(c, KEYS("shared_intermediate_size"), 1, MODEL_MAX_WIDTH, &shared)) < 0 ||
+	    (r = config_flag(c, "attention_bias", false, &s->qkv_bias)) < 0 ||
+	    (r = model_check_experts(&c->names, experts, used, c->e)) < 0)
+		return r;
+	s->o_bias = s->qkv_bias;
+	for (uint32_t i = 0; i < m->n_layer; i++) {
+		const cJSON *t = cJSON_GetArrayItem(types, (int)i);
+		if (!cJSON_IsString(t) || (strcmp(t->valuestring, "mamba") && strcmp(t->valuestring, "attention")))
+			return model_fail(c->e, -EINVAL, "%s: %slayer_types[%u] is not \"mamba\" or \"attention\"", c->file,
+					  where, i);
+		s->parts[i] = (unsigned char)((!strcmp(t->valuestring, "mamba") ? HY_SSM : HY_ATTN) |
+					      (experts ? HY_MOE : HY_MLP));
+	}
+	s->ssm_heads = heads;
+	m->ssm_state = (uint32_t)state;
+	m->ssm_conv = (uint32_t)conv;
+	m->ssm_inner = (uint32_t)inner;
+	m->ssm_group = (uint32_t)groups;
+	/* The experts are intermediate_size wide; the shared MLP (the only one without experts) its own. */
+	s->ff_moe = s->ff;
+	s->ff_shared = experts ? shared : 0;
+	s->ff = shared;
+	m->n_expert = (uint32_t)experts;
+	m->n_expert_used = (uint32_t)used;
+	m->n_ff_expert = experts ? (uint32_t)s->ff_moe : 0;
+	m->n_shared_expert = experts ? 1 : 0;
+	m->n_ff = (uint32_t)shared;
+	s->gated = true;
+	return 0;
+}
+
 static int read_hybrid(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
 {
 	bool nemotron = f->hybrid == HYBRID_NEMOTRON_H;
-	if (f->hybrid == HYBRID_QWEN3_NEXT || f->hybrid == HYBRID_JAMBA || f->hybrid == HYBRID_LLAMA4) {
+	if (f->hybrid != HYBRID_MAMBA2 && f->hybrid != HYBRID_NEMOTRON_H) {
 		s->parts = calloc(m->n_layer ? m->n_layer : 1, 1);
 		if (!s->parts)
 			return -ENOMEM;
-		return f->hybrid == HYBRID_JAMBA ? read_jamba(c, f, m, s) : f->hybrid == HYBRID_LLAMA4 ?
-			read_llama4(c, f, m, s) : read_qwen3_next(c, f, m, s);
+		switch (f->hybrid) {
+		case HYBRID_JAMBA:
+			return read_jamba(c, f, m, s);
+		case HYBRID_LLAMA4:
+			return read_llama4(c, f, m, s);
+		case HYBRID_GRANITE:
+			return read_granite(c, f, m, s);
+		default:
+			return read_qwen3_next(c, f, m, s);
+		}
 	}
 	uint64_t heads, head_dim, state, groups, conv, expand = 2;
 	int r;

@@ -211,7 +211,8 @@ struct arch_info {
 	 * Nemotron-H's hybrid_override_pattern, Qwen3-Next's gated DeltaNet in
 	 * all but every full_attention_interval-th layer, Jamba's periods.
 	 */
-	enum { HYBRID_NONE, HYBRID_MAMBA2, HYBRID_NEMOTRON_H, HYBRID_QWEN3_NEXT, HYBRID_JAMBA, HYBRID_LLAMA4 } hybrid;
+	enum { HYBRID_NONE, HYBRID_MAMBA2, HYBRID_NEMOTRON_H, HYBRID_QWEN3_NEXT, HYBRID_JAMBA, HYBRID_LLAMA4,
+	       HYBRID_GRANITE } hybrid;
 	/*
 	 * A GGUF's recurrent layers where llama.cpp has a rule of its own
 	 * (llama-model.cpp's recurrent_layer_arr and its hybrid memory's layer

@@ -1246,6 +1246,37 @@ static void test_hybrid_configs(void)
 	hybrid_refused("deepseek-r1", "\"num_nextn_predict_layers\"", "-1",
 		       "num_nextn_predict_layers: -1 is not a whole number of 0 or more");
 
+	/*
+	 * ibm-granite/granite-4.0-h-tiny's config.json, trimmed to the keys a
+	 * public importer quotes verbatim from it (huggingface.co; torch_dtype
+	 * added): layer_types' 36 "mamba" (Mamba-2: expand 2 x 1536, 48 heads, 1
+	 * group, state 128, kernel 4) and 4 "attention" (12 heads of 128, 4 KV
+	 * heads), every layer 64 experts of 512 (6 used) and a shared MLP of
+	 * 1024, tied. By modeling_granitemoehybrid.py: the mixer 14,642,576
+	 * (in_proj 1536 x 6448, conv 3328 x 4 and its bias, 3 x 48, norm 3072,
+	 * out_proj), attention 6,291,456, the mixture and shared MLP
+	 * 155,811,840, two norms; embeddings 100352 x 1536: 6,939,037,248 (the
+	 * published "7B", 6.94B). At 4096 tokens in bf16: 4 x 4096 x 2 x 4 x 128
+	 * x 2 = 33,554,432 of cache, 36 x (3 x 3328 + 128 x 3072) x 2 =
+	 * 29,030,400 of state.
+	 */
+	m = fixture_config("granite-4.0-h-tiny");
+	if (ok(m != NULL, "granite-4.0-h-tiny's config.json reads"), m) {
+		is_u64(m->parameters, 6939037248ull, "granite-4.0-h-tiny: 6,939,037,248 parameters");
+		layer_kinds(m, kinds, sizeof(kinds));
+		is_str(kinds, "RRRRRARRRRRRRRRARRRRRRRRRARRRRRRRRRARRRR", "granite-4.0-h-tiny: its layer_types' kinds");
+		hmn_fit_request_init(&req);
+		req.context = 4096;
+		is_u64(hmn_fit_kv_cache(m, &req), 33554432ull + 29030400ull,
+		       "granite-4.0-h-tiny: 4 layers' cache and 36 layers' state, 62,584,832 bytes");
+		hmn_model_free(m);
+	}
+	hybrid_refused("granite-4.0-h-tiny", "\"layer_types\"", "[\"mamba\"]", "layer_types is not a list of 40 layer types");
+	hybrid_refused("granite-4.0-h-tiny", "\"mamba_n_heads\"", "7", "mamba_n_heads: 7 does not divide the mixer's width, 3072");
+	hybrid_refused("granite-4.0-h-tiny", "\"mamba_n_groups\"", "0", "mamba_n_groups: 0 is not a whole number of 1 or more");
+	hybrid_refused("granite-4.0-h-tiny", "\"shared_intermediate_size\"", "true",
+		       "shared_intermediate_size: true is not a number");
+
 	/* Without layer_types, full_attention_interval says which layers attend. */
 	hybrid_refused("Qwen3-Next-80B-A3B-Instruct", "\"layer_types\"", "[\"linear_attention\"]",
 		       "layer_types is not a list of 48 layer types");
