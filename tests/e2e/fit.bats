@@ -528,6 +528,14 @@ llama_config() {
 	run_split "$HMN" fit "$fixtures/mamba2-2.7b/config.json" --memory 80GiB --context 4096 --json
 	[ "$status" -eq 0 ]
 	echo "$output" | jq -e '.model.parameters == 2702599680 and .parts.kv_cache_bytes == 171900928'
+	# AI21-Jamba-1.5-Mini (attention every 8th layer from the 4th), granite-4.0-h-tiny (layer_types),
+	# Llama-4-Scout (its RoPE layers' cache a chunk of 8192: 12 x 16384 + 36 x 8192 tokens x 4096 bytes).
+	run_split "$HMN" fit "$fixtures/AI21-Jamba-1.5-Mini/config.json" --memory 200GiB --context 4096 --json
+	echo "$output" | jq -e '.model.parameters == 51570323328 and .parts.kv_cache_bytes == 75825152'
+	run_split "$HMN" fit "$fixtures/granite-4.0-h-tiny/config.json" --memory 80GiB --context 4096 --json
+	echo "$output" | jq -e '.model.parameters == 6939037248 and .parts.kv_cache_bytes == 62584832'
+	run_split "$HMN" fit "$fixtures/Llama-4-Scout-17B-16E/config.json" --memory 400GiB --context 16384 --json
+	echo "$output" | jq -e '.parts.kv_cache_bytes == 2013265920'
 	# A pattern of the wrong length: refused naming the file and the key.
 	tmp="$BATS_TEST_TMPDIR/nemotron"
 	mkdir -p "$tmp"
