@@ -371,10 +371,13 @@ static uint64_t qk_norm_params(const struct shape *s, uint64_t nh, uint64_t nkv,
  * and down (relu², no gate); a mixture's experts of those, its router
  * with its e_score_correction_bias and its shared expert.
  */
-static struct priced hybrid_layer(const struct hmn_model *m, const struct shape *s, unsigned parts, uint64_t *vector)
+static int hybrid_layer(struct model_build *b, const struct hmn_model *m, const struct shape *s, uint32_t i,
+			struct priced *ret_mat, uint64_t *vector)
 {
 	struct priced mat = { 0 };
+	unsigned parts = s->parts[i];
 	uint64_t h = s->h, v = 0;
+	int r;
 	if (parts & HY_SSM) {
 		uint64_t di = m->ssm_inner, nh = s->ssm_heads;
 		uint64_t conv = sat_add(di, sat_mul(2, sat_mul(m->ssm_group, m->ssm_state)));
@@ -423,9 +426,12 @@ static struct priced hybrid_layer(const struct hmn_model *m, const struct shape 
 	}
 	if (parts & HY_ATTN) {
 		uint64_t hd = m->key_length, nh = m->n_head, nkv = s->kv_heads;
-		priced_add(&mat, s, QUANT_ATTENTION, h, sat_mul(nh, hd), s->q_gate ? 2 : 1);
-		priced_add(&mat, s, QUANT_ATTENTION, h, sat_mul(nkv, hd), 2);
-		priced_add(&mat, s, QUANT_ATTENTION, sat_mul(nh, hd), h, 1);
+		/* The roles llama.cpp's quantizer singles out, each a tensor of its own (as implied_layer's). */
+		if ((r = implied_in(b, i, "attn_q", s, QUANT_ATTENTION, h, sat_mul(nh, hd), s->q_gate ? 2 : 1)) < 0 ||
+		    (r = implied_in(b, i, "attn_k", s, QUANT_ATTENTION, h, sat_mul(nkv, hd), 1)) < 0 ||
+		    (r = implied_in(b, i, "attn_v", s, QUANT_ATTENTION, h, sat_mul(nkv, hd), 1)) < 0 ||
+		    (r = implied_in(b, i, "attn_output", s, QUANT_ATTENTION, sat_mul(nh, hd), h, 1)) < 0)
+			return r;
 		if (s->qkv_bias)
 			v = sat_add(v, sat_add(sat_mul(nh, hd), sat_mul(2, sat_mul(nkv, hd))));
 		if (s->o_bias)
@@ -434,18 +440,26 @@ static struct priced hybrid_layer(const struct hmn_model *m, const struct shape 
 			v = sat_add(v, sat_mul(2, hd));
 		v = sat_add(v, h);
 	}
-	/* A matrix of each side (up and down), and the gate's where the MLP is gated. */
-	uint64_t sides = s->gated ? 3 : 2;
+	/* Up (and the gate, where the MLP is gated) from the width, down back to it. */
 	if (parts & HY_MLP) {
-		priced_add(&mat, s, QUANT_MLP, h, s->ff, sides);
+		if ((s->gated && (r = implied_in(b, i, "ffn_gate", s, QUANT_MLP, h, s->ff, 1)) < 0) ||
+		    (r = implied_in(b, i, "ffn_up", s, QUANT_MLP, h, s->ff, 1)) < 0 ||
+		    (r = implied_in(b, i, "ffn_down", s, QUANT_MLP, s->ff, h, 1)) < 0)
+			return r;
 		if (s->mlp_bias)
 			v = sat_add(v, sat_add(s->ff, h));
 		v = sat_add(v, h);
 	}
 	if (parts & HY_MOE) {
-		priced_add(&mat, s, QUANT_EXPERTS, h, s->ff_moe, sat_mul(sides, m->n_expert));
-		priced_add(&mat, s, QUANT_ROUTER, h, m->n_expert, 1);
-		priced_add(&mat, s, QUANT_MLP, h, s->ff_shared, sides);
+		uint64_t e = m->n_expert;
+		if ((s->gated && (r = implied_in(b, i, "ffn_gate_exps", s, QUANT_EXPERTS, h, s->ff_moe, e)) < 0) ||
+		    (r = implied_in(b, i, "ffn_up_exps", s, QUANT_EXPERTS, h, s->ff_moe, e)) < 0 ||
+		    (r = implied_in(b, i, "ffn_down_exps", s, QUANT_EXPERTS, s->ff_moe, h, e)) < 0 ||
+		    (r = implied_in(b, i, "ffn_gate_inp", s, QUANT_ROUTER, h, e, 1)) < 0 ||
+		    (s->gated && (r = implied_in(b, i, "ffn_gate_shexp", s, QUANT_MLP, h, s->ff_shared, 1)) < 0) ||
+		    (r = implied_in(b, i, "ffn_up_shexp", s, QUANT_MLP, h, s->ff_shared, 1)) < 0 ||
+		    (r = implied_in(b, i, "ffn_down_shexp", s, QUANT_MLP, s->ff_shared, h, 1)) < 0)
+			return r;
 		/* Qwen3-Next's shared_expert_gate: one output from the width. */
 		if (s->shared_gate && s->ff_shared)
 			priced_add(&mat, s, QUANT_ROUTER, h, 1, 1);
@@ -455,7 +469,8 @@ static struct priced hybrid_layer(const struct hmn_model *m, const struct shape 
 			v = sat_add(v, sat_add(sat_mul(m->n_expert, sat_add(s->ff_moe, h)), sat_add(s->ff_shared, h)));
 	}
 	*vector = v;
-	return mat;
+	*ret_mat = mat;
+	return 0;
 }
 
 static int implied_layer(struct model_build *b, const struct hmn_model *m, const struct shape *s, uint32_t i)
@@ -468,7 +483,8 @@ static int implied_layer(struct model_build *b, const struct hmn_model *m, const
 	int r;
 
 	if (s->parts) {
-		mat = hybrid_layer(m, s, s->parts[i], &vector);
+		if ((r = hybrid_layer(b, m, s, i, &mat, &vector)) < 0)
+			return r;
 	} else if (f && f->recurrent) {
 		uint64_t di = m->ssm_inner, ds = m->ssm_state, dc = m->ssm_conv;
 		uint64_t rank = s->rope; /* time_step_rank, kept in rope for Mamba */
