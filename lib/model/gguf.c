@@ -726,7 +726,8 @@ static void hybrid_layers(const struct gguf_state *s, struct hmn_model *m, const
 		struct hmn_model_layer *l = &m->layers[i];
 		switch (arch->gguf_recurrent) {
 		case RECURRENT_NO_KV_NO_FF:
-			if (l->n_head_kv == 0 && ff && layer_value(ff, i, m->n_layer) != 0)
+			/* Per layer only: a scalar feed-forward says nothing of which layers have one. */
+			if (l->n_head_kv == 0 && ff && ff->array && layer_value(ff, i, m->n_layer) != 0)
 				l->kind = HMN_LAYER_NO_CACHE;
 			break;
 		case RECURRENT_INTERVAL:
