@@ -180,6 +180,11 @@ struct hmn_model {
 	uint32_t n_expert, n_expert_used, n_ff_expert, n_shared_expert;
 	uint32_t kv_lora_rank, rope_dim;   /* multi-head latent attention (DeepSeek): both non-zero */
 	uint32_t ssm_conv, ssm_inner, ssm_state, ssm_group; /* Mamba's state */
+	/*
+	 * vLLM keeps the SSM state (not the convolution's) in float32 whatever
+	 * the KV cache's type: Nemotron-H's, its mamba_ssm_cache_dtype's default.
+	 */
+	bool ssm_state_f32;
 	bool tied_embeddings;
 	size_t n_tensors, n_files;
 	/* Private (model/ftype.h): the tensors by llama.cpp quantizer's roles, a layer at a time */

@@ -1231,6 +1231,16 @@ static int read_hybrid(const struct config *c, const struct arch_info *f, struct
 	}
 	if ((r = read_pattern(c, m, s)) < 0)
 		return r;
+	/*
+	 * vLLM's NemotronHForCausalLMConfig: the SSM state in the config's
+	 * mamba_ssm_cache_dtype, float32 where it names none ("only float32 is
+	 * known to have no accuracy issues").
+	 */
+	const char *where = "";
+	const cJSON *ssm_dtype = lookup(c, "mamba_ssm_cache_dtype", &where);
+	if (ssm_dtype && !cJSON_IsString(ssm_dtype))
+		return model_fail(c->e, -EINVAL, "%s: %smamba_ssm_cache_dtype is not a type's name", c->file, where);
+	m->ssm_state_f32 = !ssm_dtype || !strcmp(ssm_dtype->valuestring, "float32");
 	bool attention_bias;
 	if ((r = read_attention(c, f, m, s)) < 0 ||
 	    (r = config_flag(c, "attention_bias", false, &attention_bias)) < 0 ||

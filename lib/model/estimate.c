@@ -224,12 +224,15 @@ static uint64_t layer_kv(const struct hmn_model *m, const struct plan *p, const 
 	/*
 	 * Mamba's conv and SSM states (llama.cpp's n_embd_r and n_embd_s; gated
 	 * DeltaNet's are sized the same way): llama.cpp keeps them in f32, vLLM
-	 * in the model's type (its mamba_ssm_cache_dtype "auto").
+	 * in the model's type (its mamba_ssm_cache_dtype "auto"), the SSM state
+	 * in f32 where the model says (Nemotron-H).
 	 */
 	uint64_t conv = sat_mul(m->ssm_conv ? m->ssm_conv - 1 : 0,
 				sat_add(m->ssm_inner, sat_mul(2ull * m->ssm_group, m->ssm_state)));
-	uint64_t state = dtype_price(p->gguf ? HMN_DTYPE_F32 : p->kv_dtype,
-				     sat_add(conv, sat_mul(m->ssm_state, m->ssm_inner)));
+	enum hmn_dtype state_type = p->gguf ? HMN_DTYPE_F32 : p->kv_dtype;
+	uint64_t state = sat_add(dtype_price(state_type, conv),
+				 dtype_price(m->ssm_state_f32 ? HMN_DTYPE_F32 : state_type,
+					     sat_mul(m->ssm_state, m->ssm_inner)));
 	if (l->kind == HMN_LAYER_RECURRENT)
 		return state;
 	if (!l->state)
