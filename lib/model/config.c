@@ -41,6 +41,7 @@ struct config {
 	 * model, 4 x width), not refused: the weights are the headers' anyway.
 	 */
 	bool bound;
+	bool by_index;               /* the weights are an index's total_size (model_build.priced_by_index) */
 	struct shape_names names;    /* the keys the shape's rules name: transformers' own */
 	const cJSON *modelopt;       /* hf_quant_config.json beside it; NULL: none */
 	const cJSON *gptq;           /* quantize_config.json beside it; NULL: none */
@@ -916,7 +917,7 @@ static int read_config(struct config *c, struct hmn_model *m, struct shape *s, b
 	 * with exit 0. The weights' headers say it exactly.
 	 */
 	c->bound = !s->family;
-	if (!s->family && implies_tensors)
+	if (!s->family && implies_tensors && !c->by_index)
 		return model_fail(c->e, -EINVAL, "%s: model_type '%s' is not one hmn knows: its size cannot be read "
 				  "from config.json alone (give hmn the model's folder: its weights' safetensors headers, "
 				  "or its model.safetensors.index.json)", c->file, m->architecture);
@@ -1040,6 +1041,7 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 		return model_fail(e, -EINVAL, "%s: not a model's config.json (not a JSON object)", c.file);
 	}
 	c.root = root;
+	c.by_index = b->priced_by_index;
 	c.text = cJSON_GetObjectItemCaseSensitive(root, "text_config");
 	if (!cJSON_IsObject(c.text))
 		c.text = root;
@@ -1104,7 +1106,8 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 			m->layers[i].kind = HMN_LAYER_NO_CACHE;
 	free(s.cross);
 	if (!f) {
-		model_warn_unknown_architecture(m, "model_type");
+		b->unknown_family = true;
+		model_warn_unknown_architecture(m, "model_type", c.by_index ? "the index's total_size" : "their headers");
 		if (s.heads_bounded)
 			model_add_warning(m, "config.json names no heads: K and V taken as wide as the model");
 	} else if (assumed) {

@@ -892,7 +892,7 @@ int gguf_read(const struct reader *parts, size_t n, struct hmn_model **ret_model
 		m->sliding_window = 0; /* an upper bound: no layer assumed to slide */
 	apply_layers(first, m, arch);
 	if (!arch)
-		model_warn_unknown_architecture(m, "architecture");
+		model_warn_unknown_architecture(m, "architecture", "their headers");
 	*ret_model = m;
 	r = 0;
 	goto out;

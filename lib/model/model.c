@@ -76,11 +76,11 @@ bool hmn_model_warn_context(struct hmn_model *m, uint64_t context)
 	return true;
 }
 
-void model_warn_unknown_architecture(struct hmn_model *m, const char *what)
+void model_warn_unknown_architecture(struct hmn_model *m, const char *what, const char *weights_from)
 {
 	char w[300];
-	snprintf(w, sizeof(w), "%s '%s' is not one hmn knows: the weights are exact, from their headers; the KV cache "
-		 "and activations are an upper bound: every layer full attention", what, m->architecture);
+	snprintf(w, sizeof(w), "%s '%s' is not one hmn knows: the weights are exact, from %s; the KV cache "
+		 "and activations are an upper bound: every layer full attention", what, m->architecture, weights_from);
 	model_add_warning(m, w);
 }
 

@@ -148,6 +148,18 @@ static int price_from_index(const struct model_files *f, struct model_build *b,
 	if (held > total)
 		return model_fail(e, -EINVAL, "%s: metadata.total_size is %" PRIu64 " bytes, less than the %" PRIu64
 				  " its shards here hold: the index is malformed", f->index_path, total, held);
+	if (b->unknown_family) {
+		/*
+		 * A model_type hmn does not know: its shape says nothing of the
+		 * parameters, so they are the bytes over the type's (the shards'
+		 * here, else torch_dtype's): exact for a float checkpoint.
+		 */
+		enum hmn_dtype dt = present && present->m->n_tensors ? dominant_dtype(present) : m->dtype;
+		uint64_t one = dtype_price(dt, 1 << 20);
+		m->parameters = one && one != HMN_UNKNOWN ? (uint64_t)((double)total * (double)(1 << 20) / (double)one) : m->parameters;
+		price_parts_at(m, total);
+		goto priced;
+	}
 	/* Under a bit a parameter no format stores weights in: the index is not this config's. */
 	if (total < m->parameters / 8)
 		return model_fail(e, -EINVAL, "%s: metadata.total_size is %" PRIu64 " bytes, less than a bit a"
@@ -175,6 +187,7 @@ static int price_from_index(const struct model_files *f, struct model_build *b,
 		model_add_warning(m, text);
 	}
 	price_parts_at(m, total);
+priced:
 	if (present && present->m->n_tensors) {
 		m->dtype = dominant_dtype(present); /* where shards exist their headers are the truth */
 		m->n_files = present->m->n_files;
@@ -235,6 +248,7 @@ static int read_hf(const struct model_files *f, const char *typed, struct hmn_mo
 	b.m->format = f->source == MODEL_SOURCE_CONFIG ? HMN_MODEL_CONFIG : HMN_MODEL_SAFETENSORS;
 	b.m->path = arena_strdup(b.m->arena, typed);
 	b.vision_in_weights = planned && index_has_vision(&f->index);
+	b.priced_by_index = planned;
 	if (planned && f->n_files) {
 		if ((r = model_build_start(&present, NULL)) < 0)
 			goto fail;

@@ -390,6 +390,28 @@ no_escapes() {
 		and (.model.warning | contains("an upper bound"))'
 }
 
+@test "fit: a model_type hmn does not know beside its index: priced from total_size, with or without shards" {
+	# Llama-3.1-8B's config.json and index (total_size 16060522496: 8,030,261,248 bf16 parameters,
+	# its model card's 8.03B) under a model_type hmn has no entry for: refused from config.json
+	# alone, the folder's index prices the weights and the rest is the upper bound (issue 27 item 1).
+	mkdir "$BATS_TEST_TMPDIR/unkidx"
+	jq '.model_type = "frobnitz"' "$MODELS/Llama-3.1-8B-partial/config.json" >"$BATS_TEST_TMPDIR/unkidx/config.json"
+	cp "$MODELS/Llama-3.1-8B-partial/model.safetensors.index.json" "$BATS_TEST_TMPDIR/unkidx/"
+	for shards in none one; do
+		run_split "$HMN" fit "$BATS_TEST_TMPDIR/unkidx" --memory 80GiB --context 8192 --json
+		[ "$status" -eq 0 ]
+		[ "${stderr_lines[0]}" = "hmn: $BATS_TEST_TMPDIR/unkidx: model_type 'frobnitz' is not one hmn knows: the weights are exact, from the index's total_size; the KV cache and activations are an upper bound: every layer full attention" ]
+		echo "$output" | jq -e '.parts.weights_bytes == 16060522496 and .model.parameters == 8030261248
+			and .model.dtype == "bf16" and .parts.kv_cache_bytes == 32 * 8192 * 2 * 1024 * 2'
+		cp --sparse=always "$MODELS/Llama-3.1-8B-partial/model-00001-of-00004.safetensors" "$BATS_TEST_TMPDIR/unkidx/"
+	done
+	[ "${stderr_lines[1]}" = "hmn: $BATS_TEST_TMPDIR/unkidx: note: 3 of 4 shards not downloaded (model-00002-of-00004.safetensors, model-00003-of-00004.safetensors, model-00004-of-00004.safetensors): their weights priced from the index's total_size" ]
+	# config.json alone still refused, its message true: the index would price it.
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/unkidx/config.json" --memory 80GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/unkidx/config.json: model_type 'frobnitz' is not one hmn knows: its size cannot be read from config.json alone (give hmn the model's folder: its weights' safetensors headers, or its model.safetensors.index.json)" ]
+}
+
 @test "fit: what is not a model, truncated or hostile gives one line and exit 1" {
 	for bad in hostile/not-a-model.txt hostile/truncated.gguf hostile/header-2-63.safetensors hostile/no-config \
 		hostile/block-count-huge.gguf hostile/nested-arrays.gguf hostile/kv-count-huge.gguf \
