@@ -732,6 +732,25 @@ llama_config() {
 	done
 }
 
+@test "fit --memory under 1MiB: a usage error saying the bytes it is (a SIZE without a unit is bytes)" {
+	# --memory 24 planned for a GPU of 24 bytes: "FREE 0MiB ... no", exit 4.
+	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 24
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "${stderr_lines[0]}" = "hmn: --memory 24 is 24 bytes: did you mean 24GiB?" ]
+	[ "${stderr_lines[1]}" = "Try 'hmn fit --help'." ]
+	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory=1
+	[ "${stderr_lines[0]}" = "hmn: --memory 1 is 1 byte: did you mean 1GiB?" ]
+	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 0
+	[ "$status" -eq 2 ]
+	[ "${stderr_lines[0]}" = "hmn: --memory 0 is 0 bytes: a GPU has more than 1MiB (e.g. 24GiB)" ]
+	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 1023K
+	[ "${stderr_lines[0]}" = "hmn: --memory 1023K is 1047552 bytes: a GPU has more than 1MiB (e.g. 24GiB)" ]
+	# 1MiB is a GPU's size, if a small one: planned (and not enough).
+	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 1MiB
+	[ "$status" -eq 4 ]
+}
+
 @test "fit --kv-dtype for a GGUF: a type llama.cpp's cache takes, else a usage error" {
 	run_split "$HMN" fit "$MODELS/llama-2-7b.Q4_0.gguf" --memory 80GiB --kv-dtype q4_k
 	[ "$status" -eq 2 ]
