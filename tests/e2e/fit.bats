@@ -732,6 +732,28 @@ llama_config() {
 	done
 }
 
+@test "fit MAX_CONTEXT: capped at the trained context after rope_scaling; past even that, warned and capped" {
+	# The rope_scaling Qwen2.5's model cards (Qwen2.5-7B-Instruct's README, "Processing Long Texts")
+	# tell users to add: YaRN x4 of 32768, 131072 tokens. MAX_CONTEXT said 32768 while 17 sequences
+	# of 100000 fitted.
+	cp -r "$MODELS/Qwen2.5-0.5B-Instruct" "$BATS_TEST_TMPDIR/yarn"
+	jq '.rope_scaling = {"factor": 4.0, "original_max_position_embeddings": 32768, "type": "yarn"}' \
+		"$MODELS/Qwen2.5-0.5B-Instruct/config.json" >"$BATS_TEST_TMPDIR/yarn/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/yarn" --context 100000 --memory 80GiB
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "${lines[9]}" = "  -  80.0GiB  yes        131072         62  (--memory)" ]
+	# Without rope_scaling: capped at the trained 32768, and 100000 past it is the warning.
+	run_split "$HMN" fit "$MODELS/Qwen2.5-0.5B-Instruct" --context 100000 --memory 80GiB --json
+	[ "$stderr" = "hmn: $MODELS/Qwen2.5-0.5B-Instruct: context 100000 is beyond its 32768 trained tokens: estimated as asked" ]
+	echo "$output" | jq -e '.gpus[0].max_context == 32768 and .gpus[0].fits and .context == 100000'
+	# Llama-3's 8192 (no rope_scaling) at 32768: fits as asked, MAX_CONTEXT the limit, warned.
+	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --context 32768 --memory 80GiB
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "hmn: $MODELS/Meta-Llama-3-8B: context 32768 is beyond its 8192 trained tokens: estimated as asked" ]
+	[ "${lines[9]}" = "  -  80.0GiB  yes          8192         14  (--memory)" ]
+}
+
 @test "fit --memory under 1MiB: a usage error saying the bytes it is (a SIZE without a unit is bytes)" {
 	# --memory 24 planned for a GPU of 24 bytes: "FREE 0MiB ... no", exit 4.
 	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 24
