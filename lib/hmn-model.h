@@ -217,6 +217,12 @@ struct hmn_model *hmn_model_free(struct hmn_model *model);
  * 8192 trained tokens ...". Returns whether it is beyond.
  */
 bool hmn_model_warn_context(struct hmn_model *model, uint64_t context);
+/*
+ * A tensor-parallel split over that many GPUs that does not divide the
+ * attention heads (vLLM refuses it) is said in its warning; a GGUF's is
+ * not (llama.cpp splits by layers). Returns whether it was said.
+ */
+bool hmn_model_warn_split(struct hmn_model *model, uint32_t gpus);
 
 /* How an estimate is asked for; hmn_fit_request_init() sets the contract's defaults. */
 struct hmn_fit_request {

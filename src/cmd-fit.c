@@ -208,6 +208,7 @@ int cmd_fit(const struct cli *cli, hmn_context *ctx)
 	/* A --context past what the model is meant for: said (and in model.warning), the estimate made as asked. */
 	if (cli->context)
 		hmn_model_warn_context(m, cli->context);
+	hmn_model_warn_split(m, (uint32_t)cli->gpus);
 	if (m->warning && !cli->quiet)
 		say(cli, ": %s\n", m->warning);
 	request_of(cli, &req);

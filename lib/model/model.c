@@ -76,6 +76,18 @@ bool hmn_model_warn_context(struct hmn_model *m, uint64_t context)
 	return true;
 }
 
+bool hmn_model_warn_split(struct hmn_model *m, uint32_t gpus)
+{
+	char w[200];
+	if (gpus <= 1 || m->format == HMN_MODEL_GGUF || !m->n_head || m->n_head % gpus == 0)
+		return false;
+	/* vLLM: "Total number of attention heads (64) must be divisible by tensor parallel size (3)." */
+	snprintf(w, sizeof(w), "--gpus %" PRIu32 " does not divide its %" PRIu32 " attention heads: vLLM refuses that"
+		 " tensor-parallel size; estimated as asked", gpus, m->n_head);
+	model_add_warning(m, w);
+	return true;
+}
+
 void model_warn_unknown_architecture(struct hmn_model *m, const char *what, const char *weights_from)
 {
 	char w[300];
