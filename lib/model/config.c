@@ -270,6 +270,7 @@ struct shape {
 	bool heads_bounded; /* no heads named: one as wide as the model (c->bound) */
 	bool tied;
 	enum hmn_dtype weights;  /* the float type: norms, and what the quantization leaves */
+	bool dtype_unnamed;      /* no torch_dtype: weights is transformers' default, float32 */
 	struct quant q;          /* the checkpoint's quantization (q.name empty: none) */
 	/* Llama 3.2 Vision's cross-attention layers (cross_attention_layers): malloc'd, n_layer of them, or NULL. */
 	bool *cross;
@@ -933,6 +934,7 @@ static int read_config(struct config *c, struct hmn_model *m, struct shape *s, b
 	if (dt == HMN_DTYPE_NONE && s->q.name[0])
 		dt = s->q.layout == QUANT_LAYOUT_GPTQ || s->q.layout == QUANT_LAYOUT_AWQ ? HMN_DTYPE_F16 : HMN_DTYPE_BF16;
 	s->weights = dt != HMN_DTYPE_NONE ? dt : HMN_DTYPE_F32;
+	s->dtype_unnamed = dt == HMN_DTYPE_NONE;
 	if (dt != HMN_DTYPE_NONE)
 		m->float_dtype = dt;
 	return read_sliding(c, s->family, m, ret_swa, ret_n, ret_pattern);
@@ -1011,7 +1013,11 @@ static void say_quantization(struct hmn_model *m, const struct shape *s, bool im
 			 implies_tensors ? hmn_dtype_name(s->weights) : "its files'");
 		model_add_warning(m, w);
 	}
-	if (!s->q.name[0] && (implies_tensors ? s->weights == HMN_DTYPE_F32 : m->dtype == HMN_DTYPE_F32))
+	/* smollm3's and glm-4's configs name no torch_dtype: how they are stored is not known from config.json. */
+	if (!s->q.name[0] && implies_tensors && s->dtype_unnamed)
+		model_add_note(m, "names no torch_dtype: priced as float32 (transformers' default); vLLM and llama.cpp"
+			       " load it in 16 bits (--dtype bf16 prices that)");
+	else if (!s->q.name[0] && (implies_tensors ? s->weights == HMN_DTYPE_F32 : m->dtype == HMN_DTYPE_F32))
 		model_add_note(m, "stored in float32: priced as stored; vLLM and llama.cpp load it in 16 bits"
 			       " (--dtype bf16 prices that)");
 }

@@ -514,8 +514,13 @@ llama_config() {
 	echo '{"model_type":"llama"}' >"$BATS_TEST_TMPDIR/bare/config.json"
 	run_split "$HMN" fit "$BATS_TEST_TMPDIR/bare" --memory 80GiB --json
 	[ "$status" -eq 0 ]
-	# LlamaConfig() names no torch_dtype: float32, which the note says.
+	# LlamaConfig() names no torch_dtype: priced as float32, transformers' default, which the note says
+	# (not "stored in float32": how it is stored config.json does not say).
 	[ "${stderr_lines[0]}" = "hmn: $BATS_TEST_TMPDIR/bare: no shape of its own: read with transformers' defaults for llama (32 layers of width 4096)" ]
+	[ "${stderr_lines[1]}" = "hmn: $BATS_TEST_TMPDIR/bare: note: names no torch_dtype: priced as float32 (transformers' default); vLLM and llama.cpp load it in 16 bits (--dtype bf16 prices that)" ]
+	# One that names float32 is stored in it.
+	echo '{"model_type":"llama","torch_dtype":"float32"}' >"$BATS_TEST_TMPDIR/bare/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/bare" --memory 80GiB --json
 	[ "${stderr_lines[1]}" = "hmn: $BATS_TEST_TMPDIR/bare: note: stored in float32: priced as stored; vLLM and llama.cpp load it in 16 bits (--dtype bf16 prices that)" ]
 	echo "$output" | jq -e '.model.parameters == 6738415616 and .model.context_length == 2048'
 }
