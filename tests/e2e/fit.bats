@@ -423,6 +423,32 @@ no_escapes() {
 	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/unkidx/config.json: model_type 'frobnitz' is not one hmn knows: its size cannot be read from config.json alone (give hmn the model's folder: its weights' safetensors headers, or its model.safetensors.index.json)" ]
 }
 
+@test "fit: an unknown model_type around a text_config hmn knows, with a vision_config: refused alone, priced beside its index" {
+	# llava-hf/llava-1.5-7b-hf's config.json (tests/fixtures/fit) as a family hmn does not know: its
+	# llama text_config was priced, the image tower left out, exit 0, from config.json alone.
+	mkdir "$BATS_TEST_TMPDIR/frob"
+	jq '.model_type = "frob_llava"' "$TESTS_DIR/fixtures/fit/llava-1.5-7b-hf/config.json" >"$BATS_TEST_TMPDIR/frob/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/frob" --memory 80GiB --json
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/frob/config.json: model_type 'frob_llava' is not one hmn knows: its image tower's size cannot be read from config.json alone (give hmn the model's folder: its weights' safetensors headers, or its model.safetensors.index.json)" ]
+	# Beside its index (trimmed to llava-1.5-7b-hf's total_size, 14,126,854,144 bytes: 7,063,427,072
+	# parameters in fp16, and two of its weight_map's names): the weights are the index's, tower included.
+	echo '{"metadata":{"total_size":14126854144},"weight_map":{"language_model.model.layers.31.mlp.up_proj.weight":"model-00003-of-00003.safetensors","vision_tower.vision_model.encoder.layers.23.mlp.fc2.weight":"model-00003-of-00003.safetensors"}}' \
+		>"$BATS_TEST_TMPDIR/frob/model.safetensors.index.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/frob" --memory 80GiB --json
+	[ "$status" -eq 0 ]
+	[ "${stderr_lines[0]}" = "hmn: $BATS_TEST_TMPDIR/frob: its vision_config (of frob_llava) is not one hmn prices: the image tower is in weights (the index's total_size), not in parameters, and --text-only cannot leave it out" ]
+	echo "$output" | jq -e '.parts.weights_bytes == 14126854144'
+	# A model_type hmn knows (llava) with a tower it does not price: as before, the tower left out, said.
+	jq '.vision_config.model_type = "frob_vision"' "$TESTS_DIR/fixtures/fit/llava-1.5-7b-hf/config.json" \
+		>"$BATS_TEST_TMPDIR/frob/config.json"
+	rm "$BATS_TEST_TMPDIR/frob/model.safetensors.index.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/frob" --memory 80GiB
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/frob: its vision_config (of llava) is not one hmn prices: the image tower is left out" ]
+}
+
 @test "fit: what is not a model, truncated or hostile gives one line and exit 1" {
 	for bad in hostile/not-a-model.txt hostile/truncated.gguf hostile/header-2-63.safetensors hostile/no-config \
 		hostile/block-count-huge.gguf hostile/nested-arrays.gguf hostile/kv-count-huge.gguf \
