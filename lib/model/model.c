@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "os/os.h"
 #include "util/number.h"
 
 int model_fail(struct model_error *e, int r, const char *fmt, ...)
@@ -49,12 +50,27 @@ void model_add_note(struct hmn_model *m, const char *text)
 	add_said(m, &m->note, text);
 }
 
-int model_fail_if_lfs_pointer(const struct reader *r, struct model_error *e)
+static bool is_lfs_pointer(const struct reader *r)
 {
 	static const char spec[] = "version https://git-lfs.github.com/spec/";
 	char head[sizeof(spec) - 1];
-	if (r->size < sizeof(head) || r->size > 1024 || r->read_at(r->userdata, 0, head, sizeof(head)) < 0 ||
-	    memcmp(head, spec, sizeof(head)) != 0)
+	return r->size >= sizeof(head) && r->size <= 1024 && r->read_at(r->userdata, 0, head, sizeof(head)) >= 0 &&
+	       memcmp(head, spec, sizeof(head)) == 0;
+}
+
+bool model_path_is_lfs_pointer(const char *path)
+{
+	struct reader r;
+	if (os_file_open(path, &r) < 0)
+		return false;
+	bool is = is_lfs_pointer(&r);
+	os_file_close(&r);
+	return is;
+}
+
+int model_fail_if_lfs_pointer(const struct reader *r, struct model_error *e)
+{
+	if (!is_lfs_pointer(r))
 		return 0;
 	return model_fail(e, -EINVAL, "%s: a Git LFS pointer, not the weights: they were not downloaded "
 			  "(git lfs pull, or hf download)", r->name);

@@ -319,6 +319,8 @@ char *json_python_words(const char *text, size_t len, size_t *ret_len);
  * where the weights should be)? Then fails e saying so: -EINVAL.
  */
 int model_fail_if_lfs_pointer(const struct reader *r, struct model_error *e);
+/* Is the file at path a Git LFS pointer? False where it cannot be opened (its reader says why later). */
+bool model_path_is_lfs_pointer(const char *path);
 
 /* ---- vision.c ---- */
 struct cJSON;

@@ -193,8 +193,16 @@ priced:
 		m->n_files = present->m->n_files;
 	}
 	list_some(list, sizeof(list), f->missing, f->n_missing);
-	snprintf(text, sizeof(text), "%zu of %zu shards not downloaded (%s): their weights priced from the index's"
-		 " total_size", f->n_missing, ix->n_shards, list);
+	char lfs[80] = "";
+	if (f->n_lfs_pointers == f->n_missing)
+		snprintf(lfs, sizeof(lfs), "%s", f->n_missing == 1 ? ", a Git LFS pointer (git lfs pull fetches it)"
+							     : ", Git LFS pointers (git lfs pull fetches them)");
+	else if (f->n_lfs_pointers)
+		snprintf(lfs, sizeof(lfs), ", %zu of them %s (git lfs pull fetches %s)", f->n_lfs_pointers,
+			 f->n_lfs_pointers == 1 ? "a Git LFS pointer" : "Git LFS pointers",
+			 f->n_lfs_pointers == 1 ? "it" : "them");
+	snprintf(text, sizeof(text), "%zu of %zu shards not downloaded (%s%s): their weights priced from the index's"
+		 " total_size", f->n_missing, ix->n_shards, list, lfs);
 	model_add_note(m, text);
 	return 0;
 }

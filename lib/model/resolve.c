@@ -676,7 +676,14 @@ static int resolve_index(struct model_files *f, const char *dir, const char *ind
 		if (os_path_dangling(path)) {
 			r = model_fail(e, -ENOENT, "%s: %s leads nowhere (its file is gone): the download is damaged,"
 				       " not in progress", dir, SHOWN(shard));
-		} else if (os_path_kind(path) == OS_PATH_MISSING) {
+		} else if (os_path_kind(path) == OS_PATH_MISSING ||
+			   (f->index.total == INDEX_TOTAL_VALID && model_path_is_lfs_pointer(path))) {
+			/*
+			 * A Git LFS pointer (a clone without git-lfs, to plan) is a
+			 * shard not downloaded, priced from total_size as one; without
+			 * a total_size to price it, its reader says what it is.
+			 */
+			f->n_lfs_pointers += os_path_kind(path) != OS_PATH_MISSING;
 			r = add_path(f, &f->missing, &f->n_missing, &f->missing_capacity, shard);
 			if (r >= 0 && !first_missing)
 				first_missing = f->missing[f->n_missing - 1];

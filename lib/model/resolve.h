@@ -48,6 +48,7 @@ struct model_files {
 	size_t n_files, files_capacity;
 	const char **missing;        /* the index's shards that are not there (names), in its order */
 	size_t n_missing, missing_capacity;
+	size_t n_lfs_pointers;       /* of them, Git LFS pointers where the shard should be (a clone without git-lfs) */
 	struct model_aside *aside;   /* files beside the weights left out, in their names' order */
 	size_t n_aside, aside_capacity;
 	/* The model's name when its files give none: the folder's, or ORG/NAME; NULL: none. */

@@ -885,6 +885,31 @@ Try 'hmn fit --help'." ]
 	run_split "$HMN" fit "$dir" --memory 80GiB
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == *"model.safetensors: a Git LFS pointer, not the weights"* ]]
+	# Shards that are pointers beside an index with its total_size (Llama-3.1-8B's, 16,060,522,496
+	# bytes) are shards not downloaded: priced from it, the note saying what they are.
+	sharded="$BATS_TEST_TMPDIR/sharded"
+	mkdir "$sharded"
+	cp "$TESTS_DIR/fixtures/fit/Llama-3.1-8B/config.json" "$TESTS_DIR/fixtures/fit/Llama-3.1-8B/model.safetensors.index.json" "$sharded/"
+	for n in 1 2 3 4; do
+		pointer "$sharded/model-0000$n-of-00004.safetensors"
+	done
+	run_split "$HMN" fit "$sharded" --memory 80GiB --json
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "hmn: $sharded: note: 4 of 4 shards not downloaded (model-00001-of-00004.safetensors, model-00002-of-00004.safetensors and 2 more, Git LFS pointers (git lfs pull fetches them)): their weights priced from the index's total_size" ]
+	echo "$output" | jq -e '.parts.weights_bytes == 16060522496 and .model.parameters == 8030261248'
+	# One shard real, one a pointer, two not there.
+	cp --sparse=always "$MODELS/Llama-3.1-8B-partial/model-00001-of-00004.safetensors" "$sharded/"
+	rm "$sharded/model-00003-of-00004.safetensors" "$sharded/model-00004-of-00004.safetensors"
+	run_split "$HMN" fit "$sharded" --memory 80GiB --json
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "hmn: $sharded: note: 3 of 4 shards not downloaded (model-00002-of-00004.safetensors, model-00003-of-00004.safetensors, model-00004-of-00004.safetensors, 1 of them a Git LFS pointer (git lfs pull fetches it)): their weights priced from the index's total_size" ]
+	# Without a total_size the pointer cannot be priced: said as one.
+	jq 'del(.metadata.total_size)' "$TESTS_DIR/fixtures/fit/Llama-3.1-8B/model.safetensors.index.json" >"$sharded/model.safetensors.index.json"
+	pointer "$sharded/model-00003-of-00004.safetensors"
+	pointer "$sharded/model-00004-of-00004.safetensors"
+	run_split "$HMN" fit "$sharded" --memory 80GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $sharded/model-00004-of-00004.safetensors: a Git LFS pointer, not the weights: they were not downloaded (git lfs pull, or hf download)" ]
 }
 
 @test "fit plans before the download: config.json and the index price the weights at its total_size, the shards missing in a note" {
