@@ -395,6 +395,8 @@ int hmn_model_open(const char *path, struct hmn_model **ret_model, char *why, si
 		m->path = arena_strdup(m->arena, path);
 		if (f.name && (f.repo_named || !m->name))
 			m->name = arena_strdup(m->arena, f.name);
+		if (f.note[0])
+			model_add_note(m, f.note);
 		*ret_model = m;
 	}
 	model_files_clear(&f);

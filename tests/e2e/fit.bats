@@ -1067,6 +1067,27 @@ hf_cache() {
 	[ "$stderr" = "hmn: $root/snapshots/$HASH: model-00001-of-00004.safetensors leads nowhere (its file is gone): the download is damaged, not in progress" ]
 }
 
+@test "fit ORG/NAME in another case: a suggestion, not a guess; a cache root without refs/main and one snapshot: read, said" {
+	hf_cache "$BATS_TEST_TMPDIR/hub"
+	root="$BATS_TEST_TMPDIR/hub/models--meta-llama--Llama-3.1-8B"
+	# The Hub takes ids in any case; the cache keeps the case it was fetched by (huggingface_hub
+	# would fetch meta-llama/llama-3.1-8b into a folder of its own), so the one there is named.
+	run_split env -u HF_HOME -u XDG_CACHE_HOME HF_HUB_CACHE="$BATS_TEST_TMPDIR/hub" "$HMN" fit meta-llama/llama-3.1-8b --memory 80GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: meta-llama/llama-3.1-8b: no such file or folder, nor in the Hugging Face cache ($BATS_TEST_TMPDIR/hub/models--meta-llama--llama-3.1-8b); the cache holds meta-llama/Llama-3.1-8B (names are case-sensitive here)" ]
+	# No refs/main (a cache copied in part), one snapshot: that one, said in a note.
+	rm "$root/refs/main"
+	run_split env HF_HUB_CACHE="$BATS_TEST_TMPDIR/hub" "$HMN" fit meta-llama/Llama-3.1-8B --memory 80GiB --json
+	[ "$status" -eq 0 ]
+	[ "${stderr_lines[0]}" = "hmn: meta-llama/Llama-3.1-8B: note: 3 of 4 shards not downloaded (model-00002-of-00004.safetensors, model-00003-of-00004.safetensors, model-00004-of-00004.safetensors): their weights priced from the index's total_size; no refs/main in its cache folder: its one snapshot, ${HASH:0:12}, read" ]
+	echo "$output" | jq -e '.model.name == "meta-llama/Llama-3.1-8B" and .parts.weights_bytes == 16060522496'
+	# Two: which one is meant is not known, refused as before.
+	mkdir "$root/snapshots/${HASH//5/6}"
+	run_split "$HMN" fit "$root" --memory 80GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $root: a Hugging Face cache folder without refs/main: name one of its snapshots ($root/snapshots)" ]
+}
+
 @test "fit: MAX_BATCH is the most sequences of --context that fit: --batch at it fits, one more does not" {
 	run "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --context 8192 --memory 40GiB --json
 	[ "$status" -eq 0 ]
