@@ -752,8 +752,8 @@ static int layer_types(const struct config *c, const struct hmn_model *m, bool *
 	}
 	int n = cJSON_GetArraySize(types);
 	if (n < 0 || (unsigned)n != m->n_layer)
-		return model_fail(c->e, -EINVAL, "%s: %slayer_types has %d entries for %u layers", c->file, where, n,
-				  m->n_layer);
+		return model_fail(c->e, -EINVAL, "%s: %slayer_types has %d %s for %u layer%s", c->file, where, n,
+				  n == 1 ? "entry" : "entries", m->n_layer, m->n_layer == 1 ? "" : "s");
 	bool *swa = calloc(m->n_layer, sizeof(*swa));
 	if (!swa)
 		return -ENOMEM;

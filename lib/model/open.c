@@ -146,8 +146,9 @@ static int price_from_index(const struct model_files *f, struct model_build *b,
 	char text[400], list[240];
 
 	if (held > total)
-		return model_fail(e, -EINVAL, "%s: metadata.total_size is %" PRIu64 " bytes, less than the %" PRIu64
-				  " its shards here hold: the index is malformed", f->index_path, total, held);
+		return model_fail(e, -EINVAL, "%s: metadata.total_size is %" PRIu64 " byte%s, less than the %" PRIu64
+				  " its shards here hold: the index is malformed", f->index_path, total, total == 1 ? "" : "s",
+				  held);
 	if (b->unknown_family) {
 		/*
 		 * A model_type hmn does not know: its shape says nothing of the
@@ -162,9 +163,9 @@ static int price_from_index(const struct model_files *f, struct model_build *b,
 	}
 	/* Under a bit a parameter no format stores weights in: the index is not this config's. */
 	if (total < m->parameters / 8)
-		return model_fail(e, -EINVAL, "%s: metadata.total_size is %" PRIu64 " bytes, less than a bit a"
+		return model_fail(e, -EINVAL, "%s: metadata.total_size is %" PRIu64 " byte%s, less than a bit a"
 				  " parameter of config.json's shape (%" PRIu64 " parameters): the index is malformed",
-				  f->index_path, total, m->parameters);
+				  f->index_path, total, total == 1 ? "" : "s", m->parameters);
 	if (total / 8 > m->parameters) {
 		snprintf(text, sizeof(text), "metadata.total_size is %" PRIu64 " bytes, more than 64 bits a parameter"
 			 " of config.json's shape (%" PRIu64 "): the index and config.json may not be one model's",
@@ -181,9 +182,8 @@ static int price_from_index(const struct model_files *f, struct model_build *b,
 		at += n + 1;
 	}
 	if (last >= 0 && (uint64_t)last + 1 < m->n_layer) {
-		snprintf(text, sizeof(text), "the index names tensors of layers up to %ld, config.json %u layers:"
-			 " they may"
-			 " not be one model's", last, m->n_layer);
+		snprintf(text, sizeof(text), "the index names tensors of layers up to %ld, config.json %u layer%s:"
+			 " they may not be one model's", last, m->n_layer, m->n_layer == 1 ? "" : "s");
 		model_add_warning(m, text);
 	}
 	price_parts_at(m, total);
@@ -201,8 +201,9 @@ priced:
 		snprintf(lfs, sizeof(lfs), ", %zu of them %s (git lfs pull fetches %s)", f->n_lfs_pointers,
 			 f->n_lfs_pointers == 1 ? "a Git LFS pointer" : "Git LFS pointers",
 			 f->n_lfs_pointers == 1 ? "it" : "them");
-	snprintf(text, sizeof(text), "%zu of %zu shards not downloaded (%s%s): their weights priced from the index's"
-		 " total_size", f->n_missing, ix->n_shards, list, lfs);
+	snprintf(text, sizeof(text), "%zu of %zu shard%s not downloaded (%s%s): %s priced from the index's"
+		 " total_size", f->n_missing, ix->n_shards, ix->n_shards == 1 ? "" : "s", list, lfs,
+		 f->n_missing == 1 ? "its weights" : "their weights");
 	model_add_note(m, text);
 	return 0;
 }

@@ -449,6 +449,16 @@ no_escapes() {
 	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/frob: its vision_config (of llava) is not one hmn prices: the image tower is left out" ]
 }
 
+@test "fit: counts of one are said in the singular (1 byte, 1 tensor)" {
+	printf x >"$BATS_TEST_TMPDIR/one.safetensors"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/one.safetensors" --memory 8GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/one.safetensors: not a safetensors file (1 byte)" ]
+	run_split "$HMN" fit "$MODELS/hostile/zero-parameters" --memory 8GiB
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *": its 1 tensor holds no parameters (each has a dimension of 0): no weights to price" ]]
+}
+
 @test "fit: what is not a model, truncated or hostile gives one line and exit 1" {
 	for bad in hostile/not-a-model.txt hostile/truncated.gguf hostile/header-2-63.safetensors hostile/no-config \
 		hostile/block-count-huge.gguf hostile/nested-arrays.gguf hostile/kv-count-huge.gguf \
@@ -933,7 +943,7 @@ Try 'hmn fit --help'." ]
 		echo "$output" | jq -e '.parts.weights_bytes == 16060522496 and .model.parameters == 8030261248
 			and .model.dtype == "bf16"'
 	done
-	[ "$stderr" = "hmn: $MODELS/Llama-3.1-8B-three-of-four: note: 1 of 4 shards not downloaded (model-00004-of-00004.safetensors): their weights priced from the index's total_size" ]
+	[ "$stderr" = "hmn: $MODELS/Llama-3.1-8B-three-of-four: note: 1 of 4 shards not downloaded (model-00004-of-00004.safetensors): its weights priced from the index's total_size" ]
 	run_split "$HMN" fit "$MODELS/Llama-3.1-8B-partial" --memory 80GiB
 	[ "$stderr" = "hmn: $MODELS/Llama-3.1-8B-partial: note: 3 of 4 shards not downloaded (model-00002-of-00004.safetensors, model-00003-of-00004.safetensors, model-00004-of-00004.safetensors): their weights priced from the index's total_size" ]
 	[ "${lines[0]}" = "hmn fit: Llama-3.1-8B-partial: llama, 8.03B parameters (bf16), 131072 tokens x 1 sequence" ]
@@ -960,7 +970,7 @@ Try 'hmn fit --help'." ]
 		total-size-float|model.safetensors.index.json: metadata.total_size: 1234567.5 is not a whole number of bytes of 1 or more
 		total-size-zero|model.safetensors.index.json: metadata.total_size: 0 is not a whole number of bytes of 1 or more
 		total-size-huge|model.safetensors.index.json: metadata.total_size: 1.152921504606847e+18 is more than 1125899906842624 bytes (a pebibyte)
-		total-size-tiny|model.safetensors.index.json: metadata.total_size is 1 bytes, less than a bit a parameter of config.json's shape (42432 parameters): the index is malformed
+		total-size-tiny|model.safetensors.index.json: metadata.total_size is 1 byte, less than a bit a parameter of config.json's shape (42432 parameters): the index is malformed
 		total-size-short|model.safetensors.index.json: metadata.total_size is 100 bytes, less than the 1280 its shards here hold: the index is malformed
 	EOF
 	# An index naming a shard outside its folder is refused, downloaded or not.

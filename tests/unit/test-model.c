@@ -835,8 +835,8 @@ static void test_hostile_files(void)
 	expect_error("no-tensors", -EINVAL, "hold no tensors");
 	expect_error("no-tensors.gguf", -EINVAL, "holds no tensors");
 	/* Tensors with a dimension of 0 each: no parameters, not a model that fits anywhere. */
-	expect_error("zero-parameters", -EINVAL, "its 1 tensors hold no parameters");
-	expect_error("zero-parameters.gguf", -EINVAL, "its 1 tensors hold no parameters");
+	expect_error("zero-parameters", -EINVAL, "its 1 tensor holds no parameters");
+	expect_error("zero-parameters.gguf", -EINVAL, "its 1 tensor holds no parameters");
 	/*
 	 * A GGUF's metadata is checked as a config.json's shape is: each was
 	 * read as 0 heads (no KV cache) or 0 layers, and fitted. Mamba's 0
