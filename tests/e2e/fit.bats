@@ -246,7 +246,7 @@ no_escapes() {
 	[ "$status" -eq 4 ]
 	[ "${stderr_lines[0]}" = "hmn: $MODELS/Mixtral-8x7B-v0.1: --gpus 3 does not divide its 32 attention heads: vLLM refuses that tensor-parallel size; estimated as asked" ]
 	[ "${stderr_lines[1]}" = "hmn: $MODELS/Mixtral-8x7B-v0.1: --gpus 3, but 2 GPUs are listed: it cannot be split over 3 here" ]
-	[ "${stderr_lines[2]}" = "hmn: $MODELS/Mixtral-8x7B-v0.1 needs 16.9GiB on each of 3 GPUs; 2 are listed" ]
+	[ "${stderr_lines[2]}" = "hmn: $MODELS/Mixtral-8x7B-v0.1 needs 17.0GiB on each of 3 GPUs; 2 are listed" ]
 	[ "${lines[0]}" = "hmn fit: Mixtral-8x7B-v0.1: mixtral, 46.70B parameters (f8_e4m3), 8192 tokens x 1 sequence, split over 3 GPUs, sizes per GPU" ]
 	run_split "$HMN" fit "$MODELS/Mixtral-8x7B-v0.1" --context 8192 --gpus 3 --dtype fp8 --device 0
 	[ "$status" -eq 4 ]
