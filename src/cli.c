@@ -316,7 +316,8 @@ static int set_value(struct parser *p, const struct option_spec *o, const char *
 		uint64_t bytes = ((struct size_option *)field)->size.bytes;
 		if (bytes < 1024 * 1024) {
 			bool bare = bytes && value[strspn(value, "0123456789.")] == '\0';
-			return fail(p, "%s %.40s is %" PRIu64 " byte%s: %s%.40s%s", typed, value, bytes, bytes == 1 ? "" : "s",
+			return fail(p, "%s %.40s is %" PRIu64 " byte%s: %s%.40s%s", typed, value, bytes,
+				    bytes == 1 ? "" : "s",
 				    bare ? "did you mean " : "a GPU has more than 1MiB (e.g. ", bare ? value : "24GiB",
 				    bare ? "GiB?" : ")");
 		}

@@ -1113,7 +1113,8 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 	free(s.cross);
 	if (!f) {
 		b->unknown_family = true;
-		model_warn_unknown_architecture(m, "model_type", c.by_index ? "the index's total_size" : "their headers");
+		model_warn_unknown_architecture(m, "model_type",
+						c.by_index ? "the index's total_size" : "their headers");
 		if (s.heads_bounded)
 			model_add_warning(m, "config.json names no heads: K and V taken as wide as the model");
 	} else if (assumed) {

@@ -704,8 +704,8 @@ static int check_layer_arrays(const struct gguf_state *s, const struct hmn_model
 		const struct candidate *c = &s->cands[i];
 		if (c->array && c->n != m->n_layer && !strcmp(c->prefix, s->architecture))
 			return model_fail(e, -EINVAL, "%s: %s.%s has %u value%s for %u layer%s", s->c.r->name,
-					  SHOWN(c->prefix), arch_key_names[c->key], c->n, c->n == 1 ? "" : "s", m->n_layer,
-					  m->n_layer == 1 ? "" : "s");
+					  SHOWN(c->prefix), arch_key_names[c->key], c->n, c->n == 1 ? "" : "s",
+					  m->n_layer, m->n_layer == 1 ? "" : "s");
 	}
 	return 0;
 }

@@ -506,7 +506,8 @@ int model_build_check_parameters(const struct model_build *b, const char *where,
 {
 	if (b->m->n_tensors && !b->parameters)
 		return model_fail(e, -EINVAL, "%s: its %zu tensor%s no parameters (each has a dimension of 0):"
-				  " no weights to price", where, b->m->n_tensors, b->m->n_tensors == 1 ? " holds" : "s hold");
+				  " no weights to price", where, b->m->n_tensors,
+				  b->m->n_tensors == 1 ? " holds" : "s hold");
 	return 0;
 }
 

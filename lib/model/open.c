@@ -147,8 +147,8 @@ static int price_from_index(const struct model_files *f, struct model_build *b,
 
 	if (held > total)
 		return model_fail(e, -EINVAL, "%s: metadata.total_size is %" PRIu64 " byte%s, less than the %" PRIu64
-				  " its shards here hold: the index is malformed", f->index_path, total, total == 1 ? "" : "s",
-				  held);
+				  " its shards here hold: the index is malformed", f->index_path, total,
+				  total == 1 ? "" : "s", held);
 	if (b->unknown_family) {
 		/*
 		 * A model_type hmn does not know: its shape says nothing of the
@@ -157,7 +157,8 @@ static int price_from_index(const struct model_files *f, struct model_build *b,
 		 */
 		enum hmn_dtype dt = present && present->m->n_tensors ? dominant_dtype(present) : m->dtype;
 		uint64_t one = dtype_price(dt, 1 << 20);
-		m->parameters = one && one != HMN_UNKNOWN ? (uint64_t)((double)total * (double)(1 << 20) / (double)one) : m->parameters;
+		if (one && one != HMN_UNKNOWN)
+			m->parameters = (uint64_t)((double)total * (double)(1 << 20) / (double)one);
 		price_parts_at(m, total);
 		goto priced;
 	}

@@ -1016,8 +1016,8 @@ static int resolve_repo(struct model_files *f, const char *typed, const char *id
 			r = model_fail(e, -ENOENT, "%s: no such file or folder, nor in the Hugging Face cache (%s); the"
 				       " cache holds %s (names are case-sensitive here)", typed, root, SHOWN(near));
 		else
-			r = model_fail(e, -ENOENT, "%s: no such file or folder, nor in the Hugging Face cache (%s)", typed,
-				       root);
+			r = model_fail(e, -ENOENT, "%s: no such file or folder, nor in the Hugging Face cache (%s)",
+				       typed, root);
 		free(near);
 	} else {
 		r = resolve_cache_root(f, typed, root, id, e);

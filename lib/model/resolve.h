@@ -53,7 +53,8 @@ struct model_files {
 	size_t n_aside, aside_capacity;
 	/* The model's name when its files give none: the folder's, or ORG/NAME; NULL: none. */
 	const char *name;
-	char note[120];              /* what resolution says of itself (a snapshot taken without refs/main); "": nothing */
+	/* What resolution says of itself (a snapshot taken without refs/main); "": nothing. */
+	char note[120];
 	bool repo_named;             /* name is a Hugging Face repository's: it stands over a GGUF's general.name */
 	/* One .safetensors file named: read first, config.json required after; a shard brings its set. */
 	bool one_file;

@@ -115,8 +115,8 @@ static int read_tensor(const struct reader *r, const cJSON *t, uint64_t data_siz
 				  data_size);
 	if (hmn_tensor_bytes(type, dims, n, &bytes) < 0 || bytes != end - begin)
 		return model_fail(e, -EINVAL, "%s: tensor '%s' has %" PRIu64 " byte%s of data, not what its"
-				  " shape in %s takes", r->name, SHOWN(t->string), end - begin, end - begin == 1 ? "" : "s",
-				  dtype->valuestring);
+				  " shape in %s takes", r->name, SHOWN(t->string), end - begin,
+				  end - begin == 1 ? "" : "s", dtype->valuestring);
 	*range = (struct range){ begin, end, t->string };
 	int ret = model_build_tensor(b, t->string, strlen(t->string), type, dims, n, bytes);
 	if (ret == -EFBIG)

@@ -428,7 +428,8 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 		    family(type->valuestring, NULL, &tower, &projector, &newline) < 0)
 			return model_fail(e, -EINVAL, "%s: model_type '%s' is not one hmn knows: its image tower's size"
 					  " cannot be read from config.json alone (give hmn the model's folder: its"
-					  " weights' safetensors headers, or its model.safetensors.index.json)", file, shown);
+					  " weights' safetensors headers, or its model.safetensors.index.json)",
+					  file, shown);
 		if (b->vision_in_weights)
 			snprintf(w, sizeof(w), "its vision_config (of %s) is not one hmn prices: the image tower is in"
 				 " weights (the index's total_size), not in parameters, and --text-only cannot leave it"

@@ -1622,15 +1622,16 @@ static void test_vision_hostile(void)
 	 */
 	config_refused("{\"model_type\":\"idefics3\",\"text_config\":{\"model_type\":\"llama\"},"
 		       "\"vision_config\":{\"hidden_size\":1152}}",
-		       "model_type 'idefics3' is not one hmn knows: its image tower's size cannot be read from config.json"
-		       " alone");
+		       "model_type 'idefics3' is not one hmn knows: its image tower's size cannot be read from"
+		       " config.json alone");
 	/* A family hmn knows (LLaVA) around a tower it does not price: the text model read, the tower said left out. */
 	m = NULL;
 	if (ok(read_config("{\"model_type\":\"llava\",\"text_config\":{\"model_type\":\"llama\"},"
-			   "\"vision_config\":{\"model_type\":\"siglip2_vision_model\",\"hidden_size\":1152}}", &m) == 0,
+			   "\"vision_config\":{\"model_type\":\"siglip2_vision_model\",\"hidden_size\":1152}}",
+			   &m) == 0,
 	       "a LLaVA config of a SigLIP 2 tower reads"), m) {
-		ok(m->warning && strstr(m->warning, "its vision_config (of llava) is not one hmn prices: the image tower"
-					" is left out"), "said: %s", m->warning ? m->warning : "nothing");
+		ok(m->warning && strstr(m->warning, "its vision_config (of llava) is not one hmn prices: the image"
+					" tower is left out"), "said: %s", m->warning ? m->warning : "nothing");
 		is_u64(m->vision_parameters, 0, "and no vision part made up");
 		hmn_model_free(m);
 	}
