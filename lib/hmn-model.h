@@ -218,12 +218,10 @@ struct hmn_model {
  */
 int hmn_model_open(const char *path, struct hmn_model **ret_model, char *why, size_t why_size);
 struct hmn_model *hmn_model_free(struct hmn_model *model);
-/*
- * A context of that many tokens beyond what the model is meant for
- * (context_limit) is said in its warning: "context 32768 is beyond its
- * 8192 trained tokens ...". Returns whether it is beyond.
- */
+/* Said in its warning, returning whether: a context past context_limit ("context 32768 is beyond its 8192 trained
+ * tokens ..."); --gpus not dividing the attention heads (vLLM refuses it; not a GGUF's: llama.cpp splits layers). */
 bool hmn_model_warn_context(struct hmn_model *model, uint64_t context);
+bool hmn_model_warn_split(struct hmn_model *model, uint32_t gpus);
 
 /* How an estimate is asked for; hmn_fit_request_init() sets the contract's defaults. */
 struct hmn_fit_request {

@@ -308,6 +308,19 @@ static int set_value(struct parser *p, const struct option_spec *o, const char *
 			return fail(p, "invalid SIZE '%.40s' for %s (e.g. 24GiB, 512M, 1.5T)", value, typed);
 		if (((struct size_option *)field)->size.is_percent)
 			return fail(p, "%s takes a size (e.g. 24GiB), not a share of a GPU", typed);
+		/*
+		 * A SIZE without a unit is bytes (the contract's rule): --memory 24
+		 * planned for a GPU of 24 bytes and said "FREE 0MiB ... no". No GPU
+		 * has under a MiB, so that is a slip, said with what was meant.
+		 */
+		uint64_t bytes = ((struct size_option *)field)->size.bytes;
+		if (bytes < 1024 * 1024) {
+			bool bare = bytes && value[strspn(value, "0123456789.")] == '\0';
+			return fail(p, "%s %.40s is %" PRIu64 " byte%s: %s%.40s%s", typed, value, bytes,
+				    bytes == 1 ? "" : "s",
+				    bare ? "did you mean " : "a GPU has more than 1MiB (e.g. ", bare ? value : "24GiB",
+				    bare ? "GiB?" : ")");
+		}
 		((struct size_option *)field)->given = true;
 		return 0;
 	case VALUE_PIDS: {

@@ -66,8 +66,9 @@ static bool llama_cpp_cache_type(enum hmn_dtype t)
 /*
  * One GPU's answer for free bytes: does the estimate fit (filled part by
  * part into a budget of that size), the longest context that does (up to
- * the trained one, as the contract says: past it a model's answers are not
- * to be trusted; the one asked for where the model does not say), the most
+ * the trained one stretched by its rope_scaling, as the contract says: past
+ * it a model's answers are not to be trusted; the one asked for where the
+ * model does not say), the most
  * sequences of the context asked for that do (with --train the largest
  * micro-batch), and for a GGUF that does not fit whole, how many of its
  * layers do.
@@ -85,7 +86,8 @@ static int answer_for(const struct hmn_model *m, const struct hmn_fit_request *r
 	g->gpu_layers = UINT32_MAX;
 
 	struct hmn_fit_request longest = *req;
-	longest.context = m->context_length ? m->context_length : req->context;
+	/* The trained context after the config's rope_scaling, as the warning says it (Qwen2.5's YaRN x4: 131072). */
+	longest.context = m->context_limit ? m->context_limit : m->context_length ? m->context_length : req->context;
 	uint64_t context;
 	r = hmn_fit_max_context(m, &longest, free_bytes, &context);
 	if (r == 0)
@@ -206,6 +208,7 @@ int cmd_fit(const struct cli *cli, hmn_context *ctx)
 	/* A --context past what the model is meant for: said (and in model.warning), the estimate made as asked. */
 	if (cli->context)
 		hmn_model_warn_context(m, cli->context);
+	hmn_model_warn_split(m, (uint32_t)cli->gpus);
 	if (m->warning && !cli->quiet)
 		say(cli, ": %s\n", m->warning);
 	request_of(cli, &req);

@@ -179,7 +179,8 @@ static void print_fit_title(FILE *out, const struct fit_report *rep)
 		rep->weights_dtype ? rep->weights_dtype : "?", (unsigned long long)rep->context, rep->batch,
 		rep->batch == 1 ? "" : "s", rep->train ? ", training" : "");
 	if (rep->gpus_split > 1)
-		fprintf(out, ", split over %u GPUs", rep->gpus_split);
+		/* The total below is one GPU's, where JSON's total_bytes is all of them. */
+		fprintf(out, ", split over %u GPUs, sizes per GPU", rep->gpus_split);
 	fputc('\n', out);
 }
 

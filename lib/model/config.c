@@ -41,6 +41,7 @@ struct config {
 	 * model, 4 x width), not refused: the weights are the headers' anyway.
 	 */
 	bool bound;
+	bool by_index;               /* the weights are an index's total_size (model_build.priced_by_index) */
 	struct shape_names names;    /* the keys the shape's rules name: transformers' own */
 	const cJSON *modelopt;       /* hf_quant_config.json beside it; NULL: none */
 	const cJSON *gptq;           /* quantize_config.json beside it; NULL: none */
@@ -269,6 +270,7 @@ struct shape {
 	bool heads_bounded; /* no heads named: one as wide as the model (c->bound) */
 	bool tied;
 	enum hmn_dtype weights;  /* the float type: norms, and what the quantization leaves */
+	bool dtype_unnamed;      /* no torch_dtype: weights is transformers' default, float32 */
 	struct quant q;          /* the checkpoint's quantization (q.name empty: none) */
 	/* Llama 3.2 Vision's cross-attention layers (cross_attention_layers): malloc'd, n_layer of them, or NULL. */
 	bool *cross;
@@ -1304,8 +1306,8 @@ static int layer_types(const struct config *c, const struct hmn_model *m, bool *
 	}
 	int n = cJSON_GetArraySize(types);
 	if (n < 0 || (unsigned)n != m->n_layer)
-		return model_fail(c->e, -EINVAL, "%s: %slayer_types has %d entries for %u layers", c->file, where, n,
-				  m->n_layer);
+		return model_fail(c->e, -EINVAL, "%s: %slayer_types has %d %s for %u layer%s", c->file, where, n,
+				  n == 1 ? "entry" : "entries", m->n_layer, m->n_layer == 1 ? "" : "s");
 	bool *swa = calloc(m->n_layer, sizeof(*swa));
 	if (!swa)
 		return -ENOMEM;
@@ -1470,7 +1472,7 @@ static int read_config(struct config *c, struct hmn_model *m, struct shape *s, b
 	 * with exit 0. The weights' headers say it exactly.
 	 */
 	c->bound = !s->family;
-	if (!s->family && implies_tensors)
+	if (!s->family && implies_tensors && !c->by_index)
 		return model_fail(c->e, -EINVAL, "%s: model_type '%s' is not one hmn knows: its size cannot be read "
 				  "from config.json alone (give hmn the model's folder: its weights' safetensors headers, "
 				  "or its model.safetensors.index.json)", c->file, m->architecture);
@@ -1489,6 +1491,7 @@ static int read_config(struct config *c, struct hmn_model *m, struct shape *s, b
 	if (dt == HMN_DTYPE_NONE && s->q.name[0])
 		dt = s->q.layout == QUANT_LAYOUT_GPTQ || s->q.layout == QUANT_LAYOUT_AWQ ? HMN_DTYPE_F16 : HMN_DTYPE_BF16;
 	s->weights = dt != HMN_DTYPE_NONE ? dt : HMN_DTYPE_F32;
+	s->dtype_unnamed = dt == HMN_DTYPE_NONE;
 	if (dt != HMN_DTYPE_NONE)
 		m->float_dtype = dt;
 	if ((r = read_sliding(c, s->family, m, ret_swa, ret_n, ret_pattern)) < 0)
@@ -1577,7 +1580,11 @@ static void say_quantization(struct hmn_model *m, const struct shape *s, bool im
 			 implies_tensors ? hmn_dtype_name(s->weights) : "its files'");
 		model_add_warning(m, w);
 	}
-	if (!s->q.name[0] && (implies_tensors ? s->weights == HMN_DTYPE_F32 : m->dtype == HMN_DTYPE_F32))
+	/* smollm3's and glm-4's configs name no torch_dtype: how they are stored is not known from config.json. */
+	if (!s->q.name[0] && implies_tensors && s->dtype_unnamed)
+		model_add_note(m, "names no torch_dtype: priced as float32 (transformers' default); vLLM and llama.cpp"
+			       " load it in 16 bits (--dtype bf16 prices that)");
+	else if (!s->q.name[0] && (implies_tensors ? s->weights == HMN_DTYPE_F32 : m->dtype == HMN_DTYPE_F32))
 		model_add_note(m, "stored in float32: priced as stored; vLLM and llama.cpp load it in 16 bits"
 			       " (--dtype bf16 prices that)");
 }
@@ -1630,6 +1637,7 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 		return model_fail(e, -EINVAL, "%s: not a model's config.json (not a JSON object)", c.file);
 	}
 	c.root = root;
+	c.by_index = b->priced_by_index;
 	c.text = cJSON_GetObjectItemCaseSensitive(root, "text_config");
 	if (!cJSON_IsObject(c.text))
 		c.text = root;
@@ -1707,7 +1715,9 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 	}
 	free(s.parts);
 	if (!f) {
-		model_warn_unknown_architecture(m, "model_type");
+		b->unknown_family = true;
+		model_warn_unknown_architecture(m, "model_type",
+						c.by_index ? "the index's total_size" : "their headers");
 		if (s.heads_bounded)
 			model_add_warning(m, "config.json names no heads: K and V taken as wide as the model");
 	} else if (assumed) {

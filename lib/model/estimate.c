@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "model/quant.h"
 
 #define MIB (1024ull * 1024)
 #define GGUF_CELL_PAD 256      /* llama.cpp pads each stream's cells to this */
@@ -139,6 +140,52 @@ static void file_type_weights(const struct hmn_model *m, enum hmn_dtype ftype, u
 	}
 }
 
+/*
+ * --dtype fp8, int8 and int4 are loads, not a type every tensor is cast to:
+ * the layers' matrices quantized as the common loads store them, the
+ * embeddings, the head and the rest in the float type (as vLLM's fp8 and
+ * GPTQ, AWQ and bitsandbytes checkpoints keep them). int4: GPTQ's layout,
+ * 4 bits in int32 words, groups of 128 along the input with f16 scales and
+ * packed zeros, g_idx; int8: a byte and a scale a row in the float type;
+ * fp8: vLLM's dynamic quantization of a 16-bit checkpoint, a byte and one
+ * float32 scale a tensor. False for any other type (GGUF's keep their own
+ * block sizes).
+ */
+static bool quantized_load(enum hmn_dtype dtype, struct quant *ret)
+{
+	struct quant q = { .quantized = { [QUANT_ATTENTION] = true } };
+	if (dtype == HMN_DTYPE_INT4)
+		q.layout = QUANT_LAYOUT_GPTQ, q.bits = 4, q.group = 128, q.zeros = true;
+	else if (dtype == HMN_DTYPE_I8)
+		q.layout = QUANT_LAYOUT_INT8, q.bits = 8;
+	else if (dtype == HMN_DTYPE_F8_E4M3)
+		q.layout = QUANT_LAYOUT_FP8, q.bits = 8;
+	else
+		return false;
+	*ret = q;
+	return true;
+}
+
+/* The float type a quantized load keeps the rest in: the model's 16-bit one, else bf16 (vLLM's for float32). */
+static enum hmn_dtype load_float(const struct hmn_model *m)
+{
+	return m->float_dtype == HMN_DTYPE_F16 || m->float_dtype == HMN_DTYPE_BF16 ? m->float_dtype : HMN_DTYPE_BF16;
+}
+
+/*
+ * A layer at dtype; in a quantized load its matrices taken as one of the
+ * model's width in (what the q, k, v, gate and up projections read; the
+ * groups of the others, o and down, are as many within a few per cent).
+ */
+static uint64_t layer_weights(const struct hmn_model *m, const struct hmn_model_layer *l, enum hmn_dtype dtype)
+{
+	struct quant q;
+	if (!quantized_load(dtype, &q) || !l->matrix_elements)
+		return part_weights(l, dtype);
+	uint64_t in = m->n_embd ? m->n_embd : 1, out = l->matrix_elements / in + (l->matrix_elements % in != 0);
+	return sat_add(l->vector_bytes, quant_matrix_bytes(&q, QUANT_ATTENTION, in, out, load_float(m)));
+}
+
 uint64_t hmn_fit_weights(const struct hmn_model *m, const struct hmn_fit_request *req)
 {
 	struct plan p;
@@ -160,10 +207,13 @@ uint64_t hmn_fit_weights(const struct hmn_model *m, const struct hmn_fit_request
 			free(parts);
 		return div_up(sum, p.gpus);
 	}
+	struct quant q;
+	/* Outside the layers (embeddings, head, final norm), a quantized load keeps the float type. */
+	enum hmn_dtype outside = quantized_load(req->dtype, &q) ? load_float(m) : req->dtype;
 	for (uint32_t i = p.first_layer; i < m->n_layer; i++)
-		sum = sat_add(sum, part_weights(&m->layers[i], req->dtype));
+		sum = sat_add(sum, layer_weights(m, &m->layers[i], req->dtype));
 	if (p.whole) {
-		sum = sat_add(sum, sat_add(part_weights(&m->output, req->dtype), part_weights(&m->other, req->dtype)));
+		sum = sat_add(sum, sat_add(part_weights(&m->output, outside), part_weights(&m->other, outside)));
 		/*
 		 * llama.cpp keeps a GGUF's input layer (token_embd) on the CPU
 		 * whatever --gpu-layers says ("there is very little benefit to
@@ -172,7 +222,7 @@ uint64_t hmn_fit_weights(const struct hmn_model *m, const struct hmn_fit_request
 		 * output's device, so it counts once, as the output.
 		 */
 		if (!p.gguf || m->tied_embeddings)
-			sum = sat_add(sum, part_weights(&m->input, req->dtype));
+			sum = sat_add(sum, part_weights(&m->input, outside));
 	}
 	return div_up(sum, p.gpus);
 }

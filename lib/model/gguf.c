@@ -78,7 +78,8 @@ static int truncated(struct cursor *c, const char *what, uint64_t need)
 		return model_fail(c->e, -EFBIG, "%s: GGUF header larger than %u MiB at offset %" PRIu64
 				  " (%s)", c->r->name, GGUF_MAX_HEADER >> 20, c->pos, what);
 	return model_fail(c->e, -EINVAL, "%s: truncated GGUF: %s at offset %" PRIu64 " runs past the end"
-			  " of the file (%" PRIu64 " bytes)", c->r->name, what, c->pos, c->r->size);
+			  " of the file (%" PRIu64 " byte%s)", c->r->name, what, c->pos, c->r->size,
+			  c->r->size == 1 ? "" : "s");
 }
 
 /* Is there room for n more bytes? */
@@ -703,8 +704,9 @@ static int check_layer_arrays(const struct gguf_state *s, const struct hmn_model
 	for (size_t i = 0; i < s->n_cands; i++) {
 		const struct candidate *c = &s->cands[i];
 		if (c->array && c->n != m->n_layer && !strcmp(c->prefix, s->architecture))
-			return model_fail(e, -EINVAL, "%s: %s.%s has %u values for %u layers", s->c.r->name,
-					  SHOWN(c->prefix), arch_key_names[c->key], c->n, m->n_layer);
+			return model_fail(e, -EINVAL, "%s: %s.%s has %u value%s for %u layer%s", s->c.r->name,
+					  SHOWN(c->prefix), arch_key_names[c->key], c->n, c->n == 1 ? "" : "s",
+					  m->n_layer, m->n_layer == 1 ? "" : "s");
 	}
 	return 0;
 }
@@ -930,7 +932,7 @@ int gguf_read(const struct reader *parts, size_t n, struct hmn_model **ret_model
 		m->sliding_window = 0; /* an upper bound: no layer assumed to slide */
 	apply_layers(first, m, arch);
 	if (!arch)
-		model_warn_unknown_architecture(m, "architecture");
+		model_warn_unknown_architecture(m, "architecture", "their headers");
 	*ret_model = m;
 	r = 0;
 	goto out;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "model/model.h"
+#include "os/os.h"
 #include "util/number.h"
 
 int model_fail(struct model_error *e, int r, const char *fmt, ...)
@@ -49,12 +50,27 @@ void model_add_note(struct hmn_model *m, const char *text)
 	add_said(m, &m->note, text);
 }
 
-int model_fail_if_lfs_pointer(const struct reader *r, struct model_error *e)
+static bool is_lfs_pointer(const struct reader *r)
 {
 	static const char spec[] = "version https://git-lfs.github.com/spec/";
 	char head[sizeof(spec) - 1];
-	if (r->size < sizeof(head) || r->size > 1024 || r->read_at(r->userdata, 0, head, sizeof(head)) < 0 ||
-	    memcmp(head, spec, sizeof(head)) != 0)
+	return r->size >= sizeof(head) && r->size <= 1024 && r->read_at(r->userdata, 0, head, sizeof(head)) >= 0 &&
+	       memcmp(head, spec, sizeof(head)) == 0;
+}
+
+bool model_path_is_lfs_pointer(const char *path)
+{
+	struct reader r;
+	if (os_file_open(path, &r) < 0)
+		return false;
+	bool is = is_lfs_pointer(&r);
+	os_file_close(&r);
+	return is;
+}
+
+int model_fail_if_lfs_pointer(const struct reader *r, struct model_error *e)
+{
+	if (!is_lfs_pointer(r))
 		return 0;
 	return model_fail(e, -EINVAL, "%s: a Git LFS pointer, not the weights: they were not downloaded "
 			  "(git lfs pull, or hf download)", r->name);
@@ -76,11 +92,23 @@ bool hmn_model_warn_context(struct hmn_model *m, uint64_t context)
 	return true;
 }
 
-void model_warn_unknown_architecture(struct hmn_model *m, const char *what)
+bool hmn_model_warn_split(struct hmn_model *m, uint32_t gpus)
+{
+	char w[200];
+	if (gpus <= 1 || m->format == HMN_MODEL_GGUF || !m->n_head || m->n_head % gpus == 0)
+		return false;
+	/* vLLM: "Total number of attention heads (64) must be divisible by tensor parallel size (3)." */
+	snprintf(w, sizeof(w), "--gpus %" PRIu32 " does not divide its %" PRIu32 " attention heads: vLLM refuses that"
+		 " tensor-parallel size; estimated as asked", gpus, m->n_head);
+	model_add_warning(m, w);
+	return true;
+}
+
+void model_warn_unknown_architecture(struct hmn_model *m, const char *what, const char *weights_from)
 {
 	char w[300];
-	snprintf(w, sizeof(w), "%s '%s' is not one hmn knows: the weights are exact, from their headers; the KV cache "
-		 "and activations are an upper bound: every layer full attention", what, m->architecture);
+	snprintf(w, sizeof(w), "%s '%s' is not one hmn knows: the weights are exact, from %s; the KV cache "
+		 "and activations are an upper bound: every layer full attention", what, m->architecture, weights_from);
 	model_add_warning(m, w);
 }
 
@@ -477,8 +505,9 @@ int model_build_check_names(struct model_build *b, const char *where, struct mod
 int model_build_check_parameters(const struct model_build *b, const char *where, struct model_error *e)
 {
 	if (b->m->n_tensors && !b->parameters)
-		return model_fail(e, -EINVAL, "%s: its %zu tensors hold no parameters (each has a dimension of 0):"
-				  " no weights to price", where, b->m->n_tensors);
+		return model_fail(e, -EINVAL, "%s: its %zu tensor%s no parameters (each has a dimension of 0):"
+				  " no weights to price", where, b->m->n_tensors,
+				  b->m->n_tensors == 1 ? " holds" : "s hold");
 	return 0;
 }
 

@@ -83,6 +83,12 @@ struct model_build {
 	bool all_vision;                /* every tensor is the tower's (a GGUF projector, mmproj-*.gguf) */
 	/* The weights priced elsewhere (an index's total_size) hold an image tower: one unshaped stays in them. */
 	bool vision_in_weights;
+	/*
+	 * In: the weights are priced from an index's total_size (open.c), so a
+	 * model_type hmn does not know is priced too, not refused. Out: it was
+	 * one (config_read): its shape says nothing of the parameters.
+	 */
+	bool priced_by_index, unknown_family;
 	bool saw_output_head;           /* an output matrix of its own: not tied to the embeddings */
 	/* Every tensor's name, NUL-terminated one after another: a name met twice is refused. */
 	char *names;
@@ -135,7 +141,7 @@ void model_build_abort(struct model_build *b);
  * m's warning: its architecture (what: "model_type", "architecture") is not
  * one hmn knows; its weights are its headers', its KV cache an upper bound.
  */
-void model_warn_unknown_architecture(struct hmn_model *m, const char *what);
+void model_warn_unknown_architecture(struct hmn_model *m, const char *what, const char *weights_from);
 /* Adds text to m's warning (after the one it has, if any: "first; text"). */
 void model_add_warning(struct hmn_model *m, const char *text);
 /* Adds text to m's note (hmn_model.note: said, not doubted), as model_add_warning() does. */
@@ -335,6 +341,8 @@ char *json_python_words(const char *text, size_t len, size_t *ret_len);
  * where the weights should be)? Then fails e saying so: -EINVAL.
  */
 int model_fail_if_lfs_pointer(const struct reader *r, struct model_error *e);
+/* Is the file at path a Git LFS pointer? False where it cannot be opened (its reader says why later). */
+bool model_path_is_lfs_pointer(const char *path);
 
 /* ---- vision.c ---- */
 struct cJSON;

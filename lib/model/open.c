@@ -146,13 +146,27 @@ static int price_from_index(const struct model_files *f, struct model_build *b,
 	char text[400], list[240];
 
 	if (held > total)
-		return model_fail(e, -EINVAL, "%s: metadata.total_size is %" PRIu64 " bytes, less than the %" PRIu64
-				  " its shards here hold: the index is malformed", f->index_path, total, held);
+		return model_fail(e, -EINVAL, "%s: metadata.total_size is %" PRIu64 " byte%s, less than the %" PRIu64
+				  " its shards here hold: the index is malformed", f->index_path, total,
+				  total == 1 ? "" : "s", held);
+	if (b->unknown_family) {
+		/*
+		 * A model_type hmn does not know: its shape says nothing of the
+		 * parameters, so they are the bytes over the type's (the shards'
+		 * here, else torch_dtype's): exact for a float checkpoint.
+		 */
+		enum hmn_dtype dt = present && present->m->n_tensors ? dominant_dtype(present) : m->dtype;
+		uint64_t one = dtype_price(dt, 1 << 20);
+		if (one && one != HMN_UNKNOWN)
+			m->parameters = (uint64_t)((double)total * (double)(1 << 20) / (double)one);
+		price_parts_at(m, total);
+		goto priced;
+	}
 	/* Under a bit a parameter no format stores weights in: the index is not this config's. */
 	if (total < m->parameters / 8)
-		return model_fail(e, -EINVAL, "%s: metadata.total_size is %" PRIu64 " bytes, less than a bit a"
+		return model_fail(e, -EINVAL, "%s: metadata.total_size is %" PRIu64 " byte%s, less than a bit a"
 				  " parameter of config.json's shape (%" PRIu64 " parameters): the index is malformed",
-				  f->index_path, total, m->parameters);
+				  f->index_path, total, total == 1 ? "" : "s", m->parameters);
 	if (total / 8 > m->parameters) {
 		snprintf(text, sizeof(text), "metadata.total_size is %" PRIu64 " bytes, more than 64 bits a parameter"
 			 " of config.json's shape (%" PRIu64 "): the index and config.json may not be one model's",
@@ -169,19 +183,28 @@ static int price_from_index(const struct model_files *f, struct model_build *b,
 		at += n + 1;
 	}
 	if (last >= 0 && (uint64_t)last + 1 < m->n_layer) {
-		snprintf(text, sizeof(text), "the index names tensors of layers up to %ld, config.json %u layers:"
-			 " they may"
-			 " not be one model's", last, m->n_layer);
+		snprintf(text, sizeof(text), "the index names tensors of layers up to %ld, config.json %u layer%s:"
+			 " they may not be one model's", last, m->n_layer, m->n_layer == 1 ? "" : "s");
 		model_add_warning(m, text);
 	}
 	price_parts_at(m, total);
+priced:
 	if (present && present->m->n_tensors) {
 		m->dtype = dominant_dtype(present); /* where shards exist their headers are the truth */
 		m->n_files = present->m->n_files;
 	}
 	list_some(list, sizeof(list), f->missing, f->n_missing);
-	snprintf(text, sizeof(text), "%zu of %zu shards not downloaded (%s): their weights priced from the index's"
-		 " total_size", f->n_missing, ix->n_shards, list);
+	char lfs[80] = "";
+	if (f->n_lfs_pointers == f->n_missing)
+		snprintf(lfs, sizeof(lfs), "%s", f->n_missing == 1 ? ", a Git LFS pointer (git lfs pull fetches it)"
+							     : ", Git LFS pointers (git lfs pull fetches them)");
+	else if (f->n_lfs_pointers)
+		snprintf(lfs, sizeof(lfs), ", %zu of them %s (git lfs pull fetches %s)", f->n_lfs_pointers,
+			 f->n_lfs_pointers == 1 ? "a Git LFS pointer" : "Git LFS pointers",
+			 f->n_lfs_pointers == 1 ? "it" : "them");
+	snprintf(text, sizeof(text), "%zu of %zu shard%s not downloaded (%s%s): %s priced from the index's"
+		 " total_size", f->n_missing, ix->n_shards, ix->n_shards == 1 ? "" : "s", list, lfs,
+		 f->n_missing == 1 ? "its weights" : "their weights");
 	model_add_note(m, text);
 	return 0;
 }
@@ -235,6 +258,7 @@ static int read_hf(const struct model_files *f, const char *typed, struct hmn_mo
 	b.m->format = f->source == MODEL_SOURCE_CONFIG ? HMN_MODEL_CONFIG : HMN_MODEL_SAFETENSORS;
 	b.m->path = arena_strdup(b.m->arena, typed);
 	b.vision_in_weights = planned && index_has_vision(&f->index);
+	b.priced_by_index = planned;
 	if (planned && f->n_files) {
 		if ((r = model_build_start(&present, NULL)) < 0)
 			goto fail;
@@ -373,6 +397,8 @@ int hmn_model_open(const char *path, struct hmn_model **ret_model, char *why, si
 		m->path = arena_strdup(m->arena, path);
 		if (f.name && (f.repo_named || !m->name))
 			m->name = arena_strdup(m->arena, f.name);
+		if (f.note[0])
+			model_add_note(m, f.note);
 		*ret_model = m;
 	}
 	model_files_clear(&f);

@@ -676,7 +676,14 @@ static int resolve_index(struct model_files *f, const char *dir, const char *ind
 		if (os_path_dangling(path)) {
 			r = model_fail(e, -ENOENT, "%s: %s leads nowhere (its file is gone): the download is damaged,"
 				       " not in progress", dir, SHOWN(shard));
-		} else if (os_path_kind(path) == OS_PATH_MISSING) {
+		} else if (os_path_kind(path) == OS_PATH_MISSING ||
+			   (f->index.total == INDEX_TOTAL_VALID && model_path_is_lfs_pointer(path))) {
+			/*
+			 * A Git LFS pointer (a clone without git-lfs, to plan) is a
+			 * shard not downloaded, priced from total_size as one; without
+			 * a total_size to price it, its reader says what it is.
+			 */
+			f->n_lfs_pointers += os_path_kind(path) != OS_PATH_MISSING;
 			r = add_path(f, &f->missing, &f->n_missing, &f->missing_capacity, shard);
 			if (r >= 0 && !first_missing)
 				first_missing = f->missing[f->n_missing - 1];
@@ -777,6 +784,24 @@ static int name_by_folder(struct model_files *f, const char *dir)
 /* ---- the Hugging Face cache ------------------------------------------------------ */
 
 /*
+ * The one snapshot of a cache root without refs/main (a cache copied in
+ * part, a revision fetched by its hash), its name malloc'd into
+ * *ret_hash; -ENOENT where there are none or several (which one is meant
+ * is not known), -ENOMEM.
+ */
+static int only_snapshot(const char *snapshots, char **ret_hash)
+{
+	struct name_list names = { 0 };
+	int r = os_list_folders(snapshots, 2, &names);
+	if (r >= 0 && names.count == 1 && commit_hash(names.names[0], strlen(names.names[0])))
+		r = (*ret_hash = strdup(names.names[0])) ? 0 : -ENOMEM;
+	else if (r != -ENOMEM)
+		r = -ENOENT;
+	name_list_clear(&names);
+	return r;
+}
+
+/*
  * A cache root, models--ORG--NAME: the snapshot refs/main names (a commit's
  * hash, checked to be one: it becomes a path), read as a folder, the model
  * named repo.
@@ -794,12 +819,20 @@ static int resolve_cache_root(struct model_files *f, const char *typed, const ch
 		goto out;
 	}
 	if (os_path_kind(main_ref) != OS_PATH_FILE) {
-		r = model_fail(e, -ENOENT, "%s: a Hugging Face cache folder without refs/main: name one of its"
-			       " snapshots (%s)", typed, snapshots);
+		r = only_snapshot(snapshots, &text);
+		if (r == -ENOMEM)
+			goto out;
+		if (r < 0) {
+			r = model_fail(e, -ENOENT, "%s: a Hugging Face cache folder without refs/main: name one of its"
+				       " snapshots (%s)", typed, snapshots);
+			goto out;
+		}
+		len = strlen(text);
+		snprintf(f->note, sizeof(f->note), "no refs/main in its cache folder: its one snapshot, %.12s, read",
+			 text);
+	} else if ((r = model_read_small(main_ref, 256, &text, &len, e)) < 0) {
 		goto out;
 	}
-	if ((r = model_read_small(main_ref, 256, &text, &len, e)) < 0)
-		goto out;
 	while (len && (text[len - 1] == '\n' || text[len - 1] == '\r' || text[len - 1] == ' '))
 		text[--len] = '\0';
 	if (!commit_hash(text, len)) {
@@ -938,6 +971,33 @@ static char *hf_cache_dir(void)
 	return cache;
 }
 
+static bool same_ignoring_case(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++)
+		if ((*a >= 'A' && *a <= 'Z' ? *a + 32 : *a) != (*b >= 'A' && *b <= 'Z' ? *b + 32 : *b))
+			return false;
+	return *a == *b;
+}
+
+/*
+ * The repository of the cache's folder whose name is folder but for case,
+ * malloc'd; NULL: none. The Hub takes a repository's id in any case, but
+ * the cache keeps the case it was fetched by, and huggingface_hub fetches
+ * meta-llama/meta-llama-3-8b into a folder of its own: one that is there
+ * is suggested, not taken for what was typed.
+ */
+static char *cached_ignoring_case(const char *cache, const char *folder)
+{
+	struct name_list names = { 0 };
+	char *repo = NULL;
+	if (os_list_folders(cache, MODEL_MAX_FILES, &names) >= 0)
+		for (size_t i = 0; i < names.count && !repo; i++)
+			if (same_ignoring_case(names.names[i], folder))
+				repo = repo_of_cache_folder(names.names[i]);
+	name_list_clear(&names);
+	return repo;
+}
+
 /* ORG/NAME (id; typed as typed) where no such path is: its folder in the local cache, never the network. */
 static int resolve_repo(struct model_files *f, const char *typed, const char *id, struct model_error *e)
 {
@@ -951,8 +1011,14 @@ static int resolve_repo(struct model_files *f, const char *typed, const char *id
 	if (!(root = model_join_path(cache, folder))) {
 		r = -ENOMEM;
 	} else if (os_path_kind(root) != OS_PATH_DIRECTORY) {
-		r = model_fail(e, -ENOENT, "%s: no such file or folder, nor in the Hugging Face cache (%s)", typed,
-			       root);
+		char *near = cached_ignoring_case(cache, folder);
+		if (near)
+			r = model_fail(e, -ENOENT, "%s: no such file or folder, nor in the Hugging Face cache (%s); the"
+				       " cache holds %s (names are case-sensitive here)", typed, root, SHOWN(near));
+		else
+			r = model_fail(e, -ENOENT, "%s: no such file or folder, nor in the Hugging Face cache (%s)",
+				       typed, root);
+		free(near);
 	} else {
 		r = resolve_cache_root(f, typed, root, id, e);
 	}

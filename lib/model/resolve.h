@@ -48,10 +48,13 @@ struct model_files {
 	size_t n_files, files_capacity;
 	const char **missing;        /* the index's shards that are not there (names), in its order */
 	size_t n_missing, missing_capacity;
+	size_t n_lfs_pointers;       /* of them, Git LFS pointers where the shard should be (a clone without git-lfs) */
 	struct model_aside *aside;   /* files beside the weights left out, in their names' order */
 	size_t n_aside, aside_capacity;
 	/* The model's name when its files give none: the folder's, or ORG/NAME; NULL: none. */
 	const char *name;
+	/* What resolution says of itself (a snapshot taken without refs/main); "": nothing. */
+	char note[120];
 	bool repo_named;             /* name is a Hugging Face repository's: it stands over a GGUF's general.name */
 	/* One .safetensors file named: read first, config.json required after; a shard brings its set. */
 	bool one_file;

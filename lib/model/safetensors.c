@@ -114,8 +114,9 @@ static int read_tensor(const struct reader *r, const cJSON *t, uint64_t data_siz
 				  "-byte data section: the file is truncated or hostile", r->name, SHOWN(t->string), end,
 				  data_size);
 	if (hmn_tensor_bytes(type, dims, n, &bytes) < 0 || bytes != end - begin)
-		return model_fail(e, -EINVAL, "%s: tensor '%s' has %" PRIu64 " bytes of data, not what its"
-				  " shape in %s takes", r->name, SHOWN(t->string), end - begin, dtype->valuestring);
+		return model_fail(e, -EINVAL, "%s: tensor '%s' has %" PRIu64 " byte%s of data, not what its"
+				  " shape in %s takes", r->name, SHOWN(t->string), end - begin,
+				  end - begin == 1 ? "" : "s", dtype->valuestring);
 	*range = (struct range){ begin, end, t->string };
 	int ret = model_build_tensor(b, t->string, strlen(t->string), type, dims, n, bytes);
 	if (ret == -EFBIG)
@@ -171,7 +172,8 @@ int safetensors_read(const struct reader *r, struct model_build *b, struct model
 	if ((ret = model_fail_if_lfs_pointer(r, e)) < 0)
 		return ret;
 	if (r->size < 8)
-		return model_fail(e, -EINVAL, "%s: not a safetensors file (%" PRIu64 " bytes)", r->name, r->size);
+		return model_fail(e, -EINVAL, "%s: not a safetensors file (%" PRIu64 " byte%s)", r->name, r->size,
+				  r->size == 1 ? "" : "s");
 	if ((ret = r->read_at(r->userdata, 0, head, 8)) < 0)
 		return model_fail(e, ret, "%s: cannot read: %s", r->name, strerror(-ret));
 	for (int i = 7; i >= 0; i--)

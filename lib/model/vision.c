@@ -419,6 +419,17 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 		   &projector, &newline) < 0) {
 		/* Left out said, not silently: the total would be the text model's alone. */
 		printable_name(cJSON_IsString(type) ? type->valuestring : "?", shown, sizeof(shown));
+		/*
+		 * A model_type hmn knows neither as a model nor as a vision one
+		 * (frob_llava around a llama text_config), from config.json alone:
+		 * its tower is a guess, as any unknown model's size (issue 27 item 1).
+		 */
+		if (!b->priced_by_index && cJSON_IsString(type) && !arch_find_model_type(type->valuestring) &&
+		    family(type->valuestring, NULL, &tower, &projector, &newline) < 0)
+			return model_fail(e, -EINVAL, "%s: model_type '%s' is not one hmn knows: its image tower's size"
+					  " cannot be read from config.json alone (give hmn the model's folder: its"
+					  " weights' safetensors headers, or its model.safetensors.index.json)",
+					  file, shown);
 		if (b->vision_in_weights)
 			snprintf(w, sizeof(w), "its vision_config (of %s) is not one hmn prices: the image tower is in"
 				 " weights (the index's total_size), not in parameters, and --text-only cannot leave it"

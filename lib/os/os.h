@@ -281,6 +281,8 @@ int os_file_open(const char *path, struct reader *ret_reader);
 void os_file_close(struct reader *reader);
 /* The files in dir whose names end with suffix, sorted, into *ret (empty on entry). */
 int os_list_dir(const char *dir, const char *suffix, size_t max, struct name_list *ret);
+/* The folders in dir (links to folders included, no dot-names), sorted, into *ret (empty on entry). */
+int os_list_folders(const char *dir, size_t max, struct name_list *ret);
 /* path made absolute, "." and ".." resolved (links too, where the OS does), malloc'd; NULL on failure. */
 char *os_full_path(const char *path);
 

@@ -240,13 +240,24 @@ no_escapes() {
 	[ "$status" -eq 0 ]
 	[ -z "$output" ]
 	# Three asked of two: said before the table (whose rows each have room for a share), then exit 4.
+	# Three does not divide Mixtral's 32 heads either: vLLM refuses it ("Total number of attention
+	# heads (32) must be divisible by tensor parallel size (3)"), a warning; the estimate as asked.
 	run_split "$HMN" fit "$MODELS/Mixtral-8x7B-v0.1" --context 8192 --gpus 3 --dtype fp8
 	[ "$status" -eq 4 ]
-	[ "${stderr%%$'\n'*}" = "hmn: $MODELS/Mixtral-8x7B-v0.1: --gpus 3, but 2 GPUs are listed: it cannot be split over 3 here" ]
-	[ "${stderr#*$'\n'}" = "hmn: $MODELS/Mixtral-8x7B-v0.1 needs 16.9GiB on each of 3 GPUs; 2 are listed" ]
+	[ "${stderr_lines[0]}" = "hmn: $MODELS/Mixtral-8x7B-v0.1: --gpus 3 does not divide its 32 attention heads: vLLM refuses that tensor-parallel size; estimated as asked" ]
+	[ "${stderr_lines[1]}" = "hmn: $MODELS/Mixtral-8x7B-v0.1: --gpus 3, but 2 GPUs are listed: it cannot be split over 3 here" ]
+	[ "${stderr_lines[2]}" = "hmn: $MODELS/Mixtral-8x7B-v0.1 needs 17.0GiB on each of 3 GPUs; 2 are listed" ]
+	[ "${lines[0]}" = "hmn fit: Mixtral-8x7B-v0.1: mixtral, 46.70B parameters (f8_e4m3), 8192 tokens x 1 sequence, split over 3 GPUs, sizes per GPU" ]
 	run_split "$HMN" fit "$MODELS/Mixtral-8x7B-v0.1" --context 8192 --gpus 3 --dtype fp8 --device 0
 	[ "$status" -eq 4 ]
-	[[ "${stderr%%$'\n'*}" == *": --gpus 3, but 1 GPU is listed: it cannot be split over 3 here" ]]
+	[[ "${stderr_lines[1]}" == *": --gpus 3, but 1 GPU is listed: it cannot be split over 3 here" ]]
+	# --gpus 1 (and none) keeps its title; a GGUF split by llama.cpp's layers needs no division of heads.
+	run_split "$HMN" fit "$MODELS/Mixtral-8x7B-v0.1" --context 8192 --gpus 1 --memory 80GiB
+	[ "${lines[0]}" = "hmn fit: Mixtral-8x7B-v0.1: mixtral, 46.70B parameters (bf16), 8192 tokens x 1 sequence" ]
+	run_split "$HMN" fit "$MODELS/mixtral-8x7b.Q4_0.gguf" --context 8192 --gpus 3 --memory 80GiB --json
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	echo "$output" | jq -e '.model.warning == null'
 }
 
 @test "fit: MAX_CONTEXT is the longest context that fits, a multiple of 256 for a GGUF" {
@@ -390,6 +401,64 @@ no_escapes() {
 		and (.model.warning | contains("an upper bound"))'
 }
 
+@test "fit: a model_type hmn does not know beside its index: priced from total_size, with or without shards" {
+	# Llama-3.1-8B's config.json and index (total_size 16060522496: 8,030,261,248 bf16 parameters,
+	# its model card's 8.03B) under a model_type hmn has no entry for: refused from config.json
+	# alone, the folder's index prices the weights and the rest is the upper bound (issue 27 item 1).
+	mkdir "$BATS_TEST_TMPDIR/unkidx"
+	jq '.model_type = "frobnitz"' "$MODELS/Llama-3.1-8B-partial/config.json" >"$BATS_TEST_TMPDIR/unkidx/config.json"
+	cp "$MODELS/Llama-3.1-8B-partial/model.safetensors.index.json" "$BATS_TEST_TMPDIR/unkidx/"
+	for shards in none one; do
+		run_split "$HMN" fit "$BATS_TEST_TMPDIR/unkidx" --memory 80GiB --context 8192 --json
+		[ "$status" -eq 0 ]
+		[ "${stderr_lines[0]}" = "hmn: $BATS_TEST_TMPDIR/unkidx: model_type 'frobnitz' is not one hmn knows: the weights are exact, from the index's total_size; the KV cache and activations are an upper bound: every layer full attention" ]
+		echo "$output" | jq -e '.parts.weights_bytes == 16060522496 and .model.parameters == 8030261248
+			and .model.dtype == "bf16" and .parts.kv_cache_bytes == 32 * 8192 * 2 * 1024 * 2'
+		cp --sparse=always "$MODELS/Llama-3.1-8B-partial/model-00001-of-00004.safetensors" "$BATS_TEST_TMPDIR/unkidx/"
+	done
+	[ "${stderr_lines[1]}" = "hmn: $BATS_TEST_TMPDIR/unkidx: note: 3 of 4 shards not downloaded (model-00002-of-00004.safetensors, model-00003-of-00004.safetensors, model-00004-of-00004.safetensors): their weights priced from the index's total_size" ]
+	# config.json alone still refused, its message true: the index would price it.
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/unkidx/config.json" --memory 80GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/unkidx/config.json: model_type 'frobnitz' is not one hmn knows: its size cannot be read from config.json alone (give hmn the model's folder: its weights' safetensors headers, or its model.safetensors.index.json)" ]
+}
+
+@test "fit: an unknown model_type around a text_config hmn knows, with a vision_config: refused alone, priced beside its index" {
+	# llava-hf/llava-1.5-7b-hf's config.json (tests/fixtures/fit) as a family hmn does not know: its
+	# llama text_config was priced, the image tower left out, exit 0, from config.json alone.
+	mkdir "$BATS_TEST_TMPDIR/frob"
+	jq '.model_type = "frob_llava"' "$TESTS_DIR/fixtures/fit/llava-1.5-7b-hf/config.json" >"$BATS_TEST_TMPDIR/frob/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/frob" --memory 80GiB --json
+	[ "$status" -eq 1 ]
+	[ -z "$output" ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/frob/config.json: model_type 'frob_llava' is not one hmn knows: its image tower's size cannot be read from config.json alone (give hmn the model's folder: its weights' safetensors headers, or its model.safetensors.index.json)" ]
+	# Beside its index (trimmed to llava-1.5-7b-hf's total_size, 14,126,854,144 bytes: 7,063,427,072
+	# parameters in fp16, and two of its weight_map's names): the weights are the index's, tower included.
+	echo '{"metadata":{"total_size":14126854144},"weight_map":{"language_model.model.layers.31.mlp.up_proj.weight":"model-00003-of-00003.safetensors","vision_tower.vision_model.encoder.layers.23.mlp.fc2.weight":"model-00003-of-00003.safetensors"}}' \
+		>"$BATS_TEST_TMPDIR/frob/model.safetensors.index.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/frob" --memory 80GiB --json
+	[ "$status" -eq 0 ]
+	[ "${stderr_lines[0]}" = "hmn: $BATS_TEST_TMPDIR/frob: its vision_config (of frob_llava) is not one hmn prices: the image tower is in weights (the index's total_size), not in parameters, and --text-only cannot leave it out" ]
+	echo "$output" | jq -e '.parts.weights_bytes == 14126854144'
+	# A model_type hmn knows (llava) with a tower it does not price: as before, the tower left out, said.
+	jq '.vision_config.model_type = "frob_vision"' "$TESTS_DIR/fixtures/fit/llava-1.5-7b-hf/config.json" \
+		>"$BATS_TEST_TMPDIR/frob/config.json"
+	rm "$BATS_TEST_TMPDIR/frob/model.safetensors.index.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/frob" --memory 80GiB
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/frob: its vision_config (of llava) is not one hmn prices: the image tower is left out" ]
+}
+
+@test "fit: counts of one are said in the singular (1 byte, 1 tensor)" {
+	printf x >"$BATS_TEST_TMPDIR/one.safetensors"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/one.safetensors" --memory 8GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/one.safetensors: not a safetensors file (1 byte)" ]
+	run_split "$HMN" fit "$MODELS/hostile/zero-parameters" --memory 8GiB
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *": its 1 tensor holds no parameters (each has a dimension of 0): no weights to price" ]]
+}
+
 @test "fit: what is not a model, truncated or hostile gives one line and exit 1" {
 	for bad in hostile/not-a-model.txt hostile/truncated.gguf hostile/header-2-63.safetensors hostile/no-config \
 		hostile/block-count-huge.gguf hostile/nested-arrays.gguf hostile/kv-count-huge.gguf \
@@ -481,8 +550,13 @@ llama_config() {
 	echo '{"model_type":"llama"}' >"$BATS_TEST_TMPDIR/bare/config.json"
 	run_split "$HMN" fit "$BATS_TEST_TMPDIR/bare" --memory 80GiB --json
 	[ "$status" -eq 0 ]
-	# LlamaConfig() names no torch_dtype: float32, which the note says.
+	# LlamaConfig() names no torch_dtype: priced as float32, transformers' default, which the note says
+	# (not "stored in float32": how it is stored config.json does not say).
 	[ "${stderr_lines[0]}" = "hmn: $BATS_TEST_TMPDIR/bare: no shape of its own: read with transformers' defaults for llama (32 layers of width 4096)" ]
+	[ "${stderr_lines[1]}" = "hmn: $BATS_TEST_TMPDIR/bare: note: names no torch_dtype: priced as float32 (transformers' default); vLLM and llama.cpp load it in 16 bits (--dtype bf16 prices that)" ]
+	# One that names float32 is stored in it.
+	echo '{"model_type":"llama","torch_dtype":"float32"}' >"$BATS_TEST_TMPDIR/bare/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/bare" --memory 80GiB --json
 	[ "${stderr_lines[1]}" = "hmn: $BATS_TEST_TMPDIR/bare: note: stored in float32: priced as stored; vLLM and llama.cpp load it in 16 bits (--dtype bf16 prices that)" ]
 	echo "$output" | jq -e '.model.parameters == 6738415616 and .model.context_length == 2048'
 }
@@ -747,6 +821,47 @@ llama_config() {
 	done
 }
 
+@test "fit MAX_CONTEXT: capped at the trained context after rope_scaling; past even that, warned and capped" {
+	# The rope_scaling Qwen2.5's model cards (Qwen2.5-7B-Instruct's README, "Processing Long Texts")
+	# tell users to add: YaRN x4 of 32768, 131072 tokens. MAX_CONTEXT said 32768 while 17 sequences
+	# of 100000 fitted.
+	cp -r "$MODELS/Qwen2.5-0.5B-Instruct" "$BATS_TEST_TMPDIR/yarn"
+	jq '.rope_scaling = {"factor": 4.0, "original_max_position_embeddings": 32768, "type": "yarn"}' \
+		"$MODELS/Qwen2.5-0.5B-Instruct/config.json" >"$BATS_TEST_TMPDIR/yarn/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/yarn" --context 100000 --memory 80GiB
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	[ "${lines[9]}" = "  -  80.0GiB  yes        131072         62  (--memory)" ]
+	# Without rope_scaling: capped at the trained 32768, and 100000 past it is the warning.
+	run_split "$HMN" fit "$MODELS/Qwen2.5-0.5B-Instruct" --context 100000 --memory 80GiB --json
+	[ "$stderr" = "hmn: $MODELS/Qwen2.5-0.5B-Instruct: context 100000 is beyond its 32768 trained tokens: estimated as asked" ]
+	echo "$output" | jq -e '.gpus[0].max_context == 32768 and .gpus[0].fits and .context == 100000'
+	# Llama-3's 8192 (no rope_scaling) at 32768: fits as asked, MAX_CONTEXT the limit, warned.
+	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --context 32768 --memory 80GiB
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "hmn: $MODELS/Meta-Llama-3-8B: context 32768 is beyond its 8192 trained tokens: estimated as asked" ]
+	[ "${lines[9]}" = "  -  80.0GiB  yes          8192         14  (--memory)" ]
+}
+
+@test "fit --memory under 1MiB: a usage error saying the bytes it is (a SIZE without a unit is bytes)" {
+	# --memory 24 planned for a GPU of 24 bytes: "FREE 0MiB ... no", exit 4.
+	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 24
+	[ "$status" -eq 2 ]
+	[ -z "$output" ]
+	[ "${stderr_lines[0]}" = "hmn: --memory 24 is 24 bytes: did you mean 24GiB?" ]
+	[ "${stderr_lines[1]}" = "Try 'hmn fit --help'." ]
+	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory=1
+	[ "${stderr_lines[0]}" = "hmn: --memory 1 is 1 byte: did you mean 1GiB?" ]
+	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 0
+	[ "$status" -eq 2 ]
+	[ "${stderr_lines[0]}" = "hmn: --memory 0 is 0 bytes: a GPU has more than 1MiB (e.g. 24GiB)" ]
+	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 1023K
+	[ "${stderr_lines[0]}" = "hmn: --memory 1023K is 1047552 bytes: a GPU has more than 1MiB (e.g. 24GiB)" ]
+	# 1MiB is a GPU's size, if a small one: planned (and not enough).
+	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 1MiB
+	[ "$status" -eq 4 ]
+}
+
 @test "fit --kv-dtype for a GGUF: a type llama.cpp's cache takes, else a usage error" {
 	run_split "$HMN" fit "$MODELS/llama-2-7b.Q4_0.gguf" --memory 80GiB --kv-dtype q4_k
 	[ "$status" -eq 2 ]
@@ -817,6 +932,31 @@ Try 'hmn fit --help'." ]
 	run_split "$HMN" fit "$dir" --memory 80GiB
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == *"model.safetensors: a Git LFS pointer, not the weights"* ]]
+	# Shards that are pointers beside an index with its total_size (Llama-3.1-8B's, 16,060,522,496
+	# bytes) are shards not downloaded: priced from it, the note saying what they are.
+	sharded="$BATS_TEST_TMPDIR/sharded"
+	mkdir "$sharded"
+	cp "$TESTS_DIR/fixtures/fit/Llama-3.1-8B/config.json" "$TESTS_DIR/fixtures/fit/Llama-3.1-8B/model.safetensors.index.json" "$sharded/"
+	for n in 1 2 3 4; do
+		pointer "$sharded/model-0000$n-of-00004.safetensors"
+	done
+	run_split "$HMN" fit "$sharded" --memory 80GiB --json
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "hmn: $sharded: note: 4 of 4 shards not downloaded (model-00001-of-00004.safetensors, model-00002-of-00004.safetensors and 2 more, Git LFS pointers (git lfs pull fetches them)): their weights priced from the index's total_size" ]
+	echo "$output" | jq -e '.parts.weights_bytes == 16060522496 and .model.parameters == 8030261248'
+	# One shard real, one a pointer, two not there.
+	cp --sparse=always "$MODELS/Llama-3.1-8B-partial/model-00001-of-00004.safetensors" "$sharded/"
+	rm "$sharded/model-00003-of-00004.safetensors" "$sharded/model-00004-of-00004.safetensors"
+	run_split "$HMN" fit "$sharded" --memory 80GiB --json
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "hmn: $sharded: note: 3 of 4 shards not downloaded (model-00002-of-00004.safetensors, model-00003-of-00004.safetensors, model-00004-of-00004.safetensors, 1 of them a Git LFS pointer (git lfs pull fetches it)): their weights priced from the index's total_size" ]
+	# Without a total_size the pointer cannot be priced: said as one.
+	jq 'del(.metadata.total_size)' "$TESTS_DIR/fixtures/fit/Llama-3.1-8B/model.safetensors.index.json" >"$sharded/model.safetensors.index.json"
+	pointer "$sharded/model-00003-of-00004.safetensors"
+	pointer "$sharded/model-00004-of-00004.safetensors"
+	run_split "$HMN" fit "$sharded" --memory 80GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $sharded/model-00004-of-00004.safetensors: a Git LFS pointer, not the weights: they were not downloaded (git lfs pull, or hf download)" ]
 }
 
 @test "fit plans before the download: config.json and the index price the weights at its total_size, the shards missing in a note" {
@@ -840,7 +980,7 @@ Try 'hmn fit --help'." ]
 		echo "$output" | jq -e '.parts.weights_bytes == 16060522496 and .model.parameters == 8030261248
 			and .model.dtype == "bf16"'
 	done
-	[ "$stderr" = "hmn: $MODELS/Llama-3.1-8B-three-of-four: note: 1 of 4 shards not downloaded (model-00004-of-00004.safetensors): their weights priced from the index's total_size" ]
+	[ "$stderr" = "hmn: $MODELS/Llama-3.1-8B-three-of-four: note: 1 of 4 shards not downloaded (model-00004-of-00004.safetensors): its weights priced from the index's total_size" ]
 	run_split "$HMN" fit "$MODELS/Llama-3.1-8B-partial" --memory 80GiB
 	[ "$stderr" = "hmn: $MODELS/Llama-3.1-8B-partial: note: 3 of 4 shards not downloaded (model-00002-of-00004.safetensors, model-00003-of-00004.safetensors, model-00004-of-00004.safetensors): their weights priced from the index's total_size" ]
 	[ "${lines[0]}" = "hmn fit: Llama-3.1-8B-partial: llama, 8.03B parameters (bf16), 131072 tokens x 1 sequence" ]
@@ -867,7 +1007,7 @@ Try 'hmn fit --help'." ]
 		total-size-float|model.safetensors.index.json: metadata.total_size: 1234567.5 is not a whole number of bytes of 1 or more
 		total-size-zero|model.safetensors.index.json: metadata.total_size: 0 is not a whole number of bytes of 1 or more
 		total-size-huge|model.safetensors.index.json: metadata.total_size: 1.152921504606847e+18 is more than 1125899906842624 bytes (a pebibyte)
-		total-size-tiny|model.safetensors.index.json: metadata.total_size is 1 bytes, less than a bit a parameter of config.json's shape (42432 parameters): the index is malformed
+		total-size-tiny|model.safetensors.index.json: metadata.total_size is 1 byte, less than a bit a parameter of config.json's shape (42432 parameters): the index is malformed
 		total-size-short|model.safetensors.index.json: metadata.total_size is 100 bytes, less than the 1280 its shards here hold: the index is malformed
 	EOF
 	# An index naming a shard outside its folder is refused, downloaded or not.
@@ -972,6 +1112,27 @@ hf_cache() {
 	run_split "$HMN" fit "$root" --memory 80GiB --json
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "hmn: $root/snapshots/$HASH: model-00001-of-00004.safetensors leads nowhere (its file is gone): the download is damaged, not in progress" ]
+}
+
+@test "fit ORG/NAME in another case: a suggestion, not a guess; a cache root without refs/main and one snapshot: read, said" {
+	hf_cache "$BATS_TEST_TMPDIR/hub"
+	root="$BATS_TEST_TMPDIR/hub/models--meta-llama--Llama-3.1-8B"
+	# The Hub takes ids in any case; the cache keeps the case it was fetched by (huggingface_hub
+	# would fetch meta-llama/llama-3.1-8b into a folder of its own), so the one there is named.
+	run_split env -u HF_HOME -u XDG_CACHE_HOME HF_HUB_CACHE="$BATS_TEST_TMPDIR/hub" "$HMN" fit meta-llama/llama-3.1-8b --memory 80GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: meta-llama/llama-3.1-8b: no such file or folder, nor in the Hugging Face cache ($BATS_TEST_TMPDIR/hub/models--meta-llama--llama-3.1-8b); the cache holds meta-llama/Llama-3.1-8B (names are case-sensitive here)" ]
+	# No refs/main (a cache copied in part), one snapshot: that one, said in a note.
+	rm "$root/refs/main"
+	run_split env HF_HUB_CACHE="$BATS_TEST_TMPDIR/hub" "$HMN" fit meta-llama/Llama-3.1-8B --memory 80GiB --json
+	[ "$status" -eq 0 ]
+	[ "${stderr_lines[0]}" = "hmn: meta-llama/Llama-3.1-8B: note: 3 of 4 shards not downloaded (model-00002-of-00004.safetensors, model-00003-of-00004.safetensors, model-00004-of-00004.safetensors): their weights priced from the index's total_size; no refs/main in its cache folder: its one snapshot, ${HASH:0:12}, read" ]
+	echo "$output" | jq -e '.model.name == "meta-llama/Llama-3.1-8B" and .parts.weights_bytes == 16060522496'
+	# Two: which one is meant is not known, refused as before.
+	mkdir "$root/snapshots/${HASH//5/6}"
+	run_split "$HMN" fit "$root" --memory 80GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $root: a Hugging Face cache folder without refs/main: name one of its snapshots ($root/snapshots)" ]
 }
 
 @test "fit: MAX_BATCH is the most sequences of --context that fit: --batch at it fits, one more does not" {

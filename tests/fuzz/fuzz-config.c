@@ -42,7 +42,8 @@ struct beside {
 	size_t modelopt_len, gptq_len;
 };
 
-static void read_one(const char *config, size_t len, const struct beside *side, bool alone)
+/* by_index: the weights an index's total_size, so an unknown model_type is read, not refused (open.c). */
+static void read_one(const char *config, size_t len, const struct beside *side, bool alone, bool by_index)
 {
 	char why[256] = "";
 	struct model_error e = { why, sizeof(why) };
@@ -53,6 +54,7 @@ static void read_one(const char *config, size_t len, const struct beside *side, 
 	b.modelopt_len = side->modelopt_len;
 	b.gptq = side->gptq;
 	b.gptq_len = side->gptq_len;
+	b.priced_by_index = by_index;
 	int r = alone ? 0 : add_packed(&b);
 	if (r >= 0)
 		r = config_read("config.json", config, len, &b, alone, &e);
@@ -86,7 +88,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			side.modelopt_len = (size_t)(next - side.modelopt);
 		}
 	}
-	read_one(text, len, &side, true);
-	read_one(text, len, &side, false);
+	read_one(text, len, &side, true, false);
+	read_one(text, len, &side, true, true);
+	read_one(text, len, &side, false, false);
 	return 0;
 }

@@ -111,6 +111,25 @@ int os_list_dir(const char *dir, const char *suffix, size_t max, struct name_lis
 	return name_list_finish(ret, r);
 }
 
+int os_list_folders(const char *dir, size_t max, struct name_list *ret)
+{
+	DIR *d = opendir(dir);
+	int r = 0;
+	if (!d)
+		return -errno;
+	for (struct dirent *de; r >= 0 && (de = readdir(d));) {
+		struct stat st;
+		if (de->d_name[0] == '.')
+			continue;
+		if (de->d_type == DT_DIR ||
+		    ((de->d_type == DT_LNK || de->d_type == DT_UNKNOWN) && fstatat(dirfd(d), de->d_name, &st, 0) == 0 &&
+		     S_ISDIR(st.st_mode)))
+			r = name_list_add(ret, de->d_name, "", max);
+	}
+	closedir(d);
+	return name_list_finish(ret, r);
+}
+
 char *os_full_path(const char *path)
 {
 	return realpath(path, NULL);

@@ -78,7 +78,7 @@ void os_file_close(struct reader *reader)
 		CloseHandle(reader->userdata);
 }
 
-int os_list_dir(const char *dir, const char *suffix, size_t max, struct name_list *ret)
+static int list_dir(const char *dir, const char *suffix, bool folders, size_t max, struct name_list *ret)
 {
 	size_t dlen = strlen(dir);
 	/* One separator before the *: a \\?\ path is taken as typed, and "dir\\*" is no such folder there. */
@@ -100,12 +100,22 @@ int os_list_dir(const char *dir, const char *suffix, size_t max, struct name_lis
 		return os_errno_of(GetLastError(), -EIO);
 	do {
 		char name[MAX_PATH * 4];
-		if (!(fd.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) &&
+		if (!(fd.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY) == !folders &&
 		    WideCharToMultiByte(CP_UTF8, 0, fd.cFileName, -1, name, sizeof(name), NULL, NULL))
 			r = name_list_add(ret, name, suffix, max);
 	} while (r >= 0 && FindNextFileW(find, &fd));
 	FindClose(find);
 	return name_list_finish(ret, r);
+}
+
+int os_list_dir(const char *dir, const char *suffix, size_t max, struct name_list *ret)
+{
+	return list_dir(dir, suffix, false, max, ret);
+}
+
+int os_list_folders(const char *dir, size_t max, struct name_list *ret)
+{
+	return list_dir(dir, "", true, max, ret);
 }
 
 char *os_full_path(const char *path)
