@@ -126,24 +126,13 @@ struct hmn_model {
 	const char *name;           /* general.name, or the folder's name, as it is (not made printable); NULL: none */
 	/* "llama", "gemma3", "deepseek2" as the file names it, printable (as why is in hmn_model_open()) */
 	const char *architecture;
-	/*
-	 * NULL, or what the caller should hear (printable, as why is): an
-	 * unknown architecture read as a generic transformer.
-	 */
+	/* NULL, or a doubt on the estimate the caller should hear (printable, as why is): an upper bound, a guess */
 	const char *warning;
-	/*
-	 * NULL, or what the caller may want to know that does not make the
-	 * estimate doubtful (printable, as why is): shards priced from the
-	 * index because they are not downloaded yet, a float32 checkpoint.
-	 * On stderr, never in the JSON's model.warning.
-	 */
+	/* NULL, or what is worth knowing but no doubt (printable): shards priced from the index, a float32 checkpoint */
 	const char *note;
 	enum hmn_dtype dtype;       /* the type most of the weights' bytes are in */
 	enum hmn_dtype float_dtype; /* the float type of the model (its activations, safetensors' KV default) */
-	/*
-	 * The quantization format its config names ("mxfp4", "gptq-int4",
-	 * "bnb-nf4": hmn-fit(1) lists them); NULL: none (or one hmn does not know).
-	 */
+	/* The quantization format its config names ("mxfp4", "gptq-int4", "bnb-nf4"); NULL: none, or unknown */
 	const char *quantization;
 	uint64_t parameters;
 	uint64_t weights_bytes;     /* every tensor (GGUF: as mapped, padded to the alignment) */

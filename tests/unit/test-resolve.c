@@ -457,8 +457,15 @@ static void test_cache(void)
 	   "a commit whose snapshot is not there is said");
 	model_files_clear(&f);
 	unlink(at(rel));
+	/* No refs/main (a cache copied in part): its one snapshot is read, and said to be. */
+	ok(model_resolve(at(repo), &f, &e) == 0 && strstr(f.note, "no refs/main") && strstr(f.note, "one snapshot"),
+	   "no refs/main, one snapshot: read, said in a note");
+	model_files_clear(&f);
+	/* Two snapshots and no refs/main: which is meant cannot be told. */
+	snprintf(rel, sizeof(rel), "%s/snapshots/fedcba9876543210fedcba9876543210fedcba98", repo);
+	folder(rel);
 	ok(model_resolve(at(repo), &f, &e) == -ENOENT && strstr(why, "without refs/main"),
-	   "no refs/main: said, with where the snapshots are");
+	   "no refs/main, two snapshots: said, with where the snapshots are");
 	model_files_clear(&f);
 }
 
