@@ -300,15 +300,42 @@ struct priced {
 	bool quantized;          /* some of them in the quantization's format */
 };
 
-/* count matrices of in x out (in: the input width, along which groups run), of class part. */
-static void priced_add(struct priced *p, const struct shape *s, enum quant_part part, uint64_t in, uint64_t out,
-		       uint64_t count)
+/*
+ * The name Hugging Face gives layer's module (layer UINT32_MAX: none, the
+ * module's name alone), in buf: what a checkpoint's lists of modules left in
+ * the float type name. Llama's and DeepSeek's names ("model.layers.3.mlp.experts.0.gate_proj").
+ */
+static const char *module_name(char *buf, size_t size, uint32_t layer, const char *module)
+{
+	if (!module)
+		return NULL;
+	if (layer == UINT32_MAX)
+		snprintf(buf, size, "%s", module);
+	else
+		snprintf(buf, size, "model.layers.%" PRIu32 ".%s", layer, module);
+	return buf;
+}
+
+/*
+ * count matrices of in x out (in: the input width, along which groups run),
+ * of class part, layer's module (NULL: the class decides; see module_name()).
+ */
+static void priced_module(struct priced *p, const struct shape *s, enum quant_part part, uint32_t layer,
+			  const char *module, uint64_t in, uint64_t out, uint64_t count)
 {
 	if (!count || !in || !out)
 		return;
+	char buf[128];
+	const char *name = module_name(buf, sizeof(buf), layer, module);
 	p->params = sat_add(p->params, MUL3(in, out, count));
-	p->bytes = sat_add(p->bytes, sat_mul(quant_matrix_bytes(&s->q, part, in, out, s->weights), count));
-	p->quantized |= s->q.name[0] && (unsigned)part < QUANT_PARTS && s->q.quantized[part];
+	p->bytes = sat_add(p->bytes, sat_mul(quant_module_bytes(&s->q, part, name, in, out, s->weights), count));
+	p->quantized |= s->q.name[0] && quant_module_quantized(&s->q, part, name);
+}
+
+static void priced_add(struct priced *p, const struct shape *s, enum quant_part part, uint64_t in, uint64_t out,
+		       uint64_t count)
+{
+	priced_module(p, s, part, UINT32_MAX, NULL, in, out, count);
 }
 
 /*
@@ -338,13 +365,13 @@ static int implied_vector(struct model_build *b, const char *name, uint64_t n, c
 	return implied(b, name, &p, 0, s);
 }
 
-/* count matrices of in x out, of class part, as layer i's tensor called role (blk.I.ROLE.weight). */
-static int implied_in(struct model_build *b, uint32_t i, const char *role, const struct shape *s,
+/* count matrices of in x out, of class part, layer i's module, as its tensor called role (blk.I.ROLE.weight). */
+static int implied_in(struct model_build *b, uint32_t i, const char *role, const char *module, const struct shape *s,
 		      enum quant_part part, uint64_t in, uint64_t out, uint64_t count)
 {
 	struct priced p = { 0 };
 	char name[64];
-	priced_add(&p, s, part, in, out, count);
+	priced_module(&p, s, part, i, module, in, out, count);
 	snprintf(name, sizeof(name), "blk.%u.%s.weight", i, role);
 	return implied(b, name, &p, in, s);
 }
@@ -491,12 +518,12 @@ static int implied_layer(struct model_build *b, const struct hmn_model *m, const
 		uint64_t di = m->ssm_inner, ds = m->ssm_state, dc = m->ssm_conv;
 		uint64_t rank = s->rope; /* time_step_rank, kept in rope for Mamba */
 		/* in_proj, x_proj, dt_proj, out_proj are linear layers; the convolution and A are not */
-		priced_add(&mat, s, QUANT_MLP, h, sat_mul(2, di), 1);
+		priced_module(&mat, s, QUANT_MLP, i, "mixer.in_proj", h, sat_mul(2, di), 1);
 		priced_add(&mat, s, QUANT_PARTS, di, dc, 1);
-		priced_add(&mat, s, QUANT_MLP, di, sat_add(rank, sat_mul(2, ds)), 1);
-		priced_add(&mat, s, QUANT_MLP, rank, di, 1);
+		priced_module(&mat, s, QUANT_MLP, i, "mixer.x_proj", di, sat_add(rank, sat_mul(2, ds)), 1);
+		priced_module(&mat, s, QUANT_MLP, i, "mixer.dt_proj", rank, di, 1);
 		priced_add(&mat, s, QUANT_PARTS, di, ds, 1);
-		priced_add(&mat, s, QUANT_MLP, di, h, 1);
+		priced_module(&mat, s, QUANT_MLP, i, "mixer.out_proj", di, h, 1);
 		vector = sat_add(sat_mul(3, di), h);
 	} else {
 		/*
@@ -507,21 +534,25 @@ static int implied_layer(struct model_build *b, const struct hmn_model *m, const
 		if (m->kv_lora_rank) {
 			uint64_t qk = sat_add(s->nope, s->rope);
 			if (s->q_lora) {
-				priced_add(&mat, s, QUANT_ATTENTION, h, s->q_lora, 1);
-				priced_add(&mat, s, QUANT_ATTENTION, s->q_lora, sat_mul(nh, qk), 1);
+				priced_module(&mat, s, QUANT_ATTENTION, i, "self_attn.q_a_proj", h, s->q_lora, 1);
+				priced_module(&mat, s, QUANT_ATTENTION, i, "self_attn.q_b_proj", s->q_lora, sat_mul(nh, qk), 1);
 			} else {
-				priced_add(&mat, s, QUANT_ATTENTION, h, sat_mul(nh, qk), 1);
+				priced_module(&mat, s, QUANT_ATTENTION, i, "self_attn.q_proj", h, sat_mul(nh, qk), 1);
 			}
 			vector = sat_add(vector, sat_add(s->q_lora, m->kv_lora_rank));
-			priced_add(&mat, s, QUANT_ATTENTION, h, sat_add(m->kv_lora_rank, s->rope), 1);
-			priced_add(&mat, s, QUANT_ATTENTION, m->kv_lora_rank, sat_mul(nh, sat_add(s->nope, s->v_head)), 1);
-			if ((r = implied_in(b, i, "attn_output", s, QUANT_ATTENTION, sat_mul(nh, s->v_head), h, 1)) < 0)
+			priced_module(&mat, s, QUANT_ATTENTION, i, "self_attn.kv_a_proj_with_mqa", h,
+				      sat_add(m->kv_lora_rank, s->rope), 1);
+			priced_module(&mat, s, QUANT_ATTENTION, i, "self_attn.kv_b_proj", m->kv_lora_rank,
+				      sat_mul(nh, sat_add(s->nope, s->v_head)), 1);
+			if ((r = implied_in(b, i, "attn_output", "self_attn.o_proj", s, QUANT_ATTENTION,
+					    sat_mul(nh, s->v_head), h, 1)) < 0)
 				return r;
 		} else {
-			if ((r = implied_in(b, i, "attn_q", s, QUANT_ATTENTION, h, sat_mul(nh, hd), 1)) < 0 ||
-			    (r = implied_in(b, i, "attn_k", s, QUANT_ATTENTION, h, sat_mul(nkv, hd), 1)) < 0 ||
-			    (r = implied_in(b, i, "attn_v", s, QUANT_ATTENTION, h, sat_mul(nkv, hd), 1)) < 0 ||
-			    (r = implied_in(b, i, "attn_output", s, QUANT_ATTENTION, sat_mul(nh, hd), h, 1)) < 0)
+			if ((r = implied_in(b, i, "attn_q", "self_attn.q_proj", s, QUANT_ATTENTION, h, sat_mul(nh, hd), 1)) < 0 ||
+			    (r = implied_in(b, i, "attn_k", "self_attn.k_proj", s, QUANT_ATTENTION, h, sat_mul(nkv, hd), 1)) < 0 ||
+			    (r = implied_in(b, i, "attn_v", "self_attn.v_proj", s, QUANT_ATTENTION, h, sat_mul(nkv, hd), 1)) < 0 ||
+			    (r = implied_in(b, i, "attn_output", "self_attn.o_proj", s, QUANT_ATTENTION, sat_mul(nh, hd), h,
+					    1)) < 0)
 				return r;
 			if (s->qkv_bias)
 				vector = sat_add(vector, sat_add(sat_mul(nh, hd), sat_mul(2, sat_mul(nkv, hd))));
@@ -543,18 +574,25 @@ static int implied_layer(struct model_build *b, const struct hmn_model *m, const
 		enum quant_part part = moe ? QUANT_EXPERTS : QUANT_MLP;
 		uint64_t copies = moe ? m->n_expert : 1;
 		/* up (and gate) from the width, down back to it */
+		/* each expert priced as the first is (a list leaves out all of a layer's experts or none) */
 		if ((!(f && f->plain_mlp) &&
-		     (r = implied_in(b, i, moe ? "ffn_gate_exps" : "ffn_gate", s, part, h, ff, copies)) < 0) ||
-		    (r = implied_in(b, i, moe ? "ffn_up_exps" : "ffn_up", s, part, h, ff, copies)) < 0 ||
-		    (r = implied_in(b, i, moe ? "ffn_down_exps" : "ffn_down", s, part, ff, h, copies)) < 0)
+		     (r = implied_in(b, i, moe ? "ffn_gate_exps" : "ffn_gate", moe ? "mlp.experts.0.gate_proj" : "mlp.gate_proj",
+				     s, part, h, ff, copies)) < 0) ||
+		    (r = implied_in(b, i, moe ? "ffn_up_exps" : "ffn_up", moe ? "mlp.experts.0.up_proj" : "mlp.up_proj",
+				    s, part, h, ff, copies)) < 0 ||
+		    (r = implied_in(b, i, moe ? "ffn_down_exps" : "ffn_down", moe ? "mlp.experts.0.down_proj" : "mlp.down_proj",
+				    s, part, ff, h, copies)) < 0)
 			return r;
 		/* gpt-oss: the router's bias, each expert's gate_up_proj_bias (2 x ff) and down_proj_bias */
 		if (moe && f && f->moe_bias)
 			vector = sat_add(vector, sat_mul(m->n_expert, sat_add(1, sat_add(sat_mul(2, ff), h))));
-		if (moe && ((r = implied_in(b, i, "ffn_gate_inp", s, QUANT_ROUTER, h, m->n_expert, 1)) < 0 ||
-			    (r = implied_in(b, i, "ffn_gate_shexp", s, QUANT_MLP, h, s->ff_shared, 1)) < 0 ||
-			    (r = implied_in(b, i, "ffn_up_shexp", s, QUANT_MLP, h, s->ff_shared, 1)) < 0 ||
-			    (r = implied_in(b, i, "ffn_down_shexp", s, QUANT_MLP, s->ff_shared, h, 1)) < 0))
+		if (moe && ((r = implied_in(b, i, "ffn_gate_inp", "mlp.gate", s, QUANT_ROUTER, h, m->n_expert, 1)) < 0 ||
+			    (r = implied_in(b, i, "ffn_gate_shexp", "mlp.shared_experts.gate_proj", s, QUANT_MLP, h,
+					    s->ff_shared, 1)) < 0 ||
+			    (r = implied_in(b, i, "ffn_up_shexp", "mlp.shared_experts.up_proj", s, QUANT_MLP, h,
+					    s->ff_shared, 1)) < 0 ||
+			    (r = implied_in(b, i, "ffn_down_shexp", "mlp.shared_experts.down_proj", s, QUANT_MLP, s->ff_shared,
+					    h, 1)) < 0))
 			return r;
 	}
 	snprintf(name, sizeof(name), "blk.%u.weight", i);
@@ -571,10 +609,10 @@ static int implied_tensors(struct model_build *b, const struct hmn_model *m, con
 	struct priced embd = { 0 }, positions = { 0 }, types = { 0 }, pooler = { 0 }, head = { 0 };
 	int r;
 	/* Embeddings are rows of the width: an MLX group runs along it, as a head's input does. */
-	priced_add(&embd, s, QUANT_EMBED, s->h, sat_add(s->vocab, s->extra_vocab), 1);
+	priced_module(&embd, s, QUANT_EMBED, UINT32_MAX, "model.embed_tokens", s->h, sat_add(s->vocab, s->extra_vocab), 1);
 	priced_add(&positions, s, QUANT_EMBED, s->h, s->positions, 1);
 	priced_add(&types, s, QUANT_EMBED, s->h, s->types, 1);
-	priced_add(&head, s, QUANT_HEAD, s->h, s->vocab, 1);
+	priced_module(&head, s, QUANT_HEAD, UINT32_MAX, "lm_head", s->h, s->vocab, 1);
 	/* An encoder's pooler: a dense layer of the width (its bias with the vectors). */
 	if (encoder)
 		priced_add(&pooler, s, QUANT_MLP, s->h, s->h, 1);
@@ -1642,21 +1680,30 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 	if (!cJSON_IsObject(c.text))
 		c.text = root;
 	/* NVIDIA ModelOpt's hf_quant_config.json and AutoGPTQ's quantize_config.json beside it, where open.c found them. */
+	/*
+	 * One that is not JSON stands as a null, which quant_read() says is not
+	 * an object where it reads it: a stray quantize_config.json beside a
+	 * config.json that names its own quantization is not read. Both live
+	 * until the tensors are priced: s.q borrows their lists of modules.
+	 */
 	cJSON *modelopt = b->modelopt ? cJSON_ParseWithLength(b->modelopt, b->modelopt_len) : NULL;
 	cJSON *gptq = b->gptq ? cJSON_ParseWithLength(b->gptq, b->gptq_len) : NULL;
-	if (b->modelopt && !cJSON_IsObject(modelopt)) {
-		r = model_fail(e, -EINVAL, "hf_quant_config.json beside %s: not a JSON object", c.file);
-	} else if (b->gptq && !cJSON_IsObject(gptq)) {
-		r = model_fail(e, -EINVAL, "quantize_config.json beside %s: not a JSON object", c.file);
+	if (b->modelopt && !modelopt)
+		modelopt = cJSON_CreateNull();
+	if (b->gptq && !gptq)
+		gptq = cJSON_CreateNull();
+	if ((b->modelopt && !modelopt) || (b->gptq && !gptq)) {
+		r = model_fail(e, -ENOMEM, "%s: out of memory", c.file);
 	} else {
 		c.modelopt = modelopt;
 		c.gptq = gptq;
 		r = read_config(&c, m, &s, implies_tensors, &swa, &n_swa, &pattern);
 	}
-	cJSON_Delete(modelopt);
-	cJSON_Delete(gptq);
 	if (r >= 0 && implies_tensors && (r = implied_tensors(b, m, &s)) < 0)
 		r = model_fail(e, r, "%s: the shape it gives is too large", c.file);
+	cJSON_Delete(modelopt);
+	cJSON_Delete(gptq);
+	memset(s.q.keep, 0, sizeof(s.q.keep));
 	/* A vision-language model's image tower and projector: the vision part (model/vision.c). */
 	if (r >= 0 && implies_tensors)
 		r = vision_read(root, c.file, s.h, s.weights, b, e);

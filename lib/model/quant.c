@@ -28,9 +28,7 @@
  *   EXL2: a mean number of bits a weight, head_bits for the head.
  *
  * modules_to_not_convert, llm_int8_skip_modules, ignore and exclude_modules
- * name modules left in the float type: a name that says attention, a
- * router, the embeddings, the head, the MLP or a vision tower keeps that
- * class in it (a name of one layer's module alone is too small to count).
+ * name modules left in the float type, matched module by module (below).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -149,6 +147,197 @@ static int q_group(const struct qctx *c, const cJSON *obj, const char *key, int6
 
 /* ---- the modules left in the float type ------------------------------------- */
 
+/*
+ * The lists are matched module by module, as the code that reads them does:
+ *
+ *   compressed-tensors (utils/match.py, is_match/_match_name): "re:PATTERN"
+ *     is Python's re.match (anchored at the start only), anything else the
+ *     module's exact name. llm-compressor saves its recipe's patterns
+ *     resolved (QuantizationConfig.from_pretrained lists every module left
+ *     out by name: "model.layers.0.self_attn.q_proj" ...), Kimi-K2's config
+ *     the patterns themselves ("re:.*self_attn.*", "re:.*shared_experts.*").
+ *   ModelOpt (export/quant_utils.py, is_layer_excluded): fnmatch globs
+ *     ("*lm_head*", "model.layers.0.mlp*").
+ *   transformers (bitsandbytes, GPTQ, AWQ, fp8 modules_to_not_convert;
+ *     should_convert_module): a name equal to the module's, a prefix of it
+ *     up to a dot ("model.layers.3." or "lm_head"), or its tail after a dot.
+ */
+
+/* Steps a pattern may take on one name: past them it is one hmn cannot tell. */
+#define RX_STEPS 20000
+
+/* Does the atom at re (a char, "." or "\\c") match c? Its length in *ret_len. */
+static bool rx_atom(const char *re, char c, size_t *ret_len)
+{
+	if (re[0] == '\\' && re[1]) {
+		*ret_len = 2;
+		return c == re[1];
+	}
+	*ret_len = 1;
+	return re[0] == '.' ? c != '\0' : c == re[0];
+}
+
+/* re.match of a pattern without groups (literals, ".", "\\c", "*", "+", "?", "$") at s; -1: too many steps. */
+static int rx_here(const char *re, const char *s, unsigned *steps)
+{
+	if (++*steps > RX_STEPS)
+		return -1;
+	if (!re[0])
+		return 1;
+	if (re[0] == '$' && !re[1])
+		return !*s;
+	size_t len;
+	bool hit = *s && rx_atom(re, *s, &len);
+	rx_atom(re, 'x', &len);
+	char quant = re[len];
+	const char *rest = re + len + (quant == '*' || quant == '+' || quant == '?');
+	if (quant == '?') {
+		int r = hit ? rx_here(rest, s + 1, steps) : 0;
+		return r ? r : rx_here(rest, s, steps);
+	}
+	if (quant == '*' || quant == '+') {
+		const char *t = s;
+		if (quant == '+') {
+			if (!hit)
+				return 0;
+			t++;
+		}
+		for (;; t++) {
+			int r = rx_here(rest, t, steps);
+			if (r)
+				return r;
+			if (!*t || !rx_atom(re, *t, &len))
+				return 0;
+		}
+	}
+	return hit ? rx_here(re + len, s + 1, steps) : 0;
+}
+
+/*
+ * re.match of a pattern whose groups are plain alternatives ("(gate|up)_proj"),
+ * each group tried alternative by alternative; -1: a pattern hmn cannot
+ * read (classes, counts, nested or repeated groups) or too many steps.
+ */
+static int rx_match(const char *re, const char *s, unsigned *steps)
+{
+	const char *open = NULL;
+	for (const char *p = re; *p; p++) {
+		if (*p == '\\' && p[1]) {
+			p++;
+			continue;
+		}
+		if (*p == '[' || *p == '{' || *p == ')' || *p == '|' || (*p == '^' && p != re))
+			return -1;
+		if (*p == '(') {
+			open = p;
+			break;
+		}
+	}
+	if (!open)
+		return rx_here(re[0] == '^' ? re + 1 : re, s, steps);
+	const char *close = open + 1;
+	while (*close && *close != ')') {
+		if (*close == '(' || *close == '[' || *close == '{' || *close == '?')
+			return -1;
+		close += close[0] == '\\' && close[1] ? 2 : 1;
+	}
+	if (!*close || close[1] == '*' || close[1] == '+' || close[1] == '?' || close[1] == '{')
+		return -1;
+	char buf[512];
+	for (const char *alt = open + 1;;) {
+		const char *bar = alt;
+		while (bar < close && *bar != '|')
+			bar += bar[0] == '\\' && bar[1] ? 2 : 1;
+		int n = snprintf(buf, sizeof(buf), "%.*s%.*s%s", (int)(open - re), re, (int)(bar - alt), alt, close + 1);
+		if (n < 0 || (size_t)n >= sizeof(buf))
+			return -1;
+		int r = rx_match(buf, s, steps);
+		if (r)
+			return r;
+		if (bar >= close)
+			return 0;
+		alt = bar + 1;
+	}
+}
+
+/* fnmatch's glob ("*", "?", "[abc]", "[!a-z]"), the whole name. */
+static bool glob_match(const char *g, const char *s)
+{
+	const char *star = NULL, *back = NULL;
+	while (*s) {
+		if (*g == '*') {
+			star = ++g;
+			back = s;
+			continue;
+		}
+		bool hit = false;
+		size_t len = 1;
+		if (*g == '[') {
+			const char *p = g + 1;
+			bool neg = *p == '!';
+			p += neg;
+			const char *first = p;
+			while (*p && (*p != ']' || p == first)) {
+				if (p[1] == '-' && p[2] && p[2] != ']') {
+					hit |= *s >= p[0] && *s <= p[2];
+					p += 3;
+				} else {
+					hit |= *s == *p++;
+				}
+			}
+			if (*p == ']') {
+				hit ^= neg;
+				len = (size_t)(p - g) + 1;
+			} else {
+				hit = *s == '[';
+			}
+		} else {
+			hit = *g && (*g == '?' || *g == *s);
+		}
+		if (hit) {
+			g += len;
+			s++;
+		} else if (star) {
+			g = star;
+			s = ++back;
+		} else {
+			return false;
+		}
+	}
+	while (*g == '*')
+		g++;
+	return !*g;
+}
+
+/* transformers' should_convert_module: equal, a prefix to a dot, or the tail after one. */
+static bool name_match(const char *key, const char *module)
+{
+	size_t k = strlen(key), m = strlen(module);
+	if (!k)
+		return false;
+	if (!strcmp(key, module) || (m > k && module[k] == '.' && !strncmp(module, key, k)))
+		return true;
+	if (m > k && module[m - k - 1] == '.' && !strcmp(module + m - k, key))
+		return true;
+	/* "self_attn" in "model.layers.0.self_attn.q_proj": bitsandbytes' "key." anywhere after a dot */
+	for (const char *p = module; (p = strstr(p, key)) != NULL; p++)
+		if ((p == module || p[-1] == '.') && p[k] == '.')
+			return true;
+	return false;
+}
+
+/* Does a list's entry name module? -1: a pattern hmn cannot read. */
+static int entry_match(const char *entry, const char *module)
+{
+	if (!strncmp(entry, "re:", 3)) {
+		unsigned steps = 0;
+		return rx_match(entry + 3, module, &steps);
+	}
+	if (strpbrk(entry, "*?["))
+		return glob_match(entry, module);
+	return name_match(entry, module);
+}
+
 /* Does a module's name name a whole class (not one layer's: "model.layers.3.mlp")? */
 static bool one_layer_only(const char *s)
 {
@@ -161,10 +350,36 @@ static bool one_layer_only(const char *s)
 	return false;
 }
 
-/* The classes a module name (or pattern: "model.layers.*.self_attn", "re:.*lm_head") keeps in the float type. */
+/* Does s hold word followed by none of the characters in not_after? */
+static bool has_word(const char *s, const char *word, const char *not_after)
+{
+	size_t n = strlen(word);
+	for (const char *p = s; (p = strstr(p, word)) != NULL; p++)
+		if (!p[n] || !strchr(not_after, p[n]))
+			return true;
+	return false;
+}
+
+/*
+ * The classes a module name keeps in the float type as a whole. The
+ * embeddings, head and vision tower by what it says; the layers' classes
+ * only for a name that is neither one layer's nor a pattern hmn matches
+ * module by module (quant_module_bytes()): "self_attn", "mlp", bitsandbytes'
+ * "block_sparse_moe.gate", a regular expression hmn cannot read.
+ */
 static void keep_float(struct quant *q, const char *s)
 {
 	if (one_layer_only(s))
+		return;
+	if (strstr(s, "vision") || strstr(s, "visual") || strstr(s, "multi_modal_projector") ||
+	    strstr(s, "mm_projector") || strstr(s, "image"))
+		q->quantized[QUANT_VISION] = false;
+	bool matched = strpbrk(s, "*?[") != NULL;
+	if (!strncmp(s, "re:", 3)) {
+		unsigned steps = 0;
+		matched = rx_match(s + 3, "", &steps) >= 0;
+	}
+	if (matched)
 		return;
 	if (strstr(s, "lm_head") || strstr(s, "output_layer") || strstr(s, "embed_out"))
 		q->quantized[QUANT_HEAD] = false;
@@ -172,16 +387,21 @@ static void keep_float(struct quant *q, const char *s)
 		q->quantized[QUANT_EMBED] = false;
 	if (strstr(s, "attn") || strstr(s, "attention"))
 		q->quantized[QUANT_ATTENTION] = false;
-	if (strstr(s, "router") || strstr(s, "mlp.gate") || strstr(s, "block_sparse_moe.gate"))
+	/* the router: "router", "mlp.gate" and "block_sparse_moe.gate", not an MLP's gate_proj or gate_up_proj */
+	if (strstr(s, "router") || has_word(s, "mlp.gate", "_") || has_word(s, "block_sparse_moe.gate", "_"))
 		q->quantized[QUANT_ROUTER] = false;
-	if (strstr(s, "vision") || strstr(s, "visual") || strstr(s, "multi_modal_projector") ||
-	    strstr(s, "mm_projector") || strstr(s, "image"))
-		q->quantized[QUANT_VISION] = false;
-	if (strstr(s, "experts"))
+	/* shared experts are hmn's MLP class, never the routed experts */
+	if (strstr(s, "shared_expert"))
+		q->quantized[QUANT_MLP] = false;
+	else if (strstr(s, "experts"))
 		q->quantized[QUANT_EXPERTS] = false;
-	/* "mlp" alone, not "mlp.gate" (a router) or "mlp.experts" */
+	/* "mlp" alone or its projections ("mlp.gate_proj"), not its router or experts */
 	const char *m = strstr(s, "mlp");
-	if ((m && m[3] != '.') || (m && strstr(s, "mlp.*")) || strstr(s, "feed_forward"))
+	bool mlp_part = m && m[3] == '.' && !strncmp(m + 4, "gate", 4) && m[8] == '_';
+	if ((m && m[3] != '.') || mlp_part || (m && strstr(s, "mlp.*")) ||
+	    (strstr(s, "feed_forward") && !strstr(s, "router") && !strstr(s, "experts")))
+		q->quantized[QUANT_MLP] = false;
+	if (m && m[3] == '.' && (!strncmp(m + 4, "up_proj", 7) || !strncmp(m + 4, "down_proj", 9)))
 		q->quantized[QUANT_MLP] = false;
 }
 
@@ -199,7 +419,26 @@ static int q_modules(const struct qctx *c, const cJSON *obj, const char *key, st
 			return q_fail_value(c, key, v, "is not a module's name (in the list)");
 		keep_float(q, v->valuestring);
 	}
+	if (list->child)
+		q->keep[q->keep[0] ? 1 : 0] = list;
 	return 0;
+}
+
+bool quant_module_quantized(const struct quant *q, enum quant_part part, const char *module)
+{
+	if ((unsigned)part >= QUANT_PARTS || q->layout == QUANT_LAYOUT_NONE || !q->quantized[part])
+		return false;
+	if (!module)
+		return true;
+	for (size_t i = 0; i < 2; i++) {
+		const cJSON *v;
+		if (!q->keep[i])
+			continue;
+		cJSON_ArrayForEach(v, q->keep[i])
+			if (cJSON_IsString(v) && entry_match(v->valuestring, module) > 0)
+				return false;
+	}
+	return true;
 }
 
 static void set_all(struct quant *q, bool embed, bool head, bool router, bool vision)
@@ -401,12 +640,22 @@ static int read_compressed(const struct qctx *c, const cJSON *qc, struct quant *
 	return q_modules(c, qc, "ignore", q);
 }
 
-/* MLX's top-level quantization: {"group_size": 64, "bits": 4} (per-module overrides left out). */
+/*
+ * MLX's top-level quantization: {"group_size": 64, "bits": 4, "mode":
+ * "affine"} (per-module overrides left out). mlx_lm's utils.py
+ * (quantize_model) writes mode beside group_size and bits; mlx.nn's
+ * QuantizedLinear keeps a bias beside each group's scale in affine mode
+ * alone, and mx.quantize's mxfp4, nvfp4 and mxfp8 modes store one uint8
+ * scale a group (e8m0, or nvfp4's e4m3) and no biases, at their fixed
+ * groups (32, 16, 32) and bits (4, 4, 8).
+ */
 static int read_mlx(const struct qctx *c, const cJSON *mq, struct quant *q)
 {
 	static const unsigned bits[] = { 2, 3, 4, 5, 6, 8, 0 };
+	const char *mode;
 	int r;
-	if ((r = q_bits(c, mq, "bits", bits, 4, &q->bits)) < 0 || (r = q_group(c, mq, "group_size", 64, &q->group)) < 0)
+	if ((r = q_string(c, mq, "mode", &mode)) < 0 ||
+	    (r = q_bits(c, mq, "bits", bits, 4, &q->bits)) < 0 || (r = q_group(c, mq, "group_size", 64, &q->group)) < 0)
 		return r;
 	if (!q->group)
 		return q_fail_value(c, "group_size", cJSON_GetObjectItemCaseSensitive(mq, "group_size"), "is not a group size");
@@ -414,7 +663,17 @@ static int read_mlx(const struct qctx *c, const cJSON *mq, struct quant *q)
 	set_all(q, true, true, true, false);
 	q->layout = QUANT_LAYOUT_MLX;
 	q->dtype = int_label(q->bits);
-	name_it(q, "mlx", "bit", q->bits);
+	if (!mode || !strcmp(mode, "affine")) {
+		q->zeros = true; /* the biases */
+		name_it(q, "mlx", "bit", q->bits);
+		return 0;
+	}
+	if (strcmp(mode, "mxfp4") && strcmp(mode, "nvfp4") && strcmp(mode, "mxfp8"))
+		return q_fail_value(c, "mode", cJSON_GetObjectItemCaseSensitive(mq, "mode"),
+				    "is not affine, mxfp4, nvfp4 or mxfp8");
+	q->bits = mode[2] == '8' ? 8 : 4;
+	q->dtype = mode[2] == '8' ? HMN_DTYPE_F8_E4M3 : mode[0] == 'n' ? HMN_DTYPE_F4 : HMN_DTYPE_MXFP4;
+	snprintf(q->name, sizeof(q->name), "mlx-%s", mode);
 	return 0;
 }
 
@@ -502,7 +761,7 @@ static int read_quant(const char *file, const cJSON *root, const cJSON *modelopt
 	if (modelopt) {
 		struct qctx mc = { .file = beside_name(file, "hf_quant_config.json", side, sizeof(side)), .where = "", .e = e };
 		if (!cJSON_IsObject(modelopt))
-			return model_fail(e, -EINVAL, "%s: not a JSON object", mc.file);
+			return model_fail(e, -EINVAL, "hf_quant_config.json beside %s: not a JSON object", file);
 		if ((r = read_modelopt(&mc, modelopt, q)) < 0 || q->name[0] || q->unknown[0])
 			return r;
 	}
@@ -555,7 +814,7 @@ static int read_quant(const char *file, const cJSON *root, const cJSON *modelopt
 	if (gptq) {
 		struct qctx gc = { .file = beside_name(file, "quantize_config.json", side, sizeof(side)), .where = "", .e = e };
 		if (!cJSON_IsObject(gptq))
-			return model_fail(e, -EINVAL, "%s: not a JSON object", gc.file);
+			return model_fail(e, -EINVAL, "quantize_config.json beside %s: not a JSON object", file);
 		return read_gptq_awq(&gc, gptq, false, q);
 	}
 	return 0;
@@ -597,6 +856,14 @@ static uint64_t packed(uint64_t weights, unsigned bits)
 	return sat_mul(div_up(sat_mul(weights, bits), 32), 4);
 }
 
+uint64_t quant_module_bytes(const struct quant *q, enum quant_part part, const char *module, uint64_t in,
+			    uint64_t out, enum hmn_dtype float_type)
+{
+	if (module && !quant_module_quantized(q, part, module))
+		return dtype_price(float_type, sat_mul(in, out));
+	return quant_matrix_bytes(q, part, in, out, float_type);
+}
+
 uint64_t quant_matrix_bytes(const struct quant *q, enum quant_part part, uint64_t in, uint64_t out,
 			    enum hmn_dtype float_type)
 {
@@ -636,7 +903,8 @@ uint64_t quant_matrix_bytes(const struct quant *q, enum quant_part part, uint64_
 		/* e2m1 pairs, an fp8 scale per 16, a float32 global scale for weights and inputs */
 		return sat_add(sat_add(div_up(n, 2), sat_mul(div_up(in, q->group ? q->group : 16), out)), 8);
 	case QUANT_LAYOUT_MLX:
-		return sat_add(sat_mul(packed(in, q->bits), out), sat_mul(sat_mul(scales, 2), fsize));
+		/* affine: a scale and a bias a group in the float type; mxfp4, nvfp4, mxfp8: a uint8 scale */
+		return sat_add(sat_mul(packed(in, q->bits), out), q->zeros ? sat_mul(sat_mul(scales, 2), fsize) : scales);
 	case QUANT_LAYOUT_PACKED:
 		/* weight_packed, weight_scale in the float type, zero points when asymmetric, weight_shape */
 		return sat_add(sat_add(sat_mul(packed(in, q->bits), out), sat_mul(scales, fsize)),

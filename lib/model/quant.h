@@ -58,6 +58,13 @@ struct quant {
 	bool quantized[QUANT_PARTS]; /* which classes are in the format; the rest in the float type */
 	enum hmn_dtype dtype;        /* the type a tally of types names it by (int4, i8, f8_e4m3, mxfp4) */
 	char unknown[48];            /* a quant_method hmn does not know: priced in the float type */
+	/*
+	 * The lists of modules left in the float type (ignore,
+	 * modules_to_not_convert, exclude_modules ...), borrowed from the
+	 * JSON quant_read() was given: valid while it is; NULL: none.
+	 * quant_module_bytes() matches a module's name against them.
+	 */
+	const cJSON *keep[2];
 };
 
 /*
@@ -79,6 +86,18 @@ int quant_read(const char *file, const cJSON *root, const cJSON *modelopt, const
  */
 uint64_t quant_matrix_bytes(const struct quant *q, enum quant_part part, uint64_t in, uint64_t out,
 			    enum hmn_dtype float_type);
+/*
+ * As quant_matrix_bytes(), for the module of that name as Hugging Face
+ * names it ("model.layers.3.self_attn.q_proj", "lm_head"): the float type's
+ * where the checkpoint's lists of modules left out name it (an exact name,
+ * a glob, or a "re:" pattern), so that a list of single layers' modules
+ * (llm-compressor writes every ignored module by name) is priced as it is.
+ * module NULL: the class alone decides.
+ */
+uint64_t quant_module_bytes(const struct quant *q, enum quant_part part, const char *module, uint64_t in,
+			    uint64_t out, enum hmn_dtype float_type);
+/* Is a matrix of class part, of that module (NULL: any), in the format (not left in the float type)? */
+bool quant_module_quantized(const struct quant *q, enum quant_part part, const char *module);
 /* The bits of one packed weight in an int32 or uint32 word (GPTQ, AWQ, MLX, compressed-tensors); 0: none. */
 unsigned quant_word_bits(const struct quant *q);
 

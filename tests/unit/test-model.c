@@ -3145,8 +3145,45 @@ static void test_quant_layouts(void)
 	root = cJSON_Parse("{\"quantization_config\":{\"quant_method\":\"modelopt\",\"quant_algo\":\"NVFP4\","
 			   "\"group_size\":16,\"ignore\":[\"lm_head\",\"model.layers.*.self_attn*\"]}}");
 	ok(quant_read("config.json", root, NULL, NULL, &q, &e) == 0 && !strcmp(q.name, "nvfp4"), "quant_method modelopt reads");
-	ok(!q.quantized[QUANT_ATTENTION] && !q.quantized[QUANT_HEAD] && q.quantized[QUANT_MLP],
+	/* ModelOpt's exclude_modules are fnmatch globs (is_layer_excluded), matched module by module */
+	ok(!quant_module_quantized(&q, QUANT_ATTENTION, "model.layers.7.self_attn.k_proj") &&
+	   !quant_module_quantized(&q, QUANT_HEAD, "lm_head") &&
+	   quant_module_quantized(&q, QUANT_MLP, "model.layers.7.mlp.up_proj"),
 	   "modelopt: its ignore list leaves attention and head unquantized");
+	cJSON_Delete(root);
+
+	/*
+	 * The patterns of each kind as their readers match them: compressed-tensors'
+	 * "re:" is re.match, anchored at the start; ModelOpt's globs the whole
+	 * name; transformers' names a module, a prefix to a dot or a tail.
+	 */
+	root = cJSON_Parse("{\"quantization_config\":{\"quant_method\":\"compressed-tensors\",\"format\":\"pack-quantized\","
+			   "\"config_groups\":{\"g\":{\"weights\":{\"num_bits\":4,\"type\":\"int\",\"strategy\":\"group\","
+			   "\"group_size\":32}}},\"ignore\":[\"re:.*shared_experts.*\",\"re:.*mlp\\\\.(gate|up|gate_up|down)_proj.*\","
+			   "\"re:model[.]embed\",\"re:lm_head$\",\"model.layers.2.self_attn.q_proj\",\"*.layers.[3-4].*\"]}}");
+	ok(quant_read("config.json", root, NULL, NULL, &q, &e) == 0, "a Kimi-K2 ignore list reads");
+	ok(!quant_module_quantized(&q, QUANT_MLP, "model.layers.3.mlp.shared_experts.up_proj") &&
+	   quant_module_quantized(&q, QUANT_EXPERTS, "model.layers.9.mlp.experts.0.up_proj") &&
+	   !quant_module_quantized(&q, QUANT_MLP, "model.layers.0.mlp.gate_proj") &&
+	   quant_module_quantized(&q, QUANT_EXPERTS, "model.layers.9.mlp.experts.0.gate_proj") &&
+	   quant_module_quantized(&q, QUANT_ROUTER, "model.layers.9.mlp.gate") && q.quantized[QUANT_EXPERTS] &&
+	   q.quantized[QUANT_MLP], "re:.*shared_experts.* leaves the shared experts in bf16, not the routed ones");
+	ok(!quant_module_quantized(&q, QUANT_ATTENTION, "model.layers.2.self_attn.q_proj") &&
+	   quant_module_quantized(&q, QUANT_ATTENTION, "model.layers.2.self_attn.k_proj") &&
+	   quant_module_quantized(&q, QUANT_ATTENTION, "model.layers.12.self_attn.q_proj") &&
+	   !quant_module_quantized(&q, QUANT_ATTENTION, "model.layers.4.self_attn.o_proj") &&
+	   quant_module_quantized(&q, QUANT_ATTENTION, "model.layers.5.self_attn.o_proj") &&
+	   !quant_module_quantized(&q, QUANT_HEAD, "lm_head") && quant_module_quantized(&q, QUANT_HEAD, "x.lm_head"),
+	   "exact names, globs and re.match's anchors, module by module");
+	cJSON_Delete(root);
+	/* a pattern hmn cannot read, or one that takes too long, is not taken to match */
+	root = cJSON_Parse("{\"quantization_config\":{\"quant_method\":\"compressed-tensors\",\"format\":\"pack-quantized\","
+			   "\"config_groups\":{\"g\":{\"weights\":{\"num_bits\":4,\"type\":\"int\",\"strategy\":\"group\","
+			   "\"group_size\":32}}},\"ignore\":[\"re:.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*.*z\",\"re:.*layers\\\\.\\\\d+\\\\.mlp\","
+			   "\"re:((a|b)|c)\",\"re:(a\",\"[\",\"\"]}}");
+	ok(quant_read("config.json", root, NULL, NULL, &q, &e) == 0 &&
+	   quant_module_quantized(&q, QUANT_ATTENTION, "model.layers.20.self_attn.q_proj.weight.and.some.more.words"),
+	   "hostile patterns: no match, no hang");
 	cJSON_Delete(root);
 
 	/* Whole models: the embeddings and head stay bf16 unless the format quantizes them. */
