@@ -75,7 +75,7 @@ static const cJSON *lookup(const struct config *c, const char *key, const char *
 		memcpy(outer, key, (size_t)(dot - key));
 		outer[dot - key] = '\0';
 		const cJSON *o = lookup(c, outer, NULL);
-		/* A sub-configuration that is not an object is its keys' wrong value, said as theirs. */
+		/* A sub-configuration that is not an object is refused by sub_config_refused(), naming it. */
 		const cJSON *v = cJSON_IsObject(o) ? present(cJSON_GetObjectItemCaseSensitive(o, dot + 1)) : o;
 		if (v && ret_where)
 			*ret_where = "";
@@ -119,6 +119,28 @@ static void describe(const cJSON *v, char *out, size_t size)
 	}
 }
 
+/*
+ * A key of a sub-configuration ("ffn_config.ffn_hidden_size") whose
+ * sub-configuration is there but not an object ("ffn_config": 16) is
+ * malformed, said naming the sub-configuration: its number is no key's value.
+ */
+static int sub_config_refused(const struct config *c, const char *key)
+{
+	const char *dot = strchr(key, '.');
+	char outer[32];
+	if (!dot || (size_t)(dot - key) >= sizeof(outer))
+		return 0;
+	memcpy(outer, key, (size_t)(dot - key));
+	outer[dot - key] = '\0';
+	const char *where = "";
+	const cJSON *o = lookup(c, outer, &where);
+	if (!o || cJSON_IsObject(o))
+		return 0;
+	char shown[64];
+	describe(o, shown, sizeof(shown));
+	return model_fail(c->e, -EINVAL, "%s: %s%s: %s is not an object (of %s)", c->file, where, outer, shown, dot + 1);
+}
+
 /* One of keys written as null, in text_config or at the top level. */
 static bool written_null(const struct config *c, const char *const *keys)
 {
@@ -160,6 +182,9 @@ static int config_number(const struct config *c, const char *const *keys, uint64
 	const char *const *names = keys;
 	for (; *keys; keys++) {
 		const char *where = "";
+		int r = sub_config_refused(c, *keys);
+		if (r < 0)
+			return r;
 		const cJSON *v = lookup(c, *keys, &where);
 		if (!v)
 			continue;
@@ -219,6 +244,9 @@ static int config_optional(const struct config *c, const char *const *keys, uint
 static int config_flag(const struct config *c, const char *key, bool fallback, bool *ret)
 {
 	const char *where = "";
+	int r = sub_config_refused(c, key);
+	if (r < 0)
+		return r;
 	const cJSON *v = lookup(c, key, &where);
 	if (v && !cJSON_IsBool(v)) {
 		char shown[64];

@@ -2275,7 +2275,10 @@ static void test_config_families(void)
 		       "attn_config.kv_n_heads: the string \"8\" is not a number");
 	config_refused("{\"model_type\":\"dbrx\",\"attn_config\":{\"kv_n_heads\":5}}",
 		       "attn_config.kv_n_heads: 5 does not divide num_attention_heads, 16");
-	config_refused("{\"model_type\":\"dbrx\",\"ffn_config\":[1]}", "ffn_config.ffn_hidden_size: an array is not a number");
+	config_refused("{\"model_type\":\"dbrx\",\"ffn_config\":[1]}", "ffn_config: an array is not an object (of ffn_hidden_size)");
+	/* a number for a sub-configuration is no value of each of its keys (it priced 4.95B parameters) */
+	config_refused("{\"model_type\":\"dbrx\",\"ffn_config\":16,\"attn_config\":{}}", "ffn_config: 16 is not an object");
+	config_refused("{\"model_type\":\"dbrx\",\"attn_config\":8}", "attn_config: 8 is not an object (of ");
 	config_refused("{\"model_type\":\"dbrx\",\"ffn_config\":{\"moe_num_experts\":4,\"moe_top_k\":5}}",
 		       "num_experts_per_tok: 5 is more than the 4 experts");
 	config_refused("{\"model_type\":\"bert\",\"type_vocab_size\":-1}", "type_vocab_size: -1 is not a whole number of 0");
