@@ -3442,6 +3442,24 @@ static void test_quant_hostile(void)
 		ok(r == -EINVAL, "quantize_config.json %s: refused", gptq[i][0]);
 		is_str(why, gptq[i][1], "said");
 	}
+	/* A stray quantize_config.json that is not JSON is not read where config.json names its own quantization. */
+	{
+		struct model_error e = { why, sizeof(why) };
+		struct model_build b;
+		const char *config = "{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":128,"
+				     "\"num_attention_heads\":4,\"num_hidden_layers\":2,\"vocab_size\":100,"
+				     "\"quantization_config\":{\"quant_method\":\"awq\",\"bits\":4,\"group_size\":64}}";
+		if (model_build_start(&b, NULL) == 0) {
+			b.gptq = "not json {";
+			b.gptq_len = strlen(b.gptq);
+			int r = config_read("dir/config.json", config, strlen(config), &b, true, &e);
+			if (r != 0)
+				model_build_abort(&b);
+			ok(r == 0 && b.m->quantization && !strcmp(b.m->quantization, "awq-int4"), "a stray quantize_config.json: config.json's awq stands");
+			if (r == 0)
+				hmn_model_free(b.m);
+		}
+	}
 	for (size_t i = 0; i < sizeof(modelopt) / sizeof(modelopt[0]); i++) {
 		struct model_error e = { why, sizeof(why) };
 		struct model_build b;
