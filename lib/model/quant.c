@@ -112,16 +112,23 @@ static int q_string(const struct qctx *c, const cJSON *obj, const char *key, con
 	return 0;
 }
 
-/* bits, one of those the format writes. */
+/*
+ * bits, one of those the format writes (absent: fallback). A null is
+ * Python's NaN as json.dumps writes it, or a config's mistake: no number of
+ * bits, said as such rather than taken for the default.
+ */
 static int q_bits(const struct qctx *c, const cJSON *obj, const char *key, const unsigned *allowed,
 		  unsigned fallback, unsigned *ret_value)
 {
-	int64_t v;
-	int r = q_number(c, obj, key, 0, 1024, fallback, &v);
-	if (r < 0)
-		return r;
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	if (!v) {
+		*ret_value = fallback;
+		return 0;
+	}
+	if (!cJSON_IsNumber(v))
+		return q_fail_value(c, key, v, "is not a number");
 	for (const unsigned *a = allowed; *a; a++)
-		if ((uint64_t)v == *a) {
+		if (v->valuedouble == (double)*a) {
 			*ret_value = *a;
 			return 0;
 		}
@@ -129,13 +136,13 @@ static int q_bits(const struct qctx *c, const cJSON *obj, const char *key, const
 	for (const unsigned *a = allowed; *a; a++)
 		snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s %u", a == allowed ? "" :
 			 a[1] ? "," : " or", *a);
-	return q_fail_value(c, key, cJSON_GetObjectItemCaseSensitive(obj, key), what);
+	return q_fail_value(c, key, v, what);
 }
 
 /* group_size: -1 (one group a row: 0 here) or 1..QUANT_MAX_GROUP. */
 static int q_group(const struct qctx *c, const cJSON *obj, const char *key, int64_t fallback, uint64_t *ret_value)
 {
-	int64_t g;
+	int64_t g = 0;
 	int r = q_number(c, obj, key, -1, QUANT_MAX_GROUP, fallback, &g);
 	if (r < 0)
 		return r;
@@ -607,9 +614,9 @@ static int read_compressed(const struct qctx *c, const cJSON *qc, struct quant *
 	if (strategy && !strcmp(strategy, "block")) {
 		const cJSON *b = cJSON_GetObjectItemCaseSensitive(w, "block_structure");
 		const cJSON *a0 = cJSON_GetArrayItem(b, 0), *a1 = cJSON_GetArrayItem(b, 1);
-		if (!cJSON_IsArray(b) || !cJSON_IsNumber(a0) || !cJSON_IsNumber(a1) ||
-		    !(a0->valuedouble >= 1 && a0->valuedouble <= QUANT_MAX_GROUP) ||
-		    !(a1->valuedouble >= 1 && a1->valuedouble <= QUANT_MAX_GROUP))
+		if (!cJSON_IsArray(b) || cJSON_GetArraySize(b) != 2 || !cJSON_IsNumber(a0) || !cJSON_IsNumber(a1) ||
+		    !(a0->valuedouble >= 1 && a0->valuedouble <= QUANT_MAX_GROUP && a0->valuedouble == floor(a0->valuedouble)) ||
+		    !(a1->valuedouble >= 1 && a1->valuedouble <= QUANT_MAX_GROUP && a1->valuedouble == floor(a1->valuedouble)))
 			return q_fail_value(&wc, "block_structure", b ? b : w, "is not two block sizes");
 		q->block_out = (uint64_t)a0->valuedouble;
 		q->block_in = (uint64_t)a1->valuedouble;
@@ -701,7 +708,10 @@ static int read_modelopt_algo(const struct qctx *c, const cJSON *mq, struct quan
 		q->bits = 4;
 		if ((r = q_group(c, mq, "group_size", 16, &q->group)) < 0)
 			return r;
-		q->group = q->group ? q->group : 16;
+		/* NVFP4 scales every 16 weights: -1 (one group a row) is no NVFP4 */
+		if (!q->group)
+			return q_fail_value(c, "group_size", cJSON_GetObjectItemCaseSensitive(mq, "group_size"),
+					    "is not a group size of NVFP4 (16)");
 		q->dtype = HMN_DTYPE_F4;
 		snprintf(q->name, sizeof(q->name), "nvfp4");
 	} else if (!strcmp(algo, "W4A16_AWQ") || !strcmp(algo, "W4A8_AWQ")) {
