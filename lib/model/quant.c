@@ -23,6 +23,8 @@
  *   MXFP4 (gpt-oss): the experts alone, 16 bytes and an e8m0 scale per 32.
  *   MLX: uint32 words, a scale and a bias per group in the float type, the
  *     embeddings and head included.
+ *   fbgemm_fp8 (transformers' FbgemmFp8Linear): a byte a weight, a float32
+ *     scale a row.
  *   ModelOpt (hf_quant_config.json): FP8 (a float32 scale per tensor),
  *     NVFP4 (an fp8 scale per 16, float32 global scales), W4A16_AWQ.
  *   EXL2: a mean number of bits a weight, head_bits for the head.
@@ -543,6 +545,24 @@ static int read_fp8(const struct qctx *c, const cJSON *qc, struct quant *q)
 	return q_modules(c, qc, "modules_to_not_convert", q);
 }
 
+/*
+ * transformers' fbgemm_fp8 (FbgemmFp8Config, integrations/fbgemm_fp8.py:
+ * FbgemmFp8Linear; Meta's Llama-3.1-405B-Instruct-FP8): every Linear but
+ * modules_to_not_convert and the head, its weight float8_e4m3fn [out, in]
+ * and a float32 weight_scale [out, 1] a row: a block of one row's whole width.
+ */
+static int read_fbgemm_fp8(const struct qctx *c, const cJSON *qc, struct quant *q)
+{
+	set_all(q, false, false, true, true);
+	q->layout = QUANT_LAYOUT_FP8;
+	q->bits = 8;
+	q->block_out = 1;
+	q->block_in = QUANT_MAX_GROUP;
+	q->dtype = HMN_DTYPE_F8_E4M3;
+	snprintf(q->name, sizeof(q->name), "fbgemm-fp8");
+	return q_modules(c, qc, "modules_to_not_convert", q);
+}
+
 static int read_mxfp4(const struct qctx *c, const cJSON *qc, struct quant *q)
 {
 	/* transformers' Mxfp4HfQuantizer: the experts' weights alone. */
@@ -624,9 +644,16 @@ static int read_compressed(const struct qctx *c, const cJSON *qc, struct quant *
 	/* targets: ["Linear"]: every linear layer but the ignored; the embeddings are no Linear. */
 	set_all(q, false, true, true, true);
 	q->zeros = !symmetric;
-	if (is_float && q->bits == 4) {
+	if (is_float && q->bits == 4 && format && strstr(format, "mxfp4")) {
+		/* mxfp4-pack-quantized: weight_packed two a byte, a uint8 (e8m0) weight_scale per 32 */
+		q->layout = QUANT_LAYOUT_MXFP4;
+		q->group = 32;
+		q->dtype = HMN_DTYPE_MXFP4;
+		snprintf(q->name, sizeof(q->name), "ct-mxfp4");
+	} else if (is_float && q->bits == 4) {
+		/* nvfp4-pack-quantized: an fp8 scale per group_size (16 as llm-compressor's NVFP4 scheme writes it) */
 		q->layout = QUANT_LAYOUT_NVFP4;
-		q->group = 16;
+		q->group = q->group ? q->group : 16;
 		q->dtype = HMN_DTYPE_F4;
 		snprintf(q->name, sizeof(q->name), "ct-nvfp4");
 	} else if (is_float) {
@@ -804,6 +831,8 @@ static int read_quant(const char *file, const cJSON *root, const cJSON *modelopt
 			return read_gptq_awq(&c, qc, true, q);
 		if (!strcmp(method, "fp8"))
 			return read_fp8(&c, qc, q);
+		if (!strcmp(method, "fbgemm_fp8"))
+			return read_fbgemm_fp8(&c, qc, q);
 		if (!strcmp(method, "mxfp4"))
 			return read_mxfp4(&c, qc, q);
 		if (!strcmp(method, "exl2"))

@@ -3089,6 +3089,13 @@ static void test_quant_layouts(void)
 		{ "{\"quant_method\":\"compressed-tensors\",\"format\":\"pack-quantized\",\"config_groups\":{\"group_0\":"
 		  "{\"targets\":[\"Linear\"],\"weights\":{\"num_bits\":4,\"type\":\"int\",\"symmetric\":true,"
 		  "\"strategy\":\"group\",\"group_size\":128}}},\"ignore\":[\"lm_head\"]}", "ct-int4", 8388608 + 262144 + 16 },
+		/* fbgemm_fp8: a byte a weight, a float32 scale a row */
+		{ "{\"quant_method\":\"fbgemm_fp8\",\"activation_scale_ub\":1200.0,\"modules_to_not_convert\":[\"lm_head\"]}",
+		  "fbgemm-fp8", 16777216 + 16384 },
+		/* mxfp4-pack-quantized: two a byte and a uint8 scale per 32, not NVFP4's per 16 */
+		{ "{\"quant_method\":\"compressed-tensors\",\"format\":\"mxfp4-pack-quantized\",\"config_groups\":{\"group_0\":"
+		  "{\"weights\":{\"num_bits\":4,\"type\":\"float\",\"strategy\":\"group\",\"group_size\":32}}}}", "ct-mxfp4",
+		  8388608 + 524288 },
 		/* FP8-dynamic: a bf16 scale a row */
 		{ "{\"quant_method\":\"compressed-tensors\",\"format\":\"float-quantized\",\"config_groups\":{\"group_0\":"
 		  "{\"weights\":{\"num_bits\":8,\"type\":\"float\",\"strategy\":\"channel\"}}}}", "ct-fp8", 16777216 + 8192 },
@@ -3220,6 +3227,9 @@ static void test_quant_layouts(void)
 		  "\"bnb_4bit_quant_type\":\"nf4\"}", "bnb-nf4", 6027784064 },
 		{ ",\"quantization_config\":{\"quant_method\":\"bitsandbytes\",\"load_in_8bit\":true}", "bnb-int8", 9086705664 },
 		{ ",\"quantization_config\":{\"quant_method\":\"fp8\",\"weight_block_size\":[128,128]}", "fp8", 9082904576 },
+		/* a byte a weight and a float32 a row, as bnb int8 */
+		{ ",\"quantization_config\":{\"quant_method\":\"fbgemm_fp8\",\"activation_scale_ub\":1200.0,"
+		  "\"modules_to_not_convert\":null}", "fbgemm-fp8", 9086705664 },
 		{ ",\"quantization_config\":{\"quant_method\":\"compressed-tensors\",\"format\":\"pack-quantized\","
 		  "\"config_groups\":{\"g\":{\"weights\":{\"num_bits\":4,\"type\":\"int\",\"strategy\":\"group\","
 		  "\"group_size\":128}}},\"ignore\":[\"lm_head\"]}", "ct-int4", 5700595200 },
