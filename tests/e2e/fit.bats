@@ -1218,6 +1218,32 @@ hf_cache() {
 	run_split "$HMN" fit "$BATS_TEST_TMPDIR/modelopt" --memory 80GiB --context 4096 --json
 	[ "$status" -eq 0 ]
 	echo "$output" | jq -e '.model.quantization == "modelopt-fp8"'
+	# Kimi-K2-Thinking's quantization_config on DeepSeek-R1's shape: int4 routed experts, the shared
+	# experts ("re:.*shared_experts.*"), attention and dense MLPs in bf16: 401,906,670,496 bytes (test-model.c works it).
+	mkdir -p "$BATS_TEST_TMPDIR/kimi"
+	jq --slurpfile q "$fixtures/Kimi-K2-Thinking/quantization_config.json" '.quantization_config = $q[0]' \
+		"$fixtures/deepseek-r1/config.json" >"$BATS_TEST_TMPDIR/kimi/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/kimi" --memory 1TiB --context 4096 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.quantization == "ct-int4" and .parts.weights_bytes == 401906670496'
+	# llm-compressor's W4A16 with the attention left out, saved module by module (128 names): attention in bf16.
+	mkdir -p "$BATS_TEST_TMPDIR/w4a16"
+	jq '.quantization_config = {"quant_method": "compressed-tensors", "format": "pack-quantized",
+		"config_groups": {"group_0": {"targets": ["Linear"], "weights": {"num_bits": 4, "type": "int",
+		"symmetric": true, "strategy": "group", "group_size": 128}}},
+		"ignore": (["lm_head"] + [range(32) as $i | ("q", "k", "v", "o")
+			| "model.layers.\($i).self_attn.\(.)_proj"])}' \
+		"$fixtures/Llama-3.1-8B/config.json" >"$BATS_TEST_TMPDIR/w4a16/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/w4a16" --memory 80GiB --context 4096 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.quantization == "ct-int4" and .parts.weights_bytes == 7692887552'
+	# MLX's mode: mxfp4 keeps a uint8 scale per 32 and no biases.
+	mkdir -p "$BATS_TEST_TMPDIR/mlx-mxfp4"
+	jq '.quantization = {"group_size": 32, "bits": 4, "mode": "mxfp4"}' "$fixtures/Llama-3.1-8B/config.json" \
+		>"$BATS_TEST_TMPDIR/mlx-mxfp4/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/mlx-mxfp4" --memory 80GiB --context 4096 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.quantization == "mlx-mxfp4" and .parts.weights_bytes == 4266467328'
 }
 
 @test "fit: quantized safetensors: the files' bytes are what the config's layout says, the parameters the model's" {
