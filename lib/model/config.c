@@ -475,19 +475,21 @@ static int hybrid_layer(struct model_build *b, const struct hmn_model *m, const 
 		 */
 		uint64_t key = sat_mul(s->gdn_k_heads, s->gdn_k_dim), value = sat_mul(s->gdn_v_heads, s->gdn_v_dim);
 		uint64_t conv = sat_add(sat_mul(2, key), value);
-		priced_add(&mat, s, QUANT_ATTENTION, h, sat_add(sat_mul(2, key), sat_mul(2, value)), 1);
-		priced_add(&mat, s, QUANT_ATTENTION, h, sat_mul(2, s->gdn_v_heads), 1);
+		priced_module(&mat, s, QUANT_ATTENTION, i, "linear_attn.in_proj_qkvz", h,
+			      sat_add(sat_mul(2, key), sat_mul(2, value)), 1);
+		priced_module(&mat, s, QUANT_ATTENTION, i, "linear_attn.in_proj_ba", h, sat_mul(2, s->gdn_v_heads), 1);
 		priced_add(&mat, s, QUANT_PARTS, conv, s->gdn_conv, 1);
-		priced_add(&mat, s, QUANT_ATTENTION, value, h, 1);
+		priced_module(&mat, s, QUANT_ATTENTION, i, "linear_attn.out_proj", value, h, 1);
 		v = sat_add(v, sat_add(sat_add(sat_mul(2, s->gdn_v_heads), s->gdn_v_dim), h));
 	}
 	if (parts & HY_ATTN) {
 		uint64_t hd = m->key_length, nh = m->n_head, nkv = s->kv_heads;
 		/* The roles llama.cpp's quantizer singles out, each a tensor of its own (as implied_layer's). */
-		if ((r = implied_in(b, i, "attn_q", s, QUANT_ATTENTION, h, sat_mul(nh, hd), s->q_gate ? 2 : 1)) < 0 ||
-		    (r = implied_in(b, i, "attn_k", s, QUANT_ATTENTION, h, sat_mul(nkv, hd), 1)) < 0 ||
-		    (r = implied_in(b, i, "attn_v", s, QUANT_ATTENTION, h, sat_mul(nkv, hd), 1)) < 0 ||
-		    (r = implied_in(b, i, "attn_output", s, QUANT_ATTENTION, sat_mul(nh, hd), h, 1)) < 0)
+		if ((r = implied_in(b, i, "attn_q", "self_attn.q_proj", s, QUANT_ATTENTION, h, sat_mul(nh, hd),
+				    s->q_gate ? 2 : 1)) < 0 ||
+		    (r = implied_in(b, i, "attn_k", "self_attn.k_proj", s, QUANT_ATTENTION, h, sat_mul(nkv, hd), 1)) < 0 ||
+		    (r = implied_in(b, i, "attn_v", "self_attn.v_proj", s, QUANT_ATTENTION, h, sat_mul(nkv, hd), 1)) < 0 ||
+		    (r = implied_in(b, i, "attn_output", "self_attn.o_proj", s, QUANT_ATTENTION, sat_mul(nh, hd), h, 1)) < 0)
 			return r;
 		if (s->qkv_bias)
 			v = sat_add(v, sat_add(sat_mul(nh, hd), sat_mul(2, sat_mul(nkv, hd))));
@@ -499,9 +501,9 @@ static int hybrid_layer(struct model_build *b, const struct hmn_model *m, const 
 	}
 	/* Up (and the gate, where the MLP is gated) from the width, down back to it. */
 	if (parts & HY_MLP) {
-		if ((s->gated && (r = implied_in(b, i, "ffn_gate", s, QUANT_MLP, h, s->ff, 1)) < 0) ||
-		    (r = implied_in(b, i, "ffn_up", s, QUANT_MLP, h, s->ff, 1)) < 0 ||
-		    (r = implied_in(b, i, "ffn_down", s, QUANT_MLP, s->ff, h, 1)) < 0)
+		if ((s->gated && (r = implied_in(b, i, "ffn_gate", "mlp.gate_proj", s, QUANT_MLP, h, s->ff, 1)) < 0) ||
+		    (r = implied_in(b, i, "ffn_up", "mlp.up_proj", s, QUANT_MLP, h, s->ff, 1)) < 0 ||
+		    (r = implied_in(b, i, "ffn_down", "mlp.down_proj", s, QUANT_MLP, s->ff, h, 1)) < 0)
 			return r;
 		if (s->mlp_bias)
 			v = sat_add(v, sat_add(s->ff, h));
@@ -509,17 +511,19 @@ static int hybrid_layer(struct model_build *b, const struct hmn_model *m, const 
 	}
 	if (parts & HY_MOE) {
 		uint64_t e = m->n_expert;
-		if ((s->gated && (r = implied_in(b, i, "ffn_gate_exps", s, QUANT_EXPERTS, h, s->ff_moe, e)) < 0) ||
-		    (r = implied_in(b, i, "ffn_up_exps", s, QUANT_EXPERTS, h, s->ff_moe, e)) < 0 ||
-		    (r = implied_in(b, i, "ffn_down_exps", s, QUANT_EXPERTS, s->ff_moe, h, e)) < 0 ||
-		    (r = implied_in(b, i, "ffn_gate_inp", s, QUANT_ROUTER, h, e, 1)) < 0 ||
-		    (s->gated && (r = implied_in(b, i, "ffn_gate_shexp", s, QUANT_MLP, h, s->ff_shared, 1)) < 0) ||
-		    (r = implied_in(b, i, "ffn_up_shexp", s, QUANT_MLP, h, s->ff_shared, 1)) < 0 ||
-		    (r = implied_in(b, i, "ffn_down_shexp", s, QUANT_MLP, s->ff_shared, h, 1)) < 0)
+		if ((s->gated && (r = implied_in(b, i, "ffn_gate_exps", "mlp.experts.0.gate_proj", s, QUANT_EXPERTS, h, s->ff_moe, e)) < 0) ||
+		    (r = implied_in(b, i, "ffn_up_exps", "mlp.experts.0.up_proj", s, QUANT_EXPERTS, h, s->ff_moe, e)) < 0 ||
+		    (r = implied_in(b, i, "ffn_down_exps", "mlp.experts.0.down_proj", s, QUANT_EXPERTS, s->ff_moe, h, e)) < 0 ||
+		    (r = implied_in(b, i, "ffn_gate_inp", "mlp.gate", s, QUANT_ROUTER, h, e, 1)) < 0 ||
+		    (s->gated && (r = implied_in(b, i, "ffn_gate_shexp", "mlp.shared_expert.gate_proj", s, QUANT_MLP, h,
+						 s->ff_shared, 1)) < 0) ||
+		    (r = implied_in(b, i, "ffn_up_shexp", "mlp.shared_expert.up_proj", s, QUANT_MLP, h, s->ff_shared, 1)) < 0 ||
+		    (r = implied_in(b, i, "ffn_down_shexp", "mlp.shared_expert.down_proj", s, QUANT_MLP, s->ff_shared,
+				    h, 1)) < 0)
 			return r;
 		/* Qwen3-Next's shared_expert_gate: one output from the width. */
 		if (s->shared_gate && s->ff_shared)
-			priced_add(&mat, s, QUANT_ROUTER, h, 1, 1);
+			priced_module(&mat, s, QUANT_ROUTER, i, "mlp.shared_expert_gate", h, 1, 1);
 		/* Nemotron-H's router has an e_score_correction_bias; Qwen3-Next's none. */
 		v = sat_add(v, sat_add(s->gated ? 0 : m->n_expert, h));
 		if (s->mlp_bias)
