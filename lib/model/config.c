@@ -1738,7 +1738,7 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 	memset(s.q.keep, 0, sizeof(s.q.keep));
 	/* A vision-language model's image tower and projector: the vision part (model/vision.c). */
 	if (r >= 0 && implies_tensors)
-		r = vision_read(root, c.file, s.h, s.weights, b, e);
+		r = vision_read(root, c.file, s.h, s.weights, &s.q, b, e);
 	/* The shards' packed words hold as many weights as the config's bits say. */
 	if (r >= 0 && !implies_tensors)
 		model_build_packed_bits(b, quant_word_bits(&s.q));

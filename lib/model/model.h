@@ -260,12 +260,14 @@ struct cJSON;
 /*
  * config.json's vision_config (root: the whole config; file: its name in
  * messages), when it has one: the tensors of the image tower and projector
- * its shape implies, in dtype, into b's vision part; text_width is the text
+ * its shape implies, in dtype (its linear layers in q's format where q, the
+ * checkpoint's quantization, quantizes the tower: NULL, none), into b's vision part; text_width is the text
  * model's, which the projector maps into. A family hmn does not price is
  * said in the model's warning. 0, or -EINVAL said naming the key.
  */
+struct quant;
 int vision_read(const struct cJSON *root, const char *file, uint64_t text_width, enum hmn_dtype dtype,
-		struct model_build *b, struct model_error *e);
+		const struct quant *q, struct model_build *b, struct model_error *e);
 
 int config_read(const char *file, const char *text, size_t len, struct model_build *b, bool implies_tensors,
 		struct model_error *e);

@@ -29,6 +29,7 @@
 #include <cjson/cJSON.h>
 
 #include "model/model.h"
+#include "model/quant.h"
 
 /* The towers hmn knows, by how their layers and projector are built. */
 enum tower {
@@ -61,6 +62,10 @@ struct vision {
 	const char *file;
 	struct model_error *e;
 	uint64_t matrix, vector; /* elements, summed saturating */
+	const struct quant *q;   /* the checkpoint's quantization; NULL: none */
+	enum hmn_dtype dtype;    /* the float type */
+	uint64_t bytes;          /* the matrices' bytes as stored, summed saturating */
+	bool quantized;          /* some of them in q's format */
 };
 
 /*
@@ -106,9 +111,11 @@ static int flag(const struct vision *c, const char *key, bool fallback, bool *re
 
 #define V(key, min, max, fallback, ret) number(c, c->v, "vision_config.", key, min, max, fallback, ret)
 
+/* n elements of what is no linear layer (a convolution, an embedding): the float type's, as quantizers leave them. */
 static void matrix(struct vision *c, uint64_t n)
 {
 	c->matrix = sat_add(c->matrix, n);
+	c->bytes = sat_add(c->bytes, dtype_price(c->dtype, n));
 }
 
 static void vector(struct vision *c, uint64_t n)
@@ -119,7 +126,20 @@ static void vector(struct vision *c, uint64_t n)
 /* A linear layer of in × out, with its bias. */
 static void linear(struct vision *c, uint64_t in, uint64_t out, bool bias)
 {
-	matrix(c, sat_mul(in, out));
+	/*
+	 * A Linear, which bitsandbytes, compressed-tensors, fp8 and ModelOpt
+	 * quantize in the tower too unless their lists leave it out
+	 * (transformers' bnb integration converts every Linear but
+	 * modules_to_not_convert and the head); GPTQ, AWQ and MLX do not.
+	 */
+	uint64_t n = sat_mul(in, out);
+	c->matrix = sat_add(c->matrix, n);
+	if (c->q && quant_module_quantized(c->q, QUANT_VISION, NULL)) {
+		c->bytes = sat_add(c->bytes, quant_matrix_bytes(c->q, QUANT_VISION, in, out, c->dtype));
+		c->quantized = true;
+	} else {
+		c->bytes = sat_add(c->bytes, dtype_price(c->dtype, n));
+	}
 	if (bias)
 		vector(c, out);
 }
@@ -145,9 +165,11 @@ static void encoder_layer(struct vision *c, uint64_t h, uint64_t ff, bool bias, 
 
 static void layers(struct vision *c, uint64_t n, uint64_t h, uint64_t ff, bool bias, bool layer_norm, bool gated)
 {
-	struct vision one = { .e = c->e };
+	struct vision one = { .e = c->e, .q = c->q, .dtype = c->dtype };
 	encoder_layer(&one, h, ff, bias, layer_norm, gated);
-	matrix(c, sat_mul(one.matrix, n));
+	c->matrix = sat_add(c->matrix, sat_mul(one.matrix, n));
+	c->bytes = sat_add(c->bytes, sat_mul(one.bytes, n));
+	c->quantized |= one.quantized;
 	vector(c, sat_mul(one.vector, n));
 }
 
@@ -400,14 +422,14 @@ static int family(const char *type, const char *vision_type, enum tower *ret_tow
 }
 
 int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum hmn_dtype dtype,
-		struct model_build *b, struct model_error *e)
+		const struct quant *q, struct model_build *b, struct model_error *e)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "vision_config");
 	if (!v || cJSON_IsNull(v))
 		return 0;
 	if (!cJSON_IsObject(v))
 		return model_fail(e, -EINVAL, "%s: vision_config is not an object", file);
-	struct vision c = { .v = v, .root = root, .file = file, .e = e };
+	struct vision c = { .v = v, .root = root, .file = file, .e = e, .q = q && q->name[0] ? q : NULL, .dtype = dtype };
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(root, "model_type");
 	const cJSON *vision_type = cJSON_GetObjectItemCaseSensitive(v, "model_type");
 	enum tower tower;
@@ -482,11 +504,12 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 	if (parameters > VISION_MAX_PARAMETERS)
 		return model_fail(e, -EINVAL, "%s: the vision_config's shape is too large (more than %" PRIu64
 				  " parameters)", file, (uint64_t)VISION_MAX_PARAMETERS);
-	/* Quantizers leave the tower out (bitsandbytes', GPTQ's and AWQ's modules): it stays in the float type. */
+	/* The linear layers in the checkpoint's format where it quantizes the tower (linear()); the rest in the float type. */
 	static const char matrices[] = "vision_tower.implied.weight", vectors[] = "vision_tower.implied.norm";
 	uint64_t dims[2] = { c.matrix, 1 };
-	uint64_t bytes = dtype_price(dtype, c.matrix);
-	if (bytes == HMN_UNKNOWN || (r = model_build_tensor(b, matrices, strlen(matrices), dtype, dims, 2, bytes)) < 0)
+	uint64_t bytes = c.bytes;
+	enum hmn_dtype mtype = c.quantized ? q->dtype : dtype;
+	if (bytes == HMN_UNKNOWN || (r = model_build_tensor(b, matrices, strlen(matrices), mtype, dims, 2, bytes)) < 0)
 		return model_fail(e, bytes == HMN_UNKNOWN ? -EOVERFLOW : r,
 				  "%s: the vision_config's shape is too large", file);
 	dims[0] = c.vector;

@@ -1858,6 +1858,43 @@ static void test_vision_hostile(void)
 		hmn_model_free(m);
 	}
 	/*
+	 * Its tower quantized where the format quantizes it: transformers'
+	 * bitsandbytes integration converts every Linear but
+	 * modules_to_not_convert (llm_int8_skip_modules) and the head. CLIP
+	 * ViT-L/14-336: a layer's linears 4 x 1024 x 1024 and 2 x 1024 x 4096
+	 * (x24), the projector's 1024 x 4096 and 4096 x 4096, in nf4 with double
+	 * quantization (n/2, n/64, a float32 per 256 of those, 1,188 bytes of
+	 * code book and state): 542,116 and 2,164,900 bytes a matrix, a layer
+	 * 6,498,264; the projector 2,164,900 + 8,656,036; the patch convolution
+	 * and positions (1,192,960) and 336,896 norms and biases in bf16:
+	 * 169,838,984 bytes. Left out by name, or GPTQ's: all 324,491,264 in bf16.
+	 */
+	const struct {
+		const char *quant;
+		uint64_t bytes;
+	} towers[] = {
+		{ "{\"quant_method\":\"bitsandbytes\",\"load_in_4bit\":true,\"bnb_4bit_quant_type\":\"nf4\","
+		  "\"bnb_4bit_use_double_quant\":true}", 169838984 },
+		{ "{\"quant_method\":\"bitsandbytes\",\"load_in_4bit\":true,\"bnb_4bit_quant_type\":\"nf4\","
+		  "\"bnb_4bit_use_double_quant\":true,\"llm_int8_skip_modules\":[\"vision_tower\",\"multi_modal_projector\"]}",
+		  648982528 },
+		{ "{\"quant_method\":\"gptq\",\"bits\":4,\"group_size\":128}", 648982528 },
+	};
+	for (size_t i = 0; i < sizeof(towers) / sizeof(towers[0]); i++) {
+		char qjson[1200];
+		snprintf(qjson, sizeof(qjson), "{\"model_type\":\"llava_next\",\"text_config\":{\"model_type\":\"mistral\","
+			 "\"vocab_size\":32064},\"vision_config\":{\"hidden_size\":1024,\"image_size\":336,"
+			 "\"intermediate_size\":4096,\"model_type\":\"clip_vision_model\",\"num_attention_heads\":16,"
+			 "\"num_hidden_layers\":24,\"patch_size\":14},\"torch_dtype\":\"float16\",\"quantization_config\":%s}",
+			 towers[i].quant);
+		m = NULL;
+		if (ok(read_config(qjson, &m) == 0, "a quantized LLaVA-NeXT reads (%zu)", i), m) {
+			is_u64(m->vision.weights_bytes, towers[i].bytes, "its tower's bytes as the format stores them");
+			is_u64(m->vision_parameters, 324487168ull + 4096, "the same parameters");
+			hmn_model_free(m);
+		}
+	}
+	/*
 	 * Keys left out take their classes' figures, even where those are
 	 * another model's: Qwen2_5_VLVisionConfig's hidden_size and
 	 * out_hidden_size are 3584, Qwen2VLVisionConfig's hidden_size (the
