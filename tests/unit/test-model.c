@@ -3214,6 +3214,17 @@ static void test_quant_layouts(void)
 	   !quant_module_quantized(&q, QUANT_HEAD, "lm_head") && quant_module_quantized(&q, QUANT_HEAD, "x.lm_head"),
 	   "exact names, globs and re.match's anchors, module by module");
 	cJSON_Delete(root);
+	/* bitsandbytes' names of whole classes: mlp.gate_proj is the MLP's gate, feed_forward.router the router */
+	root = cJSON_Parse("{\"quantization_config\":{\"quant_method\":\"bitsandbytes\",\"load_in_4bit\":true,"
+			   "\"llm_int8_skip_modules\":[\"mlp.gate_proj\"]}}");
+	ok(quant_read("config.json", root, NULL, NULL, &q, &e) == 0 && !q.quantized[QUANT_MLP] && q.quantized[QUANT_ROUTER],
+	   "mlp.gate_proj: the MLP, not the router");
+	cJSON_Delete(root);
+	root = cJSON_Parse("{\"quantization_config\":{\"quant_method\":\"bitsandbytes\",\"load_in_4bit\":true,"
+			   "\"llm_int8_skip_modules\":[\"feed_forward.router\",\"block_sparse_moe.gate\"]}}");
+	ok(quant_read("config.json", root, NULL, NULL, &q, &e) == 0 && q.quantized[QUANT_MLP] && !q.quantized[QUANT_ROUTER] &&
+	   q.quantized[QUANT_EXPERTS], "feed_forward.router and block_sparse_moe.gate: the router, not the MLP");
+	cJSON_Delete(root);
 	/* a pattern hmn cannot read, or one that takes too long, is not taken to match */
 	root = cJSON_Parse("{\"quantization_config\":{\"quant_method\":\"compressed-tensors\",\"format\":\"pack-quantized\","
 			   "\"config_groups\":{\"g\":{\"weights\":{\"num_bits\":4,\"type\":\"int\",\"strategy\":\"group\","
