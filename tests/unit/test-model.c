@@ -2934,7 +2934,9 @@ static int read_header_text(const char *json, size_t len, uint64_t data_size, st
  * header alike. DeepSeek-V3's 163 shards took 80% of hmn fit's 230 ms in
  * cJSON's allocations and strtod(); timed here against the tree on the same
  * 60,000 tensors (a name's escape at the end sends it there), the
- * machine's speed and the sanitizers cancelling out.
+ * machine's speed and the sanitizers cancelling out. Vectors: what the
+ * builder does with each tensor (a matrix's quantization role) is the same
+ * both ways, and not what is timed.
  */
 static void test_header_fast_path(void)
 {
@@ -2952,7 +2954,7 @@ static void test_header_fast_path(void)
 	at += (size_t)sprintf(json, "{\"__metadata__\":{\"format\":\"pt\"}");
 	for (size_t i = 0; i < n; i++)
 		at += (size_t)sprintf(json + at, ",\"model.layers.%zu.mlp.experts.%zu.gate_proj.weight\":{\"dtype\":"
-				      "\"BF16\",\"shape\":[16,16],\"data_offsets\":[%zu,%zu]}", i / 256, i % 256,
+				      "\"BF16\",\"shape\":[256],\"data_offsets\":[%zu,%zu]}", i / 256, i % 256,
 				      i * 512, (i + 1) * 512);
 	at += (size_t)sprintf(json + at, "}");
 	/* The same, the last name's final t written \u0074 */
@@ -2967,7 +2969,7 @@ static void test_header_fast_path(void)
 	ok(rf == 0 && rt == 0, "a header of %zu tensors reads both ways", n);
 	if (fast && tree) {
 		is_u64(fast->n_tensors, n, "all its tensors");
-		is_u64(fast->parameters, n * 256, "16x16 each");
+		is_u64(fast->parameters, n * 256, "256 each");
 		is_u64(tree->parameters, fast->parameters, "the tree's parameters are the one pass's");
 		is_u64(tree->weights_bytes, fast->weights_bytes, "and their bytes");
 		is_u64(tree->n_layer, fast->n_layer, "and the layers (235)");
