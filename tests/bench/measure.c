@@ -2,7 +2,9 @@
  * measure RUNS COMMAND [ARG...] [--- COMMAND2 [ARG...]]
  *
  * Runs COMMAND RUNS times (stdout and stderr to /dev/null) and prints the
- * median wall time and the largest peak RSS. With a second command after
+ * median wall time, the median CPU time (user + system, from wait4's rusage:
+ * what the machine spent, less sensitive than wall time to other load on it)
+ * and the largest peak RSS. With a second command after
  * "---", the two run alternately, so that drift in the machine's speed
  * hits both alike, and the ratio of their medians is printed too.
  * fork/exec/wait4, so the figures are the child's alone.
@@ -19,6 +21,7 @@
 struct subject {
 	char **argv;
 	double *ms;
+	double *cpu_ms;
 	long peak_kib;
 };
 
@@ -49,6 +52,8 @@ static int run_once(struct subject *s, int i)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	s->ms[i] = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
+	s->cpu_ms[i] = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e3 +
+		       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e3;
 	if (ru.ru_maxrss > s->peak_kib)
 		s->peak_kib = ru.ru_maxrss;
 	return 0;
@@ -57,8 +62,9 @@ static int run_once(struct subject *s, int i)
 static double report(struct subject *s, int runs, const char *label)
 {
 	qsort(s->ms, (size_t)runs, sizeof(*s->ms), compare);
-	printf("%smedian %8.3f ms   peak RSS %6.2f MiB   (%d runs)\n", label, s->ms[runs / 2],
-	       (double)s->peak_kib / 1024, runs);
+	qsort(s->cpu_ms, (size_t)runs, sizeof(*s->cpu_ms), compare);
+	printf("%smedian %8.3f ms   CPU %8.3f ms   peak RSS %6.2f MiB   (%d runs)\n", label, s->ms[runs / 2],
+	       s->cpu_ms[runs / 2], (double)s->peak_kib / 1024, runs);
 	return s->ms[runs / 2];
 }
 
@@ -79,8 +85,10 @@ int main(int argc, char **argv)
 			s[1].argv = argv + i + 1;
 			n = 2;
 		}
-	for (int k = 0; k < n; k++)
+	for (int k = 0; k < n; k++) {
 		s[k].ms = calloc((size_t)runs, sizeof(double));
+		s[k].cpu_ms = calloc((size_t)runs, sizeof(double));
+	}
 	for (int i = 0; i < runs; i++)
 		for (int k = 0; k < n; k++)
 			if (run_once(&s[k], i) < 0)
