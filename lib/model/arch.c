@@ -160,7 +160,32 @@ static const struct arch_info arches[] = {
 	  .defaults = DEFAULTS({ "vocab_size", 32064 }, { "hidden_size", 3072 }, { "intermediate_size", 8192 },
 			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
 			       { "max_position_embeddings", 4096 }) },
-	{ .gguf = "phimoe" },
+	/*
+	 * PhimoeConfig's (Phi-3.5-MoE): Mixtral's experts and router, LayerNorms
+	 * with biases, Q, K, V and O biases (attention_bias) and the LM head's
+	 * (lm_head_bias), both false in the class and true in Phi-3.5-MoE.
+	 */
+	{ .gguf = "phimoe", .model_types = { "phimoe" }, .layer_norm = true, .attention_bias_key = "attention_bias",
+	  .output_bias_key = "lm_head_bias",
+	  .defaults = DEFAULTS({ "vocab_size", 32064 }, { "hidden_size", 4096 }, { "intermediate_size", 6400 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "num_key_value_heads", 8 }, { "max_position_embeddings", 131072 },
+			       { "num_local_experts", 16 }, { "num_experts_per_tok", 2 },
+			       { "attention_bias", 0 }, { "lm_head_bias", 0 }) },
+	/*
+	 * Phi3SmallConfig's (Phi-3-small, the model repository's
+	 * configuration_phi3_small.py): LayerNorms, biases on every linear layer
+	 * (query_key_value, dense, up_proj of 2 x ff_intermediate_size for its
+	 * GEGELU, down_proj), tied (PretrainedConfig's default: the class sets
+	 * none). Its blocksparse layers (all but every
+	 * dense_attention_every_n_layers-th) still keep K and V for every token,
+	 * as vLLM's cache does: no fewer bytes, so no key of theirs is read.
+	 */
+	{ .model_types = { "phi3small" }, .linear_bias = true, .layer_norm = true, .tied = true,
+	  .unread_key = "ff_dim_multiplier",
+	  .defaults = DEFAULTS({ "vocab_size", 100352 }, { "hidden_size", 4096 }, { "ff_intermediate_size", 14336 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "num_key_value_heads", 8 }, { "max_position_embeddings", 8192 }) },
 	/*
 	 * PersimmonConfig's (Persimmon-8B; Fuyu's language model): biases on
 	 * every linear layer, a plain MLP (relu²), LayerNorms, and a LayerNorm

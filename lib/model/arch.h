@@ -79,6 +79,14 @@ struct arch_info {
 	 * use_qk_norm).
 	 */
 	const char *bias_key, *attention_bias_key, *qkv_bias_key, *parallel_key, *qk_norm_key;
+	/* The LM head's bias where a key says it (PhiMoE's lm_head_bias; absent: the defaults' entry, else output_bias). */
+	const char *output_bias_key;
+	/*
+	 * A key that sizes the model another way than the keys hmn reads, so
+	 * refused unless absent or null (Phi-3-small's ff_dim_multiplier, the
+	 * other way to say ff_intermediate_size).
+	 */
+	const char *unread_key;
 	/*
 	 * The KV heads' key where it is not num_key_value_heads (DBRX's
 	 * attn_config.kv_n_heads), read where kv_heads_if is true or NULL

@@ -55,7 +55,8 @@ struct config {
 #define WIDTH_KEYS KEYS("hidden_size", "n_embd", "d_model")
 #define VOCAB_KEYS KEYS("vocab_size", "padded_vocab_size")
 #define HEAD_KEYS KEYS("num_attention_heads", "n_head", "n_heads")
-#define FF_KEYS KEYS("intermediate_size", "n_inner", "ffn_dim", "ffn_hidden_size", "ffn_config.ffn_hidden_size")
+#define FF_KEYS KEYS("intermediate_size", "n_inner", "ffn_dim", "ffn_hidden_size", "ffn_config.ffn_hidden_size", \
+			"ff_intermediate_size")
 
 /* v, unless it is absent or null (which configs write for "none": q_lora_rank, sliding_window). */
 static const cJSON *present(const cJSON *v)
@@ -294,6 +295,7 @@ struct shape {
 	unsigned norms;   /* norms in each layer */
 	bool bias;        /* every linear layer has a bias */
 	bool qkv_bias, o_bias; /* Q, K and V have biases; O has one */
+	bool output_bias; /* the LM head has a bias */
 	bool qk_norm;     /* a norm on Q and on K */
 	bool heads_bounded; /* no heads named: one as wide as the model (c->bound) */
 	bool tied;
@@ -601,8 +603,9 @@ static int implied_layer(struct model_build *b, const struct hmn_model *m, const
 		vector = sat_add(vector, sat_mul(norm_params(s, h), s->norms));
 		bool moe = m->n_expert && i >= s->first_dense;
 		uint64_t ff = moe ? s->ff_moe : f && f->half_ff ? s->ff / 2 : s->ff;
-		if (f && f->plain_mlp && s->bias)
-			vector = sat_add(vector, sat_add(ff, h));
+		/* A gated MLP's gate and up (Phi-3-small's up_proj of 2 x ff) and down each have one too. */
+		if (s->bias && !moe)
+			vector = sat_add(vector, sat_add(f && f->plain_mlp ? ff : sat_mul(2, ff), h));
 		enum quant_part part = moe ? QUANT_EXPERTS : QUANT_MLP;
 		uint64_t copies = moe ? m->n_expert : 1;
 		/* up (and gate) from the width, down back to it */
@@ -662,7 +665,7 @@ static int implied_tensors(struct model_build *b, const struct hmn_model *m, con
 		return r;
 	if (!s->tied && (r = implied(b, "output.weight", &head, s->h, s)) < 0)
 		return r;
-	if (!s->tied && s->family && s->family->output_bias && (r = implied_vector(b, "output.bias", s->vocab, s)) < 0)
+	if (!s->tied && s->output_bias && (r = implied_vector(b, "output.bias", s->vocab, s)) < 0)
 		return r;
 	return 0;
 }
@@ -790,9 +793,18 @@ static int read_layers(const struct config *c, const struct arch_info *f, struct
 	s->bias = f && f->linear_bias;
 	s->qkv_bias = f && f->qkv_bias;
 	s->qk_norm = f && f->qk_norm;
+	s->output_bias = f && f->output_bias;
 	if (!f)
 		goto done;
-	if ((f->bias_key && (r = config_flag(c, f->bias_key, s->bias, &s->bias)) < 0) ||
+	if (f->unread_key) {
+		const char *where = "";
+		const cJSON *v = lookup(c, f->unread_key, &where);
+		if (v && !cJSON_IsNull(v))
+			return model_fail(c->e, -EINVAL, "%s: %s%s: hmn reads the width from %s alone for model_type %s",
+					  c->file, where, f->unread_key, "ff_intermediate_size", c->model_type);
+	}
+	if ((f->output_bias_key && (r = config_flag(c, f->output_bias_key, s->output_bias, &s->output_bias)) < 0) ||
+	    (f->bias_key && (r = config_flag(c, f->bias_key, s->bias, &s->bias)) < 0) ||
 	    (f->attention_bias_key && (r = config_flag(c, f->attention_bias_key, false, &attention_bias)) < 0) ||
 	    (f->qkv_bias_key && (r = config_flag(c, f->qkv_bias_key, s->qkv_bias, &s->qkv_bias)) < 0) ||
 	    (f->parallel_key && (r = config_flag(c, f->parallel_key, parallel, &parallel)) < 0) ||

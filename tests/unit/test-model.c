@@ -2076,6 +2076,20 @@ static uint64_t kv_per_token(const struct hmn_model *m)
  * taken from): d_model, n_heads, n_layers and the sub-configurations'
  * kv_n_heads 8, 16 experts of 3 x 6144 x 10752, top 4: 40 x 3,259,084,800
  * + 2 x 100352 x 6144 + 6144 = 131,596,523,520, DBRX's 132B.
+ * Phi-3-small-8k-instruct (microsoft's config.json as a public model
+ * planner's test keeps it whole): ff_intermediate_size, LayerNorms, biases
+ * on query_key_value (4096 x 48 heads of 128), dense, up_proj (2 x 14336
+ * for its GEGELU) and down_proj, tied (Phi3SmallConfig sets no
+ * tie_word_embeddings): 32 x 218,163,200 + 100352 x 4096 + 8192 =
+ * 7,392,272,384, the Hub's 7.39B. Its blocksparse layers keep K and V for
+ * every token (vLLM's cache): 32 x 8 x 256 x 2 B.
+ * Phi-3.5-MoE-instruct (reconstructed: the shape from a public MLX test's
+ * config "matching phi-3.5-moe-instruct", its attention_bias, lm_head_bias
+ * true and tie_word_embeddings false from a public test of Phi-3.5-MoE's
+ * settings, as microsoft/Phi-3.5-MoE-instruct's config.json writes them):
+ * 16 experts of 3 x 4096 x 6400, a router of 4096 x 16, Q, K, V and O
+ * biases, LayerNorms: 32 x 1,300,326,400 + 2 x 32064 x 4096 + 32064 +
+ * 8192 = 41,873,153,344, the Hub's 41.9B.
  */
 static void test_config_families(void)
 {
@@ -2101,6 +2115,8 @@ static void test_config_families(void)
 		{ "EXAONE-4.0-1.2B", "exaone4", 1279391488ull, 30 * 8 * 128 * 2, 8 },
 		{ "TongGu-7B", "baichuan", 7505973248ull, 32 * 32 * 256 * 2, 32 },
 		{ "dbrx-instruct", "dbrx", 131596523520ull, 40 * 8 * 256 * 2, 8 },
+		{ "Phi-3-small-8k-instruct", "phi3small", 7392272384ull, 32 * 8 * 256 * 2, 8 },
+		{ "Phi-3.5-MoE-instruct", "phimoe", 41873153344ull, 32 * 8 * 256 * 2, 8 },
 	};
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
 		struct hmn_model *m = fixture_config(families[i].folder);
@@ -2155,6 +2171,11 @@ static void test_config_families(void)
 		{ "{\"model_type\":\"smollm3\"}", 3075098624ull, 36, 2048, 16, 4, 32768 },
 		{ "{\"model_type\":\"bert\"}", 109482240ull, 12, 768, 12, 0, 512 },
 		{ "{\"model_type\":\"roberta\"}", 109482240ull, 12, 768, 12, 0, 512 },
+		/* Phi3SmallConfig(): Phi-3-small's shape, tied (PretrainedConfig's default). */
+		{ "{\"model_type\":\"phi3small\"}", 7392272384ull, 32, 4096, 32, 8, 8192 },
+		/* PhimoeConfig(): Phi-3.5-MoE's shape without its biases (attention_bias, lm_head_bias false). */
+		{ "{\"model_type\":\"phimoe\"}", 41873153344ull - 32 * (4096 + 2 * 1024 + 4096) - 32064, 32, 4096, 32, 8,
+		  131072 },
 		/* CohereConfig(): c4ai-command-r-v01's shape, one norm a layer (a weight), tied: its 34,980,831,232. */
 		{ "{\"model_type\":\"cohere\"}", 34980831232ull, 40, 8192, 64, 64, 8192 },
 		/* OlmoConfig(): OLMo-7B's shape, norms without parameters, untied: its 6,888,095,744. */
@@ -2259,6 +2280,30 @@ static void test_config_families(void)
 	config_refused("{\"model_type\":\"stablelm\",\"use_qkv_bias\":0}", "use_qkv_bias: 0 is not true or false");
 	config_refused("{\"model_type\":\"stablelm\",\"use_parallel_residual\":\"true\"}",
 		       "use_parallel_residual: the string \"true\" is not true or false");
+	/* PhiMoE's and Phi-3-small's own keys. */
+	uint64_t pm = config_parameters("{\"model_type\":\"phimoe\"}");
+	is_u64(config_parameters("{\"model_type\":\"phimoe\",\"lm_head_bias\":true}"), pm + 32064,
+	       "phimoe, lm_head_bias: the head's");
+	is_u64(config_parameters("{\"model_type\":\"phimoe\",\"lm_head_bias\":true,\"tie_word_embeddings\":true}"),
+	       pm - 32064ull * 4096, "phimoe tied: no head, so no head's bias");
+	is_u64(config_parameters("{\"model_type\":\"phimoe\",\"attention_bias\":true}"), pm + 32 * (4096 + 2 * 1024 + 4096),
+	       "phimoe, attention_bias: Q, K, V and O's");
+	is_u64(config_parameters("{\"model_type\":\"phi3small\",\"ff_intermediate_size\":8192,\"ff_dim_multiplier\":null}"),
+	       7392272384ull - 32 * (3 * 4096ull * (14336 - 8192) + 2 * (14336 - 8192)),
+	       "phi3small, ff_intermediate_size: its MLP's width");
+	config_refused("{\"model_type\":\"phimoe\",\"lm_head_bias\":\"true\"}",
+		       "lm_head_bias: the string \"true\" is not true or false");
+	config_refused("{\"model_type\":\"phimoe\",\"attention_bias\":1}", "attention_bias: 1 is not true or false");
+	config_refused("{\"model_type\":\"phimoe\",\"num_local_experts\":1e300}", "num_local_experts: ");
+	config_refused("{\"model_type\":\"phi3small\",\"ff_intermediate_size\":-1}",
+		       "ff_intermediate_size: -1 is not a whole number");
+	config_refused("{\"model_type\":\"phi3small\",\"ff_intermediate_size\":1e300}", "ff_intermediate_size: ");
+	config_refused("{\"model_type\":\"phi3small\",\"ff_intermediate_size\":\"14336\"}",
+		       "ff_intermediate_size: the string \"14336\" is not a number");
+	config_refused("{\"model_type\":\"phi3small\",\"ff_intermediate_size\":null,\"ff_dim_multiplier\":8}",
+		       "ff_dim_multiplier: hmn reads the width from ff_intermediate_size alone for model_type phi3small");
+	config_refused("{\"model_type\":\"phi3small\",\"ff_intermediate_size\":null}",
+		       "key intermediate_size is missing for model_type phi3small");
 	config_refused("{\"model_type\":\"starcoder2\",\"use_bias\":[true]}", "use_bias: an array is not true or false");
 	config_refused("{\"model_type\":\"cohere\",\"use_qk_norm\":1e999}", "use_qk_norm: inf is not true or false");
 	config_refused("{\"model_type\":\"olmo2\",\"attention_bias\":{}}", "attention_bias: an object is not true or false");
