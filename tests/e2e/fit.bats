@@ -1314,5 +1314,7 @@ hf_cache() {
 		EXAONE-4.0-1.2B|exaone4|1279391488|61440
 		TongGu-7B|baichuan|7505973248|524288
 		dbrx-instruct|dbrx|131596523520|163840
+		Phi-3-small-8k-instruct|phi3small|7392272384|131072
+		Phi-3.5-MoE-instruct|phimoe|41873153344|131072
 	EOF
 }
