@@ -411,6 +411,15 @@ static const struct arch_info arches[] = {
 	 * class's (mamba_d_conv 4, mamba_expand 2, mamba_n_groups 1, a
 	 * convolution's bias, no projection's).
 	 */
+	/*
+	 * DeciLMConfig's (Llama-Nemotron Super, Ultra, Nano: nemotron-nas), a
+	 * LlamaConfig with each layer's own block_configs entry: attention with
+	 * its own KV heads, or a linear layer, or none; a gated MLP as wide as
+	 * its ffn_mult says, or a linear layer, or none (config.c's read_nas).
+	 */
+	{ .model_types = { "nemotron-nas" }, .hybrid = HYBRID_NEMOTRON_NAS,
+	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "hidden_size", 4096 }, { "num_hidden_layers", 32 },
+			       { "num_attention_heads", 32 }, { "max_position_embeddings", 2048 }) },
 	{ .gguf = "granitehybrid", .model_types = { "granitemoehybrid" }, .hybrid = HYBRID_GRANITE,
 	  .attention_bias_key = "attention_bias",
 	  .defaults = DEFAULTS({ "mamba_d_conv", 4 }, { "mamba_expand", 2 }, { "mamba_n_groups", 1 },

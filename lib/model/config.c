@@ -319,10 +319,16 @@ struct shape {
 	/* Gated DeltaNet (Qwen3-Next): key heads x key width, value heads x value width, the convolution's kernel. */
 	uint64_t gdn_k_heads, gdn_k_dim, gdn_v_heads, gdn_v_dim, gdn_conv;
 	uint64_t mtp;                /* DeepSeek-V3's multi-token-prediction layers (num_nextn_predict_layers) */
+	/* Nemotron-NAS's layers' own KV heads and MLP widths: malloc'd, n_layer of each, or NULL. */
+	uint32_t *layer_kv;
+	uint64_t *layer_ff;
 };
 
 /* What a hybrid's layer holds. */
-enum { HY_SSM = 1, HY_ATTN = 2, HY_MLP = 4, HY_MOE = 8, HY_GDN = 16, HY_MAMBA = 32 };
+enum { HY_SSM = 1, HY_ATTN = 2, HY_MLP = 4, HY_MOE = 8, HY_GDN = 16, HY_MAMBA = 32,
+       HY_LINEAR = 64,      /* attention replaced by one width-by-width matrix (Nemotron-NAS) */
+       HY_LINEAR_MLP = 128, /* the MLP replaced by one width-by-width matrix (Nemotron-NAS) */
+};
 
 /* Parameters and their bytes as stored, summed matrix by matrix. */
 struct priced {
@@ -485,7 +491,7 @@ static int hybrid_layer(struct model_build *b, const struct hmn_model *m, const 
 		v = sat_add(v, sat_add(sat_add(sat_mul(2, s->gdn_v_heads), s->gdn_v_dim), h));
 	}
 	if (parts & HY_ATTN) {
-		uint64_t hd = m->key_length, nh = m->n_head, nkv = s->kv_heads;
+		uint64_t hd = m->key_length, nh = m->n_head, nkv = s->layer_kv ? s->layer_kv[i] : s->kv_heads;
 		/* The roles llama.cpp's quantizer singles out, each a tensor of its own (as implied_layer's). */
 		if ((r = implied_in(b, i, "attn_q", "self_attn.q_proj", s, QUANT_ATTENTION, h, sat_mul(nh, hd),
 				    s->q_gate ? 2 : 1)) < 0 ||
@@ -501,14 +507,26 @@ static int hybrid_layer(struct model_build *b, const struct hmn_model *m, const 
 			v = sat_add(v, sat_mul(2, hd));
 		v = sat_add(v, h);
 	}
+	/* DeciLMLinearAttention and DeciLMLinearMLP: one matrix without a bias, after their norm. */
+	if (parts & HY_LINEAR) {
+		if ((r = implied_in(b, i, "attn_linear", "self_attn.linear_attn", s, QUANT_ATTENTION, h, h, 1)) < 0)
+			return r;
+		v = sat_add(v, h);
+	}
+	if (parts & HY_LINEAR_MLP) {
+		if ((r = implied_in(b, i, "ffn_linear", "mlp.linear_mlp", s, QUANT_MLP, h, h, 1)) < 0)
+			return r;
+		v = sat_add(v, h);
+	}
 	/* Up (and the gate, where the MLP is gated) from the width, down back to it. */
 	if (parts & HY_MLP) {
-		if ((s->gated && (r = implied_in(b, i, "ffn_gate", "mlp.gate_proj", s, QUANT_MLP, h, s->ff, 1)) < 0) ||
-		    (r = implied_in(b, i, "ffn_up", "mlp.up_proj", s, QUANT_MLP, h, s->ff, 1)) < 0 ||
-		    (r = implied_in(b, i, "ffn_down", "mlp.down_proj", s, QUANT_MLP, s->ff, h, 1)) < 0)
+		uint64_t ff = s->layer_ff ? s->layer_ff[i] : s->ff;
+		if ((s->gated && (r = implied_in(b, i, "ffn_gate", "mlp.gate_proj", s, QUANT_MLP, h, ff, 1)) < 0) ||
+		    (r = implied_in(b, i, "ffn_up", "mlp.up_proj", s, QUANT_MLP, h, ff, 1)) < 0 ||
+		    (r = implied_in(b, i, "ffn_down", "mlp.down_proj", s, QUANT_MLP, ff, h, 1)) < 0)
 			return r;
 		if (s->mlp_bias)
-			v = sat_add(v, sat_add(s->ff, h));
+			v = sat_add(v, sat_add(s->gated ? sat_mul(2, ff) : ff, h));
 		v = sat_add(v, h);
 	}
 	if (parts & HY_MOE) {
@@ -863,7 +881,8 @@ static int read_attention(const struct config *c, const struct arch_info *f, str
 		head_dim = s->h / heads;
 	}
 	/* GPT-2 and GPT-NeoX write none (n_inner: null) for their 4 × width. */
-	if ((f && f->plain_mlp) || c->bound)
+	/* Nemotron-NAS writes none (intermediate_size: null): each layer's is its block_configs'. */
+	if ((f && (f->plain_mlp || f->hybrid == HYBRID_NEMOTRON_NAS)) || c->bound)
 		r = config_optional(c, FF_KEYS, 1, MODEL_MAX_WIDTH, 4 * s->h, &ff);
 	else
 		r = config_required(c, FF_KEYS, 1, MODEL_MAX_WIDTH, &ff);
@@ -1258,6 +1277,113 @@ static int read_granite(const struct config *c, const struct arch_info *f, struc
 	return 0;
 }
 
+/* block_configs[i].part.key: true or false, absent or null as false (DeciLM's AttentionConfig, FFNConfig). */
+static int nas_flag(const struct config *c, const cJSON *o, const char *part, const char *key, uint32_t i, bool *ret)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	*ret = cJSON_IsTrue(v);
+	if (v && !cJSON_IsNull(v) && !cJSON_IsBool(v)) {
+		char shown[64];
+		describe(v, shown, sizeof(shown));
+		return model_fail(c->e, -EINVAL, "%s: block_configs[%u].%s.%s: %s is not true or false", c->file, i, part,
+				  key, shown);
+	}
+	return 0;
+}
+
+/*
+ * Nemotron-NAS (DeciLM's modeling_decilm.py): one block_configs entry a
+ * layer. Its attention is none (no_op: no norm either, and no cache), one
+ * width-by-width matrix (replace_with_linear: no cache), or attention with
+ * num_attention_heads / n_heads_in_group KV heads of its own; its MLP none,
+ * one matrix, or gated, of _ffn_mult_to_intermediate_size(ffn_mult): int(2
+ * x ffn_mult x width / 3) rounded up to a multiple of 256. A layer's window
+ * (window_length), a mixture (ffn.moe) or another block format's keys would
+ * be priced wrong: refused.
+ */
+static int read_nas(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
+{
+	const char *where = "";
+	bool attention_bias;
+	int r;
+
+	if ((r = read_attention(c, f, m, s)) < 0 ||
+	    (r = config_flag(c, "attention_bias", false, &attention_bias)) < 0 ||
+	    (r = config_flag(c, "mlp_bias", false, &s->mlp_bias)) < 0)
+		return r;
+	s->qkv_bias = s->o_bias = attention_bias;
+	s->gated = true;
+	const cJSON *blocks = lookup(c, "block_configs", &where);
+	if (!blocks)
+		return model_fail(c->e, -EINVAL, "%s: key block_configs is missing for model_type %s", c->file,
+				  c->model_type);
+	if (!cJSON_IsArray(blocks) || cJSON_GetArraySize(blocks) != (int)m->n_layer)
+		return model_fail(c->e, -EINVAL, "%s: %sblock_configs: not a list of one entry for each of the %u layers",
+				  c->file, where, m->n_layer);
+	s->layer_kv = calloc(m->n_layer ? m->n_layer : 1, sizeof(*s->layer_kv));
+	s->layer_ff = calloc(m->n_layer ? m->n_layer : 1, sizeof(*s->layer_ff));
+	if (!s->layer_kv || !s->layer_ff)
+		return -ENOMEM;
+	uint32_t i = 0, most_kv = 0;
+	uint64_t widest = 0;
+	const cJSON *block;
+	cJSON_ArrayForEach(block, blocks) {
+		const cJSON *attn = cJSON_GetObjectItemCaseSensitive(block, "attention");
+		const cJSON *ffn = cJSON_GetObjectItemCaseSensitive(block, "ffn");
+		bool no_op, linear, ffn_no_op, ffn_linear;
+		char shown[64];
+		if (!cJSON_IsObject(attn) || !cJSON_IsObject(ffn))
+			return model_fail(c->e, -EINVAL, "%s: block_configs[%u]: no attention and ffn objects", c->file, i);
+		if ((r = nas_flag(c, attn, "attention", "no_op", i, &no_op)) < 0 ||
+		    (r = nas_flag(c, attn, "attention", "replace_with_linear", i, &linear)) < 0 ||
+		    (r = nas_flag(c, ffn, "ffn", "no_op", i, &ffn_no_op)) < 0 ||
+		    (r = nas_flag(c, ffn, "ffn", "replace_with_linear", i, &ffn_linear)) < 0)
+			return r;
+		/* What other DeciLM block configs say, of which hmn would price none right: refused when written. */
+		static const char *const unread[][2] = {
+			{ "attention", "window_length" }, { "attention", "llama4" }, { "attention", "mamba" },
+			{ "attention", "num_key_value_heads" }, { "ffn", "moe" }, { "ffn", "intermediate_size" },
+		};
+		for (size_t k = 0; k < sizeof(unread) / sizeof(unread[0]); k++) {
+			const cJSON *v = cJSON_GetObjectItemCaseSensitive(unread[k][0][0] == 'a' ? attn : ffn, unread[k][1]);
+			if (v && !cJSON_IsNull(v))
+				return model_fail(c->e, -EINVAL, "%s: block_configs[%u].%s.%s: not a key hmn reads", c->file,
+						  i, unread[k][0], unread[k][1]);
+		}
+		unsigned parts = no_op ? 0 : linear ? HY_LINEAR : HY_ATTN;
+		parts |= ffn_no_op ? 0 : ffn_linear ? HY_LINEAR_MLP : HY_MLP;
+		if (parts & HY_ATTN) {
+			const cJSON *g = cJSON_GetObjectItemCaseSensitive(attn, "n_heads_in_group");
+			describe(g, shown, sizeof(shown));
+			double d = cJSON_IsNumber(g) ? g->valuedouble : 0;
+			if (!(d >= 1 && d <= m->n_head && d == floor(d)) || m->n_head % (uint32_t)d)
+				return model_fail(c->e, -EINVAL,
+						  "%s: block_configs[%u].attention.n_heads_in_group: %s does not divide num_attention_heads, %u",
+						  c->file, i, g && !cJSON_IsNull(g) ? shown : "none", m->n_head);
+			s->layer_kv[i] = m->n_head / (uint32_t)d;
+			most_kv = s->layer_kv[i] > most_kv ? s->layer_kv[i] : most_kv;
+		}
+		if (parts & HY_MLP) {
+			const cJSON *mult = cJSON_GetObjectItemCaseSensitive(ffn, "ffn_mult");
+			describe(mult, shown, sizeof(shown));
+			/* As block_config.py and Python compute it: ffn_mult to 6 places, 2 * it * n_embd / 3, truncated. */
+			double d = cJSON_IsNumber(mult) ? 2 * (nearbyint(mult->valuedouble * 1e6) / 1e6) * (double)s->h / 3 : 0;
+			if (!(d >= 1 && d <= MODEL_MAX_WIDTH))
+				return model_fail(c->e, -EINVAL,
+						  "%s: block_configs[%u].ffn.ffn_mult: %s is not a width from 1 to %u",
+						  c->file, i, mult && !cJSON_IsNull(mult) ? shown : "none", MODEL_MAX_WIDTH);
+			s->layer_ff[i] = ((uint64_t)d + 255) / 256 * 256;
+			widest = s->layer_ff[i] > widest ? s->layer_ff[i] : widest;
+		}
+		s->parts[i++] = (unsigned char)parts;
+	}
+	m->n_head_kv = most_kv;
+	s->kv_heads = most_kv;
+	s->ff = widest;
+	m->n_ff = (uint32_t)widest;
+	return 0;
+}
+
 static int read_hybrid(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
 {
 	bool nemotron = f->hybrid == HYBRID_NEMOTRON_H;
@@ -1272,6 +1398,8 @@ static int read_hybrid(const struct config *c, const struct arch_info *f, struct
 			return read_llama4(c, f, m, s);
 		case HYBRID_GRANITE:
 			return read_granite(c, f, m, s);
+		case HYBRID_NEMOTRON_NAS:
+			return read_nas(c, f, m, s);
 		default:
 			return read_qwen3_next(c, f, m, s);
 		}
@@ -1760,10 +1888,12 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 	if (r >= 0)
 		r = model_build_finish(b, e);
 	free(s.chunked);
+	free(s.layer_ff);
 	if (r < 0) {
 		free(swa);
 		free(s.cross);
 		free(s.parts);
+		free(s.layer_kv);
 		return r;
 	}
 	if (implies_tensors)
@@ -1801,10 +1931,13 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 		struct hmn_model_layer *l = &m->layers[i];
 		if (!(s.parts[i] & HY_ATTN))
 			l->n_head_kv = 0;
+		else if (s.layer_kv)
+			l->n_head_kv = s.layer_kv[i];
 		l->kind = s.parts[i] & (HY_SSM | HY_GDN | HY_MAMBA) ? HMN_LAYER_RECURRENT : s.parts[i] & HY_ATTN ? l->kind
 												  : HMN_LAYER_NO_CACHE;
 	}
 	free(s.parts);
+	free(s.layer_kv);
 	if (!f) {
 		b->unknown_family = true;
 		model_warn_unknown_architecture(m, "model_type",

@@ -1316,5 +1316,6 @@ hf_cache() {
 		dbrx-instruct|dbrx|131596523520|163840
 		Phi-3-small-8k-instruct|phi3small|7392272384|131072
 		Phi-3.5-MoE-instruct|phimoe|41873153344|131072
+		Llama-3_3-Nemotron-Super-49B-v1|nemotron-nas|49867145216|200704
 	EOF
 }

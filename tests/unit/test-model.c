@@ -2090,6 +2090,13 @@ static uint64_t kv_per_token(const struct hmn_model *m)
  * 16 experts of 3 x 4096 x 6400, a router of 4096 x 16, Q, K, V and O
  * biases, LayerNorms: 32 x 1,300,326,400 + 2 x 32064 x 4096 + 32064 +
  * 8192 = 41,873,153,344, the Hub's 41.9B.
+ * Llama-3_3-Nemotron-Super-49B-v1 (nvidia's config.json as
+ * NVIDIA-NeMo/Megatron-Bridge's llama_nemotron_config.py copies it whole,
+ * a fork's src/megatron/bridge/models/llama_nemotron/): 80 layers, each of
+ * its own block_configs: 49 with attention of 64 / 8 KV heads, 31 without
+ * (no norm, no cache), gated MLPs of int(2 x ffn_mult x 8192 / 3) rounded
+ * up to 256 (2.625: 14336, 5.25: 28672, 3.28125: 17920 ...), untied:
+ * 49,867,145,216, the Hub's 49.9B. KV: 49 layers x 8 heads x 256 x 2 B.
  */
 static void test_config_families(void)
 {
@@ -2117,6 +2124,7 @@ static void test_config_families(void)
 		{ "dbrx-instruct", "dbrx", 131596523520ull, 40 * 8 * 256 * 2, 8 },
 		{ "Phi-3-small-8k-instruct", "phi3small", 7392272384ull, 32 * 8 * 256 * 2, 8 },
 		{ "Phi-3.5-MoE-instruct", "phimoe", 41873153344ull, 32 * 8 * 256 * 2, 8 },
+		{ "Llama-3_3-Nemotron-Super-49B-v1", "nemotron-nas", 49867145216ull, 49 * 8 * 256 * 2, 8 },
 	};
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
 		struct hmn_model *m = fixture_config(families[i].folder);
@@ -2280,6 +2288,79 @@ static void test_config_families(void)
 	config_refused("{\"model_type\":\"stablelm\",\"use_qkv_bias\":0}", "use_qkv_bias: 0 is not true or false");
 	config_refused("{\"model_type\":\"stablelm\",\"use_parallel_residual\":\"true\"}",
 		       "use_parallel_residual: the string \"true\" is not true or false");
+	/* Nemotron-NAS: a layer without attention keeps no cache; one with it its own KV heads. */
+	struct hmn_model *nas = fixture_config("Llama-3_3-Nemotron-Super-49B-v1");
+	if (nas) {
+		unsigned none = 0;
+		for (uint32_t i = 0; i < nas->n_layer; i++)
+			none += nas->layers[i].kind == HMN_LAYER_NO_CACHE && nas->layers[i].n_head_kv == 0;
+		ok(none == 31 && nas->layers[0].n_head_kv == 8 && nas->layers[6].kind == HMN_LAYER_NO_CACHE,
+		   "Nemotron Super: 31 layers without attention keep nothing, %u", none);
+		hmn_model_free(nas);
+	}
+	/*
+	 * Nemotron-NAS's block_configs by hand: 1000 x 256 twice, untied
+	 * (LlamaConfig's default); layer 0 a norm, Q and O of 256², K and V of
+	 * 2 KV heads of 32 (8 / n_heads_in_group 4), a norm and a gated MLP of
+	 * int(2 x 1.0 x 256 / 3) = 170 rounded up to 256; layer 1 no attention
+	 * and a linear MLP (256² and its norm): 939,008.
+	 */
+#define NAS_HEAD "{\"model_type\":\"nemotron-nas\",\"hidden_size\":256,\"num_hidden_layers\":2,\"num_attention_heads\":8," \
+		 "\"vocab_size\":1000,\"block_configs\":"
+#define NAS_L0 "{\"attention\":{\"n_heads_in_group\":4},\"ffn\":{\"ffn_mult\":1.0}}"
+	is_u64(config_parameters(NAS_HEAD "[" NAS_L0 ",{\"attention\":{\"no_op\":true},\"ffn\":{\"replace_with_linear\":true}}]}"),
+	       939008, "nemotron-nas: each layer its own block_configs entry");
+	is_u64(config_parameters(NAS_HEAD "[" NAS_L0 ",{\"attention\":{\"replace_with_linear\":true},"
+				 "\"ffn\":{\"replace_with_linear\":true,\"no_op\":null}}]}"),
+	       939008 + 256 * 256 + 256, "nemotron-nas: attention replaced by a linear layer, with its norm");
+	is_u64(config_parameters(NAS_HEAD "[" NAS_L0 ",{\"attention\":{\"no_op\":true},\"ffn\":{\"no_op\":true}}]}"),
+	       939008 - 256 * 256 - 256, "nemotron-nas: a layer of nothing (Ultra's ffn no_op)");
+	is_u64(config_parameters(NAS_HEAD "[" NAS_L0 ",{\"attention\":{\"no_op\":true},\"ffn\":{\"ffn_mult\":1.5}}]}"),
+	       939008 - 256 * 256 + 3 * 256 * 256, "nemotron-nas: ffn_mult 1.5 of 256: exactly 256");
+	struct hmn_model *tiny = NULL;
+	if (read_config(NAS_HEAD "[" NAS_L0 ",{\"attention\":{\"no_op\":true},\"ffn\":{\"no_op\":true}}]}", &tiny) == 0) {
+		ok(tiny->n_head_kv == 2 && tiny->layers[0].n_head_kv == 2 && tiny->layers[1].n_head_kv == 0 &&
+			   tiny->layers[1].kind == HMN_LAYER_NO_CACHE && kv_per_token(tiny) == 2 * 64 * 2,
+		   "nemotron-nas: KV of layer 0's 2 heads alone: %" PRIu64 " B a token", kv_per_token(tiny));
+		hmn_model_free(tiny);
+	} else {
+		ok(false, "nemotron-nas: a tiny config reads: %s", why);
+	}
+	config_refused(NAS_HEAD "null}", "key block_configs is missing for model_type nemotron-nas");
+	config_refused("{\"model_type\":\"nemotron-nas\"}", "key block_configs is missing for model_type nemotron-nas");
+	config_refused(NAS_HEAD "[" NAS_L0 "]}", "block_configs: not a list of one entry for each of the 2 layers");
+	config_refused(NAS_HEAD "{}}", "block_configs: not a list of one entry for each of the 2 layers");
+	config_refused(NAS_HEAD "[" NAS_L0 ",[[[[{}]]]]]}", "block_configs[1]: no attention and ffn objects");
+	config_refused(NAS_HEAD "[" NAS_L0 ",{\"attention\":{\"no_op\":\"yes\"},\"ffn\":{}}]}",
+		       "block_configs[1].attention.no_op: the string \"yes\" is not true or false");
+	config_refused(NAS_HEAD "[" NAS_L0 ",{\"attention\":{\"no_op\":true},\"ffn\":{\"replace_with_linear\":1}}]}",
+		       "block_configs[1].ffn.replace_with_linear: 1 is not true or false");
+	static const char *const groups[] = { "3", "0", "-8", "2.5", "\"4\"", "1e300", "16", "null" };
+	static const char *const shown[] = { "3", "0", "-8", "2.5", "the string \"4\"", "1e+300", "16", "none" };
+	for (size_t i = 0; i < sizeof(groups) / sizeof(groups[0]); i++) {
+		char json[512], words[160];
+		snprintf(json, sizeof(json), NAS_HEAD "[" NAS_L0 ",{\"attention\":{\"n_heads_in_group\":%s},\"ffn\":{\"no_op\":true}}]}",
+			 groups[i]);
+		snprintf(words, sizeof(words), "block_configs[1].attention.n_heads_in_group: %s does not divide num_attention_heads, 8",
+			 shown[i]);
+		config_refused(json, words);
+	}
+	config_refused(NAS_HEAD "[" NAS_L0 ",{\"attention\":{\"no_op\":true},\"ffn\":{}}]}",
+		       "block_configs[1].ffn.ffn_mult: none is not a width from 1 to");
+	static const char *const mults[] = { "-1", "0.001", "1e999", "\"2\"", "[]" };
+	for (size_t i = 0; i < sizeof(mults) / sizeof(mults[0]); i++) {
+		char json[512];
+		snprintf(json, sizeof(json), NAS_HEAD "[" NAS_L0 ",{\"attention\":{\"no_op\":true},\"ffn\":{\"ffn_mult\":%s}}]}",
+			 mults[i]);
+		config_refused(json, "block_configs[1].ffn.ffn_mult: ");
+	}
+	config_refused(NAS_HEAD "[" NAS_L0 ",{\"attention\":{\"n_heads_in_group\":8,\"window_length\":4096},\"ffn\":{\"no_op\":true}}]}",
+		       "block_configs[1].attention.window_length: not a key hmn reads");
+	config_refused(NAS_HEAD "[" NAS_L0 ",{\"attention\":{\"no_op\":true},\"ffn\":{\"moe\":{\"num_local_experts\":8}}}]}",
+		       "block_configs[1].ffn.moe: not a key hmn reads");
+#undef NAS_HEAD
+#undef NAS_L0
+
 	/* PhiMoE's and Phi-3-small's own keys. */
 	uint64_t pm = config_parameters("{\"model_type\":\"phimoe\"}");
 	is_u64(config_parameters("{\"model_type\":\"phimoe\",\"lm_head_bias\":true}"), pm + 32064,
