@@ -2326,6 +2326,27 @@ static void test_config_families(void)
 	} else {
 		ok(false, "nemotron-nas: a tiny config reads: %s", why);
 	}
+	/*
+	 * DeciLMConfig is a LlamaConfig (configuration_decilm.py): its defaults
+	 * are Llama's (32 layers of 4096, 32 heads, 32,000 tokens, untied); 32
+	 * blocks of Llama-2-7B's (every head its own KV head, ffn_mult 4.03125:
+	 * 11008) give Llama-2-7B's 6,738,415,616.
+	 */
+	char *llama_blocks = malloc(4096);
+	if (llama_blocks) {
+		size_t at = (size_t)snprintf(llama_blocks, 4096, "{\"model_type\":\"nemotron-nas\",\"block_configs\":[");
+		for (int l = 0; l < 32; l++)
+			at += (size_t)snprintf(llama_blocks + at, 4096 - at, "%s{\"attention\":{\"n_heads_in_group\":1},"
+					       "\"ffn\":{\"ffn_mult\":4.03125}}", l ? "," : "");
+		snprintf(llama_blocks + at, 4096 - at, "]}");
+		struct hmn_model *dl = NULL;
+		int read = read_config(llama_blocks, &dl);
+		ok(read == 0 && dl->parameters == 6738415616ull && dl->n_layer == 32 &&
+			   dl->n_embd == 4096 && dl->n_head_kv == 32 && dl->n_ff == 11008 && dl->context_length == 2048,
+		   "nemotron-nas: LlamaConfig's defaults, Llama-2-7B's blocks: %" PRIu64, dl ? dl->parameters : 0);
+		hmn_model_free(dl);
+		free(llama_blocks);
+	}
 	config_refused(NAS_HEAD "null}", "key block_configs is missing for model_type nemotron-nas");
 	config_refused("{\"model_type\":\"nemotron-nas\"}", "key block_configs is missing for model_type nemotron-nas");
 	config_refused(NAS_HEAD "[" NAS_L0 "]}", "block_configs: not a list of one entry for each of the 2 layers");
