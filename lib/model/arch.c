@@ -7,7 +7,7 @@
  * defaults of their own keep an entry of their own, without a GGUF name.
  *
  * Each reader looks an architecture up by its own names alone: one that
- * GGUF names and config.json does not (mistral3, rwkv6, falcon-h1) is unknown
+ * GGUF names and config.json does not (mistral3, rwkv6) is unknown
  * to the config reader, and one only config.json names (mistral) to the
  * GGUF reader, as each was when they were two tables.
  */
@@ -424,8 +424,19 @@ static const struct arch_info arches[] = {
 	  .attention_bias_key = "attention_bias",
 	  .defaults = DEFAULTS({ "mamba_d_conv", 4 }, { "mamba_expand", 2 }, { "mamba_n_groups", 1 },
 			       { "mamba_conv_bias", 1 }, { "mamba_proj_bias", 0 }) },
-	/* Every layer attention and a Mamba-2 mixer side by side. */
-	{ .gguf = "falcon-h1", .gguf_recurrent = RECURRENT_BESIDE },
+	/*
+	 * Every layer attention and a Mamba-2 mixer side by side, then a gated
+	 * MLP (FalconH1Config's): the mixer mamba_d_ssm wide (else mamba_expand
+	 * x width) in mamba_n_heads, its gated norm only where mamba_rms_norm
+	 * says, in_proj's bias mamba_proj_bias, out_proj's projectors_bias. The
+	 * defaults are the class's; the µP multipliers are no parameters.
+	 */
+	{ .gguf = "falcon-h1", .model_types = { "falcon_h1" }, .hybrid = HYBRID_FALCON_H1,
+	  .gguf_recurrent = RECURRENT_BESIDE, .attention_bias_key = "attention_bias",
+	  .defaults = DEFAULTS({ "mamba_d_state", 256 }, { "mamba_d_conv", 4 }, { "mamba_expand", 2 },
+			       { "mamba_n_groups", 1 }, { "mamba_n_heads", 128 }, { "mamba_conv_bias", 1 },
+			       { "mamba_proj_bias", 0 }, { "projectors_bias", 0 }, { "mamba_rms_norm", 0 },
+			       { "mlp_bias", 0 }) },
 	/*
 	 * Qwen3NextConfig's (configuration_qwen3_next.py): gated DeltaNet in
 	 * all but every full_attention_interval-th layer (or as layer_types

@@ -308,7 +308,8 @@ struct shape {
 	/* A hybrid's (arch_info.hybrid): each layer's parts, HY_* bits; malloc'd, n_layer of them, or NULL. */
 	unsigned char *parts;
 	uint64_t ssm_heads;          /* the Mamba-2 mixer's heads (m->ssm_inner: their width in all) */
-	bool ssm_bias, conv_bias;    /* in_proj's and out_proj's biases; the convolution's */
+	bool ssm_bias, ssm_out_bias, conv_bias; /* in_proj's bias, out_proj's; the convolution's */
+	bool ssm_unnormed;           /* the mixer has no gated norm (Falcon-H1's mamba_rms_norm false) */
 	bool mlp_bias;               /* the MLP's and experts' biases (Nemotron-H's mlp_bias) */
 	bool gated;                  /* the MLP and experts are gated (gate, up, down), the shared expert too */
 	bool q_gate;                 /* attention's output gated: Q's projection twice as wide (Qwen3-Next) */
@@ -449,11 +450,18 @@ static int hybrid_layer(struct model_build *b, const struct hmn_model *m, const 
 		priced_add(&mat, s, QUANT_MLP, h, sat_add(sat_add(di, conv), nh), 1);
 		priced_add(&mat, s, QUANT_PARTS, conv, m->ssm_conv, 1);
 		priced_add(&mat, s, QUANT_MLP, di, h, 1);
-		v = sat_add(v, sat_add(sat_add(sat_mul(3, nh), di), h));
+		/* dt_bias, A_log and D a head; the gated norm; the layer's norm, attention's where it has one. */
+		v = sat_add(v, sat_mul(3, nh));
+		if (!s->ssm_unnormed)
+			v = sat_add(v, di);
+		if (!(parts & HY_ATTN))
+			v = sat_add(v, h);
 		if (s->conv_bias)
 			v = sat_add(v, conv);
 		if (s->ssm_bias)
-			v = sat_add(v, sat_add(sat_add(sat_add(di, conv), nh), h));
+			v = sat_add(v, sat_add(sat_add(di, conv), nh));
+		if (s->ssm_out_bias)
+			v = sat_add(v, h);
 	}
 	if (parts & HY_MAMBA) {
 		/*
@@ -1229,6 +1237,7 @@ static int read_granite(const struct config *c, const struct arch_info *f, struc
 	    (r = config_flag(c, "mamba_conv_bias", true, &s->conv_bias)) < 0 ||
 	    (r = config_flag(c, "mamba_proj_bias", false, &s->ssm_bias)) < 0)
 		return r;
+	s->ssm_out_bias = s->ssm_bias;
 	uint64_t inner = sat_mul(expand, s->h);
 	if (inner > MODEL_MAX_WIDTH)
 		return model_fail(c->e, -EINVAL, "%s: mamba_expand x hidden_size is more than %u", c->file, MODEL_MAX_WIDTH);
@@ -1384,6 +1393,102 @@ static int read_nas(const struct config *c, const struct arch_info *f, struct hm
 	return 0;
 }
 
+/*
+ * A µP multiplier (Falcon-H1's): a finite number, or with n > 0 a list of n
+ * of them. No parameter, but a config whose multipliers are not numbers is
+ * not one transformers loads.
+ */
+static int config_multiplier(const struct config *c, const char *key, int n)
+{
+	const char *where = "";
+	const cJSON *v = lookup(c, key, &where);
+	if (!v)
+		return 0;
+	bool good = n ? cJSON_IsArray(v) && cJSON_GetArraySize(v) == n : cJSON_IsNumber(v) && isfinite(v->valuedouble);
+	const cJSON *e;
+	if (n && good)
+		cJSON_ArrayForEach(e, v)
+			good = good && cJSON_IsNumber(e) && isfinite(e->valuedouble);
+	if (good)
+		return 0;
+	char shown[64];
+	describe(v, shown, sizeof(shown));
+	if (n)
+		return model_fail(c->e, -EINVAL, "%s: %s%s: %s is not a list of %d numbers", c->file, where, key, shown,
+				  n);
+	return model_fail(c->e, -EINVAL, "%s: %s%s: %s is not a number", c->file, where, key, shown);
+}
+
+/*
+ * Falcon-H1 (FalconH1DecoderLayer): in every layer attention and a Mamba-2
+ * mixer read the same input side by side, then a gated MLP; each layer
+ * keeps a KV cache and the mixer's state.
+ */
+static int read_falcon_h1(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
+{
+	uint64_t heads, state, groups, conv, expand, inner, head = 0, chunk;
+	bool before_gate, rms_norm, attention_bias;
+	static const struct { const char *key; int n; } multipliers[] = {
+		{ "embedding_multiplier", 0 }, { "lm_head_multiplier", 0 }, { "key_multiplier", 0 },
+		{ "attention_in_multiplier", 0 }, { "attention_out_multiplier", 0 }, { "ssm_in_multiplier", 0 },
+		{ "ssm_out_multiplier", 0 }, { "mlp_multipliers", 2 }, { "ssm_multipliers", 5 },
+	};
+	int r;
+
+	if ((r = config_required(c, KEYS("mamba_n_heads"), 1, MODEL_MAX_WIDTH, &heads)) < 0 ||
+	    (r = config_required(c, KEYS("mamba_d_state"), 1, MODEL_MAX_WIDTH, &state)) < 0 ||
+	    (r = config_required(c, KEYS("mamba_n_groups"), 1, MODEL_MAX_WIDTH, &groups)) < 0 ||
+	    (r = config_required(c, KEYS("mamba_d_conv"), 1, 1024, &conv)) < 0 ||
+	    (r = config_required(c, KEYS("mamba_expand"), 1, 1024, &expand)) < 0 ||
+	    (r = config_optional(c, KEYS("mamba_d_ssm"), 1, MODEL_MAX_WIDTH, 0, &inner)) < 0 ||
+	    (r = config_optional(c, KEYS("mamba_chunk_size"), 1, MODEL_MAX_CONTEXT, 0, &chunk)) < 0 ||
+	    (r = config_flag(c, "mamba_conv_bias", true, &s->conv_bias)) < 0 ||
+	    (r = config_flag(c, "mamba_proj_bias", false, &s->ssm_bias)) < 0 ||
+	    (r = config_flag(c, "projectors_bias", false, &s->ssm_out_bias)) < 0 ||
+	    (r = config_flag(c, "mamba_rms_norm", false, &rms_norm)) < 0 ||
+	    (r = config_flag(c, "mamba_norm_before_gate", true, &before_gate)) < 0 ||
+	    (r = config_flag(c, "attention_bias", false, &attention_bias)) < 0 ||
+	    (r = config_flag(c, "mlp_bias", false, &s->mlp_bias)) < 0)
+		return r;
+	for (size_t i = 0; i < sizeof(multipliers) / sizeof(multipliers[0]); i++)
+		if ((r = config_multiplier(c, multipliers[i].key, multipliers[i].n)) < 0)
+			return r;
+	/* mamba_d_ssm null or absent: the mixer is mamba_expand x the width. */
+	if (!inner)
+		inner = sat_mul(expand, s->h);
+	if (inner > MODEL_MAX_WIDTH)
+		return model_fail(c->e, -EINVAL, "%s: mamba_expand x hidden_size is more than %u", c->file,
+				  MODEL_MAX_WIDTH);
+	if (inner % groups || inner % heads)
+		return model_fail(c->e, -EINVAL, "%s: %s: %" PRIu64 " does not divide the mixer's width, %" PRIu64,
+				  c->file, inner % groups ? "mamba_n_groups" : "mamba_n_heads",
+				  inner % groups ? groups : heads, inner);
+	/* mamba_d_head: "auto" (the class's default) is the mixer's width over its heads; another must be it. */
+	const char *where = "";
+	const cJSON *d_head = lookup(c, "mamba_d_head", &where);
+	if (!(cJSON_IsString(d_head) && !strcmp(d_head->valuestring, "auto")) &&
+	    (r = config_optional(c, KEYS("mamba_d_head"), 1, MODEL_MAX_WIDTH, 0, &head)) < 0)
+		return r;
+	if (head && sat_mul(head, heads) != inner)
+		return model_fail(c->e, -EINVAL,
+				  "%s: %smamba_d_head: %" PRIu64 " x %" PRIu64 " heads is not the mixer's width, "
+				  "%" PRIu64,
+				  c->file, where, head, heads, inner);
+	if ((r = read_attention(c, f, m, s)) < 0)
+		return r;
+	s->qkv_bias = s->o_bias = attention_bias;
+	s->ssm_unnormed = !rms_norm;
+	memset(s->parts, HY_SSM | HY_ATTN | HY_MLP, m->n_layer);
+	s->ssm_heads = heads;
+	m->ssm_state = (uint32_t)state;
+	m->ssm_conv = (uint32_t)conv;
+	m->ssm_inner = (uint32_t)inner;
+	m->ssm_group = (uint32_t)groups;
+	m->n_ff = (uint32_t)s->ff;
+	s->gated = true;
+	return 0;
+}
+
 static int read_hybrid(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
 {
 	bool nemotron = f->hybrid == HYBRID_NEMOTRON_H;
@@ -1400,6 +1505,8 @@ static int read_hybrid(const struct config *c, const struct arch_info *f, struct
 			return read_granite(c, f, m, s);
 		case HYBRID_NEMOTRON_NAS:
 			return read_nas(c, f, m, s);
+		case HYBRID_FALCON_H1:
+			return read_falcon_h1(c, f, m, s);
 		default:
 			return read_qwen3_next(c, f, m, s);
 		}
@@ -1419,6 +1526,7 @@ static int read_hybrid(const struct config *c, const struct arch_info *f, struct
 	    (r = config_flag(c, "use_conv_bias", true, &s->conv_bias)) < 0 ||
 	    (r = config_flag(c, nemotron ? "mamba_proj_bias" : "use_bias", false, &s->ssm_bias)) < 0)
 		return r;
+	s->ssm_out_bias = s->ssm_bias;
 	/* Mamba2Mixer's inner width is expand x width, split into its heads; Nemotron-H's is its heads'. */
 	uint64_t inner = nemotron ? sat_mul(heads, head_dim) : sat_mul(expand, s->h);
 	if (inner > MODEL_MAX_WIDTH)
@@ -1933,8 +2041,13 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 			l->n_head_kv = 0;
 		else if (s.layer_kv)
 			l->n_head_kv = s.layer_kv[i];
-		l->kind = s.parts[i] & (HY_SSM | HY_GDN | HY_MAMBA) ? HMN_LAYER_RECURRENT : s.parts[i] & HY_ATTN ? l->kind
-												  : HMN_LAYER_NO_CACHE;
+		bool recurrent = s.parts[i] & (HY_SSM | HY_GDN | HY_MAMBA);
+		/* Falcon-H1's: attention beside the mixer, a cache and a state (hmn_model_layer.state). */
+		if (recurrent && s.parts[i] & HY_ATTN) {
+			l->state = true;
+			continue;
+		}
+		l->kind = recurrent ? HMN_LAYER_RECURRENT : s.parts[i] & HY_ATTN ? l->kind : HMN_LAYER_NO_CACHE;
 	}
 	free(s.parts);
 	free(s.layer_kv);

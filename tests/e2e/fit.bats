@@ -611,6 +611,18 @@ llama_config() {
 	echo "$output" | jq -e '.model.parameters == 6939037248 and .parts.kv_cache_bytes == 62584832'
 	run_split "$HMN" fit "$fixtures/Llama-4-Scout-17B-16E/config.json" --memory 400GiB --context 16384 --json
 	echo "$output" | jq -e '.parts.kv_cache_bytes == 2013265920'
+	# Falcon-H1-0.5B-Instruct: every layer attention and a Mamba-2 mixer, both kept: 36 x (4096 x 512
+	# bytes of cache + 403,968 of state).
+	run_split "$HMN" fit "$fixtures/falcon-h1-0.5b-instruct/config.json" --memory 24GiB --context 4096 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.architecture == "falcon_h1" and .model.parameters == 521411104
+		and .parts.kv_cache_bytes == 90040320 and .model.warning == null'
+	tmp="$BATS_TEST_TMPDIR/falcon-h1"
+	mkdir -p "$tmp"
+	jq '.mamba_d_head = 32' "$fixtures/falcon-h1-0.5b-instruct/config.json" >"$tmp/config.json"
+	run_split "$HMN" fit "$tmp/config.json" --memory 24GiB
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"config.json: mamba_d_head: 32 x 24 heads is not the mixer's width, 1536"* ]]
 	# A pattern of the wrong length: refused naming the file and the key.
 	tmp="$BATS_TEST_TMPDIR/nemotron"
 	mkdir -p "$tmp"

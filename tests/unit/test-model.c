@@ -1319,6 +1319,91 @@ static void test_hybrid_configs(void)
 	hybrid_refused("granite-4.0-h-tiny", "\"shared_intermediate_size\"", "true",
 		       "shared_intermediate_size: true is not a number");
 
+	/*
+	 * tiiuae/Falcon-H1-0.5B-Instruct's config.json, as NVIDIA's Megatron-Bridge
+	 * quotes it in its Falcon-H1 bridge's unit test (FALCON_H1_500M_CONFIG),
+	 * with the one key that copy leaves out, "mamba_d_ssm": 1536, put back
+	 * from mlx-lm's falcon_h1.py ModelArgs (the same config's values; and
+	 * 24 heads x mamba_d_head 64, as the bridge's own test asserts). Every
+	 * layer attention (8 heads of 64, 2 KV heads) beside a Mamba-2 mixer
+	 * (1536 wide, 24 heads, 1 group, state 128, kernel 4, no gated norm),
+	 * then a gated MLP of 2048. By modeling_falcon_h1.py: in_proj 1024 x
+	 * (1536 + 1792 + 24) 3,432,448, conv 1792 x 4 and its bias 8,960, dt_bias,
+	 * A_log, D 72, out_proj 1,572,864; attention 1,310,720; the MLP 6,291,456;
+	 * two norms 2,048: 12,618,568 a layer, x 36 454,268,448; embeddings and
+	 * the untied head 2 x 32784 x 1024, the final norm 1024: 521,411,104 (the
+	 * published 521M; "0.5B"). At 4096 tokens in bf16, every layer: 4096 x 2
+	 * x 2 x 64 x 2 = 2,097,152 of cache, (3 x 1792 + 128 x 1536) x 2 =
+	 * 403,968 of state; x 36: 75,497,472 + 14,542,848.
+	 */
+	m = fixture_config("falcon-h1-0.5b-instruct");
+	if (ok(m != NULL, "falcon-h1-0.5b-instruct's config.json reads"), m) {
+		is_u64(m->parameters, 521411104ull, "falcon-h1-0.5b-instruct: 521,411,104 parameters");
+		layer_kinds(m, kinds, sizeof(kinds));
+		is_str(kinds, "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "falcon-h1-0.5b-instruct: every layer attends");
+		ok(m->layers[0].state && m->layers[35].state, "falcon-h1-0.5b-instruct: every layer keeps a state too");
+		hmn_fit_request_init(&req);
+		req.context = 4096;
+		is_u64(hmn_fit_kv_cache(m, &req), 75497472ull + 14542848ull,
+		       "falcon-h1-0.5b-instruct: 36 layers' cache and state, 90,040,320 bytes");
+		hmn_model_free(m);
+	}
+	/*
+	 * Each new key hostile, refused naming the file and the key. mamba_d_ssm
+	 * null: the mixer mamba_expand x 1024 = 2048 wide, which 24 heads of 64 are not.
+	 */
+	static const struct { const char *key, *value, *want; } falcon_refused[] = {
+		{ "\"mamba_d_ssm\"", "null",
+		  "config.json: mamba_n_heads: 24 does not divide the mixer's width, 2048" },
+		{ "\"mamba_d_ssm\"", "\"1536\"",
+		  "mamba_d_ssm: the string \"1536\" is not a number" },
+		{ "\"mamba_d_ssm\"", "1e300",
+		  "mamba_d_ssm: 1e+300 is more than" },
+		{ "\"mamba_d_head\"", "32",
+		  "config.json: mamba_d_head: 32 x 24 heads is not the mixer's width, 1536" },
+		{ "\"mamba_d_head\"", "\"big\"",
+		  "mamba_d_head: the string \"big\" is not a number" },
+		{ "\"mamba_n_heads\"", "0",
+		  "mamba_n_heads: 0 is not a whole number of 1 or more" },
+		{ "\"mamba_n_groups\"", "5",
+		  "mamba_n_groups: 5 does not divide the mixer's width, 1536" },
+		{ "\"mamba_d_state\"", "-1",
+		  "mamba_d_state: -1 is not a whole number of 1 or more" },
+		{ "\"mamba_d_conv\"", "2.5",
+		  "mamba_d_conv: 2.5 is not a whole number of 1 or more" },
+		{ "\"mamba_expand\"", "[2]",
+		  "mamba_expand: an array is not a number" },
+		{ "\"mamba_chunk_size\"", "0",
+		  "mamba_chunk_size: 0 is not a whole number of 1 or more" },
+		{ "\"mamba_conv_bias\"", "1",
+		  "mamba_conv_bias: 1 is not true or false" },
+		{ "\"mamba_proj_bias\"", "\"no\"",
+		  "mamba_proj_bias: the string \"no\" is not true or false" },
+		{ "\"projectors_bias\"", "{}",
+		  "projectors_bias: an object is not true or false" },
+		{ "\"mamba_rms_norm\"", "0",
+		  "mamba_rms_norm: 0 is not true or false" },
+		{ "\"mamba_norm_before_gate\"", "[]",
+		  "mamba_norm_before_gate: an array is not true or false" },
+		{ "\"attention_bias\"", "\"yes\"",
+		  "attention_bias: the string \"yes\" is not true or false" },
+		{ "\"mlp_bias\"", "2",
+		  "mlp_bias: 2 is not true or false" },
+		{ "\"key_multiplier\"", "1e999",
+		  "config.json: key_multiplier: inf is not a number" },
+		{ "\"embedding_multiplier\"", "\"5.6\"",
+		  "embedding_multiplier: the string \"5.6\" is not a number" },
+		{ "\"mlp_multipliers\"", "[1.0]",
+		  "mlp_multipliers: an array is not a list of 2 numbers" },
+		{ "\"ssm_multipliers\"", "[1, 1, 1, 1, [1]]",
+		  "ssm_multipliers: an array is not a list of 5 numbers" },
+		{ "\"ssm_out_multiplier\"", "true",
+		  "ssm_out_multiplier: true is not a number" },
+	};
+	for (size_t i = 0; i < sizeof(falcon_refused) / sizeof(falcon_refused[0]); i++)
+		hybrid_refused("falcon-h1-0.5b-instruct", falcon_refused[i].key, falcon_refused[i].value,
+			       falcon_refused[i].want);
+
 	/* Without layer_types, full_attention_interval says which layers attend. */
 	hybrid_refused("Qwen3-Next-80B-A3B-Instruct", "\"layer_types\"", "[\"linear_attention\"]",
 		       "layer_types is not a list of 48 layer types");
