@@ -27,36 +27,8 @@
 #include <cjson/cJSON.h>
 
 #include "model/model.h"
+#include "model/config.h"
 #include "model/quant.h"
-
-/* Where a config's shape is read: a multimodal one's text_config first, then the top level. */
-struct config {
-	const cJSON *text, *root;
-	const struct arch_info *family; /* whose defaults stand for keys left out; NULL: none */
-	const char *file;            /* for messages */
-	const char *model_type;      /* printable, for messages */
-	/*
-	 * A model_type hmn does not know, beside its weights: the heads and the
-	 * feed-forward it does not name are bounded (K and V as wide as the
-	 * model, 4 x width), not refused: the weights are the headers' anyway.
-	 */
-	bool bound;
-	bool by_index;               /* the weights are an index's total_size (model_build.priced_by_index) */
-	struct shape_names names;    /* the keys the shape's rules name: transformers' own */
-	const cJSON *modelopt;       /* hf_quant_config.json beside it; NULL: none */
-	const cJSON *gptq;           /* quantize_config.json beside it; NULL: none */
-	struct model_error *e;
-};
-
-#define KEYS(...) ((const char *const[]){ __VA_ARGS__, NULL })
-
-/* The shape every transformer has, by transformers' names and the older ones some families keep. */
-#define LAYER_KEYS KEYS("num_hidden_layers", "n_layer", "num_layers", "n_layers")
-#define WIDTH_KEYS KEYS("hidden_size", "n_embd", "d_model")
-#define VOCAB_KEYS KEYS("vocab_size", "padded_vocab_size")
-#define HEAD_KEYS KEYS("num_attention_heads", "n_head", "n_heads")
-#define FF_KEYS KEYS("intermediate_size", "n_inner", "ffn_dim", "ffn_hidden_size", "ffn_config.ffn_hidden_size", \
-			"ff_intermediate_size")
 
 /* v, unless it is absent or null (which configs write for "none": q_lora_rank, sliding_window). */
 static const cJSON *present(const cJSON *v)
@@ -65,7 +37,7 @@ static const cJSON *present(const cJSON *v)
 }
 
 /* key's value, text_config's before the top level's; *ret_where names which, for messages. */
-static const cJSON *lookup(const struct config *c, const char *key, const char **ret_where)
+const cJSON *config_lookup(const struct config *c, const char *key, const char **ret_where)
 {
 	/* "attn_config.kv_n_heads": a key of a sub-configuration (DBRX's), wherever that is. */
 	const char *dot = strchr(key, '.');
@@ -75,7 +47,7 @@ static const cJSON *lookup(const struct config *c, const char *key, const char *
 			return NULL;
 		memcpy(outer, key, (size_t)(dot - key));
 		outer[dot - key] = '\0';
-		const cJSON *o = lookup(c, outer, NULL);
+		const cJSON *o = config_lookup(c, outer, NULL);
 		/* A sub-configuration that is not an object is refused by sub_config_refused(), naming it. */
 		const cJSON *v = cJSON_IsObject(o) ? present(cJSON_GetObjectItemCaseSensitive(o, dot + 1)) : o;
 		if (v && ret_where)
@@ -97,13 +69,13 @@ static const cJSON *lookup(const struct config *c, const char *key, const char *
 static const char *key_written(const struct config *c, const char *const *keys)
 {
 	for (const char *const *k = keys; *k; k++)
-		if (lookup(c, *k, NULL))
+		if (config_lookup(c, *k, NULL))
 			return *k;
 	return keys[0];
 }
 
 /* A JSON value as a message shows it: a number as written, a string quoted, else what it is. */
-static void describe(const cJSON *v, char *out, size_t size)
+void config_describe(const cJSON *v, char *out, size_t size)
 {
 	if (cJSON_IsNumber(v)) {
 		/* The shorter of cJSON's own two precisions that reads back as the same number. */
@@ -134,11 +106,11 @@ static int sub_config_refused(const struct config *c, const char *key)
 	memcpy(outer, key, (size_t)(dot - key));
 	outer[dot - key] = '\0';
 	const char *where = "";
-	const cJSON *o = lookup(c, outer, &where);
+	const cJSON *o = config_lookup(c, outer, &where);
 	if (!o || cJSON_IsObject(o))
 		return 0;
 	char shown[64];
-	describe(o, shown, sizeof(shown));
+	config_describe(o, shown, sizeof(shown));
 	return model_fail(c->e, -EINVAL, "%s: %s%s: %s is not an object (of %s)", c->file, where, outer, shown, dot + 1);
 }
 
@@ -186,11 +158,11 @@ static int config_number(const struct config *c, const char *const *keys, uint64
 		int r = sub_config_refused(c, *keys);
 		if (r < 0)
 			return r;
-		const cJSON *v = lookup(c, *keys, &where);
+		const cJSON *v = config_lookup(c, *keys, &where);
 		if (!v)
 			continue;
 		char shown[64];
-		describe(v, shown, sizeof(shown));
+		config_describe(v, shown, sizeof(shown));
 		if (!cJSON_IsNumber(v))
 			return model_fail(c->e, -EINVAL, "%s: %s%s: %s is not a number", c->file, where, *keys, shown);
 		double d = v->valuedouble;
@@ -211,7 +183,7 @@ static int config_number(const struct config *c, const char *const *keys, uint64
 }
 
 /* As config_number, for what the shape cannot do without: absent is malformed too. */
-static int config_required(const struct config *c, const char *const *keys, uint64_t min, uint64_t max,
+int config_required(const struct config *c, const char *const *keys, uint64_t min, uint64_t max,
 			   uint64_t *ret)
 {
 	int r = config_number(c, keys, min, max, ret);
@@ -230,7 +202,7 @@ static int config_required(const struct config *c, const char *const *keys, uint
 }
 
 /* As config_number, fallback when none of keys is present. */
-static int config_optional(const struct config *c, const char *const *keys, uint64_t min, uint64_t max,
+int config_optional(const struct config *c, const char *const *keys, uint64_t min, uint64_t max,
 			   uint64_t fallback, uint64_t *ret)
 {
 	uint64_t v;
@@ -242,16 +214,16 @@ static int config_optional(const struct config *c, const char *const *keys, uint
 }
 
 /* true or false; when absent, the family's default, else fallback; anything else is malformed. */
-static int config_flag(const struct config *c, const char *key, bool fallback, bool *ret)
+int config_flag(const struct config *c, const char *key, bool fallback, bool *ret)
 {
 	const char *where = "";
 	int r = sub_config_refused(c, key);
 	if (r < 0)
 		return r;
-	const cJSON *v = lookup(c, key, &where);
+	const cJSON *v = config_lookup(c, key, &where);
 	if (v && !cJSON_IsBool(v)) {
 		char shown[64];
-		describe(v, shown, sizeof(shown));
+		config_describe(v, shown, sizeof(shown));
 		return model_fail(c->e, -EINVAL, "%s: %s%s: %s is not true or false", c->file, where, key, shown);
 	}
 	const struct config_default *d = v ? NULL : family_default(c, KEYS(key));
@@ -265,12 +237,12 @@ static int torch_dtype(const struct config *c, enum hmn_dtype *ret)
 	static const char *const keys[] = { "torch_dtype", "dtype" };
 	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 		const char *where = "";
-		const cJSON *v = lookup(c, keys[i], &where);
+		const cJSON *v = config_lookup(c, keys[i], &where);
 		if (!v)
 			continue;
 		if (!cJSON_IsString(v)) {
 			char shown[64];
-			describe(v, shown, sizeof(shown));
+			config_describe(v, shown, sizeof(shown));
 			return model_fail(c->e, -EINVAL, "%s: %s%s: %s is not a type's name", c->file, where, keys[i],
 					  shown);
 		}
@@ -281,55 +253,6 @@ static int torch_dtype(const struct config *c, enum hmn_dtype *ret)
 	*ret = HMN_DTYPE_NONE;
 	return 0;
 }
-
-/* Saturating sums and products (HMN_UNKNOWN past 2^64): a hostile shape is too large, never wrapped. */
-#define MUL3(a, b, c) sat_mul(sat_mul(a, b), c)
-
-struct shape {
-	const struct arch_info *family;
-	uint64_t h, ff, vocab, positions;
-	uint64_t q_lora, nope, rope, v_head;
-	uint64_t ff_moe, ff_shared, first_dense;
-	uint64_t types;   /* an encoder's token types (type_vocab_size) */
-	uint64_t kv_heads; /* the K and V projections' heads, where the cache has none (an encoder) */
-	unsigned norms;   /* norms in each layer */
-	bool bias;        /* every linear layer has a bias */
-	bool qkv_bias, o_bias; /* Q, K and V have biases; O has one */
-	bool output_bias; /* the LM head has a bias */
-	bool qk_norm;     /* a norm on Q and on K */
-	bool heads_bounded; /* no heads named: one as wide as the model (c->bound) */
-	bool tied;
-	enum hmn_dtype weights;  /* the float type: norms, and what the quantization leaves */
-	bool dtype_unnamed;      /* no torch_dtype: weights is transformers' default, float32 */
-	struct quant q;          /* the checkpoint's quantization (q.name empty: none) */
-	/* Llama 3.2 Vision's cross-attention layers (cross_attention_layers): malloc'd, n_layer of them, or NULL. */
-	bool *cross;
-	uint64_t extra_vocab;        /* embedding rows past the vocabulary (Mllama's 8) */
-	/* A hybrid's (arch_info.hybrid): each layer's parts, HY_* bits; malloc'd, n_layer of them, or NULL. */
-	unsigned char *parts;
-	uint64_t ssm_heads;          /* the Mamba-2 mixer's heads (m->ssm_inner: their width in all) */
-	bool ssm_bias, ssm_out_bias, conv_bias; /* in_proj's bias, out_proj's; the convolution's */
-	bool ssm_unnormed;           /* the mixer has no gated norm (Falcon-H1's mamba_rms_norm false) */
-	bool mlp_bias;               /* the MLP's and experts' biases (Nemotron-H's mlp_bias) */
-	bool gated;                  /* the MLP and experts are gated (gate, up, down), the shared expert too */
-	bool q_gate;                 /* attention's output gated: Q's projection twice as wide (Qwen3-Next) */
-	bool shared_gate;            /* the shared expert's output gated (Qwen3-Next's shared_expert_gate) */
-	/* Llama 4's layers that attend within chunks (its RoPE layers): malloc'd, n_layer of them, or NULL. */
-	bool *chunked;
-	uint64_t chunk;
-	/* Gated DeltaNet (Qwen3-Next): key heads x key width, value heads x value width, the convolution's kernel. */
-	uint64_t gdn_k_heads, gdn_k_dim, gdn_v_heads, gdn_v_dim, gdn_conv;
-	uint64_t mtp;                /* DeepSeek-V3's multi-token-prediction layers (num_nextn_predict_layers) */
-	/* Nemotron-NAS's layers' own KV heads and MLP widths: malloc'd, n_layer of each, or NULL. */
-	uint32_t *layer_kv;
-	uint64_t *layer_ff;
-};
-
-/* What a hybrid's layer holds. */
-enum { HY_SSM = 1, HY_ATTN = 2, HY_MLP = 4, HY_MOE = 8, HY_GDN = 16, HY_MAMBA = 32,
-       HY_LINEAR = 64,      /* attention replaced by one width-by-width matrix (Nemotron-NAS) */
-       HY_LINEAR_MLP = 128, /* the MLP replaced by one width-by-width matrix (Nemotron-NAS) */
-};
 
 /* Parameters and their bytes as stored, summed matrix by matrix. */
 struct priced {
@@ -824,7 +747,7 @@ static int read_layers(const struct config *c, const struct arch_info *f, struct
 		goto done;
 	if (f->unread_key) {
 		const char *where = "";
-		const cJSON *v = lookup(c, f->unread_key, &where);
+		const cJSON *v = config_lookup(c, f->unread_key, &where);
 		if (v && !cJSON_IsNull(v))
 			return model_fail(c->e, -EINVAL, "%s: %s%s: hmn reads the width from %s alone for model_type %s",
 					  c->file, where, f->unread_key, "ff_intermediate_size", c->model_type);
@@ -854,7 +777,7 @@ done:
  * width, so they must divide it (Gemma says head_dim: 8 heads of 256 in
  * 2304); the KV heads are shared by groups of heads, so they divide those.
  */
-static int read_attention(const struct config *c, const struct arch_info *f, struct hmn_model *m,
+int config_read_attention(const struct config *c, const struct arch_info *f, struct hmn_model *m,
 			  struct shape *s)
 {
 	uint64_t heads, kv, head_dim, ff;
@@ -935,658 +858,6 @@ static int read_experts(const struct config *c, struct hmn_model *m, struct shap
 	return 0;
 }
 
-/* Mamba's state instead of heads; the defaults are transformers' MambaConfig's. */
-static int read_recurrent(const struct config *c, struct hmn_model *m, struct shape *s)
-{
-	uint64_t state, conv, inner, groups, rank = (s->h + 15) / 16;
-	int r;
-
-	if ((r = config_optional(c, KEYS("state_size"), 1, MODEL_MAX_WIDTH, 16, &state)) < 0 ||
-	    (r = config_optional(c, KEYS("conv_kernel"), 1, MODEL_MAX_WIDTH, 4, &conv)) < 0 ||
-	    (r = config_optional(c, KEYS("intermediate_size"), 1, MODEL_MAX_WIDTH, 2 * s->h, &inner)) < 0 ||
-	    (r = config_optional(c, KEYS("n_groups"), 0, MODEL_MAX_WIDTH, 0, &groups)) < 0)
-		return r;
-	/* "auto" is MambaConfig's own word for the default. */
-	const cJSON *t = lookup(c, "time_step_rank", NULL);
-	if (!(cJSON_IsString(t) && !strcmp(t->valuestring, "auto")) &&
-	    (r = config_optional(c, KEYS("time_step_rank"), 1, MODEL_MAX_WIDTH, rank, &rank)) < 0)
-		return r;
-	m->ssm_state = (uint32_t)state;
-	m->ssm_conv = (uint32_t)conv;
-	m->ssm_inner = (uint32_t)inner;
-	m->ssm_group = (uint32_t)groups;
-	m->n_ff = (uint32_t)inner;
-	s->ff = inner;
-	s->rope = rank; /* time_step_rank, kept in rope for Mamba */
-	m->n_head = m->n_head_kv = 0;
-	m->key_length = m->value_length = 0;
-	return 0;
-}
-
-/*
- * Nemotron-H's hybrid_override_pattern: a letter for each layer (M, *, -,
- * E), as many as its layers; another letter or count is malformed.
- */
-static int read_pattern(const struct config *c, const struct hmn_model *m, struct shape *s)
-{
-	const char *where = "";
-	const cJSON *v = lookup(c, "hybrid_override_pattern", &where);
-	char shown[64];
-	if (!v)
-		return model_fail(c->e, -EINVAL, "%s: key hybrid_override_pattern is missing for model_type %s", c->file,
-				  c->model_type);
-	describe(v, shown, sizeof(shown));
-	if (!cJSON_IsString(v))
-		return model_fail(c->e, -EINVAL, "%s: %shybrid_override_pattern: %s is not a pattern of layers", c->file,
-				  where, shown);
-	size_t len = strlen(v->valuestring);
-	if (len != m->n_layer)
-		return model_fail(c->e, -EINVAL, "%s: %shybrid_override_pattern has %zu letters for %u layers", c->file,
-				  where, len, m->n_layer);
-	for (size_t i = 0; i < len; i++) {
-		char l = v->valuestring[i];
-		unsigned part = l == 'M' ? HY_SSM : l == '*' ? HY_ATTN : l == '-' ? HY_MLP : l == 'E' ? HY_MOE : 0;
-		if (!part)
-			return model_fail(c->e, -EINVAL, "%s: %shybrid_override_pattern[%zu]: '%s' is not M, *, - or E",
-					  c->file, where, i, SHOWN(((char[2]){ l, 0 })));
-		s->parts[i] = (unsigned char)part;
-	}
-	return 0;
-}
-
-/*
- * A hybrid of Mamba-2 mixers, attention and MLPs (arch_info.hybrid): the
- * mixer's shape (Mamba2Config's keys, NemotronHConfig's mamba_*), then the
- * kinds of layer the config's own pattern says, then the attention's and
- * the MLP's shapes where it has them.
- */
-/*
- * Qwen3-Next: gated DeltaNet where layer_types says "linear_attention"
- * (else all but every full_attention_interval-th layer), attention where
- * it says "full_attention"; a mixture of experts in each layer but
- * mlp_only_layers' and those decoder_sparse_step skips, else an MLP.
- */
-static int read_qwen3_next(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
-{
-	uint64_t every, sparse_step, experts, used;
-	const char *where = "";
-	int r;
-
-	if ((r = config_required(c, KEYS("linear_num_key_heads"), 1, MODEL_MAX_WIDTH, &s->gdn_k_heads)) < 0 ||
-	    (r = config_required(c, KEYS("linear_key_head_dim"), 1, MODEL_MAX_WIDTH, &s->gdn_k_dim)) < 0 ||
-	    (r = config_required(c, KEYS("linear_num_value_heads"), 1, MODEL_MAX_WIDTH, &s->gdn_v_heads)) < 0 ||
-	    (r = config_required(c, KEYS("linear_value_head_dim"), 1, MODEL_MAX_WIDTH, &s->gdn_v_dim)) < 0 ||
-	    (r = config_required(c, KEYS("linear_conv_kernel_dim"), 1, 1024, &s->gdn_conv)) < 0 ||
-	    (r = config_required(c, KEYS("full_attention_interval"), 1, MODEL_MAX_LAYERS, &every)) < 0 ||
-	    (r = config_required(c, KEYS("decoder_sparse_step"), 1, MODEL_MAX_LAYERS, &sparse_step)) < 0)
-		return r;
-	uint64_t value = sat_mul(s->gdn_v_heads, s->gdn_v_dim), key = sat_mul(s->gdn_k_heads, s->gdn_k_dim);
-	if (value > MODEL_MAX_WIDTH || key > MODEL_MAX_WIDTH)
-		return model_fail(c->e, -EINVAL, "%s: linear_num_%s_heads x linear_%s_head_dim is more than %u", c->file,
-				  value > MODEL_MAX_WIDTH ? "value" : "key", value > MODEL_MAX_WIDTH ? "value" : "key",
-				  MODEL_MAX_WIDTH);
-	if (s->gdn_v_heads % s->gdn_k_heads)
-		return model_fail(c->e, -EINVAL, "%s: linear_num_key_heads: %" PRIu64 " does not divide "
-				  "linear_num_value_heads, %" PRIu64, c->file, s->gdn_k_heads, s->gdn_v_heads);
-	/* The state, as llama.cpp sizes it: d_inner the values' width, n_group the key heads, d_state a key's width. */
-	m->ssm_inner = (uint32_t)value;
-	m->ssm_group = (uint32_t)s->gdn_k_heads;
-	m->ssm_state = (uint32_t)s->gdn_k_dim;
-	m->ssm_conv = (uint32_t)s->gdn_conv;
-	const cJSON *types = lookup(c, "layer_types", &where);
-	if (types && (!cJSON_IsArray(types) || cJSON_GetArraySize(types) != (int)m->n_layer))
-		return model_fail(c->e, -EINVAL, "%s: %slayer_types is not a list of %u layer types", c->file, where,
-				  m->n_layer);
-	for (uint32_t i = 0; i < m->n_layer; i++) {
-		bool linear = (i + 1) % every != 0;
-		if (types) {
-			const cJSON *t = cJSON_GetArrayItem(types, (int)i);
-			if (!cJSON_IsString(t) || (strcmp(t->valuestring, "linear_attention") &&
-						   strcmp(t->valuestring, "full_attention")))
-				return model_fail(c->e, -EINVAL, "%s: %slayer_types[%u] is not \"linear_attention\" or "
-						  "\"full_attention\"", c->file, where, i);
-			linear = !strcmp(t->valuestring, "linear_attention");
-		}
-		s->parts[i] = linear ? HY_GDN : HY_ATTN;
-	}
-	const cJSON *dense = lookup(c, "mlp_only_layers", &where);
-	if (dense && !cJSON_IsArray(dense))
-		return model_fail(c->e, -EINVAL, "%s: %smlp_only_layers is not a list of layers", c->file, where);
-	if ((r = read_attention(c, f, m, s)) < 0 ||
-	    (r = config_optional(c, KEYS("num_experts"), 0, MODEL_MAX_WIDTH, 0, &experts)) < 0 ||
-	    (r = config_optional(c, KEYS("num_experts_per_tok"), 0, MODEL_MAX_WIDTH, 0, &used)) < 0 ||
-	    (r = config_required(c, KEYS("moe_intermediate_size"), 1, MODEL_MAX_WIDTH, &s->ff_moe)) < 0 ||
-	    (r = config_optional(c, KEYS("shared_expert_intermediate_size"), 0, MODEL_MAX_WIDTH, 0, &s->ff_shared)) < 0 ||
-	    (r = model_check_experts(&c->names, experts, used, c->e)) < 0)
-		return r;
-	for (uint32_t i = 0; i < m->n_layer; i++) {
-		bool moe = experts && (i + 1) % sparse_step == 0;
-		const cJSON *l;
-		cJSON_ArrayForEach(l, dense) {
-			if (!cJSON_IsNumber(l) || !(l->valuedouble >= 0) || l->valuedouble != floor(l->valuedouble) ||
-			    l->valuedouble >= m->n_layer)
-				return model_fail(c->e, -EINVAL, "%s: %smlp_only_layers: an entry is not one of its %u layers",
-						  c->file, where, m->n_layer);
-			if ((uint32_t)l->valuedouble == i)
-				moe = false;
-		}
-		s->parts[i] |= moe ? HY_MOE : HY_MLP;
-	}
-	m->n_expert = (uint32_t)experts;
-	m->n_expert_used = (uint32_t)used;
-	m->n_ff_expert = experts ? (uint32_t)s->ff_moe : 0;
-	m->n_shared_expert = s->ff_shared ? 1 : 0;
-	s->gated = s->q_gate = s->qk_norm = s->shared_gate = true;
-	return 0;
-}
-
-/*
- * One of Llama 4's per-layer lists (moe_layers: indices; no_rope_layers: a
- * 0 or 1 each): into flags, n_layer of them. Absent: 0, flags untouched.
- */
-static int llama4_list(const struct config *c, const char *key, bool indices, const struct hmn_model *m, bool *flags)
-{
-	const char *where = "";
-	const cJSON *list = lookup(c, key, &where), *v;
-	if (!list)
-		return 0;
-	if (!cJSON_IsArray(list) || (!indices && cJSON_GetArraySize(list) != (int)m->n_layer))
-		return model_fail(c->e, -EINVAL, "%s: %s%s is not a list of %s", c->file, where, key,
-				  indices ? "layers" : "a 0 or 1 for each layer");
-	if (indices)
-		memset(flags, 0, m->n_layer);
-	size_t i = 0;
-	cJSON_ArrayForEach(v, list) {
-		double d = cJSON_IsNumber(v) ? v->valuedouble : -1;
-		if (!(d >= 0) || d != floor(d) || d >= (indices ? m->n_layer : 2))
-			return model_fail(c->e, -EINVAL, "%s: %s%s[%zu] is not %s", c->file, where, key, i,
-					  indices ? "one of its layers" : "0 or 1");
-		if (indices)
-			flags[(size_t)d] = true;
-		else
-			flags[i] = d == 1;
-		i++;
-	}
-	return 1;
-}
-
-/*
- * Llama 4: attention in every layer, the RoPE layers' within chunks of
- * attention_chunk_size (where it names one); a mixture of experts and its
- * shared expert (both of intermediate_size) in moe_layers', else in every
- * interleave_moe_layer_step-th; a gated MLP of intermediate_size_mlp in
- * the others.
- */
-static int read_llama4(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
-{
-	uint64_t step, experts, used, ff_dense;
-	int r;
-
-	bool *flags = calloc(m->n_layer ? m->n_layer : 1, sizeof(*flags));
-	s->chunked = calloc(m->n_layer ? m->n_layer : 1, sizeof(*s->chunked));
-	if (!flags || !s->chunked) {
-		free(flags);
-		return -ENOMEM;
-	}
-	if ((r = read_attention(c, f, m, s)) < 0 ||
-	    (r = config_required(c, KEYS("interleave_moe_layer_step"), 1, MODEL_MAX_LAYERS, &step)) < 0 ||
-	    (r = config_required(c, KEYS("intermediate_size_mlp"), 1, MODEL_MAX_WIDTH, &ff_dense)) < 0 ||
-	    (r = config_optional(c, KEYS("num_local_experts"), 0, MODEL_MAX_WIDTH, 0, &experts)) < 0 ||
-	    (r = config_optional(c, KEYS("num_experts_per_tok"), 0, MODEL_MAX_WIDTH, 0, &used)) < 0 ||
-	    (r = config_optional(c, KEYS("attention_chunk_size"), 0, UINT32_MAX, 0, &s->chunk)) < 0 ||
-	    (r = model_check_experts(&c->names, experts, used, c->e)) < 0)
-		goto out;
-	for (uint32_t i = 0; i < m->n_layer; i++) {
-		flags[i] = i % step == step - 1;
-		s->chunked[i] = (i + 1) % 4 != 0;
-	}
-	if ((r = llama4_list(c, "moe_layers", true, m, flags)) < 0 ||
-	    (r = llama4_list(c, "no_rope_layers", false, m, s->chunked)) < 0)
-		goto out;
-	for (uint32_t i = 0; i < m->n_layer; i++)
-		s->parts[i] = (unsigned char)(HY_ATTN | (experts && flags[i] ? HY_MOE : HY_MLP));
-	s->ff_moe = s->ff_shared = s->ff;
-	s->ff = ff_dense;
-	m->n_ff = (uint32_t)ff_dense;
-	m->n_expert = (uint32_t)experts;
-	m->n_expert_used = (uint32_t)used;
-	m->n_ff_expert = experts ? (uint32_t)s->ff_moe : 0;
-	m->n_shared_expert = experts ? 1 : 0;
-	s->gated = true;
-	r = 0;
-out:
-	free(flags);
-	return r;
-}
-
-/*
- * Jamba: attention where layer % attn_layer_period is attn_layer_offset,
- * else a Mamba mixer (its state: conv and SSM, no groups); a mixture where
- * layer % expert_layer_period is expert_layer_offset, else a gated MLP.
- * An offset must be within its period (JambaConfig refuses another).
- */
-static int read_jamba(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
-{
-	uint64_t attn_period, attn_offset, expert_period, expert_offset, state, conv, expand, experts, used;
-	uint64_t rank = (s->h + 15) / 16;
-	int r;
-
-	if ((r = config_required(c, KEYS("attn_layer_period"), 1, MODEL_MAX_LAYERS, &attn_period)) < 0 ||
-	    (r = config_required(c, KEYS("attn_layer_offset"), 0, MODEL_MAX_LAYERS, &attn_offset)) < 0 ||
-	    (r = config_required(c, KEYS("expert_layer_period"), 1, MODEL_MAX_LAYERS, &expert_period)) < 0 ||
-	    (r = config_required(c, KEYS("expert_layer_offset"), 0, MODEL_MAX_LAYERS, &expert_offset)) < 0 ||
-	    (r = config_required(c, KEYS("mamba_d_state"), 1, MODEL_MAX_WIDTH, &state)) < 0 ||
-	    (r = config_required(c, KEYS("mamba_d_conv"), 1, 1024, &conv)) < 0 ||
-	    (r = config_required(c, KEYS("mamba_expand"), 1, 1024, &expand)) < 0 ||
-	    (r = config_flag(c, "mamba_conv_bias", true, &s->conv_bias)) < 0 ||
-	    (r = config_flag(c, "mamba_proj_bias", false, &s->ssm_bias)) < 0)
-		return r;
-	/* "auto" is JambaConfig's word for ceil(width / 16), as is its absence. */
-	const cJSON *t = lookup(c, "mamba_dt_rank", NULL);
-	if (!(cJSON_IsString(t) && !strcmp(t->valuestring, "auto")) &&
-	    (r = config_optional(c, KEYS("mamba_dt_rank"), 1, MODEL_MAX_WIDTH, rank, &rank)) < 0)
-		return r;
-	if (attn_offset >= attn_period)
-		return model_fail(c->e, -EINVAL, "%s: attn_layer_offset: %" PRIu64 " is not less than attn_layer_period, %"
-				  PRIu64, c->file, attn_offset, attn_period);
-	if (expert_offset >= expert_period)
-		return model_fail(c->e, -EINVAL, "%s: expert_layer_offset: %" PRIu64 " is not less than "
-				  "expert_layer_period, %" PRIu64, c->file, expert_offset, expert_period);
-	uint64_t inner = sat_mul(expand, s->h);
-	if (inner > MODEL_MAX_WIDTH)
-		return model_fail(c->e, -EINVAL, "%s: mamba_expand x hidden_size is more than %u", c->file, MODEL_MAX_WIDTH);
-	if ((r = read_attention(c, f, m, s)) < 0 ||
-	    (r = config_optional(c, KEYS("num_experts"), 0, MODEL_MAX_WIDTH, 0, &experts)) < 0 ||
-	    (r = config_optional(c, KEYS("num_experts_per_tok"), 0, MODEL_MAX_WIDTH, 0, &used)) < 0 ||
-	    (r = model_check_experts(&c->names, experts, used, c->e)) < 0)
-		return r;
-	m->ssm_state = (uint32_t)state;
-	m->ssm_conv = (uint32_t)conv;
-	m->ssm_inner = (uint32_t)inner;
-	m->ssm_group = 0;
-	s->rope = rank; /* time_step_rank, kept in rope for Mamba */
-	/* JambaSparseMoeBlock of one expert is JambaMLP: a mixture of 1 is priced as one. */
-	bool moe_layers = experts > 1;
-	for (uint32_t i = 0; i < m->n_layer; i++)
-		s->parts[i] = (unsigned char)((i % attn_period == attn_offset ? HY_ATTN : HY_MAMBA) |
-					      (moe_layers && i % expert_period == expert_offset ? HY_MOE : HY_MLP));
-	s->ff_moe = s->ff;
-	m->n_expert = moe_layers ? (uint32_t)experts : 0;
-	m->n_expert_used = moe_layers ? (uint32_t)used : 0;
-	m->n_ff_expert = moe_layers ? (uint32_t)s->ff : 0;
-	s->gated = true;
-	return 0;
-}
-
-/*
- * Granite 4.0 H: a Mamba-2 mixer or attention as layer_types says ("mamba",
- * "attention"), and in every layer a mixture of experts with a shared MLP
- * (or the shared MLP alone).
- */
-static int read_granite(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
-{
-	uint64_t heads, state, groups, conv, expand, experts, used, shared;
-	const char *where = "";
-	int r;
-
-	if ((r = config_required(c, KEYS("mamba_n_heads"), 1, MODEL_MAX_WIDTH, &heads)) < 0 ||
-	    (r = config_required(c, KEYS("mamba_d_state"), 1, MODEL_MAX_WIDTH, &state)) < 0 ||
-	    (r = config_required(c, KEYS("mamba_n_groups"), 1, MODEL_MAX_WIDTH, &groups)) < 0 ||
-	    (r = config_required(c, KEYS("mamba_d_conv"), 1, 1024, &conv)) < 0 ||
-	    (r = config_required(c, KEYS("mamba_expand"), 1, 1024, &expand)) < 0 ||
-	    (r = config_flag(c, "mamba_conv_bias", true, &s->conv_bias)) < 0 ||
-	    (r = config_flag(c, "mamba_proj_bias", false, &s->ssm_bias)) < 0)
-		return r;
-	s->ssm_out_bias = s->ssm_bias;
-	uint64_t inner = sat_mul(expand, s->h);
-	if (inner > MODEL_MAX_WIDTH)
-		return model_fail(c->e, -EINVAL, "%s: mamba_expand x hidden_size is more than %u", c->file, MODEL_MAX_WIDTH);
-	if (inner % groups || inner % heads)
-		return model_fail(c->e, -EINVAL, "%s: %s: %" PRIu64 " does not divide the mixer's width, %" PRIu64,
-				  c->file, inner % groups ? "mamba_n_groups" : "mamba_n_heads",
-				  inner % groups ? groups : heads, inner);
-	const cJSON *types = lookup(c, "layer_types", &where);
-	if (!types)
-		return model_fail(c->e, -EINVAL, "%s: key layer_types is missing for model_type %s", c->file,
-				  c->model_type);
-	if (!cJSON_IsArray(types) || cJSON_GetArraySize(types) != (int)m->n_layer)
-		return model_fail(c->e, -EINVAL, "%s: %slayer_types is not a list of %u layer types", c->file, where,
-				  m->n_layer);
-	if ((r = read_attention(c, f, m, s)) < 0 ||
-	    (r = config_optional(c, KEYS("num_local_experts"), 0, MODEL_MAX_WIDTH, 0, &experts)) < 0 ||
-	    (r = config_optional(c, KEYS("num_experts_per_tok"), 0, MODEL_MAX_WIDTH, 0, &used)) < 0 ||
-	    (r = config_required(c, KEYS("shared_intermediate_size"), 1, MODEL_MAX_WIDTH, &shared)) < 0 ||
-	    (r = config_flag(c, "attention_bias", false, &s->qkv_bias)) < 0 ||
-	    (r = model_check_experts(&c->names, experts, used, c->e)) < 0)
-		return r;
-	s->o_bias = s->qkv_bias;
-	for (uint32_t i = 0; i < m->n_layer; i++) {
-		const cJSON *t = cJSON_GetArrayItem(types, (int)i);
-		if (!cJSON_IsString(t) || (strcmp(t->valuestring, "mamba") && strcmp(t->valuestring, "attention")))
-			return model_fail(c->e, -EINVAL, "%s: %slayer_types[%u] is not \"mamba\" or \"attention\"", c->file,
-					  where, i);
-		s->parts[i] = (unsigned char)((!strcmp(t->valuestring, "mamba") ? HY_SSM : HY_ATTN) |
-					      (experts ? HY_MOE : HY_MLP));
-	}
-	s->ssm_heads = heads;
-	m->ssm_state = (uint32_t)state;
-	m->ssm_conv = (uint32_t)conv;
-	m->ssm_inner = (uint32_t)inner;
-	m->ssm_group = (uint32_t)groups;
-	/* The experts are intermediate_size wide; the shared MLP (the only one without experts) its own. */
-	s->ff_moe = s->ff;
-	s->ff_shared = experts ? shared : 0;
-	s->ff = shared;
-	m->n_expert = (uint32_t)experts;
-	m->n_expert_used = (uint32_t)used;
-	m->n_ff_expert = experts ? (uint32_t)s->ff_moe : 0;
-	m->n_shared_expert = experts ? 1 : 0;
-	m->n_ff = (uint32_t)shared;
-	s->gated = true;
-	return 0;
-}
-
-/* block_configs[i].part.key: true or false, absent or null as false (DeciLM's AttentionConfig, FFNConfig). */
-static int nas_flag(const struct config *c, const cJSON *o, const char *part, const char *key, uint32_t i, bool *ret)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	*ret = cJSON_IsTrue(v);
-	if (v && !cJSON_IsNull(v) && !cJSON_IsBool(v)) {
-		char shown[64];
-		describe(v, shown, sizeof(shown));
-		return model_fail(c->e, -EINVAL, "%s: block_configs[%u].%s.%s: %s is not true or false", c->file, i, part,
-				  key, shown);
-	}
-	return 0;
-}
-
-/*
- * Nemotron-NAS (DeciLM's modeling_decilm.py): one block_configs entry a
- * layer. Its attention is none (no_op: no norm either, and no cache), one
- * width-by-width matrix (replace_with_linear: no cache), or attention with
- * num_attention_heads / n_heads_in_group KV heads of its own; its MLP none,
- * one matrix, or gated, of _ffn_mult_to_intermediate_size(ffn_mult): int(2
- * x ffn_mult x width / 3) rounded up to a multiple of 256. A layer's window
- * (window_length), a mixture (ffn.moe) or another block format's keys would
- * be priced wrong: refused.
- */
-static int read_nas(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
-{
-	const char *where = "";
-	bool attention_bias;
-	int r;
-
-	if ((r = read_attention(c, f, m, s)) < 0 ||
-	    (r = config_flag(c, "attention_bias", false, &attention_bias)) < 0 ||
-	    (r = config_flag(c, "mlp_bias", false, &s->mlp_bias)) < 0)
-		return r;
-	s->qkv_bias = s->o_bias = attention_bias;
-	s->gated = true;
-	const cJSON *blocks = lookup(c, "block_configs", &where);
-	if (!blocks)
-		return model_fail(c->e, -EINVAL, "%s: key block_configs is missing for model_type %s", c->file,
-				  c->model_type);
-	if (!cJSON_IsArray(blocks) || cJSON_GetArraySize(blocks) != (int)m->n_layer)
-		return model_fail(c->e, -EINVAL, "%s: %sblock_configs: not a list of one entry for each of the %u layers",
-				  c->file, where, m->n_layer);
-	s->layer_kv = calloc(m->n_layer ? m->n_layer : 1, sizeof(*s->layer_kv));
-	s->layer_ff = calloc(m->n_layer ? m->n_layer : 1, sizeof(*s->layer_ff));
-	if (!s->layer_kv || !s->layer_ff)
-		return -ENOMEM;
-	uint32_t i = 0, most_kv = 0;
-	uint64_t widest = 0;
-	const cJSON *block;
-	cJSON_ArrayForEach(block, blocks) {
-		const cJSON *attn = cJSON_GetObjectItemCaseSensitive(block, "attention");
-		const cJSON *ffn = cJSON_GetObjectItemCaseSensitive(block, "ffn");
-		bool no_op, linear, ffn_no_op, ffn_linear;
-		char shown[64];
-		if (!cJSON_IsObject(attn) || !cJSON_IsObject(ffn))
-			return model_fail(c->e, -EINVAL, "%s: block_configs[%u]: no attention and ffn objects", c->file, i);
-		if ((r = nas_flag(c, attn, "attention", "no_op", i, &no_op)) < 0 ||
-		    (r = nas_flag(c, attn, "attention", "replace_with_linear", i, &linear)) < 0 ||
-		    (r = nas_flag(c, ffn, "ffn", "no_op", i, &ffn_no_op)) < 0 ||
-		    (r = nas_flag(c, ffn, "ffn", "replace_with_linear", i, &ffn_linear)) < 0)
-			return r;
-		/* What other DeciLM block configs say, of which hmn would price none right: refused when written. */
-		static const char *const unread[][2] = {
-			{ "attention", "window_length" }, { "attention", "llama4" }, { "attention", "mamba" },
-			{ "attention", "num_key_value_heads" }, { "ffn", "moe" }, { "ffn", "intermediate_size" },
-		};
-		for (size_t k = 0; k < sizeof(unread) / sizeof(unread[0]); k++) {
-			const cJSON *v = cJSON_GetObjectItemCaseSensitive(unread[k][0][0] == 'a' ? attn : ffn, unread[k][1]);
-			if (v && !cJSON_IsNull(v))
-				return model_fail(c->e, -EINVAL, "%s: block_configs[%u].%s.%s: not a key hmn reads", c->file,
-						  i, unread[k][0], unread[k][1]);
-		}
-		unsigned parts = no_op ? 0 : linear ? HY_LINEAR : HY_ATTN;
-		parts |= ffn_no_op ? 0 : ffn_linear ? HY_LINEAR_MLP : HY_MLP;
-		if (parts & HY_ATTN) {
-			const cJSON *g = cJSON_GetObjectItemCaseSensitive(attn, "n_heads_in_group");
-			describe(g, shown, sizeof(shown));
-			double d = cJSON_IsNumber(g) ? g->valuedouble : 0;
-			if (!(d >= 1 && d <= m->n_head && d == floor(d)) || m->n_head % (uint32_t)d)
-				return model_fail(c->e, -EINVAL,
-						  "%s: block_configs[%u].attention.n_heads_in_group: %s does not divide num_attention_heads, %u",
-						  c->file, i, g && !cJSON_IsNull(g) ? shown : "none", m->n_head);
-			s->layer_kv[i] = m->n_head / (uint32_t)d;
-			most_kv = s->layer_kv[i] > most_kv ? s->layer_kv[i] : most_kv;
-		}
-		if (parts & HY_MLP) {
-			const cJSON *mult = cJSON_GetObjectItemCaseSensitive(ffn, "ffn_mult");
-			describe(mult, shown, sizeof(shown));
-			/* As block_config.py and Python compute it: ffn_mult to 6 places, 2 * it * n_embd / 3, truncated. */
-			double d = cJSON_IsNumber(mult) ? 2 * (nearbyint(mult->valuedouble * 1e6) / 1e6) * (double)s->h / 3 : 0;
-			if (!(d >= 1 && d <= MODEL_MAX_WIDTH))
-				return model_fail(c->e, -EINVAL,
-						  "%s: block_configs[%u].ffn.ffn_mult: %s is not a width from 1 to %u",
-						  c->file, i, mult && !cJSON_IsNull(mult) ? shown : "none", MODEL_MAX_WIDTH);
-			s->layer_ff[i] = ((uint64_t)d + 255) / 256 * 256;
-			widest = s->layer_ff[i] > widest ? s->layer_ff[i] : widest;
-		}
-		s->parts[i++] = (unsigned char)parts;
-	}
-	m->n_head_kv = most_kv;
-	s->kv_heads = most_kv;
-	s->ff = widest;
-	m->n_ff = (uint32_t)widest;
-	return 0;
-}
-
-/*
- * A µP multiplier (Falcon-H1's): a finite number, or with n > 0 a list of n
- * of them. No parameter, but a config whose multipliers are not numbers is
- * not one transformers loads.
- */
-static int config_multiplier(const struct config *c, const char *key, int n)
-{
-	const char *where = "";
-	const cJSON *v = lookup(c, key, &where);
-	if (!v)
-		return 0;
-	bool good = n ? cJSON_IsArray(v) && cJSON_GetArraySize(v) == n : cJSON_IsNumber(v) && isfinite(v->valuedouble);
-	const cJSON *e;
-	if (n && good)
-		cJSON_ArrayForEach(e, v)
-			good = good && cJSON_IsNumber(e) && isfinite(e->valuedouble);
-	if (good)
-		return 0;
-	char shown[64];
-	describe(v, shown, sizeof(shown));
-	if (n)
-		return model_fail(c->e, -EINVAL, "%s: %s%s: %s is not a list of %d numbers", c->file, where, key, shown,
-				  n);
-	return model_fail(c->e, -EINVAL, "%s: %s%s: %s is not a number", c->file, where, key, shown);
-}
-
-/*
- * Falcon-H1 (FalconH1DecoderLayer): in every layer attention and a Mamba-2
- * mixer read the same input side by side, then a gated MLP; each layer
- * keeps a KV cache and the mixer's state.
- */
-static int read_falcon_h1(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
-{
-	uint64_t heads, state, groups, conv, expand, inner, head = 0, chunk;
-	bool before_gate, rms_norm, attention_bias;
-	static const struct { const char *key; int n; } multipliers[] = {
-		{ "embedding_multiplier", 0 }, { "lm_head_multiplier", 0 }, { "key_multiplier", 0 },
-		{ "attention_in_multiplier", 0 }, { "attention_out_multiplier", 0 }, { "ssm_in_multiplier", 0 },
-		{ "ssm_out_multiplier", 0 }, { "mlp_multipliers", 2 }, { "ssm_multipliers", 5 },
-	};
-	int r;
-
-	if ((r = config_required(c, KEYS("mamba_n_heads"), 1, MODEL_MAX_WIDTH, &heads)) < 0 ||
-	    (r = config_required(c, KEYS("mamba_d_state"), 1, MODEL_MAX_WIDTH, &state)) < 0 ||
-	    (r = config_required(c, KEYS("mamba_n_groups"), 1, MODEL_MAX_WIDTH, &groups)) < 0 ||
-	    (r = config_required(c, KEYS("mamba_d_conv"), 1, 1024, &conv)) < 0 ||
-	    (r = config_required(c, KEYS("mamba_expand"), 1, 1024, &expand)) < 0 ||
-	    (r = config_optional(c, KEYS("mamba_d_ssm"), 1, MODEL_MAX_WIDTH, 0, &inner)) < 0 ||
-	    (r = config_optional(c, KEYS("mamba_chunk_size"), 1, MODEL_MAX_CONTEXT, 0, &chunk)) < 0 ||
-	    (r = config_flag(c, "mamba_conv_bias", true, &s->conv_bias)) < 0 ||
-	    (r = config_flag(c, "mamba_proj_bias", false, &s->ssm_bias)) < 0 ||
-	    (r = config_flag(c, "projectors_bias", false, &s->ssm_out_bias)) < 0 ||
-	    (r = config_flag(c, "mamba_rms_norm", false, &rms_norm)) < 0 ||
-	    (r = config_flag(c, "mamba_norm_before_gate", true, &before_gate)) < 0 ||
-	    (r = config_flag(c, "attention_bias", false, &attention_bias)) < 0 ||
-	    (r = config_flag(c, "mlp_bias", false, &s->mlp_bias)) < 0)
-		return r;
-	for (size_t i = 0; i < sizeof(multipliers) / sizeof(multipliers[0]); i++)
-		if ((r = config_multiplier(c, multipliers[i].key, multipliers[i].n)) < 0)
-			return r;
-	/* mamba_d_ssm null or absent: the mixer is mamba_expand x the width. */
-	if (!inner)
-		inner = sat_mul(expand, s->h);
-	if (inner > MODEL_MAX_WIDTH)
-		return model_fail(c->e, -EINVAL, "%s: mamba_expand x hidden_size is more than %u", c->file,
-				  MODEL_MAX_WIDTH);
-	if (inner % groups || inner % heads)
-		return model_fail(c->e, -EINVAL, "%s: %s: %" PRIu64 " does not divide the mixer's width, %" PRIu64,
-				  c->file, inner % groups ? "mamba_n_groups" : "mamba_n_heads",
-				  inner % groups ? groups : heads, inner);
-	/* mamba_d_head: "auto" (the class's default) is the mixer's width over its heads; another must be it. */
-	const char *where = "";
-	const cJSON *d_head = lookup(c, "mamba_d_head", &where);
-	if (!(cJSON_IsString(d_head) && !strcmp(d_head->valuestring, "auto")) &&
-	    (r = config_optional(c, KEYS("mamba_d_head"), 1, MODEL_MAX_WIDTH, 0, &head)) < 0)
-		return r;
-	if (head && sat_mul(head, heads) != inner)
-		return model_fail(c->e, -EINVAL,
-				  "%s: %smamba_d_head: %" PRIu64 " x %" PRIu64 " heads is not the mixer's width, "
-				  "%" PRIu64,
-				  c->file, where, head, heads, inner);
-	if ((r = read_attention(c, f, m, s)) < 0)
-		return r;
-	s->qkv_bias = s->o_bias = attention_bias;
-	s->ssm_unnormed = !rms_norm;
-	memset(s->parts, HY_SSM | HY_ATTN | HY_MLP, m->n_layer);
-	s->ssm_heads = heads;
-	m->ssm_state = (uint32_t)state;
-	m->ssm_conv = (uint32_t)conv;
-	m->ssm_inner = (uint32_t)inner;
-	m->ssm_group = (uint32_t)groups;
-	m->n_ff = (uint32_t)s->ff;
-	s->gated = true;
-	return 0;
-}
-
-static int read_hybrid(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
-{
-	bool nemotron = f->hybrid == HYBRID_NEMOTRON_H;
-	if (f->hybrid != HYBRID_MAMBA2 && f->hybrid != HYBRID_NEMOTRON_H) {
-		s->parts = calloc(m->n_layer ? m->n_layer : 1, 1);
-		if (!s->parts)
-			return -ENOMEM;
-		switch (f->hybrid) {
-		case HYBRID_JAMBA:
-			return read_jamba(c, f, m, s);
-		case HYBRID_LLAMA4:
-			return read_llama4(c, f, m, s);
-		case HYBRID_GRANITE:
-			return read_granite(c, f, m, s);
-		case HYBRID_NEMOTRON_NAS:
-			return read_nas(c, f, m, s);
-		case HYBRID_FALCON_H1:
-			return read_falcon_h1(c, f, m, s);
-		default:
-			return read_qwen3_next(c, f, m, s);
-		}
-	}
-	uint64_t heads, head_dim, state, groups, conv, expand = 2;
-	int r;
-
-	if ((r = config_required(c, nemotron ? KEYS("mamba_num_heads") : KEYS("num_heads"), 1, MODEL_MAX_WIDTH,
-				 &heads)) < 0 ||
-	    (r = config_required(c, nemotron ? KEYS("mamba_head_dim") : KEYS("head_dim"), 1, MODEL_MAX_WIDTH,
-				 &head_dim)) < 0 ||
-	    (r = config_required(c, nemotron ? KEYS("ssm_state_size") : KEYS("state_size"), 1, MODEL_MAX_WIDTH,
-				 &state)) < 0 ||
-	    (r = config_required(c, KEYS("n_groups"), 1, MODEL_MAX_WIDTH, &groups)) < 0 ||
-	    (r = config_required(c, KEYS("conv_kernel"), 1, 1024, &conv)) < 0 ||
-	    (!nemotron && (r = config_required(c, KEYS("expand"), 1, 1024, &expand)) < 0) ||
-	    (r = config_flag(c, "use_conv_bias", true, &s->conv_bias)) < 0 ||
-	    (r = config_flag(c, nemotron ? "mamba_proj_bias" : "use_bias", false, &s->ssm_bias)) < 0)
-		return r;
-	s->ssm_out_bias = s->ssm_bias;
-	/* Mamba2Mixer's inner width is expand x width, split into its heads; Nemotron-H's is its heads'. */
-	uint64_t inner = nemotron ? sat_mul(heads, head_dim) : sat_mul(expand, s->h);
-	if (inner > MODEL_MAX_WIDTH)
-		return model_fail(c->e, -EINVAL, "%s: %s x %s is more than %u", c->file,
-				  nemotron ? "mamba_num_heads" : "expand", nemotron ? "mamba_head_dim" : "hidden_size",
-				  MODEL_MAX_WIDTH);
-	if (inner % groups)
-		return model_fail(c->e, -EINVAL, "%s: n_groups: %" PRIu64 " does not divide the mixer's width, %" PRIu64,
-				  c->file, groups, inner);
-	s->ssm_heads = heads;
-	m->ssm_state = (uint32_t)state;
-	m->ssm_conv = (uint32_t)conv;
-	m->ssm_inner = (uint32_t)inner;
-	m->ssm_group = (uint32_t)groups;
-	s->parts = calloc(m->n_layer ? m->n_layer : 1, 1);
-	if (!s->parts)
-		return -ENOMEM;
-	if (!nemotron) {
-		memset(s->parts, HY_SSM, m->n_layer);
-		m->n_ff = (uint32_t)inner;
-		return 0;
-	}
-	if ((r = read_pattern(c, m, s)) < 0)
-		return r;
-	/*
-	 * vLLM's NemotronHForCausalLMConfig: the SSM state in the config's
-	 * mamba_ssm_cache_dtype, float32 where it names none ("only float32 is
-	 * known to have no accuracy issues").
-	 */
-	const char *where = "";
-	const cJSON *ssm_dtype = lookup(c, "mamba_ssm_cache_dtype", &where);
-	if (ssm_dtype && !cJSON_IsString(ssm_dtype))
-		return model_fail(c->e, -EINVAL, "%s: %smamba_ssm_cache_dtype is not a type's name", c->file, where);
-	m->ssm_state_f32 = !ssm_dtype || !strcmp(ssm_dtype->valuestring, "float32");
-	bool attention_bias;
-	if ((r = read_attention(c, f, m, s)) < 0 ||
-	    (r = config_flag(c, "attention_bias", false, &attention_bias)) < 0 ||
-	    (r = config_flag(c, "mlp_bias", false, &s->mlp_bias)) < 0)
-		return r;
-	s->qkv_bias = s->o_bias = attention_bias;
-	bool moe = false;
-	for (uint32_t i = 0; i < m->n_layer; i++)
-		moe |= s->parts[i] == HY_MOE;
-	if (moe) {
-		uint64_t experts, used;
-		if ((r = config_required(c, KEYS("n_routed_experts"), 1, MODEL_MAX_WIDTH, &experts)) < 0 ||
-		    (r = config_required(c, KEYS("num_experts_per_tok"), 1, MODEL_MAX_WIDTH, &used)) < 0 ||
-		    (r = config_required(c, KEYS("moe_intermediate_size"), 1, MODEL_MAX_WIDTH, &s->ff_moe)) < 0 ||
-		    (r = config_optional(c, KEYS("moe_shared_expert_intermediate_size"), 0, MODEL_MAX_WIDTH, 0,
-					 &s->ff_shared)) < 0 ||
-		    (r = model_check_experts(&c->names, experts, used, c->e)) < 0)
-			return r;
-		m->n_expert = (uint32_t)experts;
-		m->n_expert_used = (uint32_t)used;
-		m->n_ff_expert = (uint32_t)s->ff_moe;
-		m->n_shared_expert = s->ff_shared ? 1 : 0;
-	}
-	return 0;
-}
-
 static int read_shape(const struct config *c, const struct arch_info *f, struct hmn_model *m,
 		      struct shape *s)
 {
@@ -1594,10 +865,10 @@ static int read_shape(const struct config *c, const struct arch_info *f, struct 
 	if ((r = read_common(c, f, m, s)) < 0)
 		return r;
 	if (f && f->hybrid)
-		return read_hybrid(c, f, m, s);
+		return config_read_hybrid(c, f, m, s);
 	if (f && f->recurrent)
-		return read_recurrent(c, m, s);
-	if ((r = read_layers(c, f, s)) < 0 || (r = read_mla(c, m, s)) < 0 || (r = read_attention(c, f, m, s)) < 0)
+		return config_read_recurrent(c, m, s);
+	if ((r = read_layers(c, f, s)) < 0 || (r = read_mla(c, m, s)) < 0 || (r = config_read_attention(c, f, m, s)) < 0)
 		return r;
 	return read_experts(c, m, s);
 }
@@ -1610,7 +881,7 @@ static int read_shape(const struct config *c, const struct arch_info *f, struct 
 static int layer_types(const struct config *c, const struct hmn_model *m, bool **ret_swa, size_t *ret_n)
 {
 	const char *where = "";
-	const cJSON *types = lookup(c, "layer_types", &where);
+	const cJSON *types = config_lookup(c, "layer_types", &where);
 	if (!types) {
 		*ret_swa = NULL;
 		*ret_n = 0;
@@ -1618,7 +889,7 @@ static int layer_types(const struct config *c, const struct hmn_model *m, bool *
 	}
 	if (!cJSON_IsArray(types)) {
 		char shown[64];
-		describe(types, shown, sizeof(shown));
+		config_describe(types, shown, sizeof(shown));
 		return model_fail(c->e, -EINVAL, "%s: %slayer_types: %s is not a list of layer types", c->file, where,
 				  shown);
 	}
@@ -1634,7 +905,7 @@ static int layer_types(const struct config *c, const struct hmn_model *m, bool *
 	cJSON_ArrayForEach(t, types) {
 		if (!cJSON_IsString(t)) {
 			char shown[64];
-			describe(t, shown, sizeof(shown));
+			config_describe(t, shown, sizeof(shown));
 			free(swa);
 			return model_fail(c->e, -EINVAL, "%s: %slayer_types[%zu]: %s is not a layer type's name",
 					  c->file, where, i, shown);
@@ -1654,7 +925,7 @@ static int layer_types(const struct config *c, const struct hmn_model *m, bool *
 static int pattern_letters(const struct config *c, const struct hmn_model *m, bool **ret_swa, size_t *ret_n)
 {
 	const char *where = "";
-	const cJSON *v = lookup(c, "sliding_window_pattern", &where);
+	const cJSON *v = config_lookup(c, "sliding_window_pattern", &where);
 	*ret_swa = NULL;
 	*ret_n = 0;
 	if (!cJSON_IsString(v))
@@ -1665,7 +936,7 @@ static int pattern_letters(const struct config *c, const struct hmn_model *m, bo
 		letters = v->valuestring[i] == 'L' || v->valuestring[i] == 'G';
 	if (!letters) {
 		char shown[64];
-		describe(v, shown, sizeof(shown));
+		config_describe(v, shown, sizeof(shown));
 		return model_fail(c->e, -EINVAL, "%s: %ssliding_window_pattern: %s is not a pattern of L and G layers",
 				  c->file, where, shown);
 	}
@@ -1689,7 +960,7 @@ static int read_sliding(const struct config *c, const struct arch_info *f, struc
 	size_t n = 0;
 	int r;
 
-	const cJSON *letters = lookup(c, "sliding_window_pattern", NULL);
+	const cJSON *letters = config_lookup(c, "sliding_window_pattern", NULL);
 	pattern = f ? f->swa_pattern : 0;
 	/* 0 or null: no window. */
 	if ((r = config_optional(c, KEYS("sliding_window"), 0, UINT32_MAX, 0, &window)) < 0 ||
@@ -1722,7 +993,7 @@ static int read_sliding(const struct config *c, const struct arch_info *f, struc
 static int read_cross_layers(const struct config *c, const struct hmn_model *m, struct shape *s)
 {
 	const char *where = "";
-	const cJSON *list = lookup(c, "cross_attention_layers", &where);
+	const cJSON *list = config_lookup(c, "cross_attention_layers", &where);
 	if (!list)
 		return 0;
 	if (!cJSON_IsArray(list))
@@ -1747,7 +1018,7 @@ static int read_cross_layers(const struct config *c, const struct hmn_model *m, 
 /* The model's own name for its architecture: model_type, else the first of architectures. */
 static const char *architecture_of(const struct config *c)
 {
-	const cJSON *type = lookup(c, "model_type", NULL);
+	const cJSON *type = config_lookup(c, "model_type", NULL);
 	const cJSON *archs = cJSON_GetObjectItemCaseSensitive(c->root, "architectures");
 	if (cJSON_IsString(type))
 		return type->valuestring;
@@ -1762,7 +1033,7 @@ static bool shape_written(const struct config *c)
 	const char *const *const shape[] = { LAYER_KEYS, WIDTH_KEYS, VOCAB_KEYS, HEAD_KEYS, FF_KEYS };
 	for (size_t i = 0; i < sizeof(shape) / sizeof(shape[0]); i++)
 		for (const char *const *k = shape[i]; *k; k++)
-			if (lookup(c, *k, NULL))
+			if (config_lookup(c, *k, NULL))
 				return true;
 	return false;
 }
