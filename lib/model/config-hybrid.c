@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/config.h"
+#include "model/config-hybrid.h"
 
 /* Mamba's state instead of heads; the defaults are transformers' MambaConfig's. */
 int config_read_recurrent(const struct config *c, struct hmn_model *m, struct shape *s)

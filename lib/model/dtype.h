@@ -35,6 +35,10 @@ static inline uint64_t sat_mul(uint64_t a, uint64_t b)
 	return a == HMN_UNKNOWN || b == HMN_UNKNOWN || mul_overflows(a, b, &r) ? HMN_UNKNOWN : r;
 }
 
+/* A shape's products of three and four numbers, as saturating as sat_mul. */
+#define MUL3(a, b, c) sat_mul(sat_mul(a, b), c)
+#define MUL4(a, b, c, d) sat_mul(MUL3(a, b, c), d)
+
 bool dtype_is_ggml(uint32_t id);
 bool dtype_is_float(enum hmn_dtype dtype);
 /* A safetensors header's dtype ("BF16", "F8_E4M3"): false for one the format does not define. */

@@ -95,10 +95,6 @@ static int number(const struct vision *c, const cJSON *obj, const char *where, c
 	return 0;
 }
 
-/* Saturating products (HMN_UNKNOWN past 2^64): a hostile shape is too large, never wrapped. */
-#define MUL3(a, b, c) sat_mul(sat_mul(a, b), c)
-#define MUL4(a, b, c, d) sat_mul(MUL3(a, b, c), d)
-
 /* key at the top level: true or false, fallback when absent; anything else is malformed. */
 static int flag(const struct vision *c, const char *key, bool fallback, bool *ret)
 {
