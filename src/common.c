@@ -41,23 +41,6 @@ void tool_log_once(enum hmn_log_level level, const char *message, void *userdata
 	tool_log(level, message, userdata);
 }
 
-/*
- * Flushes out and turns a write failure into the exit status: a closed
- * pipe ends the way SIGPIPE would have ended us (quietly), anything else
- * (a full disk, /dev/full) is a runtime failure with a message.
- */
-int finish_output(FILE *out, int status)
-{
-	if (fflush(out) == 0 && !ferror(out))
-		return status;
-	if (errno == EPIPE) {
-		sys_end_by_closed_pipe();
-		return EXIT_RUNTIME; /* Windows has no SIGPIPE: a quiet failure, as there */
-	}
-	fprintf(stderr, "hmn: cannot write output: %s\n", strerror(errno));
-	return EXIT_RUNTIME;
-}
-
 int exit_for_unread_gpus(const hmn_context *ctx, int status, size_t failed_now)
 {
 	/*

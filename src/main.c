@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "hmn.h"
+#include "output.h"
 #include "sys.h"
 #include "tool.h"
 

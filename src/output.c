@@ -13,6 +13,23 @@
 #include "sys.h"
 #include "tool.h"
 
+/*
+ * Flushes out and turns a write failure into the exit status: a closed
+ * pipe ends the way SIGPIPE would have ended us (quietly), anything else
+ * (a full disk, /dev/full) is a runtime failure with a message.
+ */
+int finish_output(FILE *out, int status)
+{
+	if (fflush(out) == 0 && !ferror(out))
+		return status;
+	if (errno == EPIPE) {
+		sys_end_by_closed_pipe();
+		return EXIT_RUNTIME; /* Windows has no SIGPIPE: a quiet failure, as there */
+	}
+	fprintf(stderr, "hmn: cannot write output: %s\n", strerror(errno));
+	return EXIT_RUNTIME;
+}
+
 bool output_is_stdout(const char *path)
 {
 	return !path || strcmp(path, "-") == 0;

@@ -39,6 +39,9 @@ struct output {
 	const char *refusal;  /* why it cannot be written, where strerror would not say */
 };
 
+/* Flushes out; a write failure becomes the exit status (a closed pipe ends quietly). */
+int finish_output(FILE *out, int status);
+
 /* Is this -o argument stdout ("-", or none)? */
 bool output_is_stdout(const char *path);
 /*

@@ -16,8 +16,6 @@ void tool_log(enum hmn_log_level level, const char *message, void *userdata);
  */
 void tool_log_once(enum hmn_log_level level, const char *message, void *userdata);
 
-/* Flushes out; a write failure becomes the exit status (a closed pipe ends quietly). */
-int finish_output(FILE *out, int status);
 /* The exit status and message for a failed query: 3 for no GPU, else 1. */
 int exit_for_query_error(hmn_context *ctx, int r);
 /* A command that answered still fails (1) when a GPU the system shows could not be read (the log said which). */
