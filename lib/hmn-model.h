@@ -48,6 +48,8 @@ enum hmn_dtype {
 	HMN_DTYPE_F8_E4M3, HMN_DTYPE_F8_E5M2, HMN_DTYPE_F8_E8M0, HMN_DTYPE_F8_E4M3FNUZ,
 	HMN_DTYPE_F8_E5M2FNUZ, HMN_DTYPE_C64, HMN_DTYPE_F4, HMN_DTYPE_F6_E2M3, HMN_DTYPE_F6_E3M2,
 	HMN_DTYPE_INT4,     /* int4 as --dtype plans it: 4 bits a parameter, no scales */
+	/* a quantized checkpoint's bits a weight (GPTQ 3-bit, MLX 6-bit), named alone: no --dtype */
+	HMN_DTYPE_INT2, HMN_DTYPE_INT3, HMN_DTYPE_INT5, HMN_DTYPE_INT6, HMN_DTYPE_INT7,
 	/* llama.cpp's file types (256 + its LLAMA_FTYPE_MOSTLY_* ids): mixes, priced per tensor; --dtype's alone */
 	HMN_DTYPE_FILE_Q4_0 = 258, HMN_DTYPE_FILE_Q4_1 = 259, HMN_DTYPE_FILE_Q8_0 = 263,
 	HMN_DTYPE_FILE_Q5_0 = 264, HMN_DTYPE_FILE_Q5_1 = 265, HMN_DTYPE_FILE_Q2_K = 266,

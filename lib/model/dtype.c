@@ -70,6 +70,21 @@ static const struct dtype_info dtypes[] = {
 	{ HMN_DTYPE_INT4, "int4", NULL, 2, 1, false },
 };
 
+/*
+ * The bits a quantized checkpoint packs a weight in, where they are not 4
+ * or 8 (GPTQ's 2 and 3, MLX's 3, 5 and 6, EXL2's mean): its weights' type
+ * said as what it is, not as int4 or i8. Names only: no --dtype loads
+ * them and no file's tensors are of them (hmn_dtype_from_name() does not
+ * look here).
+ */
+static const struct dtype_info bit_widths[] = {
+	{ HMN_DTYPE_INT2, "int2", NULL, 4, 1, false },
+	{ HMN_DTYPE_INT3, "int3", NULL, 8, 3, false },
+	{ HMN_DTYPE_INT5, "int5", NULL, 8, 5, false },
+	{ HMN_DTYPE_INT6, "int6", NULL, 4, 3, false },
+	{ HMN_DTYPE_INT7, "int7", NULL, 8, 7, false },
+};
+
 /* --dtype's words and other spellings of the same types. */
 static const struct {
 	const char *word;
@@ -171,6 +186,9 @@ static const struct dtype_info *dtype_find(enum hmn_dtype dtype)
 	for (size_t i = 0; i < sizeof(dtypes) / sizeof(dtypes[0]); i++)
 		if (dtypes[i].dtype == dtype)
 			return &dtypes[i];
+	for (size_t i = 0; i < sizeof(bit_widths) / sizeof(bit_widths[0]); i++)
+		if (bit_widths[i].dtype == dtype)
+			return &bit_widths[i];
 	return NULL;
 }
 

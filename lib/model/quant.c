@@ -468,9 +468,18 @@ static void name_it(struct quant *q, const char *prefix, const char *kind, unsig
 		snprintf(q->name, sizeof(q->name), "%s-%s%u", prefix, kind, bits);
 }
 
+/*
+ * The type a format's weights are said in (model.dtype, the title's
+ * "(int3)"): their own bits, never the next of int4 and i8 (a GPTQ 3-bit
+ * checkpoint was "int4", MLX's 6-bit "i8").
+ */
 static enum hmn_dtype int_label(unsigned bits)
 {
-	return bits <= 4 ? HMN_DTYPE_INT4 : HMN_DTYPE_I8;
+	static const enum hmn_dtype by_bits[] = {
+		HMN_DTYPE_INT2, HMN_DTYPE_INT2, HMN_DTYPE_INT2, HMN_DTYPE_INT3, HMN_DTYPE_INT4,
+		HMN_DTYPE_INT5, HMN_DTYPE_INT6, HMN_DTYPE_INT7, HMN_DTYPE_I8,
+	};
+	return bits < sizeof(by_bits) / sizeof(by_bits[0]) ? by_bits[bits] : HMN_DTYPE_I8;
 }
 
 /* ---- each format ------------------------------------------------------------ */
@@ -590,8 +599,12 @@ static int read_exl2(const struct qctx *c, const cJSON *qc, struct quant *q)
 	q->layout = QUANT_LAYOUT_EXL2;
 	q->bits = (unsigned)lround(bits->valuedouble * 100);
 	q->head_bits = cJSON_IsNumber(head) ? (unsigned)lround(head->valuedouble * 100) : 600;
-	q->dtype = int_label(q->bits / 100);
-	snprintf(q->name, sizeof(q->name), "exl2");
+	/* A mean of bits, as EXL2's repositories name their branches ("6.5bpw"); its type the nearest whole bits. */
+	q->dtype = int_label((q->bits + 50) / 100);
+	if (q->bits % 10)
+		snprintf(q->name, sizeof(q->name), "exl2-%u.%02ubpw", q->bits / 100, q->bits % 100);
+	else
+		snprintf(q->name, sizeof(q->name), "exl2-%u.%ubpw", q->bits / 100, q->bits / 10 % 10);
 	return 0;
 }
 

@@ -2182,6 +2182,22 @@ static uint64_t kv_per_token(const struct hmn_model *m)
  * (no norm, no cache), gated MLPs of int(2 x ffn_mult x 8192 / 3) rounded
  * up to 256 (2.625: 14336, 5.25: 28672, 3.28125: 17920 ...), untied:
  * 49,867,145,216, the Hub's 49.9B. KV: 49 layers x 8 heads x 256 x 2 B.
+ * Qwen (v1, QWenConfig, model_type "qwen"; issue 27): Qwen-7B-Chat's shape
+ * (stvlynn/Qwen-7B-Chat-Cantonese, a fine-tune mirrored on GitHub: its
+ * config.json, and model.safetensors.index.json's total_size 15,442,649,088
+ * in float16 = 7,721,324,544 parameters, Qwen-7B's 7.7B): c_attn 4096 x
+ * 12288 with its bias, c_proj, w1 and w2 of 22016 / 2 = 11008, mlp.c_proj,
+ * two RMSNorms: 32 x 201,879,552 + 2 x 151936 x 4096 + 4096. Qwen-72B
+ * (mapengAdam/qianwen-72B, a mirror of Qwen/Qwen-72B: config.json, and
+ * total_size 144,575,840,256 in bf16 = 72,287,920,128): 80 x 850,722,816 +
+ * 2 x 152064 x 8192 + 8192. No GQA: KV a token 32 x 32 x 128 x 2 x 2 B
+ * (524,288) and 80 x 64 x 128 x 2 x 2 B (2,621,440).
+ * granite-3.3-8b-instruct (ibm-granite's config.json and the parameter
+ * shapes of its empty model, both as a public survey of configs quotes
+ * them): Llama's layers (q, o 4096 x 4096, k, v 4096 x 1024, gate, up,
+ * down of 12800, two norms) and a tied table of 49159, the µP multipliers
+ * weightless: 40 x 199,237,632 + 49159 x 4096 + 4096 = 8,170,864,640, the
+ * Hub's 8.17B. KV: 40 x 8 x 128 x 2 x 2 B = 163,840 a token.
  */
 static void test_config_families(void)
 {
@@ -2210,6 +2226,9 @@ static void test_config_families(void)
 		{ "Phi-3-small-8k-instruct", "phi3small", 7392272384ull, 32 * 8 * 256 * 2, 8 },
 		{ "Phi-3.5-MoE-instruct", "phimoe", 41873153344ull, 32 * 8 * 256 * 2, 8 },
 		{ "Llama-3_3-Nemotron-Super-49B-v1", "nemotron-nas", 49867145216ull, 49 * 8 * 256 * 2, 8 },
+		{ "Qwen-7B-Chat-Cantonese", "qwen", 7721324544ull, 32 * 32 * 128 * 2 * 2, 32 },
+		{ "Qwen-72B", "qwen", 72287920128ull, 80 * 64 * 128 * 2 * 2, 64 },
+		{ "granite-3.3-8b-instruct", "granite", 8170864640ull, 40 * 8 * 128 * 2 * 2, 8 },
 	};
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
 		struct hmn_model *m = fixture_config(families[i].folder);
@@ -3467,6 +3486,109 @@ static void test_quantized_configs(void)
 	}
 }
 
+/*
+ * Quantized checkpoints priced from config.json alone against their real
+ * published downloads (issue 24: where shards or an index exist, their
+ * sizes are the truth, and the config's rule is checked against them).
+ *
+ * mlx-community's Qwen3-14B-MLX-4bit (mirrored whole on GitHub by
+ * root-hypercube/qwen3-mlx, Qwen3-14B-MLX-4bit/config.json and
+ * model.safetensors.index.json: tests/fixtures/fit/Qwen3-14B-MLX-4bit, the
+ * index trimmed to its metadata and 19 of its weight_map's entries, the
+ * first and last layers'): metadata.total_size 8,307,783,680. Its
+ * weight_map holds weight, scales and biases for every linear layer,
+ * lm_head and embed_tokens included: MLX quantizes the embeddings and the
+ * head. config.json alone prices it to the byte; with the index beside it
+ * (no shard downloaded) the weights are total_size.
+ *
+ * TheBloke's Wizard-Vicuna-30B-Uncensored-GPTQ (LLaMA-30B's shape; mirrored
+ * by CesarChaMal/Wizard-Vicuna-30B-Uncensored-GPTQ, its config.json and
+ * each branch's .safetensors as a Git LFS pointer whose size is the
+ * file's): model.safetensors (bits 4, group 64, desc_act, the config's own)
+ * 18,181,100,600 bytes; gptq_model-4bit-128g 17,554,104,608; -4bit-32g
+ * 19,435,090,976; -3bit-128g 13,509,984,992; -3bit--1g 12,924,188,176;
+ * -8bit-128g 33,730,582,288; -8bit--1g 32,990,628,688. hmn is 8.57 MB under
+ * each, 0.03-0.07%: AutoGPTQ (May 2023) wrote a zero float16 bias [out]
+ * for every QuantLinear whether or not the layer has one (LLaMA's have
+ * none: 60 x 69,120 x 2 = 8,294,400 bytes; Qwen-VL-Chat-Int4's index lists
+ * mlp.w1.bias beside no_bias true, the same), and each file holds its
+ * 8-byte length and ~274 KB of JSON header. Newer AutoGPTQ and GPTQModel
+ * write a bias only where the layer has one, so hmn prices none: the
+ * tolerance, 0.1%, is those two.
+ *
+ * unsloth/llama-3-8b-Instruct-bnb-4bit (its config.json as transformers
+ * 4.51.3 logs it when loading, in a public LLaMA-Factory write-up:
+ * tests/fixtures/fit/llama-3-8b-Instruct-bnb-4bit; nf4, double quant, no
+ * skip list): huggingface_hub's progress bar says model.safetensors is
+ * 5.70G (tqdm's unit_scale, 1000-based: 5,695,000,000 to 5,705,000,000
+ * bytes). hmn prices 5,702,561,664 (the constant test_quant_layouts()
+ * worked by hand), inside that rounding.
+ */
+static void test_real_downloads(void)
+{
+	struct hmn_model *m = fixture_config("Qwen3-14B-MLX-4bit");
+	uint64_t total = fixture_total_size("Qwen3-14B-MLX-4bit");
+	is_u64(total, 8307783680ull, "Qwen3-14B-MLX-4bit: the index's total_size");
+	if (ok(m != NULL, "Qwen3-14B-MLX-4bit's config.json reads"), m) {
+		is_str(m->quantization, "mlx-4bit", "Qwen3-14B-MLX-4bit: mlx-4bit");
+		is_u64(m->weights_bytes, total, "Qwen3-14B-MLX-4bit: config.json alone prices the download exactly");
+		is_u64(m->parameters, 14768307200ull, "Qwen3-14B-MLX-4bit: Qwen3-14B's 14.8B parameters");
+		hmn_model_free(m);
+	}
+	char path[1200];
+	snprintf(path, sizeof(path), "%s/fixtures/fit/Qwen3-14B-MLX-4bit", getenv("TESTS_DIR"));
+	m = NULL;
+	if (ok(hmn_model_open(path, &m, why, sizeof(why)) == 0, "Qwen3-14B-MLX-4bit with its index opens (%s)", why), m) {
+		is_u64(m->weights_bytes, total, "Qwen3-14B-MLX-4bit: with the index, its total_size");
+		is_str(m->quantization, "mlx-4bit", "Qwen3-14B-MLX-4bit: the index's folder still says mlx-4bit");
+		hmn_model_free(m);
+	}
+
+	static const struct {
+		const char *quant, *name;
+		uint64_t file;
+	} gptq[] = {
+		{ "\"bits\":4,\"group_size\":64,\"desc_act\":true", "gptq-int4", 18181100600ull },
+		{ "\"bits\":4,\"group_size\":128", "gptq-int4", 17554104608ull },
+		{ "\"bits\":4,\"group_size\":32", "gptq-int4", 19435090976ull },
+		{ "\"bits\":3,\"group_size\":128", "gptq-int3", 13509984992ull },
+		{ "\"bits\":3,\"group_size\":-1", "gptq-int3", 12924188176ull },
+		{ "\"bits\":8,\"group_size\":128", "gptq-int8", 33730582288ull },
+		{ "\"bits\":8,\"group_size\":-1", "gptq-int8", 32990628688ull },
+	};
+	size_t len;
+	char *text = slurp_fixture("fit", "Wizard-Vicuna-30B-Uncensored-GPTQ/config.json", &len);
+	cJSON *config = text ? cJSON_ParseWithLength(text, len) : NULL;
+	ok(config != NULL, "Wizard-Vicuna-30B-Uncensored-GPTQ's config.json is JSON");
+	for (size_t i = 0; config && i < sizeof(gptq) / sizeof(gptq[0]); i++) {
+		char quant[160];
+		snprintf(quant, sizeof(quant), "{\"quant_method\":\"gptq\",%s}", gptq[i].quant);
+		cJSON_ReplaceItemInObjectCaseSensitive(config, "quantization_config", cJSON_Parse(quant));
+		char *json = cJSON_PrintUnformatted(config);
+		m = NULL;
+		if (ok(json && read_config(json, &m) == 0, "Wizard-Vicuna-30B GPTQ reads (%s)", gptq[i].quant), m) {
+			char what[160];
+			snprintf(what, sizeof(what), "Wizard-Vicuna-30B %s: within 0.1%% of its file", gptq[i].quant);
+			near_u64(m->weights_bytes, gptq[i].file, 0.1, what);
+			ok(m->weights_bytes < gptq[i].file, "%s: under the file (no bias, no header priced)", gptq[i].name);
+			is_str(m->quantization, gptq[i].name, "its format's name");
+			is_u64(m->parameters, 32528943616ull, "LLaMA-30B's 32.5B parameters, whatever the bits");
+			hmn_model_free(m);
+		}
+		free(json);
+	}
+	cJSON_Delete(config);
+	free(text);
+
+	m = fixture_config("llama-3-8b-Instruct-bnb-4bit");
+	if (ok(m != NULL, "llama-3-8b-Instruct-bnb-4bit's config.json reads"), m) {
+		is_str(m->quantization, "bnb-nf4", "unsloth's bnb-4bit: bnb-nf4");
+		ok(m->weights_bytes >= 5695000000ull && m->weights_bytes < 5705000000ull,
+		   "unsloth's bnb-4bit: %" PRIu64 " bytes, its download's 5.70G", m->weights_bytes);
+		hmn_model_free(m);
+	}
+}
+
 /* A Llama-3-8B shape (meta-llama/Meta-Llama-3-8B's config.json) with quant as its quantization_config. */
 static int quantized_llama(const char *quant, struct hmn_model **ret)
 {
@@ -3517,7 +3639,7 @@ static void test_quant_layouts(void)
 		{ "{\"quant_method\":\"fp8\",\"activation_scheme\":\"dynamic\"}", "fp8", 16777216 + 4 },
 		/* 17 bytes per 32 */
 		{ "{\"quant_method\":\"mxfp4\"}", "mxfp4", 0 /* experts only: attention is bf16 */ + 33554432 },
-		{ "{\"quant_method\":\"exl2\",\"bits\":4.5,\"head_bits\":6}", "exl2", 9437184 },
+		{ "{\"quant_method\":\"exl2\",\"bits\":4.5,\"head_bits\":6}", "exl2-4.5bpw", 9437184 },
 		/* compressed-tensors w4a16: weight_packed, bf16 scales per 128, weight_shape */
 		{ "{\"quant_method\":\"compressed-tensors\",\"format\":\"pack-quantized\",\"config_groups\":{\"group_0\":"
 		  "{\"targets\":[\"Linear\"],\"weights\":{\"num_bits\":4,\"type\":\"int\",\"symmetric\":true,"
@@ -3548,6 +3670,50 @@ static void test_quant_layouts(void)
 		is_u64(quant_matrix_bytes(&q, QUANT_ATTENTION, 4096, 4096, HMN_DTYPE_BF16), cases[i].bytes,
 		       "a 4096 x 4096 matrix's bytes in it");
 	}
+	/*
+	 * The weights' type says the format's own bits (model.dtype, the
+	 * title's "(int3)"): GPTQ's 3 bits were "int4" and MLX's 6 "i8"; an
+	 * EXL2 name carries its mean ("exl2-6.5bpw", as its repositories name
+	 * their branches), its type the nearest whole bits. None is a --dtype.
+	 */
+	static const struct {
+		const char *config, *name, *dtype;
+	} widths[] = {
+		{ "{\"quantization_config\":{\"quant_method\":\"gptq\",\"bits\":2}}", "gptq-int2", "int2" },
+		{ "{\"quantization_config\":{\"quant_method\":\"gptq\",\"bits\":3}}", "gptq-int3", "int3" },
+		{ "{\"quantization_config\":{\"quant_method\":\"gptq\",\"bits\":4}}", "gptq-int4", "int4" },
+		{ "{\"quantization_config\":{\"quant_method\":\"gptq\",\"bits\":8}}", "gptq-int8", "i8" },
+		{ "{\"quantization\":{\"group_size\":64,\"bits\":3}}", "mlx-3bit", "int3" },
+		{ "{\"quantization\":{\"group_size\":64,\"bits\":5}}", "mlx-5bit", "int5" },
+		{ "{\"quantization\":{\"group_size\":64,\"bits\":6}}", "mlx-6bit", "int6" },
+		{ "{\"quantization_config\":{\"quant_method\":\"exl2\",\"bits\":5.0}}", "exl2-5.0bpw", "int5" },
+		{ "{\"quantization_config\":{\"quant_method\":\"exl2\",\"bits\":6.5,\"head_bits\":8}}", "exl2-6.5bpw", "int7" },
+		{ "{\"quantization_config\":{\"quant_method\":\"exl2\",\"bits\":4.65}}", "exl2-4.65bpw", "int5" },
+		{ "{\"quantization_config\":{\"quant_method\":\"exl2\",\"bits\":2.3}}", "exl2-2.3bpw", "int2" },
+		{ "{\"quantization_config\":{\"quant_method\":\"exl2\",\"bits\":8}}", "exl2-8.0bpw", "i8" },
+		{ "{\"quantization_config\":{\"quant_method\":\"compressed-tensors\",\"format\":\"pack-quantized\","
+		  "\"config_groups\":{\"g\":{\"weights\":{\"num_bits\":2,\"type\":\"int\"}}}}}", "ct-int2", "int2" },
+	};
+	for (size_t i = 0; i < sizeof(widths) / sizeof(widths[0]); i++) {
+		root = cJSON_Parse(widths[i].config);
+		int r = quant_read("config.json", root, NULL, NULL, &q, &e);
+		cJSON_Delete(root);
+		ok(r == 0, "%s reads", widths[i].name);
+		if (r != 0) {
+			printf("# %s\n", buf);
+			continue;
+		}
+		is_str(q.name, widths[i].name, "the format's name says its bits");
+		is_str(hmn_dtype_name(q.dtype), widths[i].dtype, "its weights' type says its bits");
+	}
+	enum hmn_dtype label;
+	ok(hmn_dtype_from_name("int3", &label) < 0 && hmn_dtype_from_name("int6", &label) < 0 &&
+	   hmn_dtype_from_name("int4", &label) == 0, "int3 and int6 name a format's bits, no --dtype");
+	uint64_t dims3[] = { 4096, 4096 };
+	uint64_t bytes3 = 0;
+	ok(hmn_tensor_bytes(HMN_DTYPE_INT3, dims3, 2, &bytes3) == 0 && bytes3 == 4096ull * 4096 * 3 / 8,
+	   "int3: 3 bits a weight (%" PRIu64 ")", bytes3);
+
 	/* MLX: {"group_size": 64, "bits": 4} at the top level: a bf16 scale and bias per 64. */
 	root = cJSON_Parse("{\"quantization\":{\"group_size\":64,\"bits\":4}}");
 	ok(quant_read("config.json", root, NULL, NULL, &q, &e) == 0, "MLX's quantization reads");
@@ -4230,6 +4396,7 @@ int main(void)
 	test_index_cycle();
 	test_header_fast_path();
 	test_quantized_configs();
+	test_real_downloads();
 	test_hybrid_configs();
 	test_quant_layouts();
 	test_quant_hostile();
