@@ -1329,5 +1329,59 @@ hf_cache() {
 		Phi-3-small-8k-instruct|phi3small|7392272384|131072
 		Phi-3.5-MoE-instruct|phimoe|41873153344|131072
 		Llama-3_3-Nemotron-Super-49B-v1|nemotron-nas|49867145216|200704
+		Qwen-7B-Chat-Cantonese|qwen|7721324544|524288
+		Qwen-72B|qwen|72287920128|2621440
+		granite-3.3-8b-instruct|granite|8170864640|163840
 	EOF
+}
+
+@test "fit: quantized checkpoints' config.json alone against their real downloads; the format's own bits named" {
+	fixtures="$TESTS_DIR/fixtures/fit"
+	# mlx-community's Qwen3-14B-MLX-4bit: config.json alone is its index's total_size to the byte
+	# (embeddings and head quantized too); with the index beside it, the same.
+	mkdir -p "$BATS_TEST_TMPDIR/mlx"
+	cp "$fixtures/Qwen3-14B-MLX-4bit/config.json" "$BATS_TEST_TMPDIR/mlx/"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/mlx" --memory 80GiB --context 4096 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.quantization == "mlx-4bit" and .model.dtype == "int4"
+		and .parts.weights_bytes == 8307783680'
+	run_split "$HMN" fit "$fixtures/Qwen3-14B-MLX-4bit" --memory 80GiB --context 4096 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.quantization == "mlx-4bit" and .parts.weights_bytes == 8307783680'
+	[[ "$stderr" == *"note: 2 of 2 shards not downloaded"* ]]
+	# TheBloke's Wizard-Vicuna-30B GPTQ branches, their files' sizes (Git LFS pointers): 4-bit group 64
+	# 18,181,100,600 bytes, 3-bit group 128 13,509,984,992. hmn is 8.57 MB under: AutoGPTQ's zero
+	# float16 biases and the header. Each said in its own bits: gptq-int3 is int3, not int4.
+	mkdir -p "$BATS_TEST_TMPDIR/gptq3"
+	jq '.quantization_config = {"quant_method": "gptq", "bits": 3, "group_size": 128}' \
+		"$fixtures/Wizard-Vicuna-30B-Uncensored-GPTQ/config.json" >"$BATS_TEST_TMPDIR/gptq3/config.json"
+	for case in "$fixtures/Wizard-Vicuna-30B-Uncensored-GPTQ:gptq-int4:int4:18181100600" \
+		"$BATS_TEST_TMPDIR/gptq3:gptq-int3:int3:13509984992"; do
+		IFS=: read -r folder format dtype file <<<"$case"
+		run_split "$HMN" fit "$folder" --memory 80GiB --context 2048 --json
+		[ "$status" -eq 0 ]
+		echo "$output" | jq -e --arg f "$format" --arg d "$dtype" --argjson file "$file" \
+			'.model.quantization == $f and .model.dtype == $d and .weights_dtype == $d
+			 and .parts.weights_bytes < $file and .parts.weights_bytes > $file * 0.999'
+	done
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/gptq3" --memory 80GiB --context 2048
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "hmn fit: gptq3: llama, 32.53B parameters (int3), 2048 tokens x 1 sequence" ]
+	[[ "${lines[2]}" == "weights(gptq-int3)  "*"GiB" ]]
+	# EXL2: the mean bits in its name, as its branches say them; its type the nearest whole bits.
+	mkdir -p "$BATS_TEST_TMPDIR/exl2"
+	jq '.quantization_config = {"quant_method": "exl2", "bits": 6.5, "head_bits": 8}' \
+		"$fixtures/Wizard-Vicuna-30B-Uncensored-GPTQ/config.json" >"$BATS_TEST_TMPDIR/exl2/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/exl2" --memory 80GiB --context 2048
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "hmn fit: exl2: llama, 32.53B parameters (int7), 2048 tokens x 1 sequence" ]
+	[[ "${lines[2]}" == "weights(exl2-6.5bpw)  "*"GiB" ]]
+	# unsloth's llama-3-8b-Instruct-bnb-4bit: its model.safetensors is 5.70 GB.
+	run_split "$HMN" fit "$fixtures/llama-3-8b-Instruct-bnb-4bit/config.json" --memory 80GiB --context 2048 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.quantization == "bnb-nf4" and .parts.weights_bytes >= 5695000000
+		and .parts.weights_bytes < 5705000000'
+	# int3 names a checkpoint's bits: no --dtype loads it.
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/gptq3" --memory 80GiB --dtype int3
+	[ "$status" -eq 2 ]
 }
