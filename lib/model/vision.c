@@ -40,6 +40,7 @@ enum tower {
 	TOWER_QWEN3,    /* Qwen3-VL: learned positions, deepstack mergers */
 	TOWER_PIXTRAL,  /* Mistral 3, Pixtral */
 	TOWER_MLLAMA,   /* Llama 3.2 Vision */
+	TOWER_QWEN_VL,  /* Qwen-VL (v1): its config.json's "visual", a ViT and a resampler */
 };
 
 enum projector {
@@ -48,6 +49,7 @@ enum projector {
 	PROJECTOR_MERGER,   /* Qwen's merger: the tower's own (spatial_merge_size² patches a token) */
 	PROJECTOR_MISTRAL3, /* a norm, the patch merger, linear_1, linear_2 */
 	PROJECTOR_MLLAMA,   /* one linear from vision_output_dim */
+	PROJECTOR_RESAMPLER, /* Qwen-VL's attn_pool, ln_post and proj: the tower's own */
 };
 
 /*
@@ -60,6 +62,7 @@ enum projector {
 struct vision {
 	const cJSON *v, *root;
 	const char *file;
+	const char *where;       /* "vision_config.", or Qwen-VL's "visual.": what messages name keys by */
 	struct model_error *e;
 	uint64_t matrix, vector; /* elements, summed saturating */
 	const struct quant *q;   /* the checkpoint's quantization; NULL: none */
@@ -105,7 +108,7 @@ static int flag(const struct vision *c, const char *key, bool fallback, bool *re
 	return 0;
 }
 
-#define V(key, min, max, fallback, ret) number(c, c->v, "vision_config.", key, min, max, fallback, ret)
+#define V(key, min, max, fallback, ret) number(c, c->v, c->where, key, min, max, fallback, ret)
 
 /* n elements of what is no linear layer (a convolution, an embedding): the float type's, as quantizers leave them. */
 static void matrix(struct vision *c, uint64_t n)
@@ -173,8 +176,8 @@ static void layers(struct vision *c, uint64_t n, uint64_t h, uint64_t ff, bool b
 static int patches(struct vision *c, uint64_t image, uint64_t patch, uint64_t *ret)
 {
 	if (image < patch)
-		return model_fail(c->e, -EINVAL, "%s: vision_config.image_size: %" PRIu64 " is smaller than its"
-				  " patch_size, %" PRIu64, c->file, image, patch);
+		return model_fail(c->e, -EINVAL, "%s: %simage_size: %" PRIu64 " is smaller than its"
+				  " patch_size, %" PRIu64, c->file, c->where, image, patch);
 	*ret = image / patch;
 	return 0;
 }
@@ -245,16 +248,16 @@ static int mlp_width(const struct vision *c, uint64_t h, uint64_t *ret)
 	double ratio = 4;
 	if (v && !cJSON_IsNull(v)) {
 		if (!cJSON_IsNumber(v))
-			return model_fail(c->e, -EINVAL, "%s: vision_config.mlp_ratio is not a number", c->file);
+			return model_fail(c->e, -EINVAL, "%s: %smlp_ratio is not a number", c->file, c->where);
 		ratio = v->valuedouble;
 		if (!(ratio > 0 && ratio <= 64))
-			return model_fail(c->e, -EINVAL, "%s: vision_config.mlp_ratio: %.17g is not a number above 0"
-					  " and at most 64", c->file, ratio);
+			return model_fail(c->e, -EINVAL, "%s: %smlp_ratio: %.17g is not a number above 0"
+					  " and at most 64", c->file, c->where, ratio);
 	}
 	double width = floor((double)h * ratio);
 	if (width < 1)
-		return model_fail(c->e, -EINVAL, "%s: vision_config.mlp_ratio: %.17g times embed_dim %" PRIu64
-				  " is less than 1", c->file, ratio, h);
+		return model_fail(c->e, -EINVAL, "%s: %smlp_ratio: %.17g times %s %" PRIu64 " is less than 1", c->file,
+				  c->where, ratio, strcmp(c->where, "visual.") ? "embed_dim" : "width", h);
 	*ret = (uint64_t)width;
 	return 0;
 }
@@ -310,6 +313,51 @@ static int qwen(struct vision *c, enum tower t)
 		linear(c, merged, merged, true);
 		linear(c, merged, out, true);
 	}
+	return 0;
+}
+
+/*
+ * Qwen-VL's tower (Qwen/Qwen-VL's visual.py, remote code: QWenConfig keeps
+ * its "visual" as given, VisionTransformer's arguments): conv1 (3 x
+ * patch² into width, no bias), 256 learned positions of width (256 in the
+ * code, whatever the image), ln_pre, layers VisualAttentionBlocks
+ * (LayerNorms, in_proj and out_proj biased, c_fc int(width x mlp_ratio)
+ * and c_proj biased); the Resampler into output_dim (its sin-cos pos_embed
+ * and query of n_queries, kv_proj from width unbiased, a MultiheadAttention
+ * of output_dim biased, ln_q and ln_kv), ln_post and proj output_dim².
+ * Keys left out take Qwen-VL's own values (its one published tower), but
+ * output_dim and n_queries their argument defaults, 512 and 256.
+ */
+static int qwen_vl(struct vision *c)
+{
+	uint64_t h, n, image, patch, out, queries, ff, side;
+	int r;
+	if ((r = V("width", 1, MODEL_MAX_WIDTH, 1664, &h)) < 0 || (r = V("layers", 1, MODEL_MAX_LAYERS, 48, &n)) < 0 ||
+	    (r = V("image_size", 1, 1 << 20, 448, &image)) < 0 || (r = V("patch_size", 1, 1 << 20, 14, &patch)) < 0 ||
+	    (r = V("output_dim", 1, MODEL_MAX_WIDTH, 512, &out)) < 0 ||
+	    (r = V("n_queries", 1, 1 << 20, 256, &queries)) < 0 || (r = mlp_width(c, h, &ff)) < 0 ||
+	    (r = patches(c, image, patch, &side)) < 0)
+		return r;
+	/* Resampler(grid_size=int(sqrt(n_queries))): its queries and positions are the grid's square. */
+	uint64_t grid = (uint64_t)floor(sqrt((double)queries));
+	while (grid * grid > queries)
+		grid--;
+	while ((grid + 1) * (grid + 1) <= queries)
+		grid++;
+	matrix(c, sat_mul(MUL3(3, patch, patch), h));
+	matrix(c, sat_mul(256, h));
+	norm(c, h, true);
+	layers(c, n, h, ff, true, true, false);
+	matrix(c, sat_mul(sat_mul(grid, grid), out)); /* pos_embed */
+	matrix(c, sat_mul(sat_mul(grid, grid), out)); /* query */
+	if (h != out)
+		linear(c, h, out, false); /* kv_proj */
+	for (int i = 0; i < 4; i++)
+		linear(c, out, out, true); /* the MultiheadAttention's in_proj (Q, K, V) and out_proj */
+	norm(c, out, true);                /* ln_q */
+	norm(c, out, true);                /* ln_kv */
+	norm(c, out, true);                /* ln_post */
+	matrix(c, sat_mul(out, out));      /* proj */
 	return 0;
 }
 
@@ -396,6 +444,7 @@ static int family(const char *type, const char *vision_type, enum tower *ret_tow
 		{ "qwen3_vl_moe", TOWER_QWEN3, PROJECTOR_MERGER, false },
 		{ "mistral3", TOWER_PIXTRAL, PROJECTOR_MISTRAL3, false },
 		{ "mllama", TOWER_MLLAMA, PROJECTOR_MLLAMA, false },
+		{ "qwen", TOWER_QWEN_VL, PROJECTOR_RESAMPLER, false },
 	};
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
 		if (strcmp(type, families[i].type))
@@ -421,12 +470,21 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 		const struct quant *q, struct model_build *b, struct model_error *e)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "vision_config");
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(root, "model_type");
+	/*
+	 * Qwen-VL (model_type "qwen", QWenConfig) says its tower as "visual":
+	 * priced as text alone it was 3.87 GB under Qwen-VL-Chat-Int4's 9.73 GB.
+	 */
+	const char *where = "vision_config.";
+	if ((!v || cJSON_IsNull(v)) && cJSON_IsString(type) && !strcmp(type->valuestring, "qwen") &&
+	    (v = cJSON_GetObjectItemCaseSensitive(root, "visual")) != NULL && !cJSON_IsNull(v))
+		where = "visual.";
 	if (!v || cJSON_IsNull(v))
 		return 0;
 	if (!cJSON_IsObject(v))
-		return model_fail(e, -EINVAL, "%s: vision_config is not an object", file);
-	struct vision c = { .v = v, .root = root, .file = file, .e = e, .q = q && q->name[0] ? q : NULL, .dtype = dtype };
-	const cJSON *type = cJSON_GetObjectItemCaseSensitive(root, "model_type");
+		return model_fail(e, -EINVAL, "%s: %.*s is not an object", file, (int)strlen(where) - 1, where);
+	struct vision c = { .v = v, .root = root, .file = file, .where = where, .e = e, .q = q && q->name[0] ? q : NULL,
+			    .dtype = dtype };
 	const cJSON *vision_type = cJSON_GetObjectItemCaseSensitive(v, "model_type");
 	enum tower tower;
 	enum projector projector;
@@ -465,6 +523,7 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 	case TOWER_PIXTRAL: r = pixtral(&c, &width); break;
 	case TOWER_QWEN2: case TOWER_QWEN2_5: case TOWER_QWEN3: r = qwen(&c, tower); break;
 	case TOWER_MLLAMA: r = mllama(&c, text_width); break;
+	case TOWER_QWEN_VL: r = qwen_vl(&c); break;
 	}
 	if (r < 0)
 		return r;
@@ -493,7 +552,7 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 		linear(&c, sat_mul(width, features), text_width, bias);
 		linear(&c, text_width, text_width, bias);
 		break;
-	case PROJECTOR_MERGER: case PROJECTOR_MLLAMA:
+	case PROJECTOR_MERGER: case PROJECTOR_MLLAMA: case PROJECTOR_RESAMPLER:
 		break; /* the tower's own */
 	}
 	uint64_t parameters = sat_add(c.matrix, c.vector);

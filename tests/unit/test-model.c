@@ -1912,6 +1912,45 @@ static void test_vision_hostile(void)
 		ok(m->vision_parameters > 0, "a SigLIP tower of SiglipVisionConfig's 768");
 		hmn_model_free(m);
 	}
+	/* Qwen-VL's tower, config.json's "visual" (model_type qwen): its keys said as visual.KEY. */
+	static const char qwen_v1_vl[] = "{\"model_type\":\"qwen\",\"hidden_size\":64,\"intermediate_size\":128,"
+				      "\"num_attention_heads\":4,\"num_hidden_layers\":2,\"vocab_size\":100,\"visual\":%s}";
+	static const struct {
+		const char *visual, *words;
+	} visual[] = {
+		{ "[1]", "dir/config.json: visual is not an object" },
+		{ "7", "dir/config.json: visual is not an object" },
+		{ "{\"width\":\"1664\"}", "visual.width: a string is not a number" },
+		{ "{\"layers\":1e300}", "visual.layers: 1.0000000000000001e+300 is more than 4096" },
+		{ "{\"mlp_ratio\":-1}", "visual.mlp_ratio: -1 is not a number above 0 and at most 64" },
+		{ "{\"mlp_ratio\":\"4.9\"}", "visual.mlp_ratio is not a number" },
+		{ "{\"image_size\":10,\"patch_size\":14}", "visual.image_size: 10 is smaller than its patch_size, 14" },
+		{ "{\"n_queries\":0}", "visual.n_queries: 0 is not a whole number of 1 or more" },
+		{ "{\"output_dim\":{}}", "visual.output_dim: an object is not a number" },
+		{ "{\"width\":16777216,\"mlp_ratio\":64,\"layers\":4096}", "the vision_config's shape is too large" },
+	};
+	for (size_t i = 0; i < sizeof(visual) / sizeof(visual[0]); i++) {
+		snprintf(json, sizeof(json), qwen_v1_vl, visual[i].visual);
+		config_refused(json, visual[i].words);
+	}
+	/* null, or no visual: Qwen's text model alone. */
+	m = NULL;
+	snprintf(json, sizeof(json), qwen_v1_vl, "null");
+	if (ok(read_config(json, &m) == 0, "Qwen with \"visual\": null reads"), m) {
+		is_u64(m->vision_parameters, 0, "no tower");
+		hmn_model_free(m);
+	}
+	/* n_queries not a square: the Resampler's grid is int(sqrt()): 15 x 15 of 250. */
+	m = NULL;
+	snprintf(json, sizeof(json), qwen_v1_vl, "{\"width\":32,\"layers\":1,\"image_size\":28,\"patch_size\":14,"
+		 "\"mlp_ratio\":2,\"output_dim\":32,\"n_queries\":250}");
+	if (ok(read_config(json, &m) == 0, "a small Qwen-VL tower reads"), m) {
+		/* conv 3 x 14 x 14 x 32, 256 x 32 positions, ln_pre 64, a layer 4 x (32 x 32 + 32) + 32 x 64 + 64 +
+		 * 64 x 32 + 32 + 128, pos_embed and query 2 x 225 x 32, no kv_proj (32 = 32), attention
+		 * 4 x (32 x 32 + 32), ln_q, ln_kv, ln_post 3 x 64, proj 32 x 32. */
+		is_u64(m->vision_parameters, 18816 + 8192 + 64 + 8544 + 14400 + 4224 + 192 + 1024, "its parts, by hand");
+		hmn_model_free(m);
+	}
 	/* Products past 2^64: too large, never wrapped into a small tower. */
 	config_refused("{\"model_type\":\"qwen2_vl\",\"hidden_size\":64,\"intermediate_size\":128,"
 		       "\"num_attention_heads\":4,\"num_key_value_heads\":4,\"num_hidden_layers\":2,\"vocab_size\":100,"
@@ -3579,6 +3618,44 @@ static void test_real_downloads(void)
 	}
 	cJSON_Delete(config);
 	free(text);
+
+	/*
+	 * Qwen/Qwen-VL-Chat-Int4 (mirrored by x1ngzai/Qwen-VL-Chat-Int4: its
+	 * config.json, visual.py and model.safetensors.index.json, kept in
+	 * tests/fixtures/fit/Qwen-VL-Chat-Int4 trimmed to its metadata and 18
+	 * weight_map entries, a tensor of each shard): total_size 9,731,786,240.
+	 * Its tower is config.json's "visual" (visual.py's ViT-bigG of 48 layers
+	 * of 1664 and a resampler into 4096), in float16, GPTQ quantizing the text
+	 * model alone: 1,935,610,624 parameters, 3,871,221,248 bytes, where hmn
+	 * priced none before (5,859,680,256 bytes, 40% under). hmn is now 884,736
+	 * bytes under (0.009%): AutoGPTQ's zero float16 biases on c_proj, w1, w2
+	 * and mlp.c_proj (the weight_map lists them; 32 x 30,208 x 2 = 1,933,312
+	 * bytes) less the group indices of a fused c_attn that hmn prices as Q, K
+	 * and V's three (32 x 2 x 4096 x 4 = 1,048,576). With the index beside
+	 * it, total_size exactly, the tower's share its own part.
+	 */
+	m = fixture_config("Qwen-VL-Chat-Int4");
+	if (ok(m != NULL, "Qwen-VL-Chat-Int4's config.json reads"), m) {
+		struct hmn_fit_request req;
+		hmn_fit_request_init(&req);
+		is_u64(m->vision_parameters, 1935610624ull, "Qwen-VL-Chat-Int4: its visual tower's 1,935,610,624 parameters");
+		is_u64(hmn_fit_vision(m, &req), 3871221248ull, "Qwen-VL-Chat-Int4: the tower in float16");
+		near_u64(sat_add(hmn_fit_weights(m, &req), hmn_fit_vision(m, &req)), fixture_total_size("Qwen-VL-Chat-Int4"),
+			 0.02, "Qwen-VL-Chat-Int4: config.json alone within 0.02% of its download");
+		is_str(m->quantization, "gptq-int4", "Qwen-VL-Chat-Int4: gptq-int4");
+		ok(m->warning == NULL, "Qwen-VL-Chat-Int4: nothing said");
+		hmn_model_free(m);
+	}
+	snprintf(path, sizeof(path), "%s/fixtures/fit/Qwen-VL-Chat-Int4", getenv("TESTS_DIR"));
+	m = NULL;
+	if (ok(hmn_model_open(path, &m, why, sizeof(why)) == 0, "Qwen-VL-Chat-Int4 with its index opens (%s)", why), m) {
+		struct hmn_fit_request req;
+		hmn_fit_request_init(&req);
+		is_u64(sat_add(hmn_fit_weights(m, &req), hmn_fit_vision(m, &req)), 9731786240ull,
+		       "Qwen-VL-Chat-Int4: with the index, its total_size");
+		ok(hmn_fit_vision(m, &req) > 3800000000ull, "Qwen-VL-Chat-Int4: the tower's share its own part");
+		hmn_model_free(m);
+	}
 
 	m = fixture_config("llama-3-8b-Instruct-bnb-4bit");
 	if (ok(m != NULL, "llama-3-8b-Instruct-bnb-4bit's config.json reads"), m) {
