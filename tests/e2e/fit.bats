@@ -1381,6 +1381,19 @@ hf_cache() {
 	[ "$status" -eq 0 ]
 	echo "$output" | jq -e '.model.quantization == "bnb-nf4" and .parts.weights_bytes >= 5695000000
 		and .parts.weights_bytes < 5705000000'
+	# Qwen/Qwen-VL-Chat-Int4: GPTQ's text model and, from config.json's "visual", its float16 tower of
+	# 1,935,610,624 parameters (3,871,221,248 bytes), once left out: 0.009% under its 9,731,786,240.
+	mkdir -p "$BATS_TEST_TMPDIR/qwen-vl"
+	cp "$fixtures/Qwen-VL-Chat-Int4/config.json" "$BATS_TEST_TMPDIR/qwen-vl/"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/qwen-vl" --memory 80GiB --context 2048 --json
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	echo "$output" | jq -e '.model.quantization == "gptq-int4" and .parts.vision_bytes == 3871221248
+		and .parts.weights_bytes + .parts.vision_bytes > 9731786240 * 0.9998
+		and .parts.weights_bytes + .parts.vision_bytes < 9731786240'
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/qwen-vl" --memory 80GiB --context 2048
+	[ "$status" -eq 0 ]
+	[[ "${lines[3]}" == "vision  "*"GiB" ]]
 	# int3 names a checkpoint's bits: no --dtype loads it.
 	run_split "$HMN" fit "$BATS_TEST_TMPDIR/gptq3" --memory 80GiB --dtype int3
 	[ "$status" -eq 2 ]
