@@ -3768,6 +3768,9 @@ static void test_quant_layouts(void)
 		{ "{\"quantization_config\":{\"quant_method\":\"exl2\",\"bits\":4.65}}", "exl2-4.65bpw", "int5" },
 		{ "{\"quantization_config\":{\"quant_method\":\"exl2\",\"bits\":2.3}}", "exl2-2.3bpw", "int2" },
 		{ "{\"quantization_config\":{\"quant_method\":\"exl2\",\"bits\":8}}", "exl2-8.0bpw", "i8" },
+		/* a mean that rounds to its hundredths: 7.996 is 8.00, never "7.100" */
+		{ "{\"quantization_config\":{\"quant_method\":\"exl2\",\"bits\":7.996}}", "exl2-8.0bpw", "i8" },
+		{ "{\"quantization_config\":{\"quant_method\":\"exl2\",\"bits\":2.05}}", "exl2-2.05bpw", "int2" },
 		{ "{\"quantization_config\":{\"quant_method\":\"compressed-tensors\",\"format\":\"pack-quantized\","
 		  "\"config_groups\":{\"g\":{\"weights\":{\"num_bits\":2,\"type\":\"int\"}}}}}", "ct-int2", "int2" },
 	};
