@@ -74,6 +74,105 @@ static int read_pattern(const struct config *c, const struct hmn_model *m, struc
 }
 
 /*
+ * A Mamba mixer's keys under one family's names: each family names the same
+ * few numbers its own way (Mamba2Config's num_heads, NemotronHConfig's
+ * mamba_num_heads, Granite's and Falcon-H1's mamba_n_heads ...). NULL: the
+ * family has no such key.
+ */
+struct mamba_keys {
+	const char *heads;     /* a Mamba-2 mixer's heads; NULL: Mamba (1), no heads */
+	const char *head_dim;  /* a head's width: with no expand, the mixer is heads x it */
+	const char *state, *groups, *conv;
+	const char *expand;    /* the mixer is expand x the width (else heads x head_dim) */
+	const char *width;     /* the mixer's width where a key can name it (Falcon-H1's mamba_d_ssm; 0 or null: none) */
+	const char *chunk;     /* the scan's chunk: no parameter, only checked */
+	const char *conv_bias; /* NULL: the convolution always has one */
+	const char *proj_bias; /* in_proj's, and out_proj's where out_bias is NULL */
+	const char *out_bias;
+	const char *dt_rank;   /* Mamba (1)'s time step rank: "auto" or absent is ceil(width / 16) */
+	bool heads_split;      /* the heads must divide the mixer's width */
+};
+
+static const struct mamba_keys mamba2_keys = {
+	.heads = "num_heads", .head_dim = "head_dim", .state = "state_size", .groups = "n_groups",
+	.conv = "conv_kernel", .expand = "expand", .conv_bias = "use_conv_bias", .proj_bias = "use_bias",
+};
+static const struct mamba_keys nemotron_h_keys = {
+	.heads = "mamba_num_heads", .head_dim = "mamba_head_dim", .state = "ssm_state_size", .groups = "n_groups",
+	.conv = "conv_kernel", .conv_bias = "use_conv_bias", .proj_bias = "mamba_proj_bias",
+};
+static const struct mamba_keys jamba_keys = {
+	.state = "mamba_d_state", .conv = "mamba_d_conv", .expand = "mamba_expand", .conv_bias = "mamba_conv_bias",
+	.proj_bias = "mamba_proj_bias", .dt_rank = "mamba_dt_rank",
+};
+static const struct mamba_keys granite_keys = {
+	.heads = "mamba_n_heads", .state = "mamba_d_state", .groups = "mamba_n_groups", .conv = "mamba_d_conv",
+	.expand = "mamba_expand", .conv_bias = "mamba_conv_bias", .proj_bias = "mamba_proj_bias", .heads_split = true,
+};
+static const struct mamba_keys falcon_h1_keys = {
+	.heads = "mamba_n_heads", .state = "mamba_d_state", .groups = "mamba_n_groups", .conv = "mamba_d_conv",
+	.expand = "mamba_expand", .width = "mamba_d_ssm", .chunk = "mamba_chunk_size", .conv_bias = "mamba_conv_bias",
+	.proj_bias = "mamba_proj_bias", .out_bias = "projectors_bias", .heads_split = true,
+};
+
+/*
+ * A Mamba mixer's shape under the family's key names k, each required but
+ * where noted: its width (expand x the model's, or a key's, or heads x
+ * head_dim) split into heads and groups of B and C, its state, its
+ * convolution, its biases (the convolution's true by default, the
+ * projections' false). Into m's ssm_* and s's ssm_heads, biases and (Mamba
+ * 1) rope, the time step rank. A key out of bounds, a width past
+ * MODEL_MAX_WIDTH or heads and groups that do not divide it are malformed,
+ * said naming the key; 0 or a negative errno.
+ */
+static int read_mamba_mixer(const struct config *c, const struct mamba_keys *k, struct hmn_model *m, struct shape *s)
+{
+	uint64_t heads = 0, head_dim = 0, state, groups = 0, conv, expand = 0, inner = 0, chunk, rank = (s->h + 15) / 16;
+	bool conv_bias = true, proj_bias, out_bias;
+	int r;
+
+	if ((k->heads && (r = config_required(c, KEYS(k->heads), 1, MODEL_MAX_WIDTH, &heads)) < 0) ||
+	    (k->head_dim && (r = config_required(c, KEYS(k->head_dim), 1, MODEL_MAX_WIDTH, &head_dim)) < 0) ||
+	    (r = config_required(c, KEYS(k->state), 1, MODEL_MAX_WIDTH, &state)) < 0 ||
+	    (k->groups && (r = config_required(c, KEYS(k->groups), 1, MODEL_MAX_WIDTH, &groups)) < 0) ||
+	    (r = config_required(c, KEYS(k->conv), 1, 1024, &conv)) < 0 ||
+	    (k->expand && (r = config_required(c, KEYS(k->expand), 1, 1024, &expand)) < 0) ||
+	    (k->width && (r = config_optional(c, KEYS(k->width), 1, MODEL_MAX_WIDTH, 0, &inner)) < 0) ||
+	    (k->chunk && (r = config_optional(c, KEYS(k->chunk), 1, MODEL_MAX_CONTEXT, 0, &chunk)) < 0) ||
+	    (k->conv_bias && (r = config_flag(c, k->conv_bias, true, &conv_bias)) < 0) ||
+	    (r = config_flag(c, k->proj_bias, false, &proj_bias)) < 0 ||
+	    (r = config_flag(c, k->out_bias ? k->out_bias : k->proj_bias, false, &out_bias)) < 0)
+		return r;
+	/* "auto" is the config class's own word for the default. */
+	const cJSON *t = k->dt_rank ? config_lookup(c, k->dt_rank, NULL) : NULL;
+	if (k->dt_rank && !(cJSON_IsString(t) && !strcmp(t->valuestring, "auto")) &&
+	    (r = config_optional(c, KEYS(k->dt_rank), 1, MODEL_MAX_WIDTH, rank, &rank)) < 0)
+		return r;
+	/* Null or absent, the width key leaves the width to expand. */
+	if (!inner)
+		inner = k->expand ? sat_mul(expand, s->h) : sat_mul(heads, head_dim);
+	if (inner > MODEL_MAX_WIDTH)
+		return model_fail(c->e, -EINVAL, "%s: %s x %s is more than %u", c->file, k->expand ? k->expand : k->heads,
+				  k->expand ? "hidden_size" : k->head_dim, MODEL_MAX_WIDTH);
+	bool groups_split = groups && inner % groups == 0, split = !k->heads_split || inner % heads == 0;
+	if ((groups && !groups_split) || !split)
+		return model_fail(c->e, -EINVAL, "%s: %s: %" PRIu64 " does not divide the mixer's width, %" PRIu64,
+				  c->file, groups && !groups_split ? k->groups : k->heads,
+				  groups && !groups_split ? groups : heads, inner);
+	s->ssm_heads = heads;
+	s->conv_bias = conv_bias;
+	s->ssm_bias = proj_bias;
+	s->ssm_out_bias = out_bias;
+	m->ssm_state = (uint32_t)state;
+	m->ssm_conv = (uint32_t)conv;
+	m->ssm_inner = (uint32_t)inner;
+	m->ssm_group = (uint32_t)groups;
+	if (k->dt_rank)
+		s->rope = rank; /* time_step_rank, kept in rope for Mamba */
+	return 0;
+}
+
+/*
  * A hybrid of Mamba-2 mixers, attention and MLPs (arch_info.hybrid): the
  * mixer's shape (Mamba2Config's keys, NemotronHConfig's mamba_*), then the
  * kinds of layer the config's own pattern says, then the attention's and
@@ -246,24 +345,14 @@ out:
  */
 static int read_jamba(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
 {
-	uint64_t attn_period, attn_offset, expert_period, expert_offset, state, conv, expand, experts, used;
-	uint64_t rank = (s->h + 15) / 16;
+	uint64_t attn_period, attn_offset, expert_period, expert_offset, experts, used;
 	int r;
 
 	if ((r = config_required(c, KEYS("attn_layer_period"), 1, MODEL_MAX_LAYERS, &attn_period)) < 0 ||
 	    (r = config_required(c, KEYS("attn_layer_offset"), 0, MODEL_MAX_LAYERS, &attn_offset)) < 0 ||
 	    (r = config_required(c, KEYS("expert_layer_period"), 1, MODEL_MAX_LAYERS, &expert_period)) < 0 ||
 	    (r = config_required(c, KEYS("expert_layer_offset"), 0, MODEL_MAX_LAYERS, &expert_offset)) < 0 ||
-	    (r = config_required(c, KEYS("mamba_d_state"), 1, MODEL_MAX_WIDTH, &state)) < 0 ||
-	    (r = config_required(c, KEYS("mamba_d_conv"), 1, 1024, &conv)) < 0 ||
-	    (r = config_required(c, KEYS("mamba_expand"), 1, 1024, &expand)) < 0 ||
-	    (r = config_flag(c, "mamba_conv_bias", true, &s->conv_bias)) < 0 ||
-	    (r = config_flag(c, "mamba_proj_bias", false, &s->ssm_bias)) < 0)
-		return r;
-	/* "auto" is JambaConfig's word for ceil(width / 16), as is its absence. */
-	const cJSON *t = config_lookup(c, "mamba_dt_rank", NULL);
-	if (!(cJSON_IsString(t) && !strcmp(t->valuestring, "auto")) &&
-	    (r = config_optional(c, KEYS("mamba_dt_rank"), 1, MODEL_MAX_WIDTH, rank, &rank)) < 0)
+	    (r = read_mamba_mixer(c, &jamba_keys, m, s)) < 0)
 		return r;
 	if (attn_offset >= attn_period)
 		return model_fail(c->e, -EINVAL, "%s: attn_layer_offset: %" PRIu64 " is not less than attn_layer_period, %"
@@ -271,19 +360,11 @@ static int read_jamba(const struct config *c, const struct arch_info *f, struct 
 	if (expert_offset >= expert_period)
 		return model_fail(c->e, -EINVAL, "%s: expert_layer_offset: %" PRIu64 " is not less than "
 				  "expert_layer_period, %" PRIu64, c->file, expert_offset, expert_period);
-	uint64_t inner = sat_mul(expand, s->h);
-	if (inner > MODEL_MAX_WIDTH)
-		return model_fail(c->e, -EINVAL, "%s: mamba_expand x hidden_size is more than %u", c->file, MODEL_MAX_WIDTH);
 	if ((r = config_read_attention(c, f, m, s)) < 0 ||
 	    (r = config_optional(c, KEYS("num_experts"), 0, MODEL_MAX_WIDTH, 0, &experts)) < 0 ||
 	    (r = config_optional(c, KEYS("num_experts_per_tok"), 0, MODEL_MAX_WIDTH, 0, &used)) < 0 ||
 	    (r = model_check_experts(&c->names, experts, used, c->e)) < 0)
 		return r;
-	m->ssm_state = (uint32_t)state;
-	m->ssm_conv = (uint32_t)conv;
-	m->ssm_inner = (uint32_t)inner;
-	m->ssm_group = 0;
-	s->rope = rank; /* time_step_rank, kept in rope for Mamba */
 	/* JambaSparseMoeBlock of one expert is JambaMLP: a mixture of 1 is priced as one. */
 	bool moe_layers = experts > 1;
 	for (uint32_t i = 0; i < m->n_layer; i++)
@@ -304,26 +385,12 @@ static int read_jamba(const struct config *c, const struct arch_info *f, struct 
  */
 static int read_granite(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
 {
-	uint64_t heads, state, groups, conv, expand, experts, used, shared;
+	uint64_t experts, used, shared;
 	const char *where = "";
 	int r;
 
-	if ((r = config_required(c, KEYS("mamba_n_heads"), 1, MODEL_MAX_WIDTH, &heads)) < 0 ||
-	    (r = config_required(c, KEYS("mamba_d_state"), 1, MODEL_MAX_WIDTH, &state)) < 0 ||
-	    (r = config_required(c, KEYS("mamba_n_groups"), 1, MODEL_MAX_WIDTH, &groups)) < 0 ||
-	    (r = config_required(c, KEYS("mamba_d_conv"), 1, 1024, &conv)) < 0 ||
-	    (r = config_required(c, KEYS("mamba_expand"), 1, 1024, &expand)) < 0 ||
-	    (r = config_flag(c, "mamba_conv_bias", true, &s->conv_bias)) < 0 ||
-	    (r = config_flag(c, "mamba_proj_bias", false, &s->ssm_bias)) < 0)
+	if ((r = read_mamba_mixer(c, &granite_keys, m, s)) < 0)
 		return r;
-	s->ssm_out_bias = s->ssm_bias;
-	uint64_t inner = sat_mul(expand, s->h);
-	if (inner > MODEL_MAX_WIDTH)
-		return model_fail(c->e, -EINVAL, "%s: mamba_expand x hidden_size is more than %u", c->file, MODEL_MAX_WIDTH);
-	if (inner % groups || inner % heads)
-		return model_fail(c->e, -EINVAL, "%s: %s: %" PRIu64 " does not divide the mixer's width, %" PRIu64,
-				  c->file, inner % groups ? "mamba_n_groups" : "mamba_n_heads",
-				  inner % groups ? groups : heads, inner);
 	const cJSON *types = config_lookup(c, "layer_types", &where);
 	if (!types)
 		return model_fail(c->e, -EINVAL, "%s: key layer_types is missing for model_type %s", c->file,
@@ -347,11 +414,6 @@ static int read_granite(const struct config *c, const struct arch_info *f, struc
 		s->parts[i] = (unsigned char)((!strcmp(t->valuestring, "mamba") ? HY_SSM : HY_ATTN) |
 					      (experts ? HY_MOE : HY_MLP));
 	}
-	s->ssm_heads = heads;
-	m->ssm_state = (uint32_t)state;
-	m->ssm_conv = (uint32_t)conv;
-	m->ssm_inner = (uint32_t)inner;
-	m->ssm_group = (uint32_t)groups;
 	/* The experts are intermediate_size wide; the shared MLP (the only one without experts) its own. */
 	s->ff_moe = s->ff;
 	s->ff_shared = experts ? shared : 0;
@@ -505,7 +567,7 @@ static int config_multiplier(const struct config *c, const char *key, int n)
  */
 static int read_falcon_h1(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
 {
-	uint64_t heads, state, groups, conv, expand, inner, head = 0, chunk;
+	uint64_t head = 0;
 	bool before_gate, rms_norm, attention_bias;
 	static const struct { const char *key; int n; } multipliers[] = {
 		{ "embedding_multiplier", 0 }, { "lm_head_multiplier", 0 }, { "key_multiplier", 0 },
@@ -514,16 +576,7 @@ static int read_falcon_h1(const struct config *c, const struct arch_info *f, str
 	};
 	int r;
 
-	if ((r = config_required(c, KEYS("mamba_n_heads"), 1, MODEL_MAX_WIDTH, &heads)) < 0 ||
-	    (r = config_required(c, KEYS("mamba_d_state"), 1, MODEL_MAX_WIDTH, &state)) < 0 ||
-	    (r = config_required(c, KEYS("mamba_n_groups"), 1, MODEL_MAX_WIDTH, &groups)) < 0 ||
-	    (r = config_required(c, KEYS("mamba_d_conv"), 1, 1024, &conv)) < 0 ||
-	    (r = config_required(c, KEYS("mamba_expand"), 1, 1024, &expand)) < 0 ||
-	    (r = config_optional(c, KEYS("mamba_d_ssm"), 1, MODEL_MAX_WIDTH, 0, &inner)) < 0 ||
-	    (r = config_optional(c, KEYS("mamba_chunk_size"), 1, MODEL_MAX_CONTEXT, 0, &chunk)) < 0 ||
-	    (r = config_flag(c, "mamba_conv_bias", true, &s->conv_bias)) < 0 ||
-	    (r = config_flag(c, "mamba_proj_bias", false, &s->ssm_bias)) < 0 ||
-	    (r = config_flag(c, "projectors_bias", false, &s->ssm_out_bias)) < 0 ||
+	if ((r = read_mamba_mixer(c, &falcon_h1_keys, m, s)) < 0 ||
 	    (r = config_flag(c, "mamba_rms_norm", false, &rms_norm)) < 0 ||
 	    (r = config_flag(c, "mamba_norm_before_gate", true, &before_gate)) < 0 ||
 	    (r = config_flag(c, "attention_bias", false, &attention_bias)) < 0 ||
@@ -532,22 +585,13 @@ static int read_falcon_h1(const struct config *c, const struct arch_info *f, str
 	for (size_t i = 0; i < sizeof(multipliers) / sizeof(multipliers[0]); i++)
 		if ((r = config_multiplier(c, multipliers[i].key, multipliers[i].n)) < 0)
 			return r;
-	/* mamba_d_ssm null or absent: the mixer is mamba_expand x the width. */
-	if (!inner)
-		inner = sat_mul(expand, s->h);
-	if (inner > MODEL_MAX_WIDTH)
-		return model_fail(c->e, -EINVAL, "%s: mamba_expand x hidden_size is more than %u", c->file,
-				  MODEL_MAX_WIDTH);
-	if (inner % groups || inner % heads)
-		return model_fail(c->e, -EINVAL, "%s: %s: %" PRIu64 " does not divide the mixer's width, %" PRIu64,
-				  c->file, inner % groups ? "mamba_n_groups" : "mamba_n_heads",
-				  inner % groups ? groups : heads, inner);
 	/* mamba_d_head: "auto" (the class's default) is the mixer's width over its heads; another must be it. */
 	const char *where = "";
 	const cJSON *d_head = config_lookup(c, "mamba_d_head", &where);
 	if (!(cJSON_IsString(d_head) && !strcmp(d_head->valuestring, "auto")) &&
 	    (r = config_optional(c, KEYS("mamba_d_head"), 1, MODEL_MAX_WIDTH, 0, &head)) < 0)
 		return r;
+	uint64_t heads = s->ssm_heads, inner = m->ssm_inner;
 	if (head && sat_mul(head, heads) != inner)
 		return model_fail(c->e, -EINVAL,
 				  "%s: %smamba_d_head: %" PRIu64 " x %" PRIu64 " heads is not the mixer's width, "
@@ -558,11 +602,6 @@ static int read_falcon_h1(const struct config *c, const struct arch_info *f, str
 	s->qkv_bias = s->o_bias = attention_bias;
 	s->ssm_unnormed = !rms_norm;
 	memset(s->parts, HY_SSM | HY_ATTN | HY_MLP, m->n_layer);
-	s->ssm_heads = heads;
-	m->ssm_state = (uint32_t)state;
-	m->ssm_conv = (uint32_t)conv;
-	m->ssm_inner = (uint32_t)inner;
-	m->ssm_group = (uint32_t)groups;
 	m->n_ff = (uint32_t)s->ff;
 	s->gated = true;
 	return 0;
@@ -590,42 +629,17 @@ int config_read_hybrid(const struct config *c, const struct arch_info *f, struct
 			return read_qwen3_next(c, f, m, s);
 		}
 	}
-	uint64_t heads, head_dim, state, groups, conv, expand = 2;
 	int r;
 
-	if ((r = config_required(c, nemotron ? KEYS("mamba_num_heads") : KEYS("num_heads"), 1, MODEL_MAX_WIDTH,
-				 &heads)) < 0 ||
-	    (r = config_required(c, nemotron ? KEYS("mamba_head_dim") : KEYS("head_dim"), 1, MODEL_MAX_WIDTH,
-				 &head_dim)) < 0 ||
-	    (r = config_required(c, nemotron ? KEYS("ssm_state_size") : KEYS("state_size"), 1, MODEL_MAX_WIDTH,
-				 &state)) < 0 ||
-	    (r = config_required(c, KEYS("n_groups"), 1, MODEL_MAX_WIDTH, &groups)) < 0 ||
-	    (r = config_required(c, KEYS("conv_kernel"), 1, 1024, &conv)) < 0 ||
-	    (!nemotron && (r = config_required(c, KEYS("expand"), 1, 1024, &expand)) < 0) ||
-	    (r = config_flag(c, "use_conv_bias", true, &s->conv_bias)) < 0 ||
-	    (r = config_flag(c, nemotron ? "mamba_proj_bias" : "use_bias", false, &s->ssm_bias)) < 0)
-		return r;
-	s->ssm_out_bias = s->ssm_bias;
 	/* Mamba2Mixer's inner width is expand x width, split into its heads; Nemotron-H's is its heads'. */
-	uint64_t inner = nemotron ? sat_mul(heads, head_dim) : sat_mul(expand, s->h);
-	if (inner > MODEL_MAX_WIDTH)
-		return model_fail(c->e, -EINVAL, "%s: %s x %s is more than %u", c->file,
-				  nemotron ? "mamba_num_heads" : "expand", nemotron ? "mamba_head_dim" : "hidden_size",
-				  MODEL_MAX_WIDTH);
-	if (inner % groups)
-		return model_fail(c->e, -EINVAL, "%s: n_groups: %" PRIu64 " does not divide the mixer's width, %" PRIu64,
-				  c->file, groups, inner);
-	s->ssm_heads = heads;
-	m->ssm_state = (uint32_t)state;
-	m->ssm_conv = (uint32_t)conv;
-	m->ssm_inner = (uint32_t)inner;
-	m->ssm_group = (uint32_t)groups;
+	if ((r = read_mamba_mixer(c, nemotron ? &nemotron_h_keys : &mamba2_keys, m, s)) < 0)
+		return r;
 	s->parts = calloc(m->n_layer ? m->n_layer : 1, 1);
 	if (!s->parts)
 		return -ENOMEM;
 	if (!nemotron) {
 		memset(s->parts, HY_SSM, m->n_layer);
-		m->n_ff = (uint32_t)inner;
+		m->n_ff = m->ssm_inner;
 		return 0;
 	}
 	if ((r = read_pattern(c, m, s)) < 0)
