@@ -438,6 +438,20 @@ static const struct arch_info arches[] = {
 			       { "mamba_proj_bias", 0 }, { "projectors_bias", 0 }, { "mamba_rms_norm", 0 },
 			       { "mlp_bias", 0 }) },
 	/*
+	 * Zamba2Config's (configuration_zamba2.py; no GGUF architecture in
+	 * llama.cpp): every layer a Mamba-2 mixer, layers_block_type's "hybrid"
+	 * ones first one of num_mem_blocks shared transformer blocks, each its
+	 * own linear layer and LoRA adapters (config-hybrid.c's read_zamba2).
+	 * Its head is tied (PretrainedConfig's tie_word_embeddings).
+	 */
+	{ .model_types = { "zamba2" }, .hybrid = HYBRID_ZAMBA2, .tied = true,
+	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "max_position_embeddings", 4096 }, { "hidden_size", 2560 },
+			       { "num_hidden_layers", 54 }, { "mamba_d_state", 64 }, { "mamba_d_conv", 4 },
+			       { "mamba_expand", 2 }, { "mamba_ngroups", 1 }, { "n_mamba_heads", 8 },
+			       { "add_bias_linear", 0 }, { "num_attention_heads", 32 }, { "num_mem_blocks", 1 },
+			       { "use_shared_attention_adapter", 0 }, { "adapter_rank", 128 },
+			       { "use_long_context", 0 }) },
+	/*
 	 * Qwen3NextConfig's (configuration_qwen3_next.py): gated DeltaNet in
 	 * all but every full_attention_interval-th layer (or as layer_types
 	 * says), attention with a gate on its output (Q twice as wide) and a

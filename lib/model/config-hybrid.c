@@ -109,6 +109,11 @@ static const struct mamba_keys granite_keys = {
 	.heads = "mamba_n_heads", .state = "mamba_d_state", .groups = "mamba_n_groups", .conv = "mamba_d_conv",
 	.expand = "mamba_expand", .conv_bias = "mamba_conv_bias", .proj_bias = "mamba_proj_bias", .heads_split = true,
 };
+/* Zamba2MambaMixer's convolution has a bias whatever use_conv_bias says: no key for it. */
+static const struct mamba_keys zamba2_keys = {
+	.heads = "n_mamba_heads", .state = "mamba_d_state", .groups = "mamba_ngroups", .conv = "mamba_d_conv",
+	.expand = "mamba_expand", .proj_bias = "add_bias_linear", .heads_split = true,
+};
 static const struct mamba_keys falcon_h1_keys = {
 	.heads = "mamba_n_heads", .state = "mamba_d_state", .groups = "mamba_n_groups", .conv = "mamba_d_conv",
 	.expand = "mamba_expand", .width = "mamba_d_ssm", .chunk = "mamba_chunk_size", .conv_bias = "mamba_conv_bias",
@@ -607,6 +612,87 @@ static int read_falcon_h1(const struct config *c, const struct arch_info *f, str
 	return 0;
 }
 
+/*
+ * Zamba2 (modeling_zamba2.py): every layer a Mamba-2 mixer after its norm;
+ * a "hybrid" layer of layers_block_type first runs one of num_mem_blocks
+ * shared transformer blocks (taken in turn) over the hidden state beside
+ * the embeddings (twice the width: attention_head_dim is 2 x width /
+ * heads, whatever the config writes), then its own linear layer into the
+ * mixer's input. A hybrid layer keeps a KV cache of its own and every
+ * layer a state. Zamba2Config derives mamba_headdim, attention_head_dim
+ * and hybrid_layer_ids from the keys read here and overwrites what a
+ * config.json says of them, so hmn reads none of them either; its
+ * intermediate_size is 4 x width where null or absent (ffn_hidden_size,
+ * which the configs also write, is no key of the class).
+ */
+static int read_zamba2(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
+{
+	/* Zamba2Config's layers_block_type where it names none: 54 layers, these hybrid. */
+	static const uint32_t default_hybrid[] = { 6, 12, 18, 24, 30, 36, 42, 47, 51 };
+	uint64_t heads, kv, ff, blocks;
+	bool long_context;
+	const char *where = "";
+	int r;
+
+	(void)f;
+	if ((r = read_mamba_mixer(c, &zamba2_keys, m, s)) < 0 ||
+	    (r = config_required(c, KEYS("num_attention_heads"), 1, MODEL_MAX_WIDTH, &heads)) < 0 ||
+	    (r = config_optional(c, KEYS("num_key_value_heads"), 1, MODEL_MAX_WIDTH, heads, &kv)) < 0 ||
+	    (r = config_optional(c, KEYS("intermediate_size"), 1, MODEL_MAX_WIDTH, sat_mul(4, s->h), &ff)) < 0 ||
+	    (r = config_required(c, KEYS("num_mem_blocks"), 1, MODEL_MAX_LAYERS, &blocks)) < 0 ||
+	    (r = config_flag(c, "use_shared_attention_adapter", false, &s->attention_adapter)) < 0 ||
+	    (r = config_required(c, KEYS("adapter_rank"), 1, MODEL_MAX_WIDTH, &s->adapter_rank)) < 0 ||
+	    (r = config_flag(c, "use_long_context", false, &long_context)) < 0)
+		return r;
+	if (ff > MODEL_MAX_WIDTH)
+		return model_fail(c->e, -EINVAL, "%s: 4 x hidden_size (intermediate_size's default) is more than %u", c->file,
+				  MODEL_MAX_WIDTH);
+	/* Zamba2Attention's heads are 2 x width // heads wide: at least 1. */
+	if (heads > 2 * s->h)
+		return model_fail(c->e, -EINVAL, "%s: num_attention_heads: %" PRIu64 " is more than 2 x hidden_size, %" PRIu64,
+				  c->file, heads, 2 * s->h);
+	if (heads % kv)
+		return model_fail(c->e, -EINVAL, "%s: num_key_value_heads: %" PRIu64 " does not divide num_attention_heads, %"
+				  PRIu64, c->file, kv, heads);
+	const cJSON *types = config_lookup(c, "layers_block_type", &where);
+	if (!types && m->n_layer != 54)
+		return model_fail(c->e, -EINVAL, "%s: key layers_block_type is missing for model_type %s (its default is "
+				  "for 54 layers, not %u)", c->file, c->model_type, m->n_layer);
+	if (types && (!cJSON_IsArray(types) || cJSON_GetArraySize(types) != (int)m->n_layer))
+		return model_fail(c->e, -EINVAL, "%s: %slayers_block_type is not a list of %u layer types", c->file, where,
+				  m->n_layer);
+	uint64_t hybrid = 0;
+	for (uint32_t i = 0; i < m->n_layer; i++) {
+		bool is_hybrid = false;
+		if (types) {
+			const cJSON *t = cJSON_GetArrayItem(types, (int)i);
+			if (!cJSON_IsString(t) || (strcmp(t->valuestring, "mamba") && strcmp(t->valuestring, "hybrid")))
+				return model_fail(c->e, -EINVAL, "%s: %slayers_block_type[%u] is not \"mamba\" or \"hybrid\"",
+						  c->file, where, i);
+			is_hybrid = !strcmp(t->valuestring, "hybrid");
+		} else {
+			for (size_t k = 0; k < sizeof(default_hybrid) / sizeof(default_hybrid[0]); k++)
+				is_hybrid |= default_hybrid[k] == i;
+		}
+		s->parts[i] = (unsigned char)(HY_SSM | (is_hybrid ? HY_ATTN : 0));
+		hybrid += is_hybrid;
+	}
+	/* Only the blocks some hybrid layer takes are the model's (Zamba2Model keeps the rest in a plain list). */
+	s->shared_blocks = blocks < hybrid ? blocks : hybrid;
+	m->n_head = (uint32_t)heads;
+	m->n_head_kv = (uint32_t)kv;
+	s->kv_heads = kv;
+	m->key_length = m->value_length = (uint32_t)(2 * s->h / heads);
+	s->ff = ff;
+	m->n_ff = (uint32_t)ff;
+	s->gated = true;
+	s->mlp_bias = s->ssm_bias; /* add_bias_linear: the shared MLP's too */
+	/* use_long_context: Zamba2Config's own 16384 tokens, whatever max_position_embeddings says. */
+	if (long_context)
+		m->context_length = m->context_limit = 16384;
+	return 0;
+}
+
 int config_read_hybrid(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
 {
 	bool nemotron = f->hybrid == HYBRID_NEMOTRON_H;
@@ -625,6 +711,8 @@ int config_read_hybrid(const struct config *c, const struct arch_info *f, struct
 			return read_nas(c, f, m, s);
 		case HYBRID_FALCON_H1:
 			return read_falcon_h1(c, f, m, s);
+		case HYBRID_ZAMBA2:
+			return read_zamba2(c, f, m, s);
 		default:
 			return read_qwen3_next(c, f, m, s);
 		}

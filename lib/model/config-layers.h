@@ -50,6 +50,14 @@ struct shape {
 	/* Nemotron-NAS's layers' own KV heads and MLP widths: malloc'd, n_layer of each, or NULL. */
 	uint32_t *layer_kv;
 	uint64_t *layer_ff;
+	/*
+	 * Zamba2's: its hybrid layers' attention (over twice the width) and MLP
+	 * are one of shared_blocks blocks, priced once (0: none such); each
+	 * hybrid layer has its own linear layer and LoRA adapters of
+	 * adapter_rank, on Q, K and V too where attention_adapter.
+	 */
+	uint64_t shared_blocks, adapter_rank;
+	bool attention_adapter;
 };
 
 /* Layers, width, vocabulary, trained context, tied embeddings: what every family has. */

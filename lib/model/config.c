@@ -222,7 +222,23 @@ static int hybrid_layer(struct model_build *b, const struct hmn_model *m, const 
 		priced_module(&mat, s, QUANT_ATTENTION, i, "linear_attn.out_proj", value, h, 1);
 		v = sat_add(v, sat_add(sat_add(sat_mul(2, s->gdn_v_heads), s->gdn_v_dim), h));
 	}
-	if (parts & HY_ATTN) {
+	if (parts & HY_ATTN && s->family && s->family->hybrid == HYBRID_ZAMBA2) {
+		/*
+		 * Zamba2HybridLayer: the shared block is priced once (implied_shared);
+		 * the layer's own are its linear layer, its adapters (the MLP's gate_up,
+		 * width to rank to 2 x ff; Q's, K's and V's, 2 x width to rank to 2 x
+		 * width) and its Mamba layer's norm.
+		 */
+		uint64_t rank = s->adapter_rank, w2 = sat_mul(2, h);
+		priced_module(&mat, s, QUANT_MLP, i, "linear", h, h, 1);
+		priced_add(&mat, s, QUANT_MLP, h, rank, 1);
+		priced_add(&mat, s, QUANT_MLP, rank, sat_mul(2, s->ff), 1);
+		if (s->attention_adapter) {
+			priced_add(&mat, s, QUANT_ATTENTION, w2, rank, 3);
+			priced_add(&mat, s, QUANT_ATTENTION, rank, w2, 3);
+		}
+		v = sat_add(v, h);
+	} else if (parts & HY_ATTN) {
 		uint64_t hd = m->key_length, nh = m->n_head, nkv = s->layer_kv ? s->layer_kv[i] : s->kv_heads;
 		/* The roles llama.cpp's quantizer singles out, each a tensor of its own (as implied_layer's). */
 		if ((r = implied_in(b, i, "attn_q", "self_attn.q_proj", s, QUANT_ATTENTION, h, sat_mul(nh, hd),
@@ -387,6 +403,46 @@ static int implied_layer(struct model_build *b, const struct hmn_model *m, const
 	return implied_vector(b, name, vector, s);
 }
 
+/*
+ * Zamba2's shared transformer blocks, each once, under the first hybrid
+ * layer that takes it (as its checkpoint names them): a norm of twice the
+ * width, attention from twice the width (Q, K, V of its heads, O back to
+ * the width), the MLP's norm, gate and up at once and down, their biases
+ * where add_bias_linear.
+ */
+static int implied_shared(struct model_build *b, const struct hmn_model *m, const struct shape *s)
+{
+	uint64_t h = s->h, w2 = sat_mul(2, h), hd = m->key_length, nh = m->n_head, nkv = s->kv_heads, ff = s->ff;
+	uint64_t block = 0;
+	char name[64];
+	int r;
+	for (uint32_t i = 0; i < m->n_layer && block < s->shared_blocks; i++) {
+		if (!(s->parts[i] & HY_ATTN))
+			continue;
+		if ((r = implied_in(b, i, "attn_q", "shared_transformer.self_attn.q_proj", s, QUANT_ATTENTION, w2,
+				    sat_mul(nh, hd), 1)) < 0 ||
+		    (r = implied_in(b, i, "attn_k", "shared_transformer.self_attn.k_proj", s, QUANT_ATTENTION, w2,
+				    sat_mul(nkv, hd), 1)) < 0 ||
+		    (r = implied_in(b, i, "attn_v", "shared_transformer.self_attn.v_proj", s, QUANT_ATTENTION, w2,
+				    sat_mul(nkv, hd), 1)) < 0 ||
+		    (r = implied_in(b, i, "attn_output", "shared_transformer.self_attn.o_proj", s, QUANT_ATTENTION,
+				    sat_mul(nh, hd), h, 1)) < 0 ||
+		    (r = implied_in(b, i, "ffn_up", "shared_transformer.feed_forward.gate_up_proj", s, QUANT_MLP, h,
+				    sat_mul(2, ff), 1)) < 0 ||
+		    (r = implied_in(b, i, "ffn_down", "shared_transformer.feed_forward.down_proj", s, QUANT_MLP, ff, h,
+				    1)) < 0)
+			return r;
+		uint64_t vector = sat_add(w2, h);
+		if (s->mlp_bias)
+			vector = sat_add(vector, sat_add(sat_mul(2, ff), h));
+		snprintf(name, sizeof(name), "blk.%u.shared_norm", i);
+		if ((r = implied_vector(b, name, vector, s)) < 0)
+			return r;
+		block++;
+	}
+	return 0;
+}
+
 /* The tensors the shape implies, for a config.json without weights. */
 static int implied_tensors(struct model_build *b, const struct hmn_model *m, const struct shape *s)
 {
@@ -408,6 +464,8 @@ static int implied_tensors(struct model_build *b, const struct hmn_model *m, con
 	for (uint32_t i = 0; i < m->n_layer; i++)
 		if ((r = implied_layer(b, m, s, i)) < 0)
 			return r;
+	if (s->shared_blocks && (r = implied_shared(b, m, s)) < 0)
+		return r;
 	/* An encoder's norm is its embeddings' (BERT's embeddings.LayerNorm). */
 	if ((r = implied_vector(b, encoder ? "token_embd.norm" : "output_norm.weight", norm_params(s, s->h), s)) < 0 ||
 	    (encoder && ((r = implied(b, "output.pooler", &pooler, s->h, s)) < 0 ||

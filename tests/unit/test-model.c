@@ -1456,6 +1456,197 @@ static void test_hybrid_configs(void)
 }
 
 /* rope_scaling: the context a model is meant for, beyond its trained one only where its original is named. */
+/*
+ * A config of folder with each keys[k] (written with its quotes) set to
+ * values[k] (NULL: left out), as hybrid_refused() sets one: its model, or
+ * NULL with why.
+ */
+static struct hmn_model *config_variant(const char *folder, const char *const *keys, const char *const *values,
+					size_t n)
+{
+	char name[256], json[8192];
+	size_t len, at;
+	snprintf(name, sizeof(name), "%s/config.json", folder);
+	char *text = slurp_fixture("fit", name, &len);
+	struct hmn_model *m = NULL;
+	if (!text)
+		return NULL;
+	for (size_t k = 0; k < n; k++) {
+		char *key = strstr(text, keys[k]);
+		if (key)
+			key[1] = 'X';
+	}
+	at = (size_t)snprintf(json, sizeof(json), "%.*s", (int)(strrchr(text, '}') - text), text);
+	for (size_t k = 0; k < n && at < sizeof(json); k++)
+		if (values[k])
+			at += (size_t)snprintf(json + at, sizeof(json) - at, ", %s: %s", keys[k], values[k]);
+	if (at + 2 < sizeof(json) && read_config(strcat(json, "}"), &m) < 0)
+		printf("# %s: %s\n", name, why);
+	free(text);
+	return m;
+}
+
+/*
+ * Zamba2 (transformers' modeling_zamba2.py), on a real config.json:
+ * Zyphra/Zamba2-2.7B-Instruct-v2's (huggingface.co, blob/main/config.json,
+ * the new format transformers reads: its keys as far as "n_mamba_heads": 80
+ * as published; the rest, which that copy cuts off, from the same model's
+ * earlier config.json (Zamba2-2.7B-instruct d3e3e11: 32 heads and KV
+ * heads, 54 layers, num_mem_blocks 2; its LoRA on the MLP alone, as
+ * Zyphra/Zamba2's own config.json says: use_shared_block_lora, no
+ * attention LoRA) and its 32000 tokens, bf16).
+ *
+ * By modeling_zamba2.py, width 2560: every layer's Mamba-2 mixer (expand 2:
+ * 5120 wide, 80 heads of 64, 1 group, state 64, kernel 4): in_proj 2560 x
+ * (5120 + 5248 + 80) 26,746,880, conv 5248 x 4 and its bias (always there)
+ * 26,240, dt_bias, A_log, D 240, gated norm 5120, out_proj 13,107,200, the
+ * layer's norm 2560: 39,888,240, x 54 2,153,964,960. The 9 hybrid layers'
+ * own linear 2560 x 2560 and MLP adapter 2560 x 128 + 128 x 20480:
+ * 9,502,720 each, 85,524,480. The 2 shared blocks, once each: a norm of
+ * 5120, Q, K, V 5120 x 32 heads of 160, O 5120 x 2560, a norm of 2560,
+ * gate_up 2560 x 20480, down 10240 x 2560: 170,401,280 each, 340,802,560.
+ * Embeddings 32000 x 2560 (the head tied), the final norm: 2,662,214,560
+ * (the published "2.7B"). At 4096 tokens in bf16: the 9 hybrid layers' cache
+ * 9 x 4096 x 2 x 32 x 160 x 2 = 754,974,720, every layer's state 54 x (3 x
+ * 5248 + 64 x 5120) x 2 = 37,089,792.
+ */
+static void test_zamba2_configs(void)
+{
+	struct hmn_fit_request req;
+	char kinds[160];
+	const char *folder = "Zamba2-2.7B-Instruct-v2";
+	struct hmn_model *m = fixture_config(folder);
+	if (ok(m != NULL, "Zamba2-2.7B-Instruct-v2's config.json reads"), m) {
+		is_u64(m->parameters, 2662214560ull, "Zamba2-2.7B: 2,662,214,560 parameters");
+		layer_kinds(m, kinds, sizeof(kinds));
+		is_str(kinds, "RRRRRRARRRRRARRRRRARRRRRARRRRRARRRRRARRRRRARRRRARRRARR",
+		       "Zamba2-2.7B: its hybrid layers attend, every other keeps a state");
+		ok(m->layers[6].state && m->layers[51].state && m->layers[6].n_head_kv == 32 && m->key_length == 160,
+		   "Zamba2-2.7B: a hybrid layer keeps a state and its own cache of 32 KV heads of 2 x 2560 / 32");
+		hmn_fit_request_init(&req);
+		req.context = 4096;
+		is_u64(hmn_fit_kv_cache(m, &req), 754974720ull + 37089792ull,
+		       "Zamba2-2.7B: 9 layers' cache and 54 layers' state, 792,064,512 bytes");
+		hmn_model_free(m);
+	}
+
+	/*
+	 * The other two sizes, each as this config with its own keys. The
+	 * 1.2B (Zyphra/Zamba2-1.2B's config.json, 4f8e85c: 38 layers of 2048,
+	 * hybrid every sixth from 5, one shared block, state 128, MLP and
+	 * attention LoRA): mixers 38 x 25,849,280, the 6 layers' linear and
+	 * adapters 6 x (4,194,304 + 2,359,296 + 3 x 1,048,576), the block
+	 * 109,058,048, embeddings 65,536,000 and the norm: 1,215,064,704, 2.430
+	 * GB in bf16, its one model.safetensors' published 2.43 GB. The 7B
+	 * (Zamba2-7B's config.json as the transformers_zamba2 era wrote it: 81
+	 * layers of 3584, 13 hybrid, 2 blocks, 2 groups, state 64, 14336; 112
+	 * heads of 64; MLP LoRA alone, as its checkpoint's 786 tensors name
+	 * them): 81 x 78,437,456 + 13 x (12,845,056 + 4,128,768) + 2 x
+	 * 333,982,208 + 114,688,000 + 3584 = 7,356,749,648, 14.713 GB in bf16:
+	 * Zamba2-7B-Instruct's three shards, 4.81 + 4.97 + 4.93 GB.
+	 */
+	static const char *const keys[] = { "\"hidden_size\"", "\"num_hidden_layers\"", "\"layers_block_type\"",
+					    "\"num_mem_blocks\"", "\"n_mamba_heads\"", "\"mamba_d_state\"",
+					    "\"mamba_ngroups\"", "\"intermediate_size\"",
+					    "\"use_shared_attention_adapter\"" };
+	char small[512] = "[", large[1024] = "[";
+	for (int i = 0; i < 38; i++)
+		strcat(small, i % 6 == 5 ? "\"hybrid\"," : "\"mamba\",");
+	for (int i = 0; i < 81; i++)
+		strcat(large, i == 6 || (i >= 11 && i % 6 == 5) ? "\"hybrid\"," : "\"mamba\",");
+	small[strlen(small) - 1] = ']';
+	large[strlen(large) - 1] = ']';
+	const char *const v1[] = { "2048", "38", small, "1", "64", "128", "1", "8192", "true" };
+	const char *const v7[] = { "3584", "81", large, "2", "112", "64", "2", "14336", "false" };
+	m = config_variant(folder, keys, v1, 9);
+	is_u64(m ? m->parameters : 0, 1215064704ull, "Zamba2-1.2B's shape: 1,215,064,704 parameters");
+	hmn_model_free(m);
+	m = config_variant(folder, keys, v7, 9);
+	is_u64(m ? m->parameters : 0, 7356749648ull, "Zamba2-7B's shape: 7,356,749,648 parameters");
+	if (m) {
+		hmn_fit_request_init(&req);
+		req.context = 4096;
+		/* 13 layers x 4096 x 2 x 32 x 224 x 2; 81 x (3 x (7168 + 256) + 64 x 7168) x 2. */
+		is_u64(hmn_fit_kv_cache(m, &req), 13ull * 4096 * 2 * 32 * 224 * 2 + 81ull * (3 * 7424 + 64 * 7168) * 2,
+		       "Zamba2-7B's shape: 13 layers' cache, 81 layers' state");
+	}
+	hmn_model_free(m);
+
+	/* What each key adds, and the keys Zamba2Config derives or defaults. */
+	static const struct { const char *key, *value; int64_t more; const char *what; } changes[] = {
+		{ "\"use_shared_attention_adapter\"", "true", 9 * 3 * 2 * 5120 * 128,
+		  "use_shared_attention_adapter: Q's, K's and V's LoRA in each hybrid layer" },
+		{ "\"add_bias_linear\"", "true", 54 * (10448 + 2560) + 2 * (20480 + 2560),
+		  "add_bias_linear: in_proj's and out_proj's biases, the shared MLPs'" },
+		{ "\"num_mem_blocks\"", "1", -170401280, "num_mem_blocks 1: one shared block" },
+		{ "\"num_mem_blocks\"", "64", 7 * 170401280, "num_mem_blocks 64: only the 9 blocks some layer takes" },
+		{ "\"layers_block_type\"", NULL, 0, "layers_block_type absent: Zamba2Config's, the same 9 layers" },
+		{ "\"intermediate_size\"", "null", 0, "intermediate_size null: 4 x 2560" },
+		{ "\"attention_head_dim\"", "7", 0, "attention_head_dim: derived, whatever the config says" },
+		{ "\"mamba_headdim\"", "7", 0, "mamba_headdim: derived, whatever the config says" },
+		{ "\"ffn_hidden_size\"", "99", 0, "ffn_hidden_size: no key of Zamba2Config" },
+	};
+	for (size_t i = 0; i < sizeof(changes) / sizeof(changes[0]); i++) {
+		const char *k[] = { changes[i].key }, *v[] = { changes[i].value };
+		m = config_variant(folder, k, v, 1);
+		is_u64(m ? m->parameters : 0, (uint64_t)(2662214560ll + changes[i].more), changes[i].what);
+		hmn_model_free(m);
+	}
+	{
+		const char *k[] = { "\"use_long_context\"" }, *v[] = { "true" };
+		m = config_variant(folder, k, v, 1);
+		is_u64(m ? m->context_length : 0, 16384, "use_long_context: Zamba2Config's 16384 tokens");
+		hmn_model_free(m);
+	}
+
+	/* Each key hostile, refused naming the file and the key. */
+	static const struct { const char *key, *value, *want; } refused[] = {
+		{ "\"layers_block_type\"", "[\"mamba\"]", "layers_block_type is not a list of 54 layer types" },
+		{ "\"layers_block_type\"", "\"mamba\"", "layers_block_type is not a list of 54 layer types" },
+		{ "\"layers_block_type\"", "{}", "layers_block_type is not a list of 54 layer types" },
+		{ "\"num_hidden_layers\"", "38", "layers_block_type is not a list of 38 layer types" },
+		{ "\"n_mamba_heads\"", "7", "config.json: n_mamba_heads: 7 does not divide the mixer's width, 5120" },
+		{ "\"n_mamba_heads\"", "0", "n_mamba_heads: 0 is not a whole number of 1 or more" },
+		{ "\"mamba_ngroups\"", "3", "config.json: mamba_ngroups: 3 does not divide the mixer's width, 5120" },
+		{ "\"mamba_ngroups\"", "NaN", "mamba_ngroups" },
+		{ "\"mamba_expand\"", "1e300", "mamba_expand: 1e+300 is more than" },
+		{ "\"mamba_expand\"", "\"2\"", "mamba_expand: the string \"2\" is not a number" },
+		{ "\"hidden_size\"", "16777216", "config.json: mamba_expand x hidden_size is more than 16777216" },
+		{ "\"mamba_d_state\"", "-1", "mamba_d_state: -1 is not a whole number of 1 or more" },
+		{ "\"mamba_d_conv\"", "Infinity", "mamba_d_conv" },
+		{ "\"num_mem_blocks\"", "0", "num_mem_blocks: 0 is not a whole number of 1 or more" },
+		{ "\"num_mem_blocks\"", "1e10", "num_mem_blocks: 10000000000 is more than 4096" },
+		{ "\"adapter_rank\"", "\"128\"", "adapter_rank: the string \"128\" is not a number" },
+		{ "\"adapter_rank\"", "1e999", "adapter_rank" },
+		{ "\"adapter_rank\"", "2.5", "adapter_rank: 2.5 is not a whole number of 1 or more" },
+		{ "\"use_shared_attention_adapter\"", "1", "use_shared_attention_adapter: 1 is not true or false" },
+		{ "\"add_bias_linear\"", "\"no\"", "add_bias_linear: the string \"no\" is not true or false" },
+		{ "\"use_long_context\"", "[]", "use_long_context: an array is not true or false" },
+		{ "\"num_attention_heads\"", "5121",
+		  "config.json: num_attention_heads: 5121 is more than 2 x hidden_size, 5120" },
+		{ "\"num_key_value_heads\"", "5", "config.json: num_key_value_heads: 5 does not divide num_attention_heads, 32" },
+		{ "\"intermediate_size\"", "16777217", "intermediate_size: 16777217 is more than" },
+	};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		hybrid_refused(folder, refused[i].key, refused[i].value, refused[i].want);
+	/* A width whose feed-forward, 4 x it by default, is past what hmn takes. */
+	{
+		const char *k[] = { "\"hidden_size\"", "\"mamba_expand\"", "\"n_mamba_heads\"", "\"intermediate_size\"" };
+		const char *v[] = { "4194305", "1", "1", NULL };
+		m = config_variant(folder, k, v, 4);
+		ok(!m && strstr(why, "config.json: 4 x hidden_size (intermediate_size's default) is more than 16777216"),
+		   "Zamba2: intermediate_size's default past 16777216 refused: %s", why);
+		hmn_model_free(m);
+	}
+	/* Its hybrid_override: an entry that is not "mamba" or "hybrid" (the format before transformers', "m" and "g"). */
+	hybrid_refused(folder, "\"layers_block_type\"", "[\"m\", \"m\", \"m\", \"m\", \"m\", \"g\"]",
+		       "layers_block_type is not a list of 54 layer types");
+	m = fixture_config("Zamba2-1.2B-4f8e85c");
+	ok(!m && strstr(why, "config.json: layers_block_type[0] is not \"mamba\" or \"hybrid\""),
+	   "Zamba2-1.2B's first config.json (\"m\" and \"g\", before transformers read the family) refused: %s", why);
+	hmn_model_free(m);
+}
+
 static void test_context_limit(void)
 {
 	static const struct {
@@ -2853,6 +3044,16 @@ static const struct class_defaults {
 	  .ssm_state = 16, .ssm_conv = 4, .tied = true, .parameters = 159308544ull },
 	{ .model_type = "falcon_mamba", .layers = 32, .width = 768, .vocab = 50280, .ff = 1536, .recurrent = 32,
 	  .ssm_state = 16, .ssm_conv = 4, .tied = true, .parameters = 159308544ull },
+	/*
+	 * Zamba2Config(): Zamba2-2.7B's shape but n_mamba_heads 8, one shared
+	 * block and no attention LoRA: 54 mixers of 39,703,704 (in_proj 2560 x
+	 * 10376), its default layers_block_type's 9 hybrid layers (linear and
+	 * MLP adapter 9,502,720 each), one block of 170,401,280, embeddings:
+	 * 2,481,848,336. Heads of 2 x 2560 / 32; 45 layers a state alone.
+	 */
+	{ .model_type = "zamba2", .layers = 54, .width = 2560, .vocab = 32000, .heads = 32, .kv_heads = 32,
+	  .head_dim = 160, .ff = 10240, .context = 4096, .recurrent = 45, .ssm_state = 64, .ssm_conv = 4, .tied = true,
+	  .parameters = 2481848336ull },
 };
 
 /* got is want, else said (for which field of which family). */
@@ -4478,6 +4679,7 @@ int main(void)
 	test_quantized_configs();
 	test_real_downloads();
 	test_hybrid_configs();
+	test_zamba2_configs();
 	test_quant_layouts();
 	test_quant_hostile();
 	test_quant_parameters();
