@@ -632,6 +632,47 @@ llama_config() {
 	[[ "$stderr" == *"config.json: hybrid_override_pattern has 3 letters for 52 layers"* ]]
 }
 
+@test "fit: Zamba2 from its config.json: shared blocks counted once, a cache in each hybrid layer, a state in every layer" {
+	fixtures="$TESTS_DIR/fixtures/fit"
+	# Zamba2-2.7B-Instruct-v2: 54 Mamba-2 mixers, 2 shared blocks taken by 9 hybrid layers (each its
+	# own linear and MLP LoRA): 2,662,214,560 parameters (test-model.c works them out), bf16. At 4096
+	# tokens: 9 x 4096 x 2 x 32 x 160 x 2 of cache + 54 x (3 x 5248 + 64 x 5120) x 2 of state.
+	run_split "$HMN" fit "$fixtures/Zamba2-2.7B-Instruct-v2/config.json" --memory 24GiB --context 4096 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.architecture == "zamba2" and .model.parameters == 2662214560
+		and .model.dtype == "bf16" and .model.layers == 54 and .model.context_length == 4096
+		and .parts.weights_bytes == 5324429120 and .parts.kv_cache_bytes == 792064512
+		and .model.warning == null'
+	# The cache grows with the hybrid layers alone: 8192 tokens add 754,974,720 bytes, the state none.
+	run_split "$HMN" fit "$fixtures/Zamba2-2.7B-Instruct-v2/config.json" --memory 24GiB --context 8192 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.parts.kv_cache_bytes == 792064512 + 754974720'
+	run_split "$HMN" fit "$fixtures/Zamba2-2.7B-Instruct-v2/config.json" --memory 24GiB --context 4096
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "hmn fit: Zamba2-2.7B-Instruct-v2: zamba2, 2.66B parameters (bf16), 4096 tokens x 1 sequence" ]
+	# Hostile keys: one line naming the file and the key, exit 1.
+	tmp="$BATS_TEST_TMPDIR/zamba2"
+	mkdir -p "$tmp"
+	jq '.n_mamba_heads = 7' "$fixtures/Zamba2-2.7B-Instruct-v2/config.json" >"$tmp/config.json"
+	run_split "$HMN" fit "$tmp/config.json" --memory 24GiB
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"config.json: n_mamba_heads: 7 does not divide the mixer's width, 5120"* ]]
+	jq '.layers_block_type[3] = "attention"' "$fixtures/Zamba2-2.7B-Instruct-v2/config.json" >"$tmp/config.json"
+	run_split "$HMN" fit "$tmp/config.json" --memory 24GiB
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *'config.json: layers_block_type[3] is not "mamba" or "hybrid"'* ]]
+	[ "${#lines[@]}" -eq 0 ]
+	# The format before transformers read Zamba2 ("m" and "g", state_size): refused, not guessed.
+	run_split "$HMN" fit "$fixtures/Zamba2-1.2B-4f8e85c/config.json" --memory 24GiB
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *'config.json: layers_block_type[0] is not "mamba" or "hybrid"'* ]]
+	# Zamba v1 stays unknown: from a config.json alone, refused.
+	jq '.model_type = "zamba"' "$fixtures/Zamba2-2.7B-Instruct-v2/config.json" >"$tmp/config.json"
+	run_split "$HMN" fit "$tmp/config.json" --memory 24GiB
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"model_type 'zamba' is not one hmn knows"* ]]
+}
+
 @test "fit: the model is named by its folder however the folder was typed, from inside it too" {
 	cd "$MODELS/Meta-Llama-3-8B"
 	for path in . ./ config.json ./config.json model-00002-of-00004.safetensors "$MODELS/Meta-Llama-3-8B/"; do
