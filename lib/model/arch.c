@@ -452,6 +452,19 @@ static const struct arch_info arches[] = {
 			       { "use_shared_attention_adapter", 0 }, { "adapter_rank", 128 },
 			       { "use_long_context", 0 }) },
 	/*
+	 * ZambaConfig's (Zamba-7B-v1; no GGUF architecture in llama.cpp): every
+	 * layer a Mamba mixer in n_mamba_heads heads, the hybrid ones (by
+	 * attn_layer_period and attn_layer_offset) first one shared transformer
+	 * block, then their own linear layer (config-hybrid.c's read_zamba). No
+	 * default for num_key_value_heads: ZambaAttention needs one.
+	 */
+	{ .model_types = { "zamba" }, .hybrid = HYBRID_ZAMBA, .tied = true,
+	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "hidden_size", 3712 }, { "intermediate_size", 14848 },
+			       { "num_hidden_layers", 76 }, { "num_attention_heads", 16 }, { "n_mamba_heads", 2 },
+			       { "max_position_embeddings", 4096 }, { "attn_layer_period", 6 }, { "attn_layer_offset", 4 },
+			       { "mamba_d_state", 16 }, { "mamba_d_conv", 4 }, { "mamba_expand", 2 },
+			       { "mamba_conv_bias", 1 }, { "mamba_proj_bias", 0 }) },
+	/*
 	 * Qwen3NextConfig's (configuration_qwen3_next.py): gated DeltaNet in
 	 * all but every full_attention_interval-th layer (or as layer_types
 	 * says), attention with a gate on its output (Q twice as wide) and a

@@ -49,7 +49,8 @@ struct arch_info {
 	 * all but every full_attention_interval-th layer, Jamba's periods.
 	 */
 	enum { HYBRID_NONE, HYBRID_MAMBA2, HYBRID_NEMOTRON_H, HYBRID_QWEN3_NEXT, HYBRID_JAMBA, HYBRID_LLAMA4,
-	       HYBRID_GRANITE, HYBRID_NEMOTRON_NAS, HYBRID_FALCON_H1, HYBRID_ZAMBA2 } hybrid;
+	       HYBRID_GRANITE, HYBRID_NEMOTRON_NAS, HYBRID_FALCON_H1, HYBRID_ZAMBA2,
+	       HYBRID_ZAMBA } hybrid;
 	/*
 	 * A GGUF's recurrent layers where llama.cpp has a rule of its own
 	 * (llama-model.cpp's recurrent_layer_arr and its hybrid memory's layer

@@ -114,6 +114,11 @@ static const struct mamba_keys zamba2_keys = {
 	.heads = "n_mamba_heads", .state = "mamba_d_state", .groups = "mamba_ngroups", .conv = "mamba_d_conv",
 	.expand = "mamba_expand", .proj_bias = "add_bias_linear", .heads_split = true,
 };
+/* ZambaMambaMixer: Mamba (1) in n_mamba_heads heads. */
+static const struct mamba_keys zamba_keys = {
+	.heads = "n_mamba_heads", .state = "mamba_d_state", .conv = "mamba_d_conv", .expand = "mamba_expand",
+	.conv_bias = "mamba_conv_bias", .proj_bias = "mamba_proj_bias", .dt_rank = "mamba_dt_rank", .heads_split = true,
+};
 static const struct mamba_keys falcon_h1_keys = {
 	.heads = "mamba_n_heads", .state = "mamba_d_state", .groups = "mamba_n_groups", .conv = "mamba_d_conv",
 	.expand = "mamba_expand", .width = "mamba_d_ssm", .chunk = "mamba_chunk_size", .conv_bias = "mamba_conv_bias",
@@ -613,19 +618,51 @@ static int read_falcon_h1(const struct config *c, const struct arch_info *f, str
 }
 
 /*
+ * What Zamba and Zamba2 share once their layers are known: heads that
+ * divide into the KV heads and are at least one element wide, the shared
+ * blocks some hybrid layer takes (the model keeps no other: Zamba's one,
+ * Zamba2Model's the rest in a plain list), the cache's heads, the gated
+ * MLP. 0, or -EINVAL said naming the key.
+ */
+static int zamba_shape(const struct config *c, struct hmn_model *m, struct shape *s, uint64_t heads, uint64_t kv,
+		       uint64_t head_dim, uint64_t ff, uint64_t blocks, uint64_t hybrid)
+{
+	if (ff > MODEL_MAX_WIDTH)
+		return model_fail(c->e, -EINVAL, "%s: 4 x hidden_size (intermediate_size's default) is more than %u", c->file,
+				  MODEL_MAX_WIDTH);
+	if (!head_dim)
+		return model_fail(c->e, -EINVAL, "%s: num_attention_heads: %" PRIu64 " is more than 2 x hidden_size, %" PRIu64,
+				  c->file, heads, 2 * s->h);
+	if (heads % kv)
+		return model_fail(c->e, -EINVAL, "%s: num_key_value_heads: %" PRIu64 " does not divide num_attention_heads, %"
+				  PRIu64, c->file, kv, heads);
+	s->shared_blocks = blocks < hybrid ? blocks : hybrid;
+	m->n_head = (uint32_t)heads;
+	m->n_head_kv = (uint32_t)kv;
+	s->kv_heads = kv;
+	m->key_length = m->value_length = (uint32_t)head_dim;
+	s->ff = ff;
+	m->n_ff = (uint32_t)ff;
+	s->gated = true;
+	return 0;
+}
+
+/*
  * Zamba2 (modeling_zamba2.py): every layer a Mamba-2 mixer after its norm;
  * a "hybrid" layer of layers_block_type first runs one of num_mem_blocks
  * shared transformer blocks (taken in turn) over the hidden state beside
  * the embeddings (twice the width: attention_head_dim is 2 x width /
  * heads, whatever the config writes), then its own linear layer into the
- * mixer's input. A hybrid layer keeps a KV cache of its own and every
- * layer a state. Zamba2Config derives mamba_headdim, attention_head_dim
- * and hybrid_layer_ids from the keys read here and overwrites what a
+ * mixer's input, and LoRA adapters of adapter_rank on the MLP (always, in
+ * today's modeling_zamba2.py) and, with use_shared_attention_adapter, on
+ * Q, K and V. A hybrid layer keeps a KV cache of its own and every layer a
+ * state. Zamba2Config derives mamba_headdim, attention_head_dim and
+ * hybrid_layer_ids from the keys read here and overwrites what a
  * config.json says of them, so hmn reads none of them either; its
  * intermediate_size is 4 x width where null or absent (ffn_hidden_size,
  * which the configs also write, is no key of the class).
  */
-static int read_zamba2(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
+static int read_zamba2(const struct config *c, struct hmn_model *m, struct shape *s)
 {
 	/* Zamba2Config's layers_block_type where it names none: 54 layers, these hybrid. */
 	static const uint32_t default_hybrid[] = { 6, 12, 18, 24, 30, 36, 42, 47, 51 };
@@ -634,7 +671,6 @@ static int read_zamba2(const struct config *c, const struct arch_info *f, struct
 	const char *where = "";
 	int r;
 
-	(void)f;
 	if ((r = read_mamba_mixer(c, &zamba2_keys, m, s)) < 0 ||
 	    (r = config_required(c, KEYS("num_attention_heads"), 1, MODEL_MAX_WIDTH, &heads)) < 0 ||
 	    (r = config_optional(c, KEYS("num_key_value_heads"), 1, MODEL_MAX_WIDTH, heads, &kv)) < 0 ||
@@ -644,16 +680,6 @@ static int read_zamba2(const struct config *c, const struct arch_info *f, struct
 	    (r = config_required(c, KEYS("adapter_rank"), 1, MODEL_MAX_WIDTH, &s->adapter_rank)) < 0 ||
 	    (r = config_flag(c, "use_long_context", false, &long_context)) < 0)
 		return r;
-	if (ff > MODEL_MAX_WIDTH)
-		return model_fail(c->e, -EINVAL, "%s: 4 x hidden_size (intermediate_size's default) is more than %u", c->file,
-				  MODEL_MAX_WIDTH);
-	/* Zamba2Attention's heads are 2 x width // heads wide: at least 1. */
-	if (heads > 2 * s->h)
-		return model_fail(c->e, -EINVAL, "%s: num_attention_heads: %" PRIu64 " is more than 2 x hidden_size, %" PRIu64,
-				  c->file, heads, 2 * s->h);
-	if (heads % kv)
-		return model_fail(c->e, -EINVAL, "%s: num_key_value_heads: %" PRIu64 " does not divide num_attention_heads, %"
-				  PRIu64, c->file, kv, heads);
 	const cJSON *types = config_lookup(c, "layers_block_type", &where);
 	if (!types && m->n_layer != 54)
 		return model_fail(c->e, -EINVAL, "%s: key layers_block_type is missing for model_type %s (its default is "
@@ -677,20 +703,53 @@ static int read_zamba2(const struct config *c, const struct arch_info *f, struct
 		s->parts[i] = (unsigned char)(HY_SSM | (is_hybrid ? HY_ATTN : 0));
 		hybrid += is_hybrid;
 	}
-	/* Only the blocks some hybrid layer takes are the model's (Zamba2Model keeps the rest in a plain list). */
-	s->shared_blocks = blocks < hybrid ? blocks : hybrid;
-	m->n_head = (uint32_t)heads;
-	m->n_head_kv = (uint32_t)kv;
-	s->kv_heads = kv;
-	m->key_length = m->value_length = (uint32_t)(2 * s->h / heads);
-	s->ff = ff;
-	m->n_ff = (uint32_t)ff;
-	s->gated = true;
+	s->attn_width = 2 * s->h;
+	if ((r = zamba_shape(c, m, s, heads, kv, 2 * s->h / heads, ff, blocks, hybrid)) < 0)
+		return r;
 	s->mlp_bias = s->ssm_bias; /* add_bias_linear: the shared MLP's too */
 	/* use_long_context: Zamba2Config's own 16384 tokens, whatever max_position_embeddings says. */
 	if (long_context)
 		m->context_length = m->context_limit = 16384;
 	return 0;
+}
+
+/*
+ * Zamba (modeling_zamba.py, Zamba-7B-v1): every layer a Mamba mixer of
+ * n_mamba_heads heads (each its own x_proj and dt_proj: as many weights as
+ * one Mamba mixer's, without Jamba's norms on dt, B and C); layers 2 and
+ * 3 + attn_layer_offset, every attn_layer_period-th after, "hybrid"
+ * (ZambaConfig's _layers_block_type, whatever the config writes): one
+ * shared transformer block (attention over attention_hidden_size, twice
+ * the width, in heads of attention_head_dim, 2 x width / heads), then the
+ * layer's own linear layer. num_key_value_heads has no default that
+ * ZambaAttention can use: required.
+ */
+static int read_zamba(const struct config *c, struct hmn_model *m, struct shape *s)
+{
+	uint64_t heads, kv, head_dim, ff, period, offset;
+	int r;
+
+	if ((r = read_mamba_mixer(c, &zamba_keys, m, s)) < 0 ||
+	    (r = config_required(c, KEYS("num_attention_heads"), 1, MODEL_MAX_WIDTH, &heads)) < 0 ||
+	    (r = config_required(c, KEYS("num_key_value_heads"), 1, MODEL_MAX_WIDTH, &kv)) < 0 ||
+	    (r = config_optional(c, KEYS("attention_hidden_size"), 1, MODEL_MAX_WIDTH, sat_mul(2, s->h),
+				 &s->attn_width)) < 0 ||
+	    (r = config_optional(c, KEYS("attention_head_dim"), 1, MODEL_MAX_WIDTH, 2 * s->h / heads, &head_dim)) < 0 ||
+	    (r = config_required(c, KEYS("intermediate_size"), 1, MODEL_MAX_WIDTH, &ff)) < 0 ||
+	    (r = config_required(c, KEYS("attn_layer_period"), 1, MODEL_MAX_LAYERS, &period)) < 0 ||
+	    (r = config_required(c, KEYS("attn_layer_offset"), 0, MODEL_MAX_LAYERS, &offset)) < 0)
+		return r;
+	if (s->attn_width > MODEL_MAX_WIDTH)
+		return model_fail(c->e, -EINVAL, "%s: 2 x hidden_size (attention_hidden_size's default) is more than %u",
+				  c->file, MODEL_MAX_WIDTH);
+	uint64_t hybrid = 0;
+	for (uint32_t i = 0; i < m->n_layer; i++) {
+		bool is_hybrid = i < 3 ? i == 2 : (i - 3) % period == offset;
+		s->parts[i] = (unsigned char)(HY_MAMBA | (is_hybrid ? HY_ATTN : 0));
+		hybrid += is_hybrid;
+	}
+	s->mamba_unnormed = true;
+	return zamba_shape(c, m, s, heads, kv, head_dim, ff, 1, hybrid);
 }
 
 int config_read_hybrid(const struct config *c, const struct arch_info *f, struct hmn_model *m, struct shape *s)
@@ -712,7 +771,9 @@ int config_read_hybrid(const struct config *c, const struct arch_info *f, struct
 		case HYBRID_FALCON_H1:
 			return read_falcon_h1(c, f, m, s);
 		case HYBRID_ZAMBA2:
-			return read_zamba2(c, f, m, s);
+			return read_zamba2(c, m, s);
+		case HYBRID_ZAMBA:
+			return read_zamba(c, m, s);
 		default:
 			return read_qwen3_next(c, f, m, s);
 		}

@@ -51,13 +51,15 @@ struct shape {
 	uint32_t *layer_kv;
 	uint64_t *layer_ff;
 	/*
-	 * Zamba2's: its hybrid layers' attention (over twice the width) and MLP
-	 * are one of shared_blocks blocks, priced once (0: none such); each
-	 * hybrid layer has its own linear layer and LoRA adapters of
-	 * adapter_rank, on Q, K and V too where attention_adapter.
+	 * Zamba's and Zamba2's: their hybrid layers' attention (over attn_width,
+	 * twice the width by default) and MLP are one of shared_blocks blocks,
+	 * priced once (0: none such); each hybrid layer has its own linear layer
+	 * and (Zamba2) LoRA adapters of adapter_rank (0: none), on Q, K and V too
+	 * where attention_adapter.
 	 */
-	uint64_t shared_blocks, adapter_rank;
+	uint64_t shared_blocks, attn_width, adapter_rank;
 	bool attention_adapter;
+	bool mamba_unnormed;         /* a Mamba (1) mixer without norms on dt, B and C (Zamba's; Jamba's has them) */
 };
 
 /* Layers, width, vocabulary, trained context, tied embeddings: what every family has. */

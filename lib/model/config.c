@@ -200,7 +200,9 @@ static int hybrid_layer(struct model_build *b, const struct hmn_model *m, const 
 		priced_add(&mat, s, QUANT_MLP, rank, di, 1);
 		priced_add(&mat, s, QUANT_PARTS, di, ds, 1);
 		priced_add(&mat, s, QUANT_MLP, di, h, 1);
-		v = sat_add(v, sat_add(sat_add(sat_mul(2, di), sat_add(rank, sat_mul(2, ds))), h));
+		v = sat_add(v, sat_add(sat_mul(2, di), h));
+		if (!s->mamba_unnormed)
+			v = sat_add(v, sat_add(rank, sat_mul(2, ds)));
 		if (s->conv_bias)
 			v = sat_add(v, di);
 		if (s->ssm_bias)
@@ -222,22 +224,24 @@ static int hybrid_layer(struct model_build *b, const struct hmn_model *m, const 
 		priced_module(&mat, s, QUANT_ATTENTION, i, "linear_attn.out_proj", value, h, 1);
 		v = sat_add(v, sat_add(sat_add(sat_mul(2, s->gdn_v_heads), s->gdn_v_dim), h));
 	}
-	if (parts & HY_ATTN && s->family && s->family->hybrid == HYBRID_ZAMBA2) {
+	if (parts & HY_ATTN && s->shared_blocks) {
 		/*
-		 * Zamba2HybridLayer: the shared block is priced once (implied_shared);
-		 * the layer's own are its linear layer, its adapters (the MLP's gate_up,
-		 * width to rank to 2 x ff; Q's, K's and V's, 2 x width to rank to 2 x
-		 * width) and its Mamba layer's norm.
+		 * ZambaHybridLayer, Zamba2HybridLayer: the shared block is priced once
+		 * (implied_shared); the layer's own are its linear layer, Zamba2's
+		 * adapters (the MLP's gate_up, width to rank to 2 x ff; Q's, K's and
+		 * V's, the attention's width to rank and back) and a Mamba-2 layer's
+		 * norm (a Mamba one's is HY_MAMBA's).
 		 */
-		uint64_t rank = s->adapter_rank, w2 = sat_mul(2, h);
+		uint64_t rank = s->adapter_rank, wa = s->attn_width;
 		priced_module(&mat, s, QUANT_MLP, i, "linear", h, h, 1);
 		priced_add(&mat, s, QUANT_MLP, h, rank, 1);
 		priced_add(&mat, s, QUANT_MLP, rank, sat_mul(2, s->ff), 1);
 		if (s->attention_adapter) {
-			priced_add(&mat, s, QUANT_ATTENTION, w2, rank, 3);
-			priced_add(&mat, s, QUANT_ATTENTION, rank, w2, 3);
+			priced_add(&mat, s, QUANT_ATTENTION, wa, rank, 3);
+			priced_add(&mat, s, QUANT_ATTENTION, rank, wa, 3);
 		}
-		v = sat_add(v, h);
+		if (parts & HY_SSM)
+			v = sat_add(v, h);
 	} else if (parts & HY_ATTN) {
 		uint64_t hd = m->key_length, nh = m->n_head, nkv = s->layer_kv ? s->layer_kv[i] : s->kv_heads;
 		/* The roles llama.cpp's quantizer singles out, each a tensor of its own (as implied_layer's). */
@@ -404,15 +408,15 @@ static int implied_layer(struct model_build *b, const struct hmn_model *m, const
 }
 
 /*
- * Zamba2's shared transformer blocks, each once, under the first hybrid
- * layer that takes it (as its checkpoint names them): a norm of twice the
- * width, attention from twice the width (Q, K, V of its heads, O back to
- * the width), the MLP's norm, gate and up at once and down, their biases
- * where add_bias_linear.
+ * Zamba's and Zamba2's shared transformer blocks, each once, under the
+ * first hybrid layer that takes it (as a Zamba2 checkpoint names them): a
+ * norm of the attention's width (twice the model's), attention from it (Q,
+ * K, V of its heads, O back to the width), the MLP's norm, its gate and up
+ * (Zamba2's at once) and down, their biases where add_bias_linear.
  */
 static int implied_shared(struct model_build *b, const struct hmn_model *m, const struct shape *s)
 {
-	uint64_t h = s->h, w2 = sat_mul(2, h), hd = m->key_length, nh = m->n_head, nkv = s->kv_heads, ff = s->ff;
+	uint64_t h = s->h, w2 = s->attn_width, hd = m->key_length, nh = m->n_head, nkv = s->kv_heads, ff = s->ff;
 	uint64_t block = 0;
 	char name[64];
 	int r;

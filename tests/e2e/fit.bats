@@ -632,7 +632,7 @@ llama_config() {
 	[[ "$stderr" == *"config.json: hybrid_override_pattern has 3 letters for 52 layers"* ]]
 }
 
-@test "fit: Zamba2 from its config.json: shared blocks counted once, a cache in each hybrid layer, a state in every layer" {
+@test "fit: Zamba2 and Zamba from their config.json: shared blocks counted once, a cache in each hybrid layer, a state in every layer" {
 	fixtures="$TESTS_DIR/fixtures/fit"
 	# Zamba2-2.7B-Instruct-v2: 54 Mamba-2 mixers, 2 shared blocks taken by 9 hybrid layers (each its
 	# own linear and MLP LoRA): 2,662,214,560 parameters (test-model.c works them out), bf16. At 4096
@@ -666,11 +666,16 @@ llama_config() {
 	run_split "$HMN" fit "$fixtures/Zamba2-1.2B-4f8e85c/config.json" --memory 24GiB
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == *'config.json: layers_block_type[0] is not "mamba" or "hybrid"'* ]]
-	# Zamba v1 stays unknown: from a config.json alone, refused.
-	jq '.model_type = "zamba"' "$fixtures/Zamba2-2.7B-Instruct-v2/config.json" >"$tmp/config.json"
+	# Zamba (v1), Zamba-7B-v1: 76 Mamba mixers, one shared block taken by 13 layers: 7,232,490,496
+	# parameters; at 4096 tokens 13 x 4096 x 2 x 16 x 464 x 2 of cache, 76 x 19 x 7424 x 2 of state.
+	run_split "$HMN" fit "$fixtures/Zamba-7B-v1/config.json" --memory 24GiB --context 4096 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.architecture == "zamba" and .model.parameters == 7232490496
+		and .parts.weights_bytes == 14464980992 and .parts.kv_cache_bytes == 1602693120 and .model.warning == null'
+	jq 'del(.num_key_value_heads)' "$fixtures/Zamba-7B-v1/config.json" >"$tmp/config.json"
 	run_split "$HMN" fit "$tmp/config.json" --memory 24GiB
 	[ "$status" -eq 1 ]
-	[[ "$stderr" == *"model_type 'zamba' is not one hmn knows"* ]]
+	[[ "$stderr" == *"config.json: key num_key_value_heads is missing for model_type zamba"* ]]
 }
 
 @test "fit: the model is named by its folder however the folder was typed, from inside it too" {

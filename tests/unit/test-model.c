@@ -1638,6 +1638,75 @@ static void test_zamba2_configs(void)
 		   "Zamba2: intermediate_size's default past 16777216 refused: %s", why);
 		hmn_model_free(m);
 	}
+	/*
+	 * Zamba (modeling_zamba.py) on Zyphra/Zamba-7B-v1's config.json
+	 * (huggingface.co, 886 bytes, as published): 76 layers of 3712, each a
+	 * Mamba mixer of 2 heads (expand 2: 7424 wide, state 16, kernel 4, dt
+	 * rank 232): in_proj 3712 x 14848 55,115,776, conv 7424 x 4 and its bias
+	 * 37,120, x_proj 7424 x (232 + 32) 1,959,936, dt_proj 7424 x 232 and its
+	 * bias 1,729,792, A_log 7424 x 16 118,784, D 7424, out_proj 27,557,888,
+	 * the layer's norm 3712: 86,530,432, x 76 6,576,312,832; 13 hybrid layers
+	 * (2, then 7 and every sixth) each a linear 3712 x 3712, 179,126,272; the
+	 * one shared block: norms 7424 + 3712, Q, K, V 7424 x 16 heads of 464,
+	 * O 7424 x 3712, gate, up and down of 14848: 358,263,680; embeddings
+	 * 32000 x 3712 (tied) and the final norm: 7,232,490,496, 14.465 GB in
+	 * bf16, its three shards' published 4.94 + 4.96 + 4.57 GB. At 4096
+	 * tokens in bf16: 13 x 4096 x 2 x 16 x 464 x 2 of cache, 76 x (3 + 16)
+	 * x 7424 x 2 of state.
+	 */
+	m = fixture_config("Zamba-7B-v1");
+	if (ok(m != NULL, "Zamba-7B-v1's config.json reads"), m) {
+		is_u64(m->parameters, 7232490496ull, "Zamba-7B-v1: 7,232,490,496 parameters");
+		layer_kinds(m, kinds, sizeof(kinds));
+		is_str(kinds, "RRARRRRARRRRRARRRRRARRRRRARRRRRARRRRRARRRRRARRRRRARRRRRARRRRRARRRRRARRRRRARR",
+		       "Zamba-7B-v1: layer 2 and every sixth from 7 hybrid, the rest a state alone");
+		ok(m->layers[2].state && m->key_length == 464, "Zamba-7B-v1: a hybrid layer's state beside heads of 464");
+		hmn_fit_request_init(&req);
+		req.context = 4096;
+		is_u64(hmn_fit_kv_cache(m, &req), 1581252608ull + 21440512ull,
+		       "Zamba-7B-v1: 13 layers' cache and 76 layers' state, 1,602,693,120 bytes");
+		hmn_model_free(m);
+	}
+	/* ZambaConfig's keys it may write: the attention's width and heads; the mixer's biases. */
+	static const struct { const char *key, *value; int64_t more; const char *what; } zamba_changes[] = {
+		{ "\"mamba_dt_rank\"", "\"auto\"", 0, "zamba: mamba_dt_rank \"auto\", ceil(3712 / 16)" },
+		{ "\"attn_layer_offset\"", "7", -12 * 13778944ll, "zamba: an offset past its period: layer 2 alone hybrid" },
+		{ "\"mamba_proj_bias\"", "true", 76 * (14848 + 3712), "zamba: mamba_proj_bias: in_proj's and out_proj's" },
+		{ "\"mamba_conv_bias\"", "false", -76 * 7424, "zamba: mamba_conv_bias false: no convolution bias" },
+		{ "\"attention_head_dim\"", "232", -(3 * 7424ll * 16 * 232 + 16 * 232ll * 3712),
+		  "zamba: attention_head_dim 232: Q, K, V and O half as wide" },
+	};
+	for (size_t i = 0; i < sizeof(zamba_changes) / sizeof(zamba_changes[0]); i++) {
+		const char *k[] = { zamba_changes[i].key }, *v[] = { zamba_changes[i].value };
+		m = config_variant("Zamba-7B-v1", k, v, 1);
+		is_u64(m ? m->parameters : 0, (uint64_t)(7232490496ll + zamba_changes[i].more), zamba_changes[i].what);
+		hmn_model_free(m);
+	}
+	static const struct { const char *key, *value, *want; } zamba_refused[] = {
+		{ "\"num_key_value_heads\"", "null", "key num_key_value_heads is missing for model_type zamba" },
+		{ "\"num_key_value_heads\"", "3", "num_key_value_heads: 3 does not divide num_attention_heads, 16" },
+		{ "\"n_mamba_heads\"", "3", "config.json: n_mamba_heads: 3 does not divide the mixer's width, 7424" },
+		{ "\"mamba_dt_rank\"", "\"big\"", "mamba_dt_rank: the string \"big\" is not a number" },
+		{ "\"attn_layer_period\"", "0", "attn_layer_period: 0 is not a whole number of 1 or more" },
+		{ "\"attn_layer_offset\"", "-1", "attn_layer_offset: -1 is not a whole number of 0 or more" },
+		{ "\"attention_hidden_size\"", "1e400", "attention_hidden_size" },
+		{ "\"attention_head_dim\"", "0", "attention_head_dim: 0 is not a whole number of 1 or more" },
+		{ "\"num_attention_heads\"", "7425", "num_attention_heads: 7425 is more than 2 x hidden_size, 7424" },
+		{ "\"intermediate_size\"", "NaN", "intermediate_size" },
+	};
+	for (size_t i = 0; i < sizeof(zamba_refused) / sizeof(zamba_refused[0]); i++)
+		hybrid_refused("Zamba-7B-v1", zamba_refused[i].key, zamba_refused[i].value, zamba_refused[i].want);
+	{
+		const char *k[] = { "\"hidden_size\"", "\"mamba_expand\"", "\"n_mamba_heads\"" }, *v[] = { "8388609", "1", "1" };
+		m = config_variant("Zamba-7B-v1", k, v, 3);
+		ok(!m && strstr(why, "config.json: 2 x hidden_size (attention_hidden_size's default) is more than 16777216"),
+		   "zamba: attention_hidden_size's default past 16777216 refused: %s", why);
+		hmn_model_free(m);
+	}
+	config_refused("{\"model_type\":\"zamba\"}", "key num_key_value_heads is missing for model_type zamba");
+	is_u64(config_parameters("{\"model_type\":\"zamba\",\"num_key_value_heads\":16}"), 7232490496ull,
+	       "ZambaConfig()'s defaults with 16 KV heads: Zamba-7B-v1's shape");
+
 	/* Its hybrid_override: an entry that is not "mamba" or "hybrid" (the format before transformers', "m" and "g"). */
 	hybrid_refused(folder, "\"layers_block_type\"", "[\"m\", \"m\", \"m\", \"m\", \"m\", \"g\"]",
 		       "layers_block_type is not a list of 54 layer types");
