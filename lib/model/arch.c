@@ -64,6 +64,17 @@ static const struct arch_info arches[] = {
 			       { "num_key_value_heads", 32 }, { "max_position_embeddings", 32768 },
 			       { "use_sliding_window", 0 }, { "sliding_window", 4096 }) },
 	/* Qwen2-VL's and Qwen2.5-VL's text models are Qwen2's (Q, K and V biased); Qwen2VLTextConfig's defaults. */
+	/*
+	 * MiMoConfig's (XiaomiMiMo/MiMo-7B, remote code: a Qwen2Config with
+	 * num_nextn_predict_layers, 0 by default): Qwen2's layers, Q, K and V
+	 * biased, beside its multi-token-prediction layers (model.mtp_layers.N,
+	 * config.c's say_mtp), which vLLM's MiMoForCausalLM does not load.
+	 */
+	{ .model_types = { "mimo" }, .qkv_bias = true, .mimo_mtp = true,
+	  .defaults = DEFAULTS({ "vocab_size", 151936 }, { "hidden_size", 4096 }, { "intermediate_size", 22016 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "num_key_value_heads", 32 }, { "max_position_embeddings", 32768 },
+			       { "use_sliding_window", 0 }, { "sliding_window", 4096 }) },
 	{ .model_types = { "qwen2_vl", "qwen2_vl_text" }, .qkv_bias = true,
 	  .defaults = DEFAULTS({ "vocab_size", 152064 }, { "hidden_size", 8192 }, { "intermediate_size", 29568 },
 			       { "num_hidden_layers", 80 }, { "num_attention_heads", 64 },
@@ -119,6 +130,24 @@ static const struct arch_info arches[] = {
 			       { "num_hidden_layers", 26 }, { "num_attention_heads", 8 },
 			       { "num_key_value_heads", 4 }, { "head_dim", 256 },
 			       { "max_position_embeddings", 131072 }, { "sliding_window", 4096 }) },
+	/*
+	 * Gemma3nTextConfig's (Gemma 3n E2B and E4B; a gemma3n config's
+	 * text_config is one): Gemma 3's layers (norms after attention and MLP
+	 * too, Q and K normed per head) with an intermediate_size a layer, AltUp,
+	 * LAuReL and per-layer inputs, the last num_kv_shared_layers reusing an
+	 * earlier layer's cache (config-gemma3n.c); without layer_types every
+	 * 5th layer is full, the rest slide. No GGUF name: llama.cpp's
+	 * gemma3n shares KV too, which gguf.c does not read, so a GGUF of it is
+	 * priced as an unknown architecture's upper bound.
+	 */
+	{ .model_types = { "gemma3n_text", "gemma3n" }, .hybrid = HYBRID_GEMMA3N, .tied = true, .swa_pattern = 5,
+	  .defaults = DEFAULTS({ "vocab_size", 262400 }, { "vocab_size_per_layer_input", 262144 },
+			       { "hidden_size", 2048 }, { "hidden_size_per_layer_input", 256 },
+			       { "intermediate_size", 16384 },
+			       { "num_hidden_layers", 35 }, { "num_attention_heads", 8 },
+			       { "num_key_value_heads", 2 }, { "head_dim", 256 },
+			       { "max_position_embeddings", 32768 }, { "sliding_window", 512 },
+			       { "altup_num_inputs", 4 }, { "laurel_rank", 64 }, { "num_kv_shared_layers", 15 }) },
 	/*
 	 * CohereConfig's and Cohere2Config's: one norm before attention and
 	 * MLP side by side, a LayerNorm without bias (a weight, as RMSNorm's);

@@ -43,6 +43,14 @@ struct arch_info {
 	bool sinks;                  /* a learned sink per head in each attention layer (gpt-oss's self_attn.sinks) */
 	bool moe_bias;               /* the router and every expert's matrices have biases (gpt-oss) */
 	/*
+	 * num_nextn_predict_layers are MiMo's multi-token-prediction layers
+	 * (model.mtp_layers.N: input_proj of 2 x width by width, three norms,
+	 * one of its decoder layers; the model's embeddings and head), not
+	 * DeepSeek-V3's (read wherever latent attention is: model.layers.N past
+	 * the model's, each with embeddings and a head of its own).
+	 */
+	bool mimo_mtp;
+	/*
 	 * Layers of Mamba-2 mixers, attention and MLPs, each layer's kinds from
 	 * the config's own keys (config.c's read_hybrid): Mamba2's every layer,
 	 * Nemotron-H's hybrid_override_pattern, Qwen3-Next's gated DeltaNet in
@@ -50,7 +58,8 @@ struct arch_info {
 	 */
 	enum { HYBRID_NONE, HYBRID_MAMBA2, HYBRID_NEMOTRON_H, HYBRID_QWEN3_NEXT, HYBRID_JAMBA, HYBRID_LLAMA4,
 	       HYBRID_GRANITE, HYBRID_NEMOTRON_NAS, HYBRID_FALCON_H1, HYBRID_ZAMBA2,
-	       HYBRID_ZAMBA } hybrid;
+	       HYBRID_ZAMBA,
+	       HYBRID_GEMMA3N /* config-gemma3n.c's: AltUp, LAuReL, per-layer inputs, shared KV */ } hybrid;
 	/*
 	 * A GGUF's recurrent layers where llama.cpp has a rule of its own
 	 * (llama-model.cpp's recurrent_layer_arr and its hybrid memory's layer

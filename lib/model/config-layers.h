@@ -46,7 +46,13 @@ struct shape {
 	uint64_t chunk;
 	/* Gated DeltaNet (Qwen3-Next): key heads x key width, value heads x value width, the convolution's kernel. */
 	uint64_t gdn_k_heads, gdn_k_dim, gdn_v_heads, gdn_v_dim, gdn_conv;
-	uint64_t mtp;                /* DeepSeek-V3's multi-token-prediction layers (num_nextn_predict_layers) */
+	uint64_t mtp;                /* multi-token-prediction layers (num_nextn_predict_layers: DeepSeek-V3, MiMo) */
+	/*
+	 * Gemma 3n's (config-gemma3n.c): AltUp's inputs, LAuReL's rank, the
+	 * per-layer inputs' width and vocabulary; its last kv_shared layers
+	 * keep no cache of their own. 0: none (every other family).
+	 */
+	uint64_t altup, laurel, per_layer, per_layer_vocab, kv_shared;
 	/* Nemotron-NAS's layers' own KV heads and MLP widths: malloc'd, n_layer of each, or NULL. */
 	uint32_t *layer_kv;
 	uint64_t *layer_ff;

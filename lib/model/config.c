@@ -29,6 +29,7 @@
 #include "model/model.h"
 #include "model/config-keys.h"
 #include "model/config-layers.h"
+#include "model/config-gemma3n.h"
 #include "model/config-hybrid.h"
 #include "model/quant.h"
 
@@ -301,6 +302,23 @@ static int hybrid_layer(struct model_build *b, const struct hmn_model *m, const 
 		if (s->mlp_bias)
 			v = sat_add(v, sat_add(sat_mul(m->n_expert, sat_add(s->ff_moe, h)), sat_add(s->ff_shared, h)));
 	}
+	/*
+	 * Gemma 3n's (Gemma3nTextDecoderLayer, config-gemma3n.c): norms after
+	 * attention and MLP; AltUp's router, prediction and correction
+	 * coefficients, its router norm and output scale; LAuReL's two matrices
+	 * and norm; the per-layer input's gate, projection and norm.
+	 */
+	if (s->altup) {
+		uint64_t a = s->altup;
+		priced_module(&mat, s, QUANT_MLP, i, "altup.modality_router", h, a, 1);
+		priced_module(&mat, s, QUANT_MLP, i, "altup.prediction_coefs", a, sat_mul(a, a), 1);
+		priced_module(&mat, s, QUANT_MLP, i, "altup.correction_coefs", a, a, 1);
+		priced_module(&mat, s, QUANT_MLP, i, "laurel.linear_left", h, s->laurel, 1);
+		priced_module(&mat, s, QUANT_MLP, i, "laurel.linear_right", s->laurel, h, 1);
+		priced_module(&mat, s, QUANT_MLP, i, "per_layer_input_gate", h, s->per_layer, 1);
+		priced_module(&mat, s, QUANT_MLP, i, "per_layer_projection", s->per_layer, h, 1);
+		v = sat_add(v, sat_mul(6, h));
+	}
 	*vector = v;
 	*ret_mat = mat;
 	return 0;
@@ -465,6 +483,26 @@ static int implied_tensors(struct model_build *b, const struct hmn_model *m, con
 	    (r = implied(b, "token_embd.positions", &positions, s->h, s)) < 0 ||
 	    (r = implied(b, "token_embd.types", &types, s->h, s)) < 0)
 		return r;
+	/*
+	 * Gemma 3n's per-layer embeddings (a row of layers x per-layer width for
+	 * each of its own vocabulary), their projection from the width and its
+	 * norm, and AltUp's projections into and out of its extra inputs.
+	 */
+	if (s->per_layer) {
+		struct priced ple = { 0 }, ple_proj = { 0 }, altup = { 0 };
+		uint64_t width = sat_mul(m->n_layer, s->per_layer);
+		priced_module(&ple, s, QUANT_EMBED, UINT32_MAX, "model.language_model.embed_tokens_per_layer", width,
+			      s->per_layer_vocab, 1);
+		priced_module(&ple_proj, s, QUANT_MLP, UINT32_MAX, "model.language_model.per_layer_model_projection",
+			      s->h, width, 1);
+		priced_module(&altup, s, QUANT_MLP, UINT32_MAX, "model.language_model.altup_projections.0", s->h, s->h,
+			      sat_mul(2, s->altup - 1));
+		if ((r = implied(b, "per_layer_token_embd.weight", &ple, width, s)) < 0 ||
+		    (r = implied(b, "per_layer_model_proj.weight", &ple_proj, s->h, s)) < 0 ||
+		    (r = implied_vector(b, "per_layer_proj_norm.weight", s->per_layer, s)) < 0 ||
+		    (r = implied(b, "altup_proj.weight", &altup, s->h, s)) < 0)
+			return r;
+	}
 	for (uint32_t i = 0; i < m->n_layer; i++)
 		if ((r = implied_layer(b, m, s, i)) < 0)
 			return r;
@@ -490,6 +528,8 @@ static int read_shape(const struct config *c, const struct arch_info *f, struct 
 	int r;
 	if ((r = config_read_common(c, f, m, s)) < 0)
 		return r;
+	if (f && f->hybrid == HYBRID_GEMMA3N)
+		return config_read_gemma3n(c, f, m, s);
 	if (f && f->hybrid)
 		return config_read_hybrid(c, f, m, s);
 	if (f && f->recurrent)
@@ -690,9 +730,9 @@ static int read_config(struct config *c, struct hmn_model *m, struct shape *s, b
 				  "from config.json alone (give hmn the model's folder: its weights' safetensors headers, "
 				  "or its model.safetensors.index.json)", c->file, m->architecture);
 	if ((r = read_shape(c, s->family, m, s)) < 0 || (r = read_cross_layers(c, m, s)) < 0 ||
-	    /* DeepSeek-V3's (latent attention's families): its layers after the model's, for speculative decoding. */
-	    (m->kv_lora_rank && (r = config_optional(c, KEYS("num_nextn_predict_layers"), 0, MODEL_MAX_LAYERS, 0,
-						     &s->mtp)) < 0) ||
+	    /* DeepSeek-V3's (latent attention's families) and MiMo's: layers for speculative decoding. */
+	    ((m->kv_lora_rank || (s->family && s->family->mimo_mtp)) &&
+	     (r = config_optional(c, KEYS("num_nextn_predict_layers"), 0, MODEL_MAX_LAYERS, 0, &s->mtp)) < 0) ||
 	    (r = torch_dtype(c, &dt)) < 0 ||
 	    (r = quant_read(c->file, c->root, c->modelopt, c->gptq, &s->q, c->e)) < 0)
 		return r;
@@ -803,24 +843,43 @@ static void say_quantization(struct hmn_model *m, const struct shape *s, bool im
 }
 
 /*
- * DeepSeek-V3's multi-token-prediction layers: in its download (each one
- * of its mixture layers, eh_proj of 2 x width by width, three norms and
- * its own copy of the embeddings and the head), but loaded by neither
- * vLLM (DeepseekV3ForCausalLM skips them unless speculative decoding asks
- * for them) nor llama.cpp (convert_hf_to_gguf.py drops them): not priced,
- * said with their size.
+ * Multi-token-prediction layers (num_nextn_predict_layers), trained to
+ * propose the tokens after the next for speculative decoding. They are in
+ * the download, but vLLM's DeepseekV3ForCausalLM and MiMoForCausalLM skip
+ * them (get_spec_layer_idx_from_weight_name; hf_to_vllm_mapper drops
+ * model.mtp_layers.): only its deepseek_mtp or mimo_mtp drafter loads them,
+ * when speculative decoding asks. llama.cpp's convert_hf_to_gguf.py drops
+ * DeepSeek-V3's. So from config.json they are not priced, and said with
+ * their size: DeepSeek-V3's each one of its mixture layers (the last's),
+ * eh_proj of 2 x width by width, three norms (enorm, hnorm, shared_head's)
+ * and its own embeddings and head; MiMo's each one of its decoder layers,
+ * input_proj of 2 x width by width and three norms (token_layernorm,
+ * hidden_layernorm, final_layernorm), the model's embeddings and head
+ * shared. With the weights' headers the files are priced as they are, the
+ * layers among them (as other tensors), and said so: the headers are what
+ * was downloaded, and hmn does not guess which of their tensors a runtime
+ * leaves on the disk.
  */
-static void say_mtp(struct hmn_model *m, const struct shape *s)
+static void say_mtp(struct hmn_model *m, const struct shape *s, bool implies_tensors)
 {
+	char w[240];
+	if (!implies_tensors) {
+		snprintf(w, sizeof(w), "its %" PRIu64 " multi-token-prediction layer%s %s priced as %s files hold %s:"
+			 " vLLM loads %s only for speculative decoding", s->mtp, s->mtp == 1 ? "" : "s",
+			 s->mtp == 1 ? "is" : "are", s->mtp == 1 ? "its" : "their", s->mtp == 1 ? "it" : "them",
+			 s->mtp == 1 ? "it" : "them");
+		model_add_note(m, w);
+		return;
+	}
 	const struct hmn_model_layer *l = &m->layers[m->n_layer - 1];
 	uint64_t unit = dtype_price(s->weights, 1);
 	uint64_t layer = sat_add(l->matrix_elements, unit ? l->vector_bytes / unit : 0);
-	uint64_t extra = sat_add(sat_add(sat_mul(2, sat_mul(s->h, s->h)), sat_mul(3, s->h)),
-				 sat_mul(2, sat_mul(s->vocab, s->h)));
+	uint64_t extra = sat_add(sat_mul(2, sat_mul(s->h, s->h)), sat_mul(3, s->h));
+	if (!(s->family && s->family->mimo_mtp))
+		extra = sat_add(extra, sat_mul(2, sat_mul(s->vocab, s->h)));
 	uint64_t n = sat_mul(s->mtp, sat_add(layer, extra));
-	char w[200];
-	snprintf(w, sizeof(w), "its %" PRIu64 " multi-token-prediction layer%s (%.1fB parameters in the download) not "
-		 "priced: vLLM and llama.cpp load %s only for speculative decoding", s->mtp, s->mtp == 1 ? "" : "s",
+	snprintf(w, sizeof(w), "its %" PRIu64 " multi-token-prediction layer%s (%.2fB parameters in the download) not "
+		 "priced: vLLM loads %s only for speculative decoding", s->mtp, s->mtp == 1 ? "" : "s",
 		 (double)n / 1e9, s->mtp == 1 ? "it" : "them");
 	model_add_note(m, w);
 }
@@ -882,6 +941,18 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 	/* A vision-language model's image tower and projector: the vision part (model/vision.c). */
 	if (r >= 0 && implies_tensors)
 		r = vision_read(root, c.file, s.h, s.weights, &s.q, b, e);
+	/*
+	 * Gemma 3n's image tower is timm's MobileNetV5, which its vision_config
+	 * names (architecture: mobilenetv5_300m_enc) but does not shape (vision.c
+	 * says it is left out), and beside it an audio tower (audio_config, a
+	 * conformer) and the two embedders into the text model: from config.json
+	 * alone none is priced, said, not guessed. Their headers
+	 * (model.vision_tower., model.audio_tower., model.embed_vision.,
+	 * model.embed_audio.) are the vision part.
+	 */
+	if (r >= 0 && implies_tensors && s.per_layer &&
+	    cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "audio_config")))
+		model_add_warning(m, "its audio_config is not one hmn prices: the audio tower is left out");
 	/* The shards' packed words hold as many weights as the config's bits say. */
 	if (r >= 0 && !implies_tensors)
 		model_build_packed_bits(b, quant_word_bits(&s.q));
@@ -902,8 +973,8 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 	if (implies_tensors)
 		m->tied_embeddings = s.tied;
 	say_quantization(m, &s, implies_tensors);
-	if (implies_tensors && s.mtp && m->n_layer)
-		say_mtp(m, &s);
+	if (s.mtp && m->n_layer)
+		say_mtp(m, &s, implies_tensors);
 	/* An encoder's output is its hidden states (and pooler): no head scores the vocabulary, no logits. */
 	if (s.family && s.family->encoder)
 		m->n_vocab = 0;
@@ -944,6 +1015,9 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 		}
 		l->kind = recurrent ? HMN_LAYER_RECURRENT : s.parts[i] & HY_ATTN ? l->kind : HMN_LAYER_NO_CACHE;
 	}
+	/* Gemma 3n's last num_kv_shared_layers read an earlier layer's K and V: no cache of their own. */
+	for (uint64_t i = m->n_layer - (s.kv_shared < m->n_layer ? s.kv_shared : m->n_layer); i < m->n_layer; i++)
+		m->layers[i].kind = HMN_LAYER_NO_CACHE;
 	free(s.parts);
 	free(s.layer_kv);
 	if (!f) {

@@ -308,7 +308,9 @@ static enum tensor_place place_of(const char *s, size_t n)
  * (model.connector.), InternVL (mlp1.), Phi-3-vision
  * (model.vision_embed_tokens.), Mistral's own consolidated.safetensors
  * (vision_encoder., vision_language_adapter., patch_merger.,
- * pre_mm_projector_norm.: vLLM's pixtral.py loads them by these). Read
+ * pre_mm_projector_norm.: vLLM's pixtral.py loads them by these), Gemma 3n's
+ * audio tower and its embedders (model.audio_tower., model.embed_audio.,
+ * model.embed_vision.: the vision part holds every tower). Read
  * before the layers: Qwen2-VL's visual.blocks.N. are the tower's, not the
  * text model's layer N.
  */
@@ -323,6 +325,7 @@ bool model_is_vision_tensor(const char *s, size_t n)
 		AFFIX("mm_projector."), AFFIX("model.connector."), AFFIX("mlp1."), AFFIX("model.vision_embed_tokens."),
 		AFFIX("vision_encoder."), AFFIX("vision_language_adapter."), AFFIX("patch_merger."),
 		AFFIX("pre_mm_projector_norm."),
+		AFFIX("model.audio_tower."), AFFIX("model.embed_vision."), AFFIX("model.embed_audio."), /* Gemma 3n's */
 	};
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
 		if (starts_with(s, n, &prefixes[i]))

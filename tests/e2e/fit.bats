@@ -1378,6 +1378,7 @@ hf_cache() {
 		Qwen-7B-Chat-Cantonese|qwen|7721324544|524288
 		Qwen-72B|qwen|72287920128|2621440
 		granite-3.3-8b-instruct|granite|8170864640|163840
+		MiMo-7B-RL|mimo|7622619136|147456
 	EOF
 }
 
@@ -1443,4 +1444,54 @@ hf_cache() {
 	# int3 names a checkpoint's bits: no --dtype loads it.
 	run_split "$HMN" fit "$BATS_TEST_TMPDIR/gptq3" --memory 80GiB --dtype int3
 	[ "$status" -eq 2 ]
+}
+
+@test "fit: multi-token-prediction layers are said with their size, not priced, from config.json alone" {
+	fixtures="$TESTS_DIR/fixtures/fit"
+	# MiMo-7B's model.mtp_layers.0: one Qwen2 layer, input_proj 8192 x 4096, three norms (test-model.c works it).
+	run_split "$HMN" fit "$fixtures/MiMo-7B-RL/config.json" --memory 80GiB --context 4096 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.parameters == 7622619136 and .parts.weights_bytes == 15245238272
+		and .parts.kv_cache_bytes == 603979776 and .model.warning == null'
+	[ "$stderr" = "hmn: $fixtures/MiMo-7B-RL/config.json: note: its 1 multi-token-prediction layer (0.21B parameters in the download) not priced: vLLM loads it only for speculative decoding" ]
+	# DeepSeek-R1's layer 61: a mixture layer with its own embeddings and head, the 14B of its 685B.
+	run_split "$HMN" fit "$fixtures/deepseek-r1/config.json" --memory 1TiB --context 4096 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.parameters == 671026404352'
+	[[ "$stderr" == *"note: its 1 multi-token-prediction layer (13.46B parameters in the download) not priced"* ]]
+	# A hostile count: one line naming file and key.
+	mkdir -p "$BATS_TEST_TMPDIR/mimo"
+	jq '.num_nextn_predict_layers = "one"' "$fixtures/MiMo-7B-RL/config.json" >"$BATS_TEST_TMPDIR/mimo/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/mimo" --memory 80GiB --json
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/mimo/config.json: num_nextn_predict_layers: the string \"one\" is not a number" ]
+}
+
+@test "fit: Gemma 3n from its config.json: its text model, the layers sharing KV without a cache, its towers said" {
+	fixtures="$TESTS_DIR/fixtures/fit"
+	# E2B: 4,456,156,768 parameters (per-layer embeddings 2,013,265,920 of them); 20 of 30 layers cache,
+	# 4 full and 16 in windows of 512, 2,048 bytes a token each (test-model.c works both).
+	run_split "$HMN" fit "$fixtures/gemma-3n-E2B-it/config.json" --memory 80GiB --context 4096 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.architecture == "gemma3n_text" and .model.parameters == 4456156768
+		and .model.layers == 30 and .parts.weights_bytes == 8912313536 and .parts.kv_cache_bytes == 50331648
+		and .parts.vision_bytes == null
+		and (.model.warning | contains("the image tower is left out") and contains("the audio tower is left out"))'
+	[[ "$stderr" == *"its audio_config is not one hmn prices: the audio tower is left out"* ]]
+	# E4B at its trained 32768: the 4 full layers grow, the 16 windows do not.
+	run_split "$HMN" fit "$fixtures/gemma-3n-E4B-it/config.json" --memory 80GiB --context 32768 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.parameters == 6866696688 and .parts.kv_cache_bytes == 285212672'
+	# Hostile keys: one line naming file and key, exit 1.
+	mkdir -p "$BATS_TEST_TMPDIR/shared" "$BATS_TEST_TMPDIR/widths"
+	jq '.text_config.num_kv_shared_layers = 35' "$fixtures/gemma-3n-E4B-it/config.json" \
+		>"$BATS_TEST_TMPDIR/shared/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/shared" --memory 80GiB --json
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/shared/config.json: text_config.num_kv_shared_layers: 35 leaves none of its 35 layers a cache of its own" ]
+	jq '.text_config.intermediate_size = [16384]' "$fixtures/gemma-3n-E4B-it/config.json" \
+		>"$BATS_TEST_TMPDIR/widths/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/widths" --memory 80GiB --json
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/widths/config.json: text_config.intermediate_size has 1 entry for 35 layers" ]
 }

@@ -1281,7 +1281,7 @@ static void test_hybrid_configs(void)
 	m = fixture_config("deepseek-r1");
 	if (ok(m != NULL, "DeepSeek-R1's config.json reads"), m) {
 		is_u64(m->parameters, 671026404352ull, "DeepSeek-R1: its 671B, the MTP layer not among them");
-		ok(m->note && strstr(m->note, "its 1 multi-token-prediction layer (13.5B parameters in the download) not priced"),
+		ok(m->note && strstr(m->note, "its 1 multi-token-prediction layer (13.46B parameters in the download) not priced"),
 		   "DeepSeek-R1: its MTP layer said in a note (%s)", m->note ? m->note : "none");
 		hmn_model_free(m);
 	}
@@ -1713,6 +1713,212 @@ static void test_zamba2_configs(void)
 	m = fixture_config("Zamba2-1.2B-4f8e85c");
 	ok(!m && strstr(why, "config.json: layers_block_type[0] is not \"mamba\" or \"hybrid\""),
 	   "Zamba2-1.2B's first config.json (\"m\" and \"g\", before transformers read the family) refused: %s", why);
+	hmn_model_free(m);
+}
+
+/*
+ * Multi-token-prediction layers beside the model (num_nextn_predict_layers)
+ * and Gemma 3n's text model, each from a real config.json.
+ */
+static void test_mtp_and_gemma3n(void)
+{
+	struct hmn_fit_request req;
+	char kinds[160];
+	struct hmn_model *m;
+
+	/*
+	 * XiaomiMiMo/MiMo-7B's config.json (the XiaomiMiMo/MiMo repository's
+	 * copy, whose num_nextn_predict_layers, 2 there, is set to the 1 the
+	 * published MiMo-7B-Base and -RL have: 36 layers and model.mtp_layers.0,
+	 * as their indexes list them). Qwen2's layers, Q, K and V biased (modeling_mimo.py's
+	 * MiMoModel is a Qwen2Model): a layer 41,943,040 of attention, 6,144 of
+	 * biases, 135,266,304 of MLP, two norms: 177,223,680; x 36, embeddings
+	 * and head of 151680 x 4096 each, the final norm: 7,622,619,136. The
+	 * MTP layer (MiMoMTPLayers: one such layer, input_proj of 8192 x 4096,
+	 * token_layernorm, hidden_layernorm, final_layernorm) 210,790,400:
+	 * with it 7,833,409,536, 15.67 GB in bf16, as the shards of a
+	 * MiMo-7B-Base fine-tune on the Hub sum (CodeDPO/mimo-7b-base-combined-100steps:
+	 * 4.99 + 4.97 + 4.47 + 1.24 GB).
+	 * vLLM's MiMoForCausalLM drops model.mtp_layers. (only its mimo_mtp
+	 * drafter loads them): not priced, said. KV per token in bf16: 36 x 2
+	 * x 8 x 128 x 2 = 147,456 bytes.
+	 */
+	m = fixture_config("MiMo-7B-RL");
+	if (ok(m != NULL, "MiMo-7B's config.json reads"), m) {
+		is_str(m->architecture, "mimo", "MiMo-7B: mimo");
+		is_u64(m->parameters, 7622619136ull, "MiMo-7B: 7,622,619,136 parameters, the MTP layer not among them");
+		ok(m->note && strstr(m->note, "its 1 multi-token-prediction layer (0.21B parameters in the download) not"
+				      " priced: vLLM loads it only for speculative decoding"),
+		   "MiMo-7B: its MTP layer said with its size (%s)", m->note ? m->note : "none");
+		hmn_fit_request_init(&req);
+		req.context = 4096;
+		is_u64(hmn_fit_kv_cache(m, &req), 147456ull * 4096, "MiMo-7B: 147,456 bytes of cache a token");
+		hmn_model_free(m);
+	}
+	hybrid_refused("MiMo-7B-RL", "\"num_nextn_predict_layers\"", "-1",
+		       "num_nextn_predict_layers: -1 is not a whole number of 0 or more");
+	hybrid_refused("MiMo-7B-RL", "\"num_nextn_predict_layers\"", "\"1\"",
+		       "num_nextn_predict_layers: the string \"1\" is not a number");
+	hybrid_refused("MiMo-7B-RL", "\"num_nextn_predict_layers\"", "1e300", "num_nextn_predict_layers: 1e+300 is more than");
+	/* With the weights' headers the files are priced as they are: said so, not subtracted. */
+	{
+		char name[64] = "MiMo-7B-RL/config.json";
+		size_t len;
+		char *text = slurp_fixture("fit", name, &len);
+		m = NULL;
+		int r = text ? read_config_as(text, false, &m) : -ENOENT;
+		ok(r == 0, "MiMo-7B's config.json reads beside its shards: %s", why);
+		if (r == 0)
+			ok(m->note && strstr(m->note, "its 1 multi-token-prediction layer is priced as its files hold it"),
+			   "MiMo-7B beside its shards: the MTP layer in the files, said (%s)", m->note ? m->note : "none");
+		hmn_model_free(m);
+		free(text);
+	}
+	/* Gemma 3n's audio tower and embedders are the vision part by their names, its text model's layers not. */
+	static const char *const towers[] = {
+		"model.audio_tower.conformer.0.ffw_layer_start.ffw_layer_1.weight",
+		"model.embed_audio.embedding_projection.weight", "model.embed_vision.embedding.weight",
+		"model.vision_tower.timm_model.blocks.0.0.conv_exp.weight",
+	};
+	for (size_t i = 0; i < sizeof(towers) / sizeof(towers[0]); i++)
+		ok(model_is_vision_tensor(towers[i], strlen(towers[i])), "%s is the vision part", towers[i]);
+	ok(!model_is_vision_tensor("model.language_model.layers.0.altup.modality_router.weight", 58),
+	   "Gemma 3n's text layers are not the vision part");
+
+	/*
+	 * google/gemma-3n-E2B-it's config.json, written from the values public
+	 * copies quote of it (a test quoting mlx-community/gemma-3n-E2B-it-lm-4bit's
+	 * config.json: 30 layers, the last 10 sharing KV, every 5th full, the rest
+	 * in windows of 512, 2 KV heads of 256; an mlx importer: 8192 a layer;
+	 * Gemma3nTextConfig's defaults for the rest, the E4B's) with its
+	 * vision_config and audio_config trimmed to their shape's keys. By
+	 * modeling_gemma3n.py, a layer: Q, K, V, O 10,485,760, Q and K norms
+	 * 512, MLP 3 x 2048 x 8192 = 50,331,648, four norms 8,192, AltUp
+	 * (router 2048 x 4, 4 x 16, 4 x 4, router norm, output scale) 12,368,
+	 * LAuReL 2 x 2048 x 64 + its norm 264,192, the per-layer input (2 x
+	 * 2048 x 256 + a norm) 1,050,624: 62,153,296; x 30 = 1,864,598,880.
+	 * Embeddings 262400 x 2048 = 537,395,200 (tied); per-layer embeddings
+	 * 262144 x 30 x 256 = 2,013,265,920; their projection 2048 x 7680 and
+	 * norm 15,728,896; AltUp's 6 projections of 2048² 25,165,824; the
+	 * final norm: 4,456,156,768, 8,912,313,536 bytes in bf16, the 8.91 GB
+	 * (4.8 + 4.11) of a text-only copy of E2B-it on the Hub
+	 * (igorktech/gemma-3n-E2B-it-language); 1.91B without either embedding
+	 * table, Google's "effective" 2B; the published 5.44B less its 0.98B of
+	 * towers. KV: 20 layers keep a cache, 4 full and 16 in windows of 512,
+	 * 2 x 2 x 256 x 2 = 2,048 bytes a token each: 50,331,648 at 4096 tokens.
+	 */
+	m = fixture_config("gemma-3n-E2B-it");
+	if (ok(m != NULL, "gemma-3n-E2B-it's config.json reads"), m) {
+		is_u64(m->parameters, 4456156768ull, "gemma-3n-E2B: its text model's 4,456,156,768 parameters");
+		is_u64(m->weights_bytes, 8912313536ull, "gemma-3n-E2B: 8,912,313,536 bytes in bf16");
+		is_u64(m->n_ff, 8192, "gemma-3n-E2B: 8192 a layer");
+		layer_kinds(m, kinds, sizeof(kinds));
+		is_str(kinds, "SSSSASSSSASSSSASSSSANNNNNNNNNN", "gemma-3n-E2B: every 5th layer full, the last 10 share KV");
+		hmn_fit_request_init(&req);
+		req.context = 4096;
+		is_u64(hmn_fit_kv_cache(m, &req), 50331648ull, "gemma-3n-E2B: 50,331,648 bytes of cache at 4096 tokens");
+		req.context = 32768;
+		is_u64(hmn_fit_kv_cache(m, &req), 4ull * 32768 * 2048 + 16ull * 512 * 2048,
+		       "gemma-3n-E2B: its 4 full layers grow with the context, its 16 windows do not");
+		ok(m->warning && strstr(m->warning, "the image tower is left out") &&
+		   strstr(m->warning, "its audio_config is not one hmn prices: the audio tower is left out"),
+		   "gemma-3n-E2B: its towers said as left out (%s)", m->warning ? m->warning : "none");
+		is_u64(m->vision_parameters, 0, "gemma-3n-E2B: no tower priced from config.json");
+		hmn_model_free(m);
+	}
+	/*
+	 * google/gemma-3n-E4B-it's (Gemma3nTextConfig's defaults are its shape;
+	 * a public gist of its config: 35 layers of 16384, 15 sharing KV).
+	 * A layer 112,484,944 (its MLP 100,663,296); x 35 = 3,936,973,040;
+	 * per-layer embeddings 262144 x 8960 = 2,348,810,240, their projection
+	 * and norm 18,350,336; with the embeddings, AltUp's projections and the
+	 * final norm 6,866,696,688 (the published 7.85B less the same 0.98B of
+	 * towers; 3.98B "effective"). The same 20 layers cache: 50,331,648.
+	 */
+	m = fixture_config("gemma-3n-E4B-it");
+	if (ok(m != NULL, "gemma-3n-E4B-it's config.json reads"), m) {
+		is_u64(m->parameters, 6866696688ull, "gemma-3n-E4B: its text model's 6,866,696,688 parameters");
+		layer_kinds(m, kinds, sizeof(kinds));
+		is_str(kinds, "SSSSASSSSASSSSASSSSANNNNNNNNNNNNNNN", "gemma-3n-E4B: the last 15 share KV");
+		hmn_fit_request_init(&req);
+		req.context = 4096;
+		is_u64(hmn_fit_kv_cache(m, &req), 50331648ull, "gemma-3n-E4B: 50,331,648 bytes of cache at 4096 tokens");
+		hmn_model_free(m);
+	}
+	/* Gemma3nTextConfig's defaults are the E4B's shape, and its layer_types every 5th full. */
+	m = NULL;
+	int r = read_config("{\"model_type\":\"gemma3n\",\"text_config\":{\"model_type\":\"gemma3n_text\"},"
+			    "\"torch_dtype\":\"bfloat16\"}", &m);
+	ok(r == 0, "a gemma3n config of defaults reads: %s", why);
+	if (r == 0) {
+		is_u64(m->parameters, 6866696688ull, "gemma3n's defaults: the E4B's 6,866,696,688");
+		layer_kinds(m, kinds, sizeof(kinds));
+		is_str(kinds, "SSSSASSSSASSSSASSSSANNNNNNNNNNNNNNN", "gemma3n's defaults: 15 layers sharing KV");
+	}
+	hmn_model_free(m);
+	/* A list of widths each its own: the MLP of each layer priced at its width. */
+	m = NULL;
+	r = read_config("{\"model_type\":\"gemma3n_text\",\"num_hidden_layers\":2,\"num_kv_shared_layers\":1,"
+			"\"intermediate_size\":[8192,16384],\"torch_dtype\":\"bfloat16\"}", &m);
+	ok(r == 0, "a gemma3n config of two widths reads: %s", why);
+	if (r == 0) {
+		is_u64(m->n_ff, 16384, "gemma3n: the widest layer's width");
+		is_u64(m->layers[1].matrix_elements - m->layers[0].matrix_elements, 3ull * 2048 * 8192,
+		       "gemma3n: the second layer's MLP twice as wide");
+	}
+	hmn_model_free(m);
+
+	/* Every key it reads, hostile: refused naming file and key, never a layer of 0 or a wrapped product. */
+	hybrid_refused("gemma-3n-E2B-it", "\"intermediate_size\"", "[8192, 8192]",
+		       "intermediate_size has 2 entries for 30 layers");
+	hybrid_refused("gemma-3n-E2B-it", "\"intermediate_size\"", "[]", "intermediate_size has 0 entries for 30 layers");
+	hybrid_refused("gemma-3n-E2B-it", "\"intermediate_size\"", "\"8192\"",
+		       "intermediate_size: the string \"8192\" is not a number");
+	hybrid_refused("gemma-3n-E2B-it", "\"intermediate_size\"", "{\"a\": 1}", "intermediate_size: an object is not a number");
+	hybrid_refused("gemma-3n-E2B-it", "\"intermediate_size\"",
+		       "[8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,"
+		       "8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,NaN]",
+		       "intermediate_size[29]: null is not a whole number of 1 to 16777216");
+	hybrid_refused("gemma-3n-E2B-it", "\"intermediate_size\"",
+		       "[8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,"
+		       "8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,1e300]",
+		       "intermediate_size[29]: 1e+300 is not a whole number of 1 to 16777216");
+	hybrid_refused("gemma-3n-E2B-it", "\"intermediate_size\"",
+		       "[-1,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,"
+		       "8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192]",
+		       "intermediate_size[0]: -1 is not a whole number of 1 to 16777216");
+	hybrid_refused("gemma-3n-E2B-it", "\"intermediate_size\"",
+		       "[8192.5,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,"
+		       "8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192]",
+		       "intermediate_size[0]: 8192.5 is not a whole number");
+	hybrid_refused("gemma-3n-E2B-it", "\"intermediate_size\"",
+		       "[[8192],8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,"
+		       "8192,8192,8192,8192,8192,8192,8192,8192,8192,8192,8192]",
+		       "intermediate_size[0]: an array is not a whole number");
+	hybrid_refused("gemma-3n-E2B-it", "\"num_kv_shared_layers\"", "30",
+		       "num_kv_shared_layers: 30 leaves none of its 30 layers a cache of its own");
+	hybrid_refused("gemma-3n-E2B-it", "\"num_kv_shared_layers\"", "-1",
+		       "num_kv_shared_layers: -1 is not a whole number of 0 or more");
+	hybrid_refused("gemma-3n-E2B-it", "\"num_kv_shared_layers\"", "Infinity", "num_kv_shared_layers: inf is more than");
+	hybrid_refused("gemma-3n-E2B-it", "\"altup_num_inputs\"", "1e9", "altup_num_inputs: 1000000000 is more than 64");
+	hybrid_refused("gemma-3n-E2B-it", "\"altup_num_inputs\"", "0", "altup_num_inputs: 0 is not a whole number of 1 or more");
+	hybrid_refused("gemma-3n-E2B-it", "\"laurel_rank\"", "\"64\"", "laurel_rank: the string \"64\" is not a number");
+	hybrid_refused("gemma-3n-E2B-it", "\"laurel_rank\"", "1e300", "laurel_rank: 1e+300 is more than");
+	hybrid_refused("gemma-3n-E2B-it", "\"hidden_size_per_layer_input\"", "-256",
+		       "hidden_size_per_layer_input: -256 is not a whole number of 1 or more");
+	/* NaN is Python's word for none (null): as if left out, which the family's default does not stand for. */
+	hybrid_refused("gemma-3n-E2B-it", "\"vocab_size_per_layer_input\"", "NaN",
+		       "key vocab_size_per_layer_input is missing for model_type gemma3n_text");
+	hybrid_refused("gemma-3n-E2B-it", "\"vocab_size_per_layer_input\"", "true",
+		       "vocab_size_per_layer_input: true is not a number");
+	hybrid_refused("gemma-3n-E2B-it", "\"num_key_value_heads\"", "3", "num_key_value_heads: 3 does not divide");
+	/* Keys each within bounds whose products pass 2^64: too large, not wrapped. */
+	m = NULL;
+	r = read_config("{\"model_type\":\"gemma3n_text\",\"num_hidden_layers\":4096,\"hidden_size\":16777216,"
+			"\"hidden_size_per_layer_input\":16777216,\"vocab_size_per_layer_input\":16777216,"
+			"\"num_kv_shared_layers\":1}", &m);
+	ok(r == -EOVERFLOW && !m && strstr(why, "dir/config.json: the shape it gives is too large"),
+	   "gemma3n: per-layer embeddings past 2^64 refused: %s", why);
 	hmn_model_free(m);
 }
 
@@ -4755,6 +4961,7 @@ int main(void)
 	test_real_downloads();
 	test_hybrid_configs();
 	test_zamba2_configs();
+	test_mtp_and_gemma3n();
 	test_quant_layouts();
 	test_quant_hostile();
 	test_quant_parameters();
