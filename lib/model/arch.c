@@ -31,6 +31,15 @@ static const struct arch_info arches[] = {
 	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "hidden_size", 4096 }, { "intermediate_size", 11008 },
 			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
 			       { "max_position_embeddings", 2048 }) },
+	/*
+	 * Idefics3Config's text model (SmolVLM's, Idefics3's) where its
+	 * text_config names no model_type: LlamaConfig's, its head untied by
+	 * default as Llama's; the tower and connector are vision.c's.
+	 */
+	{ .model_types = { "idefics3" },
+	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "hidden_size", 4096 }, { "intermediate_size", 11008 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "max_position_embeddings", 2048 }) },
 	/* llama in GGUF, the entry above; their config classes' defaults are their own. */
 	{ .model_types = { "mistral" },
 	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "hidden_size", 4096 }, { "intermediate_size", 14336 },

@@ -41,6 +41,7 @@ enum tower {
 	TOWER_PIXTRAL,  /* Mistral 3, Pixtral */
 	TOWER_MLLAMA,   /* Llama 3.2 Vision */
 	TOWER_QWEN_VL,  /* Qwen-VL (v1): its config.json's "visual", a ViT and a resampler */
+	TOWER_IDEFICS3, /* Idefics3, SmolVLM: SigLIP without its pooling head */
 };
 
 enum projector {
@@ -50,6 +51,7 @@ enum projector {
 	PROJECTOR_MISTRAL3, /* a norm, the patch merger, linear_1, linear_2 */
 	PROJECTOR_MLLAMA,   /* one linear from vision_output_dim */
 	PROJECTOR_RESAMPLER, /* Qwen-VL's attn_pool, ln_post and proj: the tower's own */
+	PROJECTOR_IDEFICS3, /* the pixel shuffle of scale_factor, one linear without bias */
 };
 
 /*
@@ -193,18 +195,24 @@ static int feature_layers(struct vision *c, uint64_t *ret)
 	return 0;
 }
 
-/* SigLIP (SiglipVisionConfig's defaults) and CLIP (CLIPVisionConfig's): the towers that differ in little. */
-static int siglip_or_clip(struct vision *c, bool clip, uint64_t *ret_width)
+/*
+ * SigLIP (SiglipVisionConfig's defaults), CLIP (CLIPVisionConfig's) and
+ * Idefics3's SigLIP (Idefics3VisionConfig's, SmolVLMVisionConfig's the
+ * same: a width of 1152, patches of 32, and no pooling head, its
+ * Idefics3VisionTransformer ending at post_layernorm): the towers that
+ * differ in little.
+ */
+static int siglip_or_clip(struct vision *c, enum tower t, uint64_t *ret_width)
 {
 	uint64_t h, ff, n, ch, image, patch, side = 0;
-	bool head = !clip;
+	bool clip = t == TOWER_CLIP, head = t == TOWER_SIGLIP;
 	int r;
-	if ((r = V("hidden_size", 1, MODEL_MAX_WIDTH, 768, &h)) < 0 ||
+	if ((r = V("hidden_size", 1, MODEL_MAX_WIDTH, t == TOWER_IDEFICS3 ? 1152 : 768, &h)) < 0 ||
 	    (r = V("intermediate_size", 1, MODEL_MAX_WIDTH, 3072, &ff)) < 0 ||
 	    (r = V("num_hidden_layers", 1, MODEL_MAX_LAYERS, 12, &n)) < 0 ||
 	    (r = V("num_channels", 1, 64, 3, &ch)) < 0 ||
 	    (r = V("image_size", 1, MODEL_MAX_WIDTH, 224, &image)) < 0 ||
-	    (r = V("patch_size", 1, MODEL_MAX_WIDTH, clip ? 32 : 16, &patch)) < 0 ||
+	    (r = V("patch_size", 1, MODEL_MAX_WIDTH, t == TOWER_SIGLIP ? 16 : 32, &patch)) < 0 ||
 	    (r = patches(c, image, patch, &side)) < 0)
 		return r;
 	/* SiglipVisionTransformer's pooling head, unless vision_use_head says false (Gemma 3's does). */
@@ -212,7 +220,7 @@ static int siglip_or_clip(struct vision *c, bool clip, uint64_t *ret_width)
 	if (use && !cJSON_IsBool(use))
 		return model_fail(c->e, -EINVAL, "%s: vision_config.vision_use_head is not true or false", c->file);
 	if (use)
-		head = !clip && cJSON_IsTrue(use);
+		head = t == TOWER_SIGLIP && cJSON_IsTrue(use);
 	uint64_t positions = sat_mul(side, side);
 	matrix(c, MUL4(ch, patch, patch, h));           /* the patch convolution */
 	if (clip) {
@@ -445,6 +453,7 @@ static int family(const char *type, const char *vision_type, enum tower *ret_tow
 		{ "mistral3", TOWER_PIXTRAL, PROJECTOR_MISTRAL3, false },
 		{ "mllama", TOWER_MLLAMA, PROJECTOR_MLLAMA, false },
 		{ "qwen", TOWER_QWEN_VL, PROJECTOR_RESAMPLER, false },
+		{ "idefics3", TOWER_IDEFICS3, PROJECTOR_IDEFICS3, false },
 	};
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
 		if (strcmp(type, families[i].type))
@@ -519,7 +528,7 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 	uint64_t width = 0, features, merge;
 	int r = 0;
 	switch (tower) {
-	case TOWER_SIGLIP: case TOWER_CLIP: r = siglip_or_clip(&c, tower == TOWER_CLIP, &width); break;
+	case TOWER_SIGLIP: case TOWER_CLIP: case TOWER_IDEFICS3: r = siglip_or_clip(&c, tower, &width); break;
 	case TOWER_PIXTRAL: r = pixtral(&c, &width); break;
 	case TOWER_QWEN2: case TOWER_QWEN2_5: case TOWER_QWEN3: r = qwen(&c, tower); break;
 	case TOWER_MLLAMA: r = mllama(&c, text_width); break;
@@ -551,6 +560,12 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 		linear(&c, MUL3(width, merge, merge), width, false); /* patch_merger.merging_layer */
 		linear(&c, sat_mul(width, features), text_width, bias);
 		linear(&c, text_width, text_width, bias);
+		break;
+	case PROJECTOR_IDEFICS3:
+		/* Idefics3Connector: scale_factor² patches side by side, one Linear into the text model's width. */
+		if ((r = number(&c, root, "", "scale_factor", 1, 64, 2, &merge)) < 0)
+			return r;
+		linear(&c, MUL3(width, merge, merge), text_width, false);
 		break;
 	case PROJECTOR_MERGER: case PROJECTOR_MLLAMA: case PROJECTOR_RESAMPLER:
 		break; /* the tower's own */

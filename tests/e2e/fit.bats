@@ -827,6 +827,41 @@ llama_config() {
 	[ "$(jq -c '.parts.vision_bytes' <<<"$output")" = null ]
 }
 
+@test "fit: Idefics3 and SmolVLM's towers from their config.json, the vision part; --text-only leaves it out" {
+	fixtures="$TESTS_DIR/fixtures/fit"
+	# name parameters vision_parameters cache-bytes-a-token (bf16, 4096 tokens): HuggingFaceTB/SmolVLM-Instruct (2.25B),
+	# HuggingFaceM4/Idefics3-8B-Llama3 (8.46B).
+	while read -r name parameters vision per_token; do
+		run_split "$HMN" fit "$fixtures/$name/config.json" --memory 400GiB --context 4096 --json
+		[ "$status" -eq 0 ]
+		[ -z "$stderr" ]
+		echo "$output" | jq -e --argjson p "$parameters" --argjson v "$vision" --argjson t "$per_token" \
+			'.model.parameters == $p and .parts.vision_bytes == 2 * $v and .parts.weights_bytes == 2 * ($p - $v)
+			and .parts.kv_cache_bytes == 4096 * $t and .model.warning == null'
+		with=$(jq '.total_bytes' <<<"$output")
+		run_split "$HMN" fit "$fixtures/$name/config.json" --memory 400GiB --context 4096 --text-only --json
+		[ "$status" -eq 0 ]
+		echo "$output" | jq -e --argjson p "$parameters" --argjson v "$vision" \
+			'.model.parameters == $p and .parts.vision_bytes == null and .parts.weights_bytes == 2 * ($p - $v)'
+		[ $(( with - $(jq '.total_bytes' <<<"$output") )) -ge $(( 2 * vision )) ]
+	done <<-END
+		SmolVLM-Instruct 2246272880 434220912 196608
+		Idefics3-8B-Llama3 8462086384 431800560 131072
+	END
+	# A hostile key of theirs is one line naming file and key, exit 1.
+	tmp="$BATS_TEST_TMPDIR/smolvlm"
+	mkdir -p "$tmp"
+	jq '.scale_factor = 1e300' "$fixtures/SmolVLM-Instruct/config.json" >"$tmp/config.json"
+	run_split "$HMN" fit "$tmp" --memory 80GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $tmp/config.json: scale_factor: 1.0000000000000001e+300 is more than 64" ]
+	# Molmo and MiniCPM-V (remote code, towers of their own): still refused from a config.json alone.
+	echo '{"model_type":"molmo","hidden_size":3584,"num_hidden_layers":28}' >"$tmp/config.json"
+	run_split "$HMN" fit "$tmp" --memory 80GiB
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"model_type 'molmo' is not one hmn knows"* ]]
+}
+
 @test "fit --memory: a size; its errors never suggest the share it refuses" {
 	run_split "$HMN" fit --memory 16EiB x.gguf
 	[ "$status" -eq 2 ]

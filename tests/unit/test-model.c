@@ -2249,6 +2249,16 @@ static unsigned sliding_layers(const struct hmn_model *m)
  * text model's 7,615,616,512, gemma-3-27b's total_size 54,864,813,280,
  * Mistral Small 3.1's 24,011,361,280 (keras-hub's preset) and Llama 3.2
  * 11B Vision's 10,670,220,835.
+ *
+ * Idefics3 (issue 27): HuggingFaceTB/SmolVLM-Instruct's config.json (the
+ * Hub's "2.25B params", BF16) and HuggingFaceM4/Idefics3-8B-Llama3's
+ * ("8.46B"), their keys of shape as public projects quote the released
+ * files (mlxcel's test of SmolVLM-Instruct: text_config 2048 x 24, 32 KV
+ * heads of 64, vocabulary 49155, untied; vision_config 1152 x 27 of 4304
+ * at 384 / 14; scale_factor 3. FFAI's Idefics3 test: Llama 3.1 8B of
+ * 128,259 tokens, the same tower at 364, scale_factor 2), the rest left
+ * to Idefics3Config's and LlamaConfig's defaults, as transformers reads
+ * them: 2,246,272,880 and 8,462,086,384 by modeling_idefics3.py.
  */
 static void test_vision_configs(void)
 {
@@ -2269,6 +2279,16 @@ static void test_vision_configs(void)
 		{ "Qwen3-VL-8B-Instruct", 8767123696ull, 576388336ull, "qwen3_vl_text" },
 		/* Mllama's tower, its tile embeddings and 8 gated global layers, and the 7680 -> 4096 projector. */
 		{ "Llama-3.2-11B-Vision", 10670220835ull, 895028755ull, "mllama_text_model" },
+		/*
+		 * Idefics3's SigLIP (no head): the 3 x 14 x 14 patch and its bias
+		 * (678,528), 27 x 27 positions (839,808), 27 layers of 15,239,504
+		 * (4 x (1152² + 1152), 1152 x 4304 + 4304, 4304 x 1152 + 1152, two
+		 * LayerNorms), post_layernorm 2,304: 412,987,248; the connector's
+		 * 3 x 3 x 1152 -> 2048, no bias: 21,233,664.
+		 */
+		{ "SmolVLM-Instruct", 2246272880ull, 412987248ull + 21233664ull, "llama" },
+		/* The same tower at 364 (26 x 26 positions): 412,926,192; 2 x 2 x 1152 -> 4096: 18,874,368. */
+		{ "Idefics3-8B-Llama3", 8462086384ull, 412926192ull + 18874368ull, "llama" },
 	};
 	for (size_t i = 0; i < sizeof(vlms) / sizeof(vlms[0]); i++) {
 		struct hmn_model *m = fixture_config(vlms[i].folder);
@@ -2344,6 +2364,78 @@ static void test_vision_estimate(void)
 		is_u64(m->vision_parameters, 0, "nor parameters of one");
 		hmn_model_free(m);
 	}
+}
+
+/*
+ * The families issue 27 names that vision.c reads beside the text model:
+ * their caches by hand, their text models as what they are, and their own
+ * keys refused when hostile. The caches at 4096 tokens in bf16, 2 x KV
+ * heads x head_dim x 2 bytes a layer a token: SmolVLM-Instruct 24 x 32 x
+ * 64 (196,608 bytes a token), Idefics3-8B's Llama 3.1 32 x 8 x 128
+ * (131,072).
+ */
+static void test_vision_families(void)
+{
+	static const struct {
+		const char *folder;
+		uint64_t per_token, text;
+	} kv[] = {
+		/* 49155 x 2048 twice (untied) and 24 layers of 67,112,960 (4 x 2048², 3 x 2048 x 8192, two norms). */
+		{ "SmolVLM-Instruct", 196608, 2ull * 49155 * 2048 + 24 * 67112960ull + 2048 },
+		/* Llama-3.1-8B's 8,030,261,248 and the 3 image tokens' rows in the embeddings and the head. */
+		{ "Idefics3-8B-Llama3", 131072, 8030261248ull + 2 * 3 * 4096 },
+	};
+	for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]); i++) {
+		struct hmn_model *m = fixture_config(kv[i].folder);
+		ok(m != NULL, "%s reads", kv[i].folder);
+		if (!m)
+			continue;
+		char name[160];
+		struct hmn_fit_request req;
+		hmn_fit_request_init(&req);
+		req.context = 4096;
+		snprintf(name, sizeof(name), "%s: %" PRIu64 " bytes of cache a token", kv[i].folder, kv[i].per_token);
+		is_u64(hmn_fit_kv_cache(m, &req), 4096 * kv[i].per_token, name);
+		snprintf(name, sizeof(name), "%s: the text model's parameters", kv[i].folder);
+		is_u64(m->parameters - m->vision_parameters, kv[i].text, name);
+		req.text_only = true;
+		struct hmn_fit_parts parts;
+		ok(hmn_fit_estimate(m, &req, &parts) == 0 && parts.vision == HMN_UNKNOWN &&
+		   parts.weights == 2 * kv[i].text, "%s: --text-only, the text model's weights alone", kv[i].folder);
+		hmn_model_free(m);
+	}
+
+	/* scale_factor (Idefics3Config's, at the top level): a whole number of 1 to 64, else refused naming it. */
+	static const struct {
+		const char *value, *words;
+	} scale[] = {
+		{ "\"3\"", "scale_factor: a string is not a number" },
+		{ "true", "scale_factor: true or false is not a number" },
+		{ "[3]", "scale_factor: an array is not a number" },
+		{ "-1", "scale_factor: -1 is not a whole number of 1 or more" },
+		{ "0", "scale_factor: 0 is not a whole number of 1 or more" },
+		{ "2.5", "scale_factor: 2.5 is not a whole number" },
+		{ "1e300", "scale_factor: 1.0000000000000001e+300 is more than 64" },
+		{ "Infinity", "scale_factor: inf is more than 64" },
+		{ "-Infinity", "scale_factor: -inf is not a whole number" },
+	};
+	for (size_t i = 0; i < sizeof(scale) / sizeof(scale[0]); i++)
+		hybrid_refused("SmolVLM-Instruct", "\"scale_factor\"", scale[i].value, scale[i].words);
+	/* Idefics3Config's defaults: LlamaConfig's text model, Idefics3VisionConfig's 12 layers of 1152 at 224 / 32. */
+	struct hmn_model *m = NULL;
+	if (ok(read_config("{\"model_type\":\"idefics3\",\"vision_config\":{}}", &m) == 0,
+	       "idefics3: a config of defaults reads"), m) {
+		/* 3 x 32 x 32 x 1152 + 1152, 49 x 1152, 12 x 12,399,744 (fc 3072), 2,304; 2 x 2 x 1152 -> 4096. */
+		is_u64(m->vision_parameters, 3072ull * 1152 + 1152 + 49 * 1152 + 12 * 12399744ull + 2304 + 4608ull * 4096,
+		       "idefics3: Idefics3VisionConfig's defaults and scale_factor 2");
+		is_str(m->architecture, "idefics3", "idefics3: its text model LlamaConfig's");
+		is_u64(m->parameters - m->vision_parameters, 6738415616ull, "idefics3: LlamaConfig's defaults, Llama-2-7B's");
+		hmn_model_free(m);
+	}
+
+	/* Families still refused from a config alone: their towers are their remote code's, not read here. */
+	config_refused("{\"model_type\":\"molmo\",\"hidden_size\":3584,\"num_hidden_layers\":28}",
+		       "model_type 'molmo' is not one hmn knows");
 }
 
 /* A vision_config that is not a tower's shape is malformed, said naming its key; an unknown family, said. */
@@ -2561,9 +2653,9 @@ static void test_vision_hostile(void)
 	 * model_type is (issue 27 item 1), where its text model was priced with
 	 * the tower left out and exit 0.
 	 */
-	config_refused("{\"model_type\":\"idefics3\",\"text_config\":{\"model_type\":\"llama\"},"
+	config_refused("{\"model_type\":\"idefics2\",\"text_config\":{\"model_type\":\"mistral\"},"
 		       "\"vision_config\":{\"hidden_size\":1152}}",
-		       "model_type 'idefics3' is not one hmn knows: its image tower's size cannot be read from"
+		       "model_type 'idefics2' is not one hmn knows: its image tower's size cannot be read from"
 		       " config.json alone");
 	/* A family hmn knows (LLaVA) around a tower it does not price: the text model read, the tower said left out. */
 	m = NULL;
@@ -4950,6 +5042,7 @@ int main(void)
 	test_vision_configs();
 	test_vision_estimate();
 	test_vision_hostile();
+	test_vision_families();
 	test_vision_index_unknown();
 	test_file_types();
 	test_header_bounds();
