@@ -42,6 +42,7 @@ enum tower {
 	TOWER_MLLAMA,   /* Llama 3.2 Vision */
 	TOWER_QWEN_VL,  /* Qwen-VL (v1): its config.json's "visual", a ViT and a resampler */
 	TOWER_IDEFICS3, /* Idefics3, SmolVLM: SigLIP without its pooling head */
+	TOWER_LLAMA4,   /* Llama 4: a ViT of unfolded patches, its pixel-shuffle adapter */
 };
 
 enum projector {
@@ -52,6 +53,7 @@ enum projector {
 	PROJECTOR_MLLAMA,   /* one linear from vision_output_dim */
 	PROJECTOR_RESAMPLER, /* Qwen-VL's attn_pool, ln_post and proj: the tower's own */
 	PROJECTOR_IDEFICS3, /* the pixel shuffle of scale_factor, one linear without bias */
+	PROJECTOR_LLAMA4,   /* one linear from vision_output_dim, without bias */
 };
 
 /*
@@ -433,6 +435,45 @@ static int mllama(struct vision *c, uint64_t text_width)
 	return 0;
 }
 
+/*
+ * Llama 4's tower (Llama4VisionConfig's defaults, Llama4VisionModel): its
+ * patches unfolded through one Linear (no bias), a class embedding and a
+ * position for each patch of a tile and the class, two norms around
+ * num_hidden_layers of CLIP's layers (biased, positions rotary), then the
+ * vision adapter: the pixel shuffle (pixel_shuffle_ratio 0.5 makes 4 x the
+ * width of a quarter of the patches, Scout's 4 x 1408 = 5632) into fc1,
+ * which transformers sizes from intermediate_size to projector_input_dim,
+ * fc2 of projector_output_dim, both without bias; and
+ * multi_modal_projector.linear_1, vision_output_dim into the text model's
+ * width, without bias (multi_modal_projector_bias is vLLM's alone).
+ */
+static int llama4(struct vision *c, uint64_t text_width)
+{
+	uint64_t h, ff, n, ch, image, patch, in, out, vout, side = 0;
+	int r;
+	if ((r = V("hidden_size", 1, MODEL_MAX_WIDTH, 768, &h)) < 0 ||
+	    (r = V("intermediate_size", 1, MODEL_MAX_WIDTH, 5632, &ff)) < 0 ||
+	    (r = V("num_hidden_layers", 1, MODEL_MAX_LAYERS, 34, &n)) < 0 ||
+	    (r = V("num_channels", 1, 64, 3, &ch)) < 0 ||
+	    (r = V("image_size", 1, MODEL_MAX_WIDTH, 448, &image)) < 0 ||
+	    (r = V("patch_size", 1, MODEL_MAX_WIDTH, 14, &patch)) < 0 ||
+	    (r = V("projector_input_dim", 1, MODEL_MAX_WIDTH, 4096, &in)) < 0 ||
+	    (r = V("projector_output_dim", 1, MODEL_MAX_WIDTH, 4096, &out)) < 0 ||
+	    (r = V("vision_output_dim", 1, MODEL_MAX_WIDTH, 7680, &vout)) < 0 ||
+	    (r = patches(c, image, patch, &side)) < 0)
+		return r;
+	linear(c, MUL3(ch, patch, patch), h, false);       /* patch_embedding.linear */
+	vector(c, h);                                      /* class_embedding */
+	matrix(c, sat_mul(sat_add(sat_mul(side, side), 1), h)); /* positional_embedding_vlm */
+	norm(c, h, true);                                  /* layernorm_pre */
+	norm(c, h, true);                                  /* layernorm_post */
+	layers(c, n, h, ff, true, true, false);
+	linear(c, ff, in, false);                          /* vision_adapter.mlp.fc1 */
+	linear(c, out, out, false);                        /* vision_adapter.mlp.fc2 */
+	linear(c, vout, text_width, false);                /* multi_modal_projector.linear_1 */
+	return 0;
+}
+
 /* The tower and projector a model_type (and its vision_config's) names; -ENOENT: none hmn knows. */
 static int family(const char *type, const char *vision_type, enum tower *ret_tower, enum projector *ret_projector,
 		  bool *ret_newline)
@@ -454,6 +495,7 @@ static int family(const char *type, const char *vision_type, enum tower *ret_tow
 		{ "mllama", TOWER_MLLAMA, PROJECTOR_MLLAMA, false },
 		{ "qwen", TOWER_QWEN_VL, PROJECTOR_RESAMPLER, false },
 		{ "idefics3", TOWER_IDEFICS3, PROJECTOR_IDEFICS3, false },
+		{ "llama4", TOWER_LLAMA4, PROJECTOR_LLAMA4, false },
 	};
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
 		if (strcmp(type, families[i].type))
@@ -529,6 +571,7 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 	int r = 0;
 	switch (tower) {
 	case TOWER_SIGLIP: case TOWER_CLIP: case TOWER_IDEFICS3: r = siglip_or_clip(&c, tower, &width); break;
+	case TOWER_LLAMA4: r = llama4(&c, text_width); break;
 	case TOWER_PIXTRAL: r = pixtral(&c, &width); break;
 	case TOWER_QWEN2: case TOWER_QWEN2_5: case TOWER_QWEN3: r = qwen(&c, tower); break;
 	case TOWER_MLLAMA: r = mllama(&c, text_width); break;
@@ -567,7 +610,7 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 			return r;
 		linear(&c, MUL3(width, merge, merge), text_width, false);
 		break;
-	case PROJECTOR_MERGER: case PROJECTOR_MLLAMA: case PROJECTOR_RESAMPLER:
+	case PROJECTOR_MERGER: case PROJECTOR_MLLAMA: case PROJECTOR_RESAMPLER: case PROJECTOR_LLAMA4:
 		break; /* the tower's own */
 	}
 	uint64_t parameters = sat_add(c.matrix, c.vector);

@@ -1241,8 +1241,8 @@ static void test_hybrid_configs(void)
 	 * shared expert of 8192. By modeling_llama4.py: 62,914,560 attention,
 	 * 2,139,176,960 mixture, 10,240 norms a layer, embeddings and head
 	 * 202048 x 5120 each: 107,769,861,120 for the language model (its
-	 * vision tower's 871,932,416 are the vision part's, not priced yet:
-	 * 108,641,793,536 in all, "109B" published; the notes' own total,
+	 * vision tower's 871,932,416 are the vision part's, test_vision_configs'
+	 * figure: 108,641,793,536 in all, "109B" published; the notes' own total,
 	 * 109,676,279,296, is one 202048 x 5120 matrix more). Its cache at
 	 * 16384 tokens in bf16, 4096 bytes a token a layer: the 12 NoPE layers
 	 * (every 4th) the whole context, 805,306,368; the 36 RoPE layers a
@@ -2289,6 +2289,15 @@ static void test_vision_configs(void)
 		{ "SmolVLM-Instruct", 2246272880ull, 412987248ull + 21233664ull, "llama" },
 		/* The same tower at 364 (26 x 26 positions): 412,926,192; 2 x 2 x 1152 -> 4096: 18,874,368. */
 		{ "Idefics3-8B-Llama3", 8462086384ull, 412926192ull + 18874368ull, "llama" },
+		/*
+		 * Llama 4's tower: the unfolded patch's Linear 588 x 1408, the class
+		 * embedding, 577 positions, two LayerNorms (1,647,360); 34 layers of
+		 * 23,807,872 (CLIP's, biased, fc 5632); the adapter's fc1 5632 x
+		 * 4096 and fc2 4096 x 4096 (39,845,888); the projector 4096 x 5120
+		 * (20,971,520).
+		 */
+		{ "Llama-4-Scout-17B-16E", 108641793536ull, 1647360ull + 34 * 23807872ull + 39845888ull + 20971520ull,
+		  "llama4_text" },
 	};
 	for (size_t i = 0; i < sizeof(vlms) / sizeof(vlms[0]); i++) {
 		struct hmn_model *m = fixture_config(vlms[i].folder);
@@ -2433,6 +2442,37 @@ static void test_vision_families(void)
 		hmn_model_free(m);
 	}
 
+	/* Llama 4's vision_config keys: each a whole number within bounds, named when not. */
+	static const char llama4[] = "{\"model_type\":\"llama4\",\"text_config\":{\"hidden_size\":64,"
+				     "\"intermediate_size\":128,\"intermediate_size_mlp\":128,\"num_hidden_layers\":4,"
+				     "\"num_attention_heads\":4,\"num_key_value_heads\":4,\"head_dim\":16,"
+				     "\"vocab_size\":100},\"vision_config\":%s}";
+	static const struct {
+		const char *vision, *words;
+	} l4[] = {
+		{ "{\"projector_input_dim\":\"4096\"}", "vision_config.projector_input_dim: a string is not a number" },
+		{ "{\"projector_output_dim\":0}", "vision_config.projector_output_dim: 0 is not a whole number of 1" },
+		{ "{\"vision_output_dim\":Infinity}", "vision_config.vision_output_dim: inf is more than 16777216" },
+		{ "{\"intermediate_size\":5632.5}", "vision_config.intermediate_size: 5632.5 is not a whole number" },
+		{ "{\"image_size\":10}", "vision_config.image_size: 10 is smaller than its patch_size, 14" },
+		{ "{\"hidden_size\":16777216,\"image_size\":16777216,\"patch_size\":1}",
+		  "the vision_config's shape is too large" },
+		{ "7", "vision_config is not an object" },
+	};
+	char json[1024];
+	for (size_t i = 0; i < sizeof(l4) / sizeof(l4[0]); i++) {
+		snprintf(json, sizeof(json), llama4, l4[i].vision);
+		config_refused(json, l4[i].words);
+	}
+	/* Llama4VisionConfig's defaults: hidden_size 768 (not Scout's 1408), 448 / 14, vision_output_dim 7680. */
+	m = NULL;
+	snprintf(json, sizeof(json), llama4, "{}");
+	if (ok(read_config(json, &m) == 0, "llama4: a vision_config of defaults reads"), m) {
+		uint64_t layer = 4 * (768ull * 768 + 768) + 768ull * 5632 + 5632 + 5632ull * 768 + 768 + 4 * 768;
+		is_u64(m->vision_parameters, 588ull * 768 + 768 + 1025ull * 768 + 4 * 768 + 34 * layer +
+		       5632ull * 4096 + 4096ull * 4096 + 7680ull * 64, "llama4: Llama4VisionConfig's defaults");
+		hmn_model_free(m);
+	}
 	/* Families still refused from a config alone: their towers are their remote code's, not read here. */
 	config_refused("{\"model_type\":\"molmo\",\"hidden_size\":3584,\"num_hidden_layers\":28}",
 		       "model_type 'molmo' is not one hmn knows");
