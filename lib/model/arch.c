@@ -227,9 +227,11 @@ static const struct arch_info arches[] = {
 	/*
 	 * PersimmonConfig's (Persimmon-8B; Fuyu's language model): biases on
 	 * every linear layer, a plain MLP (relu²), LayerNorms, and a LayerNorm
-	 * of head_dim on Q and on K (qk_layernorm, true by default).
+	 * of head_dim on Q and on K (qk_layernorm, true by default). FuyuConfig
+	 * names its Persimmon's shape at its top level, with these defaults;
+	 * its patches' Linear is vision.c's.
 	 */
-	{ .model_types = { "persimmon" }, .plain_mlp = true, .linear_bias = true, .layer_norm = true,
+	{ .model_types = { "persimmon", "fuyu" }, .plain_mlp = true, .linear_bias = true, .layer_norm = true,
 	  .qk_norm_key = "qk_layernorm",
 	  .defaults = DEFAULTS({ "vocab_size", 262144 }, { "hidden_size", 4096 }, { "intermediate_size", 16384 },
 			       { "num_hidden_layers", 36 }, { "num_attention_heads", 64 },

@@ -43,6 +43,7 @@ enum tower {
 	TOWER_QWEN_VL,  /* Qwen-VL (v1): its config.json's "visual", a ViT and a resampler */
 	TOWER_IDEFICS3, /* Idefics3, SmolVLM: SigLIP without its pooling head */
 	TOWER_LLAMA4,   /* Llama 4: a ViT of unfolded patches, its pixel-shuffle adapter */
+	TOWER_FUYU,     /* Fuyu: no tower, one linear layer of each patch's pixels */
 };
 
 enum projector {
@@ -474,6 +475,23 @@ static int llama4(struct vision *c, uint64_t text_width)
 	return 0;
 }
 
+/*
+ * Fuyu's image part (FuyuConfig's defaults, FuyuForCausalLM): no tower and
+ * no vision_config, each patch's patch_size² x num_channels pixels taken
+ * into the text model's width by one biased Linear (vision_embed_tokens),
+ * its keys at the top level.
+ */
+static int fuyu(struct vision *c, uint64_t text_width)
+{
+	uint64_t ch, patch;
+	int r;
+	if ((r = number(c, c->root, "", "patch_size", 1, MODEL_MAX_WIDTH, 30, &patch)) < 0 ||
+	    (r = number(c, c->root, "", "num_channels", 1, 64, 3, &ch)) < 0)
+		return r;
+	linear(c, MUL3(ch, patch, patch), text_width, true);
+	return 0;
+}
+
 /* The tower and projector a model_type (and its vision_config's) names; -ENOENT: none hmn knows. */
 static int family(const char *type, const char *vision_type, enum tower *ret_tower, enum projector *ret_projector,
 		  bool *ret_newline)
@@ -496,6 +514,7 @@ static int family(const char *type, const char *vision_type, enum tower *ret_tow
 		{ "qwen", TOWER_QWEN_VL, PROJECTOR_RESAMPLER, false },
 		{ "idefics3", TOWER_IDEFICS3, PROJECTOR_IDEFICS3, false },
 		{ "llama4", TOWER_LLAMA4, PROJECTOR_LLAMA4, false },
+		{ "fuyu", TOWER_FUYU, PROJECTOR_LLAMA4, false },
 	};
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
 		if (strcmp(type, families[i].type))
@@ -530,9 +549,11 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 	if ((!v || cJSON_IsNull(v)) && cJSON_IsString(type) && !strcmp(type->valuestring, "qwen") &&
 	    (v = cJSON_GetObjectItemCaseSensitive(root, "visual")) != NULL && !cJSON_IsNull(v))
 		where = "visual.";
-	if (!v || cJSON_IsNull(v))
+	/* Fuyu's image part has no vision_config: its keys are the top level's. */
+	bool fuyu_type = cJSON_IsString(type) && !strcmp(type->valuestring, "fuyu");
+	if ((!v || cJSON_IsNull(v)) && !fuyu_type)
 		return 0;
-	if (!cJSON_IsObject(v))
+	if (v && !cJSON_IsNull(v) && !cJSON_IsObject(v))
 		return model_fail(e, -EINVAL, "%s: %.*s is not an object", file, (int)strlen(where) - 1, where);
 	struct vision c = { .v = v, .root = root, .file = file, .where = where, .e = e, .q = q && q->name[0] ? q : NULL,
 			    .dtype = dtype };
@@ -572,6 +593,7 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 	switch (tower) {
 	case TOWER_SIGLIP: case TOWER_CLIP: case TOWER_IDEFICS3: r = siglip_or_clip(&c, tower, &width); break;
 	case TOWER_LLAMA4: r = llama4(&c, text_width); break;
+	case TOWER_FUYU: r = fuyu(&c, text_width); break;
 	case TOWER_PIXTRAL: r = pixtral(&c, &width); break;
 	case TOWER_QWEN2: case TOWER_QWEN2_5: case TOWER_QWEN3: r = qwen(&c, tower); break;
 	case TOWER_MLLAMA: r = mllama(&c, text_width); break;

@@ -2290,6 +2290,13 @@ static void test_vision_configs(void)
 		/* The same tower at 364 (26 x 26 positions): 412,926,192; 2 x 2 x 1152 -> 4096: 18,874,368. */
 		{ "Idefics3-8B-Llama3", 8462086384ull, 412926192ull + 18874368ull, "llama" },
 		/*
+		 * adept/fuyu-8b (the Hub's 9.41B; its config.json's keys written
+		 * out as FuyuConfig names them, whose defaults its docstring says are
+		 * fuyu-8b's): Persimmon-8B's 9,397,175,296 and no tower, only
+		 * vision_embed_tokens, 30 x 30 x 3 -> 4096 and its bias.
+		 */
+		{ "fuyu-8b", 9408238592ull, 2700ull * 4096 + 4096, "fuyu" },
+		/*
 		 * Llama 4's tower: the unfolded patch's Linear 588 x 1408, the class
 		 * embedding, 577 positions, two LayerNorms (1,647,360); 34 layers of
 		 * 23,807,872 (CLIP's, biased, fc 5632); the adapter's fc1 5632 x
@@ -2381,7 +2388,7 @@ static void test_vision_estimate(void)
  * keys refused when hostile. The caches at 4096 tokens in bf16, 2 x KV
  * heads x head_dim x 2 bytes a layer a token: SmolVLM-Instruct 24 x 32 x
  * 64 (196,608 bytes a token), Idefics3-8B's Llama 3.1 32 x 8 x 128
- * (131,072).
+ * (131,072), Fuyu-8B's Persimmon 36 x 64 x 64 (589,824).
  */
 static void test_vision_families(void)
 {
@@ -2393,6 +2400,8 @@ static void test_vision_families(void)
 		{ "SmolVLM-Instruct", 196608, 2ull * 49155 * 2048 + 24 * 67112960ull + 2048 },
 		/* Llama-3.1-8B's 8,030,261,248 and the 3 image tokens' rows in the embeddings and the head. */
 		{ "Idefics3-8B-Llama3", 131072, 8030261248ull + 2 * 3 * 4096 },
+		/* persimmon-8b-base's 9,397,175,296: Fuyu's language model is it. */
+		{ "fuyu-8b", 589824, 9397175296ull },
 	};
 	for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]); i++) {
 		struct hmn_model *m = fixture_config(kv[i].folder);
@@ -2430,8 +2439,27 @@ static void test_vision_families(void)
 	};
 	for (size_t i = 0; i < sizeof(scale) / sizeof(scale[0]); i++)
 		hybrid_refused("SmolVLM-Instruct", "\"scale_factor\"", scale[i].value, scale[i].words);
-	/* Idefics3Config's defaults: LlamaConfig's text model, Idefics3VisionConfig's 12 layers of 1152 at 224 / 32. */
+	/* Fuyu's patch_size and num_channels, at its top level. */
+	hybrid_refused("fuyu-8b", "\"patch_size\"", "\"30\"", "patch_size: a string is not a number");
+	hybrid_refused("fuyu-8b", "\"patch_size\"", "0", "patch_size: 0 is not a whole number of 1 or more");
+	hybrid_refused("fuyu-8b", "\"patch_size\"", "Infinity", "patch_size: inf is more than 16777216");
+	hybrid_refused("fuyu-8b", "\"patch_size\"", "30.5", "patch_size: 30.5 is not a whole number");
+	hybrid_refused("fuyu-8b", "\"num_channels\"", "65", "num_channels: 65 is more than 64");
+	hybrid_refused("fuyu-8b", "\"num_channels\"", "{}", "num_channels: an object is not a number");
+	/* A patch of 2^24 pixels a side, 64 channels, into 4096: past 2^64 elements, too large, never wrapped. */
+	hybrid_refused("fuyu-8b", "\"patch_size\"", "16777216, \"num_channels\": 64",
+		       "the vision_config's shape is too large");
+
+	/* NaN is Python's None: the class's default (patches of 30, 3 channels), as the text model's keys. */
 	struct hmn_model *m = NULL;
+	if (ok(read_config("{\"model_type\":\"fuyu\",\"patch_size\":NaN,\"num_channels\":null}", &m) == 0,
+	       "fuyu: NaN and null read as FuyuConfig's defaults"), m) {
+		is_u64(m->parameters, 9408238592ull, "fuyu: FuyuConfig's defaults are Fuyu-8B's 9,408,238,592");
+		is_u64(m->vision_parameters, 2700ull * 4096 + 4096, "fuyu: 30 x 30 x 3 -> 4096 and its bias");
+		hmn_model_free(m);
+	}
+	/* Idefics3Config's defaults: LlamaConfig's text model, Idefics3VisionConfig's 12 layers of 1152 at 224 / 32. */
+	m = NULL;
 	if (ok(read_config("{\"model_type\":\"idefics3\",\"vision_config\":{}}", &m) == 0,
 	       "idefics3: a config of defaults reads"), m) {
 		/* 3 x 32 x 32 x 1152 + 1152, 49 x 1152, 12 x 12,399,744 (fc 3072), 2,304; 2 x 2 x 1152 -> 4096. */
