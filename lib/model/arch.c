@@ -72,6 +72,17 @@ static const struct arch_info arches[] = {
 			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
 			       { "num_key_value_heads", 32 }, { "max_position_embeddings", 32768 },
 			       { "use_sliding_window", 0 }, { "sliding_window", 4096 }) },
+	/*
+	 * MiniCPM-V 2.6 (minicpmv; remote code, its MiniCPMVConfig a
+	 * Qwen2Config): Qwen2's text model at the top level, Q, K and V biased;
+	 * its tower and resampler are vision.c's, which refuses the versions
+	 * whose text model is another's (2.0, 2.5, 4.0, 4.5).
+	 */
+	{ .model_types = { "minicpmv" }, .qkv_bias = true,
+	  .defaults = DEFAULTS({ "vocab_size", 151936 }, { "hidden_size", 4096 }, { "intermediate_size", 22016 },
+			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
+			       { "num_key_value_heads", 32 }, { "max_position_embeddings", 32768 },
+			       { "use_sliding_window", 0 }, { "sliding_window", 4096 }) },
 	/* Qwen2-VL's and Qwen2.5-VL's text models are Qwen2's (Q, K and V biased); Qwen2VLTextConfig's defaults. */
 	/*
 	 * MiMoConfig's (XiaomiMiMo/MiMo-7B, remote code: a Qwen2Config with

@@ -44,6 +44,7 @@ enum tower {
 	TOWER_IDEFICS3, /* Idefics3, SmolVLM: SigLIP without its pooling head */
 	TOWER_LLAMA4,   /* Llama 4: a ViT of unfolded patches, its pixel-shuffle adapter */
 	TOWER_FUYU,     /* Fuyu: no tower, one linear layer of each patch's pixels */
+	TOWER_MINICPMV, /* MiniCPM-V 2.6: its own SigLIP without a head, perhaps its last layer dropped */
 };
 
 enum projector {
@@ -55,6 +56,7 @@ enum projector {
 	PROJECTOR_RESAMPLER, /* Qwen-VL's attn_pool, ln_post and proj: the tower's own */
 	PROJECTOR_IDEFICS3, /* the pixel shuffle of scale_factor, one linear without bias */
 	PROJECTOR_LLAMA4,   /* one linear from vision_output_dim, without bias */
+	PROJECTOR_MINICPMV, /* MiniCPM-V's resampler: query_num queries, one cross-attention into the text width */
 };
 
 /*
@@ -202,22 +204,26 @@ static int feature_layers(struct vision *c, uint64_t *ret)
  * SigLIP (SiglipVisionConfig's defaults), CLIP (CLIPVisionConfig's) and
  * Idefics3's SigLIP (Idefics3VisionConfig's, SmolVLMVisionConfig's the
  * same: a width of 1152, patches of 32, and no pooling head, its
- * Idefics3VisionTransformer ending at post_layernorm): the towers that
- * differ in little.
+ * Idefics3VisionTransformer ending at post_layernorm) and MiniCPM-V
+ * 2.6's (its remote code's SiglipVisionConfig: SigLIP's defaults, no head,
+ * the last layer dropped where drop_vision_last_layer says, true by
+ * default in its MiniCPMVConfig): the towers that differ in little.
  */
 static int siglip_or_clip(struct vision *c, enum tower t, uint64_t *ret_width)
 {
 	uint64_t h, ff, n, ch, image, patch, side = 0;
-	bool clip = t == TOWER_CLIP, head = t == TOWER_SIGLIP;
+	bool clip = t == TOWER_CLIP, head = t == TOWER_SIGLIP, drop = false;
 	int r;
 	if ((r = V("hidden_size", 1, MODEL_MAX_WIDTH, t == TOWER_IDEFICS3 ? 1152 : 768, &h)) < 0 ||
 	    (r = V("intermediate_size", 1, MODEL_MAX_WIDTH, 3072, &ff)) < 0 ||
 	    (r = V("num_hidden_layers", 1, MODEL_MAX_LAYERS, 12, &n)) < 0 ||
 	    (r = V("num_channels", 1, 64, 3, &ch)) < 0 ||
 	    (r = V("image_size", 1, MODEL_MAX_WIDTH, 224, &image)) < 0 ||
-	    (r = V("patch_size", 1, MODEL_MAX_WIDTH, t == TOWER_SIGLIP ? 16 : 32, &patch)) < 0 ||
-	    (r = patches(c, image, patch, &side)) < 0)
+	    (r = V("patch_size", 1, MODEL_MAX_WIDTH, t == TOWER_IDEFICS3 || clip ? 32 : 16, &patch)) < 0 ||
+	    (r = patches(c, image, patch, &side)) < 0 ||
+	    (t == TOWER_MINICPMV && (r = flag(c, "drop_vision_last_layer", true, &drop)) < 0))
 		return r;
+	n -= drop;
 	/* SiglipVisionTransformer's pooling head, unless vision_use_head says false (Gemma 3's does). */
 	const cJSON *use = cJSON_GetObjectItemCaseSensitive(c->v, "vision_use_head");
 	if (use && !cJSON_IsBool(use))
@@ -476,6 +482,46 @@ static int llama4(struct vision *c, uint64_t text_width)
 }
 
 /*
+ * MiniCPM-V 2.6's resampler (its remote code's resampler.py, as vLLM's
+ * Resampler2_5 builds it): query_num learned queries of the text model's
+ * width, kv_proj from the tower's width where the two differ (no bias),
+ * one nn.MultiheadAttention (in_proj a Parameter of 3 x width², out_proj a
+ * Linear, both biased), LayerNorms on the queries, the keys and the output,
+ * and proj, a Parameter of width². Its 2D positions are computed, no
+ * parameters.
+ */
+static int minicpmv_resampler(struct vision *c, uint64_t width, uint64_t text_width)
+{
+	uint64_t queries;
+	int r;
+	if ((r = number(c, c->root, "", "query_num", 1, 65536, 64, &queries)) < 0)
+		return r;
+	matrix(c, sat_mul(queries, text_width));                     /* query */
+	if (width != text_width)
+		linear(c, width, text_width, false);                  /* kv_proj */
+	matrix(c, MUL3(3, text_width, text_width));                   /* attn.in_proj_weight */
+	vector(c, sat_mul(3, text_width));                            /* its bias */
+	linear(c, text_width, text_width, true);                      /* attn.out_proj */
+	for (int i = 0; i < 3; i++)
+		norm(c, text_width, true);                            /* ln_q, ln_kv, ln_post */
+	matrix(c, sat_mul(text_width, text_width));                   /* proj */
+	return 0;
+}
+
+/*
+ * MiniCPM-V's config.json says its version, and each version is another
+ * model under one model_type (2.0 MiniCPM's, 2.5 Llama 3's, 2.6 Qwen2's,
+ * 4.0 Llama's, 4.5 Qwen3's text model, each its own tower and resampler;
+ * vLLM's get_version_by_config): hmn reads 2.6 alone. true for 2.6, false
+ * for any other or none.
+ */
+static bool minicpmv_26(const cJSON *root)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(root, "version");
+	return cJSON_IsNumber(v) && v->valuedouble == 2.6;
+}
+
+/*
  * Fuyu's image part (FuyuConfig's defaults, FuyuForCausalLM): no tower and
  * no vision_config, each patch's patch_size² x num_channels pixels taken
  * into the text model's width by one biased Linear (vision_embed_tokens),
@@ -515,6 +561,7 @@ static int family(const char *type, const char *vision_type, enum tower *ret_tow
 		{ "idefics3", TOWER_IDEFICS3, PROJECTOR_IDEFICS3, false },
 		{ "llama4", TOWER_LLAMA4, PROJECTOR_LLAMA4, false },
 		{ "fuyu", TOWER_FUYU, PROJECTOR_LLAMA4, false },
+		{ "minicpmv", TOWER_MINICPMV, PROJECTOR_MINICPMV, false },
 	};
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
 		if (strcmp(type, families[i].type))
@@ -551,6 +598,22 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 		where = "visual.";
 	/* Fuyu's image part has no vision_config: its keys are the top level's. */
 	bool fuyu_type = cJSON_IsString(type) && !strcmp(type->valuestring, "fuyu");
+	/*
+	 * A MiniCPM-V of another version than 2.6 is another model under its
+	 * model_type: refused from config.json alone, its tower the weights'
+	 * beside an index (its text model then read as 2.6's Qwen2: the KV
+	 * cache's shape; the weights are the index's).
+	 */
+	if (cJSON_IsString(type) && !strcmp(type->valuestring, "minicpmv") && !minicpmv_26(root)) {
+		if (!b->priced_by_index)
+			return model_fail(e, -EINVAL, "%s: model_type 'minicpmv' of a version other than 2.6 is not one hmn"
+					  " knows: its size cannot be read from config.json alone (give hmn the model's"
+					  " folder: its weights' safetensors headers, or its model.safetensors.index.json)",
+					  file);
+		model_add_warning(b->m, "its version of MiniCPM-V is not 2.6, the one hmn reads: its text model read as"
+				  " 2.6's (Qwen2), its image tower in weights (the index's total_size)");
+		return 0;
+	}
 	if ((!v || cJSON_IsNull(v)) && !fuyu_type)
 		return 0;
 	if (v && !cJSON_IsNull(v) && !cJSON_IsObject(v))
@@ -591,7 +654,9 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 	uint64_t width = 0, features, merge;
 	int r = 0;
 	switch (tower) {
-	case TOWER_SIGLIP: case TOWER_CLIP: case TOWER_IDEFICS3: r = siglip_or_clip(&c, tower, &width); break;
+	case TOWER_SIGLIP: case TOWER_CLIP: case TOWER_IDEFICS3: case TOWER_MINICPMV:
+		r = siglip_or_clip(&c, tower, &width);
+		break;
 	case TOWER_LLAMA4: r = llama4(&c, text_width); break;
 	case TOWER_FUYU: r = fuyu(&c, text_width); break;
 	case TOWER_PIXTRAL: r = pixtral(&c, &width); break;
@@ -631,6 +696,10 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 		if ((r = number(&c, root, "", "scale_factor", 1, 64, 2, &merge)) < 0)
 			return r;
 		linear(&c, MUL3(width, merge, merge), text_width, false);
+		break;
+	case PROJECTOR_MINICPMV:
+		if ((r = minicpmv_resampler(&c, width, text_width)) < 0)
+			return r;
 		break;
 	case PROJECTOR_MERGER: case PROJECTOR_MLLAMA: case PROJECTOR_RESAMPLER: case PROJECTOR_LLAMA4:
 		break; /* the tower's own */

@@ -827,11 +827,11 @@ llama_config() {
 	[ "$(jq -c '.parts.vision_bytes' <<<"$output")" = null ]
 }
 
-@test "fit: Idefics3, SmolVLM, Fuyu and Llama 4's towers from their config.json, the vision part; --text-only leaves it out" {
+@test "fit: Idefics3, SmolVLM, Fuyu, Llama 4 and MiniCPM-V 2.6's towers from their config.json, the vision part; --text-only leaves it out" {
 	fixtures="$TESTS_DIR/fixtures/fit"
 	# name parameters vision_parameters cache-bytes-a-token (bf16, 4096 tokens): HuggingFaceTB/SmolVLM-Instruct (2.25B),
 	# HuggingFaceM4/Idefics3-8B-Llama3 (8.46B), adept/fuyu-8b (9.41B), meta-llama/Llama-4-Scout-17B-16E (109B; its
-	# RoPE layers cache a chunk of 8192 tokens, all 4096 here).
+	# RoPE layers cache a chunk of 8192 tokens, all 4096 here), openbmb/MiniCPM-V-2_6 (8.1B).
 	while read -r name parameters vision per_token; do
 		run_split "$HMN" fit "$fixtures/$name/config.json" --memory 400GiB --context 4096 --json
 		[ "$status" -eq 0 ]
@@ -850,6 +850,7 @@ llama_config() {
 		Idefics3-8B-Llama3 8462086384 431800560 131072
 		fuyu-8b 9408238592 11063296 589824
 		Llama-4-Scout-17B-16E 108641793536 871932416 196608
+		MiniCPM-V-2_6 8099175152 486411504 57344
 	END
 	# A hostile key of theirs is one line naming file and key, exit 1.
 	tmp="$BATS_TEST_TMPDIR/smolvlm"
@@ -866,7 +867,12 @@ llama_config() {
 	run_split "$HMN" fit "$tmp" --memory 80GiB
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "hmn: $tmp/config.json: patch_size: 0 is not a whole number of 1 or more" ]
-	# Molmo and MiniCPM-V (remote code, towers of their own): still refused from a config.json alone.
+	# A MiniCPM-V of another version is another model: refused, never priced as 2.6.
+	jq '.version = 2.5' "$fixtures/MiniCPM-V-2_6/config.json" >"$tmp/config.json"
+	run_split "$HMN" fit "$tmp" --memory 80GiB
+	[ "$status" -eq 1 ]
+	[[ "$stderr" == *"config.json: model_type 'minicpmv' of a version other than 2.6 is not one hmn knows"* ]]
+	# Molmo (remote code, a tower of its own): still refused from a config.json alone.
 	echo '{"model_type":"molmo","hidden_size":3584,"num_hidden_layers":28}' >"$tmp/config.json"
 	run_split "$HMN" fit "$tmp" --memory 80GiB
 	[ "$status" -eq 1 ]

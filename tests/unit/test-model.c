@@ -2305,6 +2305,17 @@ static void test_vision_configs(void)
 		 */
 		{ "Llama-4-Scout-17B-16E", 108641793536ull, 1647360ull + 34 * 23807872ull + 39845888ull + 20971520ull,
 		  "llama4_text" },
+		/*
+		 * openbmb/MiniCPM-V-2_6 (the Hub's 8.1B; remote code: its config.json's
+		 * keys as its MiniCPMVConfig, a Qwen2Config, and vLLM's MiniCPMV2_6
+		 * read them; llama.cpp's minicpmv converter loads the same 27-layer
+		 * tower at 980 / 14): Qwen2-7B's text model over 151,666 tokens
+		 * (7,612,763,648); the SigLIP of 27 layers, 70 x 70 positions, no head
+		 * (417,792,240); the resampler into 3584: 64 queries, kv_proj from
+		 * 1152, the attention's 3 x 3584² + 3584² and biases, three
+		 * LayerNorms and proj (68,619,264).
+		 */
+		{ "MiniCPM-V-2_6", 8099175152ull, 417792240ull + 68619264ull, "minicpmv" },
 	};
 	for (size_t i = 0; i < sizeof(vlms) / sizeof(vlms[0]); i++) {
 		struct hmn_model *m = fixture_config(vlms[i].folder);
@@ -2388,7 +2399,8 @@ static void test_vision_estimate(void)
  * keys refused when hostile. The caches at 4096 tokens in bf16, 2 x KV
  * heads x head_dim x 2 bytes a layer a token: SmolVLM-Instruct 24 x 32 x
  * 64 (196,608 bytes a token), Idefics3-8B's Llama 3.1 32 x 8 x 128
- * (131,072), Fuyu-8B's Persimmon 36 x 64 x 64 (589,824).
+ * (131,072), Fuyu-8B's Persimmon 36 x 64 x 64 (589,824), MiniCPM-V 2.6's Qwen2
+ * 28 x 4 x 128 (57,344).
  */
 static void test_vision_families(void)
 {
@@ -2402,6 +2414,8 @@ static void test_vision_families(void)
 		{ "Idefics3-8B-Llama3", 131072, 8030261248ull + 2 * 3 * 4096 },
 		/* persimmon-8b-base's 9,397,175,296: Fuyu's language model is it. */
 		{ "fuyu-8b", 589824, 9397175296ull },
+		/* Qwen2-7B's 28 x 4 KV heads of 128 (57,344), its embeddings and head 151,666 x 3584, Q, K, V biased. */
+		{ "MiniCPM-V-2_6", 57344, 2ull * 151666 * 3584 + 28 * 233057792ull + 3584 },
 	};
 	for (size_t i = 0; i < sizeof(kv) / sizeof(kv[0]); i++) {
 		struct hmn_model *m = fixture_config(kv[i].folder);
@@ -2499,6 +2513,57 @@ static void test_vision_families(void)
 		uint64_t layer = 4 * (768ull * 768 + 768) + 768ull * 5632 + 5632 + 5632ull * 768 + 768 + 4 * 768;
 		is_u64(m->vision_parameters, 588ull * 768 + 768 + 1025ull * 768 + 4 * 768 + 34 * layer +
 		       5632ull * 4096 + 4096ull * 4096 + 7680ull * 64, "llama4: Llama4VisionConfig's defaults");
+		hmn_model_free(m);
+	}
+	/*
+	 * MiniCPM-V: one model_type for five models (2.0 MiniCPM's, 2.5 Llama
+	 * 3's, 2.6 Qwen2's, 4.0 Llama's, 4.5 Qwen3's text models): 2.6 alone is
+	 * read, any other version (or none, 2.0's and 2.5's configs) refused from
+	 * a config.json alone, never priced as 2.6.
+	 */
+	static const struct {
+		const char *value, *words;
+	} minicpmv[] = {
+		{ "2.5", "model_type 'minicpmv' of a version other than 2.6 is not one hmn knows" },
+		{ "4.5", "model_type 'minicpmv' of a version other than 2.6 is not one hmn knows" },
+		{ "\"2.6\"", "model_type 'minicpmv' of a version other than 2.6 is not one hmn knows" },
+		{ "null", "model_type 'minicpmv' of a version other than 2.6 is not one hmn knows" },
+		{ "NaN", "model_type 'minicpmv' of a version other than 2.6 is not one hmn knows" },
+	};
+	for (size_t i = 0; i < sizeof(minicpmv) / sizeof(minicpmv[0]); i++)
+		hybrid_refused("MiniCPM-V-2_6", "\"version\"", minicpmv[i].value, minicpmv[i].words);
+	hybrid_refused("MiniCPM-V-2_6", "\"query_num\"", "\"64\"", "query_num: a string is not a number");
+	hybrid_refused("MiniCPM-V-2_6", "\"query_num\"", "0", "query_num: 0 is not a whole number of 1 or more");
+	hybrid_refused("MiniCPM-V-2_6", "\"query_num\"", "1e300", "query_num: 1.0000000000000001e+300 is more than 65536");
+	hybrid_refused("MiniCPM-V-2_6", "\"query_num\"", "Infinity", "query_num: inf is more than 65536");
+	hybrid_refused("MiniCPM-V-2_6", "\"drop_vision_last_layer\"", "1", "drop_vision_last_layer is not true or false");
+	/* Beside an index, another version is read (the weights are its total_size), said in a warning. */
+	{
+		struct model_error e = { why, sizeof(why) };
+		struct model_build b;
+		static const char v25[] = "{\"model_type\":\"minicpmv\",\"version\":2.5,\"hidden_size\":4096,"
+					  "\"num_attention_heads\":32,\"num_key_value_heads\":8,\"vision_config\":{}}";
+		if (model_build_start(&b, NULL) == 0) {
+			b.m->format = HMN_MODEL_CONFIG;
+			b.priced_by_index = true;
+			int r = config_read("dir/config.json", v25, strlen(v25), &b, true, &e);
+			ok(r == 0 && b.m->warning && strstr(b.m->warning, "its version of MiniCPM-V is not 2.6") &&
+			   b.m->vision_parameters == 0, "minicpmv 2.5 beside an index: read, its tower the index's, said (%s)",
+			   r < 0 ? why : b.m->warning ? b.m->warning : "nothing said");
+			if (r == 0)
+				hmn_model_free(b.m);
+			else
+				model_build_abort(&b);
+		}
+	}
+	/* drop_vision_last_layer (MiniCPMVConfig's default: true): the tower one layer of 15,239,504 less. */
+	m = NULL;
+	if (ok(read_config("{\"model_type\":\"minicpmv\",\"version\":2.6,\"hidden_size\":3584,\"num_key_value_heads\":4,"
+			   "\"num_attention_heads\":28,\"vision_config\":{\"hidden_size\":1152,\"image_size\":980,"
+			   "\"intermediate_size\":4304,\"num_hidden_layers\":27,\"patch_size\":14}}", &m) == 0,
+	       "minicpmv: a config without drop_vision_last_layer reads"), m) {
+		is_u64(m->vision_parameters, 417792240ull - 15239504 + 68619264ull,
+		       "minicpmv: its last tower layer dropped, as MiniCPMVConfig's default says");
 		hmn_model_free(m);
 	}
 	/* Families still refused from a config alone: their towers are their remote code's, not read here. */
