@@ -83,6 +83,16 @@ static const struct arch_info arches[] = {
 			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
 			       { "num_key_value_heads", 32 }, { "max_position_embeddings", 32768 },
 			       { "use_sliding_window", 0 }, { "sliding_window", 4096 }) },
+	/*
+	 * Molmo (molmo; remote code, MolmoConfig: no defaults assumed): a
+	 * Qwen2-shaped text model whose ff_proj is gate and up at once
+	 * (intermediate_size / 2 each), Q, K and V biased where qkv_bias says,
+	 * 128 embedding rows past the vocabulary for its image tokens
+	 * (wte.new_embedding); its tower, fixed in its code, is vision.c's,
+	 * which refuses the variants whose text model is another's (MolmoE's
+	 * experts, OLMo's Q and K norms, tied weights).
+	 */
+	{ .model_types = { "molmo" }, .half_ff = true, .qkv_bias_key = "qkv_bias", .extra_vocab = 128 },
 	/* Qwen2-VL's and Qwen2.5-VL's text models are Qwen2's (Q, K and V biased); Qwen2VLTextConfig's defaults. */
 	/*
 	 * MiMoConfig's (XiaomiMiMo/MiMo-7B, remote code: a Qwen2Config with

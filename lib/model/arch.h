@@ -42,6 +42,7 @@ struct arch_info {
 	bool half_ff;                /* the gated MLP's two halves split intermediate_size (Qwen's first) */
 	bool sinks;                  /* a learned sink per head in each attention layer (gpt-oss's self_attn.sinks) */
 	bool moe_bias;               /* the router and every expert's matrices have biases (gpt-oss) */
+	uint32_t extra_vocab;        /* embedding rows past the vocabulary (Molmo's new_embedding: 128) */
 	/*
 	 * num_nextn_predict_layers are MiMo's multi-token-prediction layers
 	 * (model.mtp_layers.N: input_proj of 2 x width by width, three norms,

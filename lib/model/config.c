@@ -719,6 +719,7 @@ static int read_config(struct config *c, struct hmn_model *m, struct shape *s, b
 		return -ENOMEM;
 	c->model_type = m->architecture;
 	s->family = c->family = arch_find_model_type(arch);
+	s->extra_vocab = s->family ? s->family->extra_vocab : 0;
 	/*
 	 * Read as some other family's, its size was wrong by -41% to +225%
 	 * (issue 27: encoders priced as decoders, Persimmon's MLP as gated),

@@ -45,6 +45,7 @@ enum tower {
 	TOWER_LLAMA4,   /* Llama 4: a ViT of unfolded patches, its pixel-shuffle adapter */
 	TOWER_FUYU,     /* Fuyu: no tower, one linear layer of each patch's pixels */
 	TOWER_MINICPMV, /* MiniCPM-V 2.6: its own SigLIP without a head, perhaps its last layer dropped */
+	TOWER_MOLMO,    /* Molmo: CLIP ViT-L/14-336 of 23 layers fixed in its code, attention pooling, a gated projector */
 };
 
 enum projector {
@@ -522,6 +523,78 @@ static bool minicpmv_26(const cJSON *root)
 }
 
 /*
+ * A Molmo whose text model is not the one hmn reads (Molmo-7B-D's and
+ * -72B's Qwen2): MolmoE's experts, Molmo-7B-O's OLMo with Q and K norms,
+ * tied weights, another norm, an embedding of another size than the
+ * vocabulary. Each is refused naming its key: its text model was read as
+ * Qwen2's. 0 where none is.
+ */
+static int molmo_refused(const struct vision *c)
+{
+	static const char *const flags[] = { "attention_layer_norm", "weight_tying" };
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(c->root, flags[i]);
+		if (v && !cJSON_IsBool(v) && !cJSON_IsNull(v))
+			return model_fail(c->e, -EINVAL, "%s: %s is not true or false", c->file, flags[i]);
+		if (cJSON_IsTrue(v))
+			return model_fail(c->e, -EINVAL, "%s: %s: a Molmo of it is not one hmn reads (Molmo-7B-D's and"
+					  " -72B's are): its size cannot be read from config.json alone", c->file, flags[i]);
+	}
+	const cJSON *norm = cJSON_GetObjectItemCaseSensitive(c->root, "layer_norm_type");
+	if (norm && !cJSON_IsNull(norm) && !(cJSON_IsString(norm) && !strcmp(norm->valuestring, "rms")))
+		return model_fail(c->e, -EINVAL, "%s: layer_norm_type: a Molmo of other norms than \"rms\" is not one"
+				  " hmn reads", c->file);
+	uint64_t experts, embedding, vocab;
+	int r;
+	if ((r = number(c, c->root, "", "moe_num_experts", 0, 1u << 20, 0, &experts)) < 0 ||
+	    (r = number(c, c->root, "", "vocab_size", 1, UINT32_MAX, 0, &vocab)) < 0 ||
+	    (r = number(c, c->root, "", "embedding_size", 1, UINT32_MAX, vocab, &embedding)) < 0)
+		return r;
+	if (experts)
+		return model_fail(c->e, -EINVAL, "%s: moe_num_experts: %" PRIu64 ": MolmoE's experts are not what hmn"
+				  " reads of Molmo: its size cannot be read from config.json alone", c->file, experts);
+	if (embedding != vocab)
+		return model_fail(c->e, -EINVAL, "%s: embedding_size: %" PRIu64 " is not vocab_size, %" PRIu64 ": hmn"
+				  " reads Molmo's embeddings and head as vocab_size's", c->file, embedding, vocab);
+	return 0;
+}
+
+/*
+ * Molmo's image part (its remote code's modeling_molmo.py, as vLLM's
+ * molmo.py builds it): no vision_config, its VisionBackboneConfig fixed in
+ * code: OpenAI's CLIP ViT-L/14 at 336 cut to 23 layers (1024 wide, an MLP
+ * of 4096, biased, LayerNorms), its patches through one Linear (588 x
+ * 1024, no bias), a class embedding, 577 positions and pre_ln; the
+ * features of two layers side by side (vit_layers -2 and -9: 2048) pooled
+ * 2 x 2 by one attention (wq, wk, wv 2048 -> 1024 and wo, biased); then
+ * image_projector, the text model's gated MLP from 1024 (two halves of
+ * intermediate_size / 2, down into the width, no bias); and pad_embed,
+ * 2 x 2048.
+ */
+static int molmo(struct vision *c, uint64_t text_width)
+{
+	enum { WIDTH = 1024, LAYERS = 23, MLP = 4096, PATCH = 14, POSITIONS = 577, FEATURES = 2 };
+	uint64_t ff;
+	int r;
+	if ((r = molmo_refused(c)) < 0 ||
+	    (r = number(c, c->root, "", "intermediate_size", 2, MODEL_MAX_WIDTH, 2, &ff)) < 0)
+		return r;
+	linear(c, 3 * PATCH * PATCH, WIDTH, false);               /* image_vit.patch_embedding */
+	vector(c, WIDTH);                                         /* class_embedding */
+	matrix(c, (uint64_t)POSITIONS * WIDTH);                   /* positional_embedding */
+	norm(c, WIDTH, true);                                     /* pre_ln */
+	layers(c, LAYERS, WIDTH, MLP, true, true, false);
+	for (int i = 0; i < 3; i++)
+		linear(c, FEATURES * WIDTH, WIDTH, true);         /* image_pooling_2d.wq, wk, wv */
+	linear(c, WIDTH, WIDTH, true);                            /* image_pooling_2d.wo */
+	linear(c, WIDTH, ff / 2, false);                          /* image_projector.w1 */
+	linear(c, WIDTH, ff / 2, false);                          /* image_projector.w3 */
+	linear(c, ff / 2, text_width, false);                     /* image_projector.w2 */
+	matrix(c, 2 * FEATURES * WIDTH);                          /* pad_embed */
+	return 0;
+}
+
+/*
  * Fuyu's image part (FuyuConfig's defaults, FuyuForCausalLM): no tower and
  * no vision_config, each patch's patch_size² x num_channels pixels taken
  * into the text model's width by one biased Linear (vision_embed_tokens),
@@ -562,6 +635,7 @@ static int family(const char *type, const char *vision_type, enum tower *ret_tow
 		{ "llama4", TOWER_LLAMA4, PROJECTOR_LLAMA4, false },
 		{ "fuyu", TOWER_FUYU, PROJECTOR_LLAMA4, false },
 		{ "minicpmv", TOWER_MINICPMV, PROJECTOR_MINICPMV, false },
+		{ "molmo", TOWER_MOLMO, PROJECTOR_LLAMA4, false },
 	};
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
 		if (strcmp(type, families[i].type))
@@ -596,8 +670,9 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 	if ((!v || cJSON_IsNull(v)) && cJSON_IsString(type) && !strcmp(type->valuestring, "qwen") &&
 	    (v = cJSON_GetObjectItemCaseSensitive(root, "visual")) != NULL && !cJSON_IsNull(v))
 		where = "visual.";
-	/* Fuyu's image part has no vision_config: its keys are the top level's. */
-	bool fuyu_type = cJSON_IsString(type) && !strcmp(type->valuestring, "fuyu");
+	/* Fuyu's and Molmo's image parts have no vision_config: their keys are the top level's, or none. */
+	bool molmo_type = cJSON_IsString(type) && !strcmp(type->valuestring, "molmo");
+	bool top_level = molmo_type || (cJSON_IsString(type) && !strcmp(type->valuestring, "fuyu"));
 	/*
 	 * A MiniCPM-V of another version than 2.6 is another model under its
 	 * model_type: refused from config.json alone, its tower the weights'
@@ -614,7 +689,7 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 				  " 2.6's (Qwen2), its image tower in weights (the index's total_size)");
 		return 0;
 	}
-	if ((!v || cJSON_IsNull(v)) && !fuyu_type)
+	if ((!v || cJSON_IsNull(v)) && !top_level)
 		return 0;
 	if (v && !cJSON_IsNull(v) && !cJSON_IsObject(v))
 		return model_fail(e, -EINVAL, "%s: %.*s is not an object", file, (int)strlen(where) - 1, where);
@@ -653,12 +728,23 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 	}
 	uint64_t width = 0, features, merge;
 	int r = 0;
+	/*
+	 * A Molmo of another text model (MolmoE, Molmo-7B-O) beside an index:
+	 * its weights are the index's, its tower with them; said, not refused.
+	 */
+	if (molmo_type && b->priced_by_index && molmo_refused(&c) < 0) {
+		snprintf(w, sizeof(w), "a Molmo hmn does not read (%s): its weights the index's, its KV cache read as"
+			 " Molmo-7B-D's", e->buf);
+		model_add_warning(b->m, w);
+		return 0;
+	}
 	switch (tower) {
 	case TOWER_SIGLIP: case TOWER_CLIP: case TOWER_IDEFICS3: case TOWER_MINICPMV:
 		r = siglip_or_clip(&c, tower, &width);
 		break;
 	case TOWER_LLAMA4: r = llama4(&c, text_width); break;
 	case TOWER_FUYU: r = fuyu(&c, text_width); break;
+	case TOWER_MOLMO: r = molmo(&c, text_width); break;
 	case TOWER_PIXTRAL: r = pixtral(&c, &width); break;
 	case TOWER_QWEN2: case TOWER_QWEN2_5: case TOWER_QWEN3: r = qwen(&c, tower); break;
 	case TOWER_MLLAMA: r = mllama(&c, text_width); break;

@@ -827,7 +827,7 @@ llama_config() {
 	[ "$(jq -c '.parts.vision_bytes' <<<"$output")" = null ]
 }
 
-@test "fit: Idefics3, SmolVLM, Fuyu, Llama 4 and MiniCPM-V 2.6's towers from their config.json, the vision part; --text-only leaves it out" {
+@test "fit: Idefics3, SmolVLM, Fuyu, Llama 4, MiniCPM-V 2.6 and Molmo's towers from their config.json, the vision part; --text-only leaves it out" {
 	fixtures="$TESTS_DIR/fixtures/fit"
 	# name parameters vision_parameters cache-bytes-a-token (bf16, 4096 tokens): HuggingFaceTB/SmolVLM-Instruct (2.25B),
 	# HuggingFaceM4/Idefics3-8B-Llama3 (8.46B), adept/fuyu-8b (9.41B), meta-llama/Llama-4-Scout-17B-16E (109B; its
@@ -872,11 +872,19 @@ llama_config() {
 	run_split "$HMN" fit "$tmp" --memory 80GiB
 	[ "$status" -eq 1 ]
 	[[ "$stderr" == *"config.json: model_type 'minicpmv' of a version other than 2.6 is not one hmn knows"* ]]
-	# Molmo (remote code, a tower of its own): still refused from a config.json alone.
-	echo '{"model_type":"molmo","hidden_size":3584,"num_hidden_layers":28}' >"$tmp/config.json"
+	# allenai/Molmo-7B-D-0924 (8.02B), stored in float32: its tower fixed in its code, priced as stored, said.
+	run_split "$HMN" fit "$fixtures/Molmo-7B-D-0924" --memory 80GiB --context 4096 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.parameters == 8021025280 and .parts.vision_bytes == 4 * 404950016
+		and .parts.weights_bytes == 4 * (8021025280 - 404950016) and .parts.kv_cache_bytes == 4096 * 114688'
+	[ "$stderr" = "hmn: $fixtures/Molmo-7B-D-0924: note: stored in float32: priced as stored; vLLM and llama.cpp load it in 16 bits (--dtype bf16 prices that)" ]
+	run_split "$HMN" fit "$fixtures/Molmo-7B-D-0924" --memory 80GiB --context 4096 --text-only --json
+	echo "$output" | jq -e '.parts.vision_bytes == null and .parts.weights_bytes == 4 * (8021025280 - 404950016)'
+	# A Molmo of another text model (MolmoE's experts) is refused from its config.json, naming the key.
+	jq '.moe_num_experts = 64' "$fixtures/Molmo-7B-D-0924/config.json" >"$tmp/config.json"
 	run_split "$HMN" fit "$tmp" --memory 80GiB
 	[ "$status" -eq 1 ]
-	[[ "$stderr" == *"model_type 'molmo' is not one hmn knows"* ]]
+	[[ "$stderr" == "hmn: $tmp/config.json: moe_num_experts: 64: MolmoE's experts are not what hmn reads of Molmo"* ]]
 }
 
 @test "fit --memory: a size; its errors never suggest the share it refuses" {

@@ -2566,9 +2566,67 @@ static void test_vision_families(void)
 		       "minicpmv: its last tower layer dropped, as MiniCPMVConfig's default says");
 		hmn_model_free(m);
 	}
-	/* Families still refused from a config alone: their towers are their remote code's, not read here. */
-	config_refused("{\"model_type\":\"molmo\",\"hidden_size\":3584,\"num_hidden_layers\":28}",
-		       "model_type 'molmo' is not one hmn knows");
+	/*
+	 * allenai/Molmo-7B-D-0924 (the Hub's 8.02B, stored in float32; remote
+	 * code: its config.json's keys as its MolmoConfig and vLLM's molmo.py
+	 * read them). Its text model Qwen2-7B's with a fused gate and up of
+	 * 37888 / 2, 152,064 + 128 embedding rows (wte.embedding, new_embedding),
+	 * an untied head of 152,064: 7,616,075,264. Its tower fixed in its code:
+	 * CLIP ViT-L/14-336 of 23 layers of 12,596,224, the patch's Linear 588 x
+	 * 1024, the class embedding, 577 positions, pre_ln (290,909,184); the
+	 * pooling attention 3 x (2048 x 1024 + 1024) + 1024² + 1024 (7,344,128);
+	 * the projector 2 x 1024 x 18944 + 18944 x 3584 (106,692,608); pad_embed
+	 * 2 x 2048: 404,950,016. 8,021,025,280 in all. Its cache: 28 x 2 x 4 x
+	 * 128 a token, in float32 as it is stored (114,688 bytes).
+	 */
+	struct hmn_model *molmo = fixture_config("Molmo-7B-D-0924");
+	ok(molmo != NULL, "Molmo-7B-D-0924 reads");
+	if (molmo) {
+		struct hmn_fit_request req;
+		hmn_fit_request_init(&req);
+		req.context = 4096;
+		is_u64(molmo->parameters, 8021025280ull, "Molmo-7B-D: 8,021,025,280 parameters");
+		is_u64(molmo->vision_parameters, 404950016ull, "Molmo-7B-D: its tower, pooling and projector");
+		is_u64(hmn_fit_vision(molmo, &req), 4 * 404950016ull, "Molmo-7B-D: the vision part in float32, as stored");
+		is_u64(hmn_fit_kv_cache(molmo, &req), 4096 * 114688ull, "Molmo-7B-D: 114,688 bytes of cache a token");
+		ok(molmo->warning == NULL, "Molmo-7B-D: nothing said (%s)", molmo->warning ? molmo->warning : "");
+		hmn_model_free(molmo);
+	}
+	/* A Molmo of another text model: refused naming the key, never priced as Molmo-7B-D's. */
+	hybrid_refused("Molmo-7B-D-0924", "\"attention_layer_norm\"", "true",
+		       "attention_layer_norm: a Molmo of it is not one hmn reads");
+	hybrid_refused("Molmo-7B-D-0924", "\"weight_tying\"", "true", "weight_tying: a Molmo of it is not one hmn reads");
+	hybrid_refused("Molmo-7B-D-0924", "\"weight_tying\"", "\"no\"", "weight_tying is not true or false");
+	hybrid_refused("Molmo-7B-D-0924", "\"layer_norm_type\"", "\"default\"",
+		       "layer_norm_type: a Molmo of other norms than \"rms\" is not one hmn reads");
+	hybrid_refused("Molmo-7B-D-0924", "\"embedding_size\"", "152192",
+		       "embedding_size: 152192 is not vocab_size, 152064");
+	hybrid_refused("Molmo-7B-D-0924", "\"embedding_size\"", "Infinity", "embedding_size: inf is more than 4294967295");
+	hybrid_refused("Molmo-7B-D-0924", "\"moe_num_experts\"", "64", "moe_num_experts: 64: MolmoE's experts are not");
+	hybrid_refused("Molmo-7B-D-0924", "\"moe_num_experts\"", "-1", "moe_num_experts: -1 is not a whole number");
+	hybrid_refused("Molmo-7B-D-0924", "\"intermediate_size\"", "1e300", "intermediate_size: 1e+300 is more than");
+	hybrid_refused("Molmo-7B-D-0924", "\"qkv_bias\"", "\"yes\"", "qkv_bias");
+	/* Beside an index, MolmoE is read (its weights the index's), said in a warning, no tower made up. */
+	{
+		struct model_error e = { why, sizeof(why) };
+		struct model_build b;
+		static const char moe[] = "{\"model_type\":\"molmo\",\"hidden_size\":2048,\"intermediate_size\":2048,"
+					  "\"num_attention_heads\":16,\"num_key_value_heads\":16,\"num_hidden_layers\":16,"
+					  "\"vocab_size\":50304,\"moe_num_experts\":64}";
+		if (model_build_start(&b, NULL) == 0) {
+			b.m->format = HMN_MODEL_CONFIG;
+			b.priced_by_index = true;
+			int r = config_read("dir/config.json", moe, strlen(moe), &b, true, &e);
+			ok(r == 0 && b.m->warning && strstr(b.m->warning, "a Molmo hmn does not read (dir/config.json:"
+							    " moe_num_experts: 64") && b.m->vision_parameters == 0,
+			   "MolmoE beside an index: read, its tower the index's, said (%s)",
+			   r < 0 ? why : b.m->warning ? b.m->warning : "nothing said");
+			if (r == 0)
+				hmn_model_free(b.m);
+			else
+				model_build_abort(&b);
+		}
+	}
 }
 
 /* A vision_config that is not a tower's shape is malformed, said naming its key; an unknown family, said. */
