@@ -45,7 +45,7 @@ enum tower {
 	TOWER_LLAMA4,   /* Llama 4: a ViT of unfolded patches, its pixel-shuffle adapter */
 	TOWER_FUYU,     /* Fuyu: no tower, one linear layer of each patch's pixels */
 	TOWER_MINICPMV, /* MiniCPM-V 2.6: its own SigLIP without a head, perhaps its last layer dropped */
-	TOWER_MOLMO,    /* Molmo: CLIP ViT-L/14-336 of 23 layers fixed in its code, attention pooling, a gated projector */
+	TOWER_MOLMO,    /* Molmo: a CLIP ViT-L/14-336 fixed in its code, attention pooling, a gated projector */
 };
 
 enum projector {
@@ -537,8 +537,9 @@ static int molmo_refused(const struct vision *c)
 		if (v && !cJSON_IsBool(v) && !cJSON_IsNull(v))
 			return model_fail(c->e, -EINVAL, "%s: %s is not true or false", c->file, flags[i]);
 		if (cJSON_IsTrue(v))
-			return model_fail(c->e, -EINVAL, "%s: %s: a Molmo of it is not one hmn reads (Molmo-7B-D's and"
-					  " -72B's are): its size cannot be read from config.json alone", c->file, flags[i]);
+			return model_fail(c->e, -EINVAL, "%s: %s: a Molmo of it is not one hmn reads (Molmo-7B-D's"
+					  " and -72B's are): its size cannot be read from config.json alone", c->file,
+					  flags[i]);
 	}
 	const cJSON *norm = cJSON_GetObjectItemCaseSensitive(c->root, "layer_norm_type");
 	if (norm && !cJSON_IsNull(norm) && !(cJSON_IsString(norm) && !strcmp(norm->valuestring, "rms")))
@@ -681,10 +682,10 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 	 */
 	if (cJSON_IsString(type) && !strcmp(type->valuestring, "minicpmv") && !minicpmv_26(root)) {
 		if (!b->priced_by_index)
-			return model_fail(e, -EINVAL, "%s: model_type 'minicpmv' of a version other than 2.6 is not one hmn"
-					  " knows: its size cannot be read from config.json alone (give hmn the model's"
-					  " folder: its weights' safetensors headers, or its model.safetensors.index.json)",
-					  file);
+			return model_fail(e, -EINVAL, "%s: model_type 'minicpmv' of a version other than 2.6 is not"
+					  " one hmn knows: its size cannot be read from config.json alone (give hmn the"
+					  " model's folder: its weights' safetensors headers, or its"
+					  " model.safetensors.index.json)", file);
 		model_add_warning(b->m, "its version of MiniCPM-V is not 2.6, the one hmn reads: its text model read as"
 				  " 2.6's (Qwen2), its image tower in weights (the index's total_size)");
 		return 0;
