@@ -32,11 +32,12 @@ static const struct arch_info arches[] = {
 			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
 			       { "max_position_embeddings", 2048 }) },
 	/*
-	 * Idefics3Config's text model (SmolVLM's, Idefics3's) where its
-	 * text_config names no model_type: LlamaConfig's, its head untied by
-	 * default as Llama's; the tower and connector are vision.c's.
+	 * Idefics3Config's text model (SmolVLM's, Idefics3's; SmolVLMConfig's,
+	 * SmolVLM2's, the same) where its text_config names no model_type:
+	 * LlamaConfig's, its head untied by default as Llama's; the tower and
+	 * connector are vision.c's.
 	 */
-	{ .model_types = { "idefics3" },
+	{ .model_types = { "idefics3", "smolvlm" },
 	  .defaults = DEFAULTS({ "vocab_size", 32000 }, { "hidden_size", 4096 }, { "intermediate_size", 11008 },
 			       { "num_hidden_layers", 32 }, { "num_attention_heads", 32 },
 			       { "max_position_embeddings", 2048 }) },

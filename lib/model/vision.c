@@ -633,6 +633,7 @@ static int family(const char *type, const char *vision_type, enum tower *ret_tow
 		{ "mllama", TOWER_MLLAMA, PROJECTOR_MLLAMA, false },
 		{ "qwen", TOWER_QWEN_VL, PROJECTOR_RESAMPLER, false },
 		{ "idefics3", TOWER_IDEFICS3, PROJECTOR_IDEFICS3, false },
+		{ "smolvlm", TOWER_IDEFICS3, PROJECTOR_IDEFICS3, false }, /* SmolVLM2: Idefics3's classes renamed */
 		{ "llama4", TOWER_LLAMA4, PROJECTOR_LLAMA4, false },
 		{ "fuyu", TOWER_FUYU, PROJECTOR_LLAMA4, false },
 		{ "minicpmv", TOWER_MINICPMV, PROJECTOR_MINICPMV, false },

@@ -2484,6 +2484,16 @@ static void test_vision_families(void)
 		hmn_model_free(m);
 	}
 
+	/* SmolVLM2's smolvlm: SmolVLMConfig and SmolVLMVisionConfig are Idefics3's, their defaults the same. */
+	m = NULL;
+	if (ok(read_config("{\"model_type\":\"smolvlm\",\"vision_config\":{}}", &m) == 0,
+	       "smolvlm: a config of defaults reads"), m) {
+		is_u64(m->vision_parameters, 3072ull * 1152 + 1152 + 49 * 1152 + 12 * 12399744ull + 2304 + 4608ull * 4096,
+		       "smolvlm: SmolVLMVisionConfig's defaults, Idefics3's");
+		hmn_model_free(m);
+	}
+	config_refused("{\"model_type\":\"smolvlm\",\"scale_factor\":\"4\",\"vision_config\":{}}",
+		       "scale_factor: a string is not a number");
 	/* Llama 4's vision_config keys: each a whole number within bounds, named when not. */
 	static const char llama4[] = "{\"model_type\":\"llama4\",\"text_config\":{\"hidden_size\":64,"
 				     "\"intermediate_size\":128,\"intermediate_size_mlp\":128,\"num_hidden_layers\":4,"
