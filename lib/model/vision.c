@@ -695,7 +695,8 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 		return 0;
 	if (v && !cJSON_IsNull(v) && !cJSON_IsObject(v))
 		return model_fail(e, -EINVAL, "%s: %.*s is not an object", file, (int)strlen(where) - 1, where);
-	struct vision c = { .v = v, .root = root, .file = file, .where = where, .e = e, .q = q && q->name[0] ? q : NULL,
+	struct vision c = { .v = v, .root = root, .file = file, .where = where, .e = e,
+			    .q = q && q->name[0] ? q : NULL,
 			    .dtype = dtype };
 	const cJSON *vision_type = cJSON_GetObjectItemCaseSensitive(v, "model_type");
 	enum tower tower;
