@@ -691,6 +691,10 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 				  " 2.6's (Qwen2), its image tower in weights (the index's total_size)");
 		return 0;
 	}
+	/* MiniCPMVConfig's tower without a vision_config is its own dict of defaults, not SigLIP's: not guessed. */
+	if ((!v || cJSON_IsNull(v)) && cJSON_IsString(type) && !strcmp(type->valuestring, "minicpmv") &&
+	    !b->priced_by_index)
+		return model_fail(e, -EINVAL, "%s: key vision_config is missing for model_type minicpmv", file);
 	if ((!v || cJSON_IsNull(v)) && !top_level)
 		return 0;
 	if (v && !cJSON_IsNull(v) && !cJSON_IsObject(v))

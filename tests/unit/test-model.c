@@ -2542,6 +2542,7 @@ static void test_vision_families(void)
 	};
 	for (size_t i = 0; i < sizeof(minicpmv) / sizeof(minicpmv[0]); i++)
 		hybrid_refused("MiniCPM-V-2_6", "\"version\"", minicpmv[i].value, minicpmv[i].words);
+	hybrid_refused("MiniCPM-V-2_6", "\"vision_config\"", "null", "key vision_config is missing for model_type minicpmv");
 	hybrid_refused("MiniCPM-V-2_6", "\"query_num\"", "\"64\"", "query_num: a string is not a number");
 	hybrid_refused("MiniCPM-V-2_6", "\"query_num\"", "0", "query_num: 0 is not a whole number of 1 or more");
 	hybrid_refused("MiniCPM-V-2_6", "\"query_num\"", "1e300", "query_num: 1.0000000000000001e+300 is more than 65536");
