@@ -117,6 +117,8 @@ struct hmn_model_layer {
 	uint32_t n_head_kv;         /* KV heads of this layer (0 for a recurrent one) */
 	/* An attention layer that keeps a recurrent state too (Falcon-H1's Mamba-2 beside its attention). */
 	bool state;
+	/* A decoder's layer that keeps K and V of the encoder's output too (cross-attention; hmn_model.encoder_length). */
+	bool cross;
 	uint64_t weights_bytes;     /* this layer's tensors, as stored */
 	uint64_t matrix_elements;   /* elements of its tensors of 2 or more dimensions */
 	uint64_t vector_bytes;      /* bytes of its 1-D tensors (norms, biases) */
@@ -162,6 +164,8 @@ struct hmn_model {
 	 * none; 0: unknown.
 	 */
 	uint64_t context_limit;
+	/* The encoder's output a cross layer keeps K and V of, tokens a sequence (Whisper's 1500); 0: the context. */
+	uint64_t encoder_length;
 	uint32_t n_layer;
 	struct hmn_model_layer *layers; /* n_layer of them */
 	uint32_t n_embd, n_ff, n_head, n_head_kv;

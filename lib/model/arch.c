@@ -557,6 +557,45 @@ static const struct arch_info arches[] = {
 			       { "num_hidden_layers", 12 }, { "num_attention_heads", 12 },
 			       { "max_position_embeddings", 512 }, { "type_vocab_size", 2 }) },
 	{ .gguf = "nomic-bert" },
+	/*
+	 * Encoder-decoders (config-encoder-decoder.c), from config.json alone:
+	 * llama.cpp's t5 GGUF is not read as one (its cross-attention cache is
+	 * not priced there), so no GGUF name. T5Config's defaults (t5-small's
+	 * shape; feed_forward_proj "relu", tied). T5Config has no context of its
+	 * own (relative positions): n_positions, which t5-*'s configs write, else
+	 * the 512 tokens of input T5 was trained on.
+	 */
+	{ .model_types = { "t5" }, .encdec = ENCDEC_T5, .tied = true,
+	  .defaults = DEFAULTS({ "vocab_size", 32128 }, { "d_model", 512 }, { "d_kv", 64 }, { "d_ff", 2048 },
+			       { "num_layers", 6 }, { "num_heads", 8 }, { "relative_attention_num_buckets", 32 },
+			       { "n_positions", 512 }) },
+	/* MT5Config's (T5 v1.1's shape: feed_forward_proj "gated-gelu", untied). */
+	{ .model_types = { "mt5" }, .encdec = ENCDEC_T5,
+	  .defaults = DEFAULTS({ "vocab_size", 250112 }, { "d_model", 512 }, { "d_kv", 64 }, { "d_ff", 1024 },
+			       { "num_layers", 8 }, { "num_heads", 6 }, { "relative_attention_num_buckets", 32 },
+			       { "n_positions", 512 }) },
+	/* UMT5Config's: mT5's, with a relative attention bias in every layer. */
+	{ .model_types = { "umt5" }, .encdec = ENCDEC_UMT5,
+	  .defaults = DEFAULTS({ "vocab_size", 250112 }, { "d_model", 512 }, { "d_kv", 64 }, { "d_ff", 1024 },
+			       { "num_layers", 8 }, { "num_heads", 6 }, { "relative_attention_num_buckets", 32 },
+			       { "n_positions", 512 }) },
+	/* BartConfig's (bart-large's shape) and MBartConfig's (the same numbers), both tied. */
+	{ .model_types = { "bart" }, .encdec = ENCDEC_BART, .tied = true,
+	  .defaults = DEFAULTS({ "vocab_size", 50265 }, { "d_model", 1024 }, { "encoder_layers", 12 },
+			       { "decoder_layers", 12 }, { "encoder_attention_heads", 16 },
+			       { "decoder_attention_heads", 16 }, { "encoder_ffn_dim", 4096 }, { "decoder_ffn_dim", 4096 },
+			       { "max_position_embeddings", 1024 }) },
+	{ .model_types = { "mbart" }, .encdec = ENCDEC_MBART, .tied = true,
+	  .defaults = DEFAULTS({ "vocab_size", 50265 }, { "d_model", 1024 }, { "encoder_layers", 12 },
+			       { "decoder_layers", 12 }, { "encoder_attention_heads", 16 },
+			       { "decoder_attention_heads", 16 }, { "encoder_ffn_dim", 4096 }, { "decoder_ffn_dim", 4096 },
+			       { "max_position_embeddings", 1024 }) },
+	/* WhisperConfig's (whisper-tiny's shape), tied. */
+	{ .model_types = { "whisper" }, .encdec = ENCDEC_WHISPER, .tied = true,
+	  .defaults = DEFAULTS({ "vocab_size", 51865 }, { "d_model", 384 }, { "num_mel_bins", 80 },
+			       { "encoder_layers", 4 }, { "decoder_layers", 4 }, { "encoder_attention_heads", 6 },
+			       { "decoder_attention_heads", 6 }, { "encoder_ffn_dim", 1536 }, { "decoder_ffn_dim", 1536 },
+			       { "max_source_positions", 1500 }, { "max_target_positions", 448 }) },
 };
 
 const struct arch_info *arch_find_gguf(const char *name)

@@ -52,6 +52,15 @@ struct arch_info {
 	 */
 	bool mimo_mtp;
 	/*
+	 * An encoder and a decoder (config-encoder-decoder.c): the decoder's
+	 * layers keep K and V of its tokens and of the encoder's output
+	 * (cross-attention). T5's (relative attention bias in each stack's first
+	 * layer, UMT5's in every layer), BART's (learned positions, biases,
+	 * LayerNorms; mBART's a final one per stack), Whisper's (an audio
+	 * encoder of two convolutions, a fixed length).
+	 */
+	enum { ENCDEC_NONE, ENCDEC_T5, ENCDEC_UMT5, ENCDEC_BART, ENCDEC_MBART, ENCDEC_WHISPER } encdec;
+	/*
 	 * Layers of Mamba-2 mixers, attention and MLPs, each layer's kinds from
 	 * the config's own keys (config.c's read_hybrid): Mamba2's every layer,
 	 * Nemotron-H's hybrid_override_pattern, Qwen3-Next's gated DeltaNet in

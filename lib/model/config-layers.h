@@ -66,6 +66,10 @@ struct shape {
 	uint64_t shared_blocks, attn_width, adapter_rank;
 	bool attention_adapter;
 	bool mamba_unnormed;         /* a Mamba (1) mixer without norms on dt, B and C (Zamba's; Jamba's has them) */
+	/* An encoder-decoder's (arch_info.encdec): the encoder's layers (the first enc_layers of n_layer), its feed-forward. */
+	uint64_t enc_layers, enc_ff;
+	uint64_t buckets;            /* T5's relative_attention_num_buckets */
+	uint64_t mels;               /* Whisper's num_mel_bins: its first convolution's input */
 };
 
 /* Layers, width, vocabulary, trained context, tied embeddings: what every family has. */

@@ -30,6 +30,7 @@
 #include "model/config-keys.h"
 #include "model/config-layers.h"
 #include "model/config-gemma3n.h"
+#include "model/config-encoder-decoder.h"
 #include "model/config-hybrid.h"
 #include "model/quant.h"
 
@@ -471,6 +472,8 @@ static int implied_tensors(struct model_build *b, const struct hmn_model *m, con
 	bool encoder = s->family && s->family->encoder;
 	struct priced embd = { 0 }, positions = { 0 }, types = { 0 }, pooler = { 0 }, head = { 0 };
 	int r;
+	if (s->family && s->family->encdec)
+		return config_implied_encoder_decoder(b, m, s);
 	/* Embeddings are rows of the width: an MLX group runs along it, as a head's input does. */
 	priced_module(&embd, s, QUANT_EMBED, UINT32_MAX, "model.embed_tokens", s->h, sat_add(s->vocab, s->extra_vocab), 1);
 	priced_add(&positions, s, QUANT_EMBED, s->h, s->positions, 1);
@@ -526,6 +529,8 @@ static int read_shape(const struct config *c, const struct arch_info *f, struct 
 		      struct shape *s)
 {
 	int r;
+	if (f && f->encdec)
+		return config_read_encoder_decoder(c, f, m, s);
 	if ((r = config_read_common(c, f, m, s)) < 0)
 		return r;
 	if (f && f->hybrid == HYBRID_GEMMA3N)
@@ -1021,6 +1026,8 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 		m->layers[i].kind = HMN_LAYER_NO_CACHE;
 	free(s.parts);
 	free(s.layer_kv);
+	if (f && f->encdec)
+		config_encoder_decoder_layers(m, &s);
 	if (!f) {
 		b->unknown_family = true;
 		model_warn_unknown_architecture(m, "model_type",

@@ -266,6 +266,20 @@ static uint64_t layer_cells(const struct hmn_model *m, const struct plan *p, enu
 	return pad(ctx, VLLM_BLOCK);
 }
 
+/*
+ * The encoder's output a cross-attention layer keeps K and V of, per
+ * sequence: Whisper's fixed length, else as long as the context (T5's and
+ * BART's input), in the runtime's blocks; 0 for any other layer. Either way
+ * it grows with neither the batch's sequences (each has its own) nor, for
+ * Whisper, the context: the searches' bisections stay right.
+ */
+static uint64_t cross_cells(const struct hmn_model *m, const struct plan *p, const struct hmn_model_layer *l)
+{
+	if (!l->cross)
+		return 0;
+	return pad(m->encoder_length ? m->encoder_length : p->context, p->gguf ? GGUF_CELL_PAD : VLLM_BLOCK);
+}
+
 /* One layer's cache for one sequence, in bytes. */
 static uint64_t layer_kv(const struct hmn_model *m, const struct plan *p, const struct hmn_model_layer *l)
 {
@@ -290,6 +304,8 @@ static uint64_t layer_kv(const struct hmn_model *m, const struct plan *p, const 
 	uint64_t cells = layer_cells(m, p, l->kind);
 	if (!p->gguf && m->kv_lora_rank)
 		return sat_mul(cells, dtype_price(p->kv_dtype, (uint64_t)m->kv_lora_rank + m->rope_dim));
+	/* A decoder's cross-attention keeps K and V of the encoder's output too, in the same heads. */
+	cells = sat_add(cells, cross_cells(m, p, l));
 	uint64_t k = dtype_price(p->kv_dtype, (uint64_t)m->key_length * l->n_head_kv);
 	uint64_t v = dtype_price(p->kv_dtype, (uint64_t)m->value_length * l->n_head_kv);
 	return sat_add(sat_mul(cells, sat_add(k, v)), state);
@@ -313,10 +329,13 @@ uint64_t hmn_fit_kv_cache(const struct hmn_model *m, const struct hmn_fit_reques
 static uint64_t attended(const struct hmn_model *m, const struct plan *p)
 {
 	uint64_t most = 0;
-	for (uint32_t i = 0; i < m->n_layer; i++)
+	for (uint32_t i = 0; i < m->n_layer; i++) {
 		if (m->layers[i].kind == HMN_LAYER_ATTENTION || m->layers[i].kind == HMN_LAYER_SLIDING)
 			most = most > layer_cells(m, p, m->layers[i].kind) ? most
 									   : layer_cells(m, p, m->layers[i].kind);
+		/* A cross-attention layer attends over the encoder's output (Whisper's 1500, past its 448 tokens). */
+		most = most > cross_cells(m, p, &m->layers[i]) ? most : cross_cells(m, p, &m->layers[i]);
+	}
 	return most;
 }
 
