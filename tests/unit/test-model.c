@@ -2026,7 +2026,8 @@ static void test_config_checks(void)
 	config_refused(custom, "dir/config.json: model_type 'custom' is not one hmn knows: its size cannot be read from "
 			       "config.json alone (give hmn the model's folder: its weights' safetensors headers, or its "
 			       "model.safetensors.index.json)");
-	config_refused("{\"model_type\":\"t5\",\"num_heads\":8,\"d_ff\":2048}", "model_type 't5' is not one hmn knows");
+	config_refused("{\"model_type\":\"pegasus\",\"encoder_layers\":16,\"d_model\":1024}",
+		       "model_type 'pegasus' is not one hmn knows");
 	config_refused("{\"architectures\":[\"\\u001b[2JX\"]}", "model_type '?[2JX' is not one hmn knows");
 	/* Beside its weights, it reads, and says the KV cache is an upper bound: no window assumed. */
 	m = NULL;
@@ -2880,6 +2881,220 @@ static uint64_t kv_per_token(const struct hmn_model *m)
 	req.context = 4096;
 	req.kv_dtype = HMN_DTYPE_BF16;
 	return hmn_fit_kv_cache(m, &req) / 4096;
+}
+
+/*
+ * Encoder-decoders (config-encoder-decoder.c), each from a real config.json,
+ * counted by hand from transformers' modeling_t5.py, modeling_bart.py and
+ * modeling_whisper.py against the published counts:
+ *
+ * t5-small (huggingface.co/google-t5/t5-small's config.json, as a public
+ * benchmark script, torchKQI's, quotes it whole): one shared 32128 x 512
+ * embedding (tied head); 6 encoder layers of q, k, v, o 4 x 512², two
+ * RMS norms, wi 512 x 2048 and wo: 3,146,752; 6 decoder layers, the same
+ * and the cross-attention's 4 x 512² and its norm: 4,195,840; a relative
+ * attention bias of 32 buckets x 8 heads in each stack's first layer and
+ * a final norm each: 16,449,536 + 18,881,280 + 25,175,808 = 60,506,624,
+ * the published 60,506,624. Its KV a token, in bf16: 6 decoder layers x 2
+ * x 8 heads x 64 x 2 B = 12,288 for the decoder's tokens and as much for
+ * the encoder's (its input is the context).
+ * flan-t5-large (google/flan-t5-large's config.json as MOMENT's
+ * momentfm/models/moment.py prints T5Config of it): gated-gelu (wi_0 and
+ * wi_1 of 1024 x 2816), untied: 2 x 32128 x 1024 + 24 x 12,847,104 + 24 x
+ * 17,042,432 + 2 x 512 + 2 x 1024 = 783,150,080, the published figure.
+ * bart-base (facebook/bart-base's config.json, as a public seq2seq
+ * config quotes it, less the lines it comments out): 50265 x 768 shared
+ * and tied, 1026 learned positions in each stack (BART's offset of 2),
+ * layernorm_embedding each; 6 encoder layers of 4 x (768² + 768), 2
+ * LayerNorms, fc1 and fc2 with biases: 7,087,872; 6 decoder layers with
+ * the cross-attention too: 9,451,776; 139,420,416, BartForConditionalGeneration's
+ * published count, and final_logits_bias (a buffer in the checkpoint,
+ * 50,265) beside them.
+ * whisper-base (openai/whisper-base's config.json, transformers 4.21, as
+ * a public fix-up script writes it whole): conv1 80 x 3 x 512 and conv2
+ * 512 x 3 x 512 with biases, 1500 positions; 6 encoder layers of q, v, o
+ * with biases and k without, 2 LayerNorms, fc1 and fc2: 3,151,872; 6
+ * decoder layers with the cross-attention: 4,203,008; 51865 x 512
+ * embeddings (proj_out tied) and 448 positions: 72,593,920 (the Hub's
+ * 72.6M). KV a token in bf16: 6 x 2 x 8 x 64 x 2 B = 12,288, for the
+ * decoder's tokens and for the encoder's 1500 (1504 in vLLM's blocks of 16).
+ * whisper-large-v3 (openai/whisper-large-v3's config as transformers
+ * 4.43.2 printed it in a public training script): 128 mel bins, 32 + 32
+ * layers of 1280, 20 heads, 51866 tokens: 636,968,960 + 906,521,600 =
+ * 1,543,490,560, the published count (its model.safetensors, float16,
+ * 3.09 GB). KV a token in bf16: 32 x 2 x 20 x 64 x 2 B = 163,840.
+ * t5-v1_1-xxl-encoder (T5EncoderModel: the text encoder beside FLUX.1, its
+ * config.json as a public LoRA trainer embeds it): the encoder alone, 24
+ * layers of 4 x 4096² + 3 x 4096 x 10240 and 2 norms, the shared 32128 x
+ * 4096 embedding: 4,762,310,656, whose bf16 bytes are FLUX.1-schnell's
+ * text_encoder_2's 9,524,621,312 (exo's model card of it). No decoder: no
+ * cache, no logits.
+ */
+static void test_encoder_decoder_configs(void)
+{
+	static const struct {
+		const char *folder, *arch;
+		uint64_t parameters;
+		uint32_t layers, decoder_layers;
+		uint64_t context, encoder_length, kv_per_token;
+	} encdec[] = {
+		{ "t5-small", "t5", 60506624ull, 12, 6, 512, 0, 6 * 2 * 8 * 64 * 2 },
+		{ "flan-t5-large", "t5", 783150080ull, 48, 24, 512, 0, 24 * 2 * 16 * 64 * 2 },
+		{ "bart-base", "bart", 139420416ull + 50265, 12, 6, 1024, 0, 6 * 2 * 12 * 64 * 2 },
+		{ "whisper-base", "whisper", 72593920ull, 12, 6, 448, 1500, 6 * 2 * 8 * 64 * 2 },
+		{ "whisper-large-v3", "whisper", 1543490560ull, 64, 32, 448, 1500, 32 * 2 * 20 * 64 * 2 },
+		{ "t5-v1_1-xxl-encoder", "t5", 4762310656ull, 24, 0, 512, 0, 0 },
+	};
+	for (size_t i = 0; i < sizeof(encdec) / sizeof(encdec[0]); i++) {
+		struct hmn_model *m = fixture_config(encdec[i].folder);
+		ok(m != NULL, "%s's config.json reads", encdec[i].folder);
+		if (!m)
+			continue;
+		is_str(m->architecture, encdec[i].arch, "its model_type");
+		is_u64(m->parameters, encdec[i].parameters, "its parameters, as published");
+		is_u64(m->n_layer, encdec[i].layers, "its encoder's and decoder's layers");
+		is_u64(m->context_length, encdec[i].context, "its trained context");
+		is_u64(m->encoder_length, encdec[i].encoder_length, "its encoder's fixed length (0: the context)");
+		char kinds[80], want[80];
+		layer_kinds(m, kinds, sizeof(kinds));
+		uint32_t enc = encdec[i].layers - encdec[i].decoder_layers;
+		memset(want, 'N', enc);
+		memset(want + enc, 'A', encdec[i].decoder_layers);
+		want[encdec[i].layers] = '\0';
+		is_str(kinds, want, "the encoder keeps nothing, the decoder its cache");
+		ok(m->layers[encdec[i].layers - 1].cross == (encdec[i].decoder_layers != 0) && !m->layers[0].cross,
+		   "the decoder's layers keep the encoder's output too, the encoder's do not");
+		/* At the trained context, one sequence: the decoder's tokens, and the encoder's (Whisper's 1504). */
+		struct hmn_fit_request req;
+		hmn_fit_request_init(&req);
+		req.kv_dtype = HMN_DTYPE_BF16;
+		uint64_t cells = encdec[i].context + (encdec[i].encoder_length ? 1504 : encdec[i].context);
+		is_u64(hmn_fit_kv_cache(m, &req), encdec[i].kv_per_token * cells, "its KV by hand, the decoder's and the encoder's tokens");
+		ok(m->warning == NULL, "nothing said");
+		hmn_model_free(m);
+	}
+
+	/*
+	 * Whisper's cross-attention keeps its 1500 tokens whatever the context:
+	 * at 100 tokens (112 in blocks), 163,840 x (112 + 1504); past 448 a
+	 * warning, as past any trained context.
+	 */
+	struct hmn_model *m = fixture_config("whisper-large-v3");
+	if (m) {
+		struct hmn_fit_request req;
+		hmn_fit_request_init(&req);
+		req.kv_dtype = HMN_DTYPE_BF16;
+		req.context = 100;
+		is_u64(hmn_fit_kv_cache(m, &req), 163840ull * (112 + 1504), "whisper-large-v3 at 100 tokens: the encoder's 1500 kept");
+		req.batch = 3;
+		is_u64(hmn_fit_kv_cache(m, &req), 3 * 163840ull * (112 + 1504), "three sequences: three encoders' outputs");
+		/*
+		 * MAX_CONTEXT and MAX_BATCH with it: 5 GiB over the margin of 1.1 is
+		 * 4,880,644,654 bytes; the weights (3,086,981,120 in f16) and the
+		 * runtime leave 1.26 GB, ~0.1 GB of it the step's activations: three
+		 * sequences of 448 + 1504 cells of 163,840 bytes (319,815,680 each).
+		 * A cache of the decoder's 448 tokens alone (73 MB) let in fifteen.
+		 */
+		hmn_fit_request_init(&req);
+		uint64_t limit = 5ull << 30, ctx = 0;
+		uint32_t batch = 0;
+		ok(hmn_fit_max_context(m, &req, limit, &ctx) == 0 && ctx == 448, "whisper-large-v3 in 5 GiB: 448 tokens");
+		req.context = 448;
+		ok(hmn_fit_max_batch(m, &req, limit, &batch) == 0 && batch == 3, "whisper-large-v3 in 5 GiB: %u sequences", batch);
+		req.batch = batch;
+		ok(hmn_fit_fits(m, &req, limit) == 1, "those sequences fit");
+		req.batch = batch + 1;
+		ok(hmn_fit_fits(m, &req, limit) == 0, "one more does not, its encoder's output with it");
+		/* Where the encoder's output alone does not fit beside the weights, no context does. */
+		hmn_fit_request_init(&req);
+		hmn_fit_request_init(&req);
+		struct hmn_fit_parts parts;
+		req.context = 16;
+		ok(hmn_fit_estimate(m, &req, &parts) == 0, "estimated at 16 tokens");
+		ok(hmn_fit_max_context(m, &req, parts.total - 1, &ctx) == -ENOSPC,
+		   "a byte short of 16 tokens' estimate: no context fits");
+		ok(hmn_model_warn_context(m, 449) && m->warning && strstr(m->warning, "beyond its 448 trained tokens"),
+		   "past 448 tokens: said");
+		hmn_model_free(m);
+	}
+
+	/* The encoder alone scores no vocabulary: no logits in its activations. */
+	m = fixture_config("t5-v1_1-xxl-encoder");
+	if (m) {
+		ok(m->n_vocab == 0 && m->n_head_kv == 0, "T5EncoderModel: no logits, no cache");
+		hmn_model_free(m);
+	}
+
+	/*
+	 * The config classes' defaults, pinned: T5Config() is t5-small;
+	 * MT5Config() mt5-small (250112 x 512 twice, untied, 8 + 8 gated layers
+	 * of 6 heads of 64: 300,176,768, the published 300M); UMT5Config() the
+	 * same with a bias of 32 x 6 in every self-attention (14 more: + 2,688);
+	 * BartConfig() bart-large (406,291,456, its published count, + 50,265 of
+	 * final_logits_bias); MBartConfig() the same and a final LayerNorm in each
+	 * stack (4 x 1024); WhisperConfig() whisper-tiny: 8,208,384 + 29,552,256 =
+	 * 37,760,640, the published count.
+	 */
+	static const struct {
+		const char *json;
+		uint64_t parameters;
+	} defaults[] = {
+		{ "{\"model_type\":\"t5\"}", 60506624ull },
+		{ "{\"model_type\":\"mt5\"}", 300176768ull },
+		{ "{\"model_type\":\"umt5\"}", 300176768ull + 14 * 32 * 6 },
+		{ "{\"model_type\":\"bart\"}", 406291456ull + 50265 },
+		{ "{\"model_type\":\"mbart\"}", 406291456ull + 50265 + 4 * 1024 },
+		{ "{\"model_type\":\"whisper\"}", 37760640ull },
+		/* t5-small untied: its head apart, 32128 x 512 more. */
+		{ "{\"model_type\":\"t5\",\"tie_word_embeddings\":false}", 60506624ull + 32128 * 512 },
+		/* Whisper untied: proj_out apart, 51865 x 384 more. */
+		{ "{\"model_type\":\"whisper\",\"tie_word_embeddings\":false}", 37760640ull + 51865 * 384 },
+		/* t5-small gated: wi_1 in each of 12 layers, 512 x 2048 more. */
+		{ "{\"model_type\":\"t5\",\"feed_forward_proj\":\"gated-gelu\"}", 60506624ull + 12 * 512 * 2048 },
+		/* mt5 not gated (its "relu"): wi_1 gone from each of 16 layers. */
+		{ "{\"model_type\":\"mt5\",\"feed_forward_proj\":\"relu\"}", 300176768ull - 16 * 512 * 1024 },
+		/* A decoder of 2 layers under an encoder of 6 (num_decoder_layers). */
+		{ "{\"model_type\":\"t5\",\"num_decoder_layers\":2}", 60506624ull - 4 * 4195840ull },
+	};
+	for (size_t i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++)
+		ok(config_parameters(defaults[i].json) == defaults[i].parameters, "%s: %" PRIu64 " parameters", defaults[i].json,
+		   defaults[i].parameters);
+
+	/* Each key read, hostile: refused naming the file and the key. */
+	static const struct { const char *folder, *key, *value, *want; } refused[] = {
+		{ "t5-small", "\"d_kv\"", "1e300", "config.json: d_kv: 1e+300 is more than" },
+		{ "t5-small", "\"d_kv\"", "\"64\"", "d_kv: the string \"64\" is not a number" },
+		{ "t5-small", "\"num_heads\"", "0", "num_heads: 0 is not a whole number of 1 or more" },
+		{ "t5-small", "\"num_layers\"", "NaN", "key num_layers is missing for model_type t5" },
+		{ "t5-small", "\"num_layers\"", "Infinity", "num_layers: inf is more than 4096" },
+		{ "t5-small", "\"num_decoder_layers\"", "-1", "num_decoder_layers: -1 is not a whole number of 0 or more" },
+		{ "t5-small", "\"num_decoder_layers\"", "4096", "6 encoder and 4096 decoder layers, more than 4096" },
+		{ "t5-small", "\"d_ff\"", "2.5", "d_ff: 2.5 is not a whole number of 1 or more" },
+		{ "t5-small", "\"relative_attention_num_buckets\"", "0",
+		  "relative_attention_num_buckets: 0 is not a whole number of 1 or more" },
+		{ "t5-small", "\"n_positions\"", "-Infinity", "n_positions: -inf is not a whole number of 1 or more" },
+		{ "t5-small", "\"feed_forward_proj\"", "1", "feed_forward_proj: 1 is not ACT or gated-ACT" },
+		{ "t5-small", "\"feed_forward_proj\"", "\"gated-\"", "feed_forward_proj: the string \"gated-\" is not ACT" },
+		{ "t5-small", "\"feed_forward_proj\"", "\"gated-gelu-new\"", "is not ACT or gated-ACT" },
+		{ "t5-small", "\"feed_forward_proj\"", "\"fast-gelu\"", "is not ACT or gated-ACT" },
+		{ "t5-small", "\"feed_forward_proj\"", "\"\"", "is not ACT or gated-ACT" },
+		{ "t5-small", "\"tie_word_embeddings\"", "\"no\"", "tie_word_embeddings: the string \"no\" is not true or false" },
+		{ "bart-base", "\"encoder_layers\"", "[6]", "encoder_layers: an array is not a number" },
+		{ "bart-base", "\"decoder_layers\"", "0", "decoder_layers: 0 is not a whole number of 1 or more" },
+		{ "bart-base", "\"decoder_attention_heads\"", "7", "decoder_attention_heads: 7 does not divide d_model, 768" },
+		{ "bart-base", "\"encoder_attention_heads\"", "1e999", "encoder_attention_heads: inf is more than" },
+		{ "bart-base", "\"encoder_ffn_dim\"", "{}", "encoder_ffn_dim: an object is not a number" },
+		{ "bart-base", "\"decoder_ffn_dim\"", "16777217", "decoder_ffn_dim: 16777217 is more than 16777216" },
+		{ "bart-base", "\"max_position_embeddings\"", "5e9", "max_position_embeddings: 5000000000 is more than" },
+		{ "bart-base", "\"d_model\"", "-768", "d_model: -768 is not a whole number of 1 or more" },
+		{ "whisper-base", "\"num_mel_bins\"", "\"80\"", "num_mel_bins: the string \"80\" is not a number" },
+		{ "whisper-base", "\"max_source_positions\"", "0", "max_source_positions: 0 is not a whole number of 1 or more" },
+		{ "whisper-base", "\"max_target_positions\"", "NaN", "key max_target_positions is missing for model_type whisper" },
+		{ "whisper-base", "\"encoder_attention_heads\"", "3", "encoder_attention_heads: 3 does not divide d_model, 512" },
+		{ "whisper-base", "\"vocab_size\"", "true", "vocab_size: true is not a number" },
+	};
+	for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		hybrid_refused(refused[i].folder, refused[i].key, refused[i].value, refused[i].want);
 }
 
 /*
@@ -5239,6 +5454,7 @@ int main(void)
 	test_architectures();
 	test_config_defaults();
 	test_config_families();
+	test_encoder_decoder_configs();
 	test_config_class_defaults();
 	test_vision_names();
 	test_vision_configs();
