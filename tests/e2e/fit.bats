@@ -1555,3 +1555,62 @@ hf_cache() {
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/widths/config.json: text_config.intermediate_size has 1 entry for 35 layers" ]
 }
+
+@test "fit: encoder-decoders from their real config.json: published counts, the decoder's cache and the encoder output's" {
+	fixtures="$TESTS_DIR/fixtures/fit"
+	# T5 and BART: the encoder's input is the context, the cross-attention as long: 512 + 512 cells.
+	# Whisper: 448 of the decoder's tokens, the encoder's 1500 in blocks of 16 (1504) whatever the context.
+	while IFS='|' read -r folder arch parameters layers context cells kv; do
+		run_split "$HMN" fit "$fixtures/$folder/config.json" --memory 400GiB --context "$context" --kv-dtype bf16 --json
+		[ "$status" -eq 0 ]
+		[[ -z "$stderr" || "$stderr" == *": note: "* ]] || { echo "$stderr"; false; }
+		echo "$output" | jq -e --arg arch "$arch" --argjson p "$parameters" --argjson kv "$kv" --argjson cells "$cells" \
+			--argjson layers "$layers" \
+			'.model.architecture == $arch and .model.parameters == $p and .model.warning == null
+			 and .model.layers == $layers and .parts.kv_cache_bytes == $kv * $cells'
+	done <<-'EOF'
+		t5-small|t5|60506624|12|512|1024|12288
+		flan-t5-large|t5|783150080|48|512|1024|98304
+		bart-base|bart|139470681|12|512|1024|18432
+		whisper-base|whisper|72593920|12|448|1952|12288
+		whisper-large-v3|whisper|1543490560|64|448|1952|163840
+		whisper-large-v3|whisper|1543490560|64|100|1616|163840
+		t5-v1_1-xxl-encoder|t5|4762310656|24|512|0|0
+	EOF
+}
+
+@test "fit: Whisper's context is its decoder's 448 tokens: the default, a warning past it, its 1500-token encoder output in MAX_BATCH" {
+	config="$TESTS_DIR/fixtures/fit/whisper-large-v3/config.json"
+	run_split "$HMN" fit "$config" --memory 80GiB --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.context == 448 and .model.context_length == 448 and .parts.weights_bytes == 3086981120
+		and .parts.kv_cache_bytes == 319815680'
+	run_split "$HMN" fit "$config" --memory 80GiB --context 1000 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.warning == "context 1000 is beyond its 448 trained tokens: estimated as asked"
+		and .parts.kv_cache_bytes == 163840 * (1008 + 1504)'
+	# 5 GiB: the weights, the runtime and three sequences of 448 + 1504 cells (each 305 MiB).
+	run_split "$HMN" fit "$config" --memory 5GiB --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.gpus[0].max_context == 448 and .gpus[0].max_batch == 3'
+}
+
+@test "fit: an encoder-decoder's hostile config.json is one line naming the file and the key" {
+	config="$TESTS_DIR/fixtures/fit/t5-small/config.json"
+	while IFS='|' read -r key value said; do
+		jq --arg key "$key" --argjson value "$value" '.[$key] = $value' "$config" >"$BATS_TEST_TMPDIR/config.json"
+		run_split "$HMN" fit "$BATS_TEST_TMPDIR/config.json" --memory 80GiB
+		[ "$status" -eq 1 ]
+		[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/config.json: $said" ] || { echo "$stderr"; false; }
+	done <<-'EOF'
+		feed_forward_proj|5|feed_forward_proj: 5 is not ACT or gated-ACT ("relu", "gated-gelu")
+		feed_forward_proj|"gated-gelu-x"|feed_forward_proj: the string "gated-gelu-x" is not ACT or gated-ACT ("relu", "gated-gelu")
+		d_kv|1e300|d_kv: 1e+300 is more than 16777216
+		num_decoder_layers|4095|6 encoder and 4095 decoder layers, more than 4096
+		relative_attention_num_buckets|"32"|relative_attention_num_buckets: the string "32" is not a number
+	EOF
+	jq '.decoder_attention_heads = 7' "$TESTS_DIR/fixtures/fit/whisper-base/config.json" >"$BATS_TEST_TMPDIR/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/config.json" --memory 80GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/config.json: decoder_attention_heads: 7 does not divide d_model, 512" ]
+}
