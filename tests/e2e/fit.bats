@@ -1614,3 +1614,20 @@ hf_cache() {
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/config.json: decoder_attention_heads: 7 does not divide d_model, 512" ]
 }
+
+@test "fit: an encoder-decoder's safetensors headers and its config.json alone agree (whisper-tiny, t5-small)" {
+	# The headers' count is exact (whisper-tiny's float32 model.safetensors is 151 MB, t5-small's 242 MB);
+	# the config's implied count and the caches are the same.
+	while IFS='|' read -r folder parameters weights kv; do
+		for path in "$MODELS/$folder" "$MODELS/$folder/config.json"; do
+			run_split "$HMN" fit "$path" --memory 80GiB --context 448 --json
+			[ "$status" -eq 0 ]
+			echo "$output" | jq -e --argjson p "$parameters" --argjson w "$weights" --argjson kv "$kv" \
+				'.model.parameters == $p and .parts.weights_bytes == $w and .parts.kv_cache_bytes == $kv
+				 and .model.warning == null'
+		done
+	done <<-'EOF'
+		whisper-tiny|37760640|151042560|23986176
+		t5-small|60506624|242026496|22020096
+	EOF
+}
