@@ -570,7 +570,7 @@ static const struct arch_info arches[] = {
 			       { "num_layers", 6 }, { "num_heads", 8 }, { "relative_attention_num_buckets", 32 },
 			       { "n_positions", 512 }) },
 	/* MT5Config's (T5 v1.1's shape: feed_forward_proj "gated-gelu", untied). */
-	{ .model_types = { "mt5" }, .encdec = ENCDEC_T5,
+	{ .model_types = { "mt5" }, .encdec = ENCDEC_MT5,
 	  .defaults = DEFAULTS({ "vocab_size", 250112 }, { "d_model", 512 }, { "d_kv", 64 }, { "d_ff", 1024 },
 			       { "num_layers", 8 }, { "num_heads", 6 }, { "relative_attention_num_buckets", 32 },
 			       { "n_positions", 512 }) },

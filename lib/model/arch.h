@@ -57,9 +57,10 @@ struct arch_info {
 	 * (cross-attention). T5's (relative attention bias in each stack's first
 	 * layer, UMT5's in every layer), BART's (learned positions, biases,
 	 * LayerNorms; mBART's a final one per stack), Whisper's (an audio
-	 * encoder of two convolutions, a fixed length).
+	 * encoder of two convolutions, a fixed length). mT5's is T5's, gated
+	 * by default.
 	 */
-	enum { ENCDEC_NONE, ENCDEC_T5, ENCDEC_UMT5, ENCDEC_BART, ENCDEC_MBART, ENCDEC_WHISPER } encdec;
+	enum { ENCDEC_NONE, ENCDEC_T5, ENCDEC_MT5, ENCDEC_UMT5, ENCDEC_BART, ENCDEC_MBART, ENCDEC_WHISPER } encdec;
 	/*
 	 * Layers of Mamba-2 mixers, attention and MLPs, each layer's kinds from
 	 * the config's own keys (config.c's read_hybrid): Mamba2's every layer,

@@ -67,6 +67,12 @@ static int implied_vector(struct model_build *b, const char *name, uint64_t n, c
 	return model_build_tensor(b, name, strlen(name), s->weights, &n, 1, bytes);
 }
 
+/* T5's layers: mT5's and UMT5's too. */
+static bool is_t5(const struct arch_info *f)
+{
+	return f->encdec == ENCDEC_T5 || f->encdec == ENCDEC_MT5 || f->encdec == ENCDEC_UMT5;
+}
+
 /*
  * T5's feed_forward_proj: "ACT" (one input matrix, wi) or "gated-ACT" (two,
  * wi_0 and wi_1: T5 v1.1, Flan-T5, mT5), as T5Config splits it on '-';
@@ -78,7 +84,7 @@ static int read_feed_forward(const struct config *c, const struct arch_info *f, 
 	const cJSON *v = config_lookup(c, "feed_forward_proj", &where);
 	if (!v) {
 		/* T5Config's "relu"; MT5Config's and UMT5Config's "gated-gelu". */
-		*ret_gated = f->encdec == ENCDEC_UMT5 || (f->model_types[0] && !strcmp(f->model_types[0], "mt5"));
+		*ret_gated = f->encdec == ENCDEC_MT5 || f->encdec == ENCDEC_UMT5;
 		return 0;
 	}
 	const char *s = cJSON_IsString(v) ? v->valuestring : NULL;
@@ -125,7 +131,7 @@ int config_read_encoder_decoder(const struct config *c, const struct arch_info *
 				struct shape *s)
 {
 	uint64_t enc_layers, dec_layers, enc_heads, dec_heads, head_dim, enc_ff, dec_ff, context, enc_len = 0;
-	bool t5 = f->encdec == ENCDEC_T5 || f->encdec == ENCDEC_UMT5;
+	bool t5 = is_t5(f);
 	int r;
 
 	if ((r = config_required(c, KEYS("d_model"), 1, MODEL_MAX_WIDTH, &s->h)) < 0 ||
@@ -208,7 +214,7 @@ struct names {
 static void layer_names(const struct arch_info *f, bool decoder, uint32_t i, struct names *n)
 {
 	const char *stack = decoder ? "decoder" : "encoder";
-	if (f->encdec == ENCDEC_T5 || f->encdec == ENCDEC_UMT5) {
+	if (is_t5(f)) {
 		snprintf(n->attn, sizeof(n->attn), "%s.block.%" PRIu32 ".layer.0.SelfAttention.", stack, i);
 		snprintf(n->cross, sizeof(n->cross), "%s.block.%" PRIu32 ".layer.1.EncDecAttention.", stack, i);
 		snprintf(n->ff, sizeof(n->ff), "%s.block.%" PRIu32 ".layer.%d.DenseReluDense.", stack, i, decoder ? 2 : 1);
@@ -235,7 +241,7 @@ static int attention(struct model_build *b, const struct shape *s, uint32_t at, 
 		     uint64_t inner)
 {
 	static const char *const parts[4] = { "q", "k", "v", "output" };
-	bool t5 = s->family->encdec == ENCDEC_T5 || s->family->encdec == ENCDEC_UMT5;
+	bool t5 = is_t5(s->family);
 	static const char *const t5_modules[4] = { "q", "k", "v", "o" };
 	static const char *const modules[4] = { "q_proj", "k_proj", "v_proj", "out_proj" };
 	for (int k = 0; k < 4; k++) {
@@ -261,7 +267,7 @@ static int implied_stack_layer(struct model_build *b, const struct hmn_model *m,
 	bool decoder = at >= s->enc_layers;
 	uint32_t i = decoder ? at - (uint32_t)s->enc_layers : at;
 	uint64_t h = s->h, ff = decoder ? s->ff : s->enc_ff;
-	bool t5 = f->encdec == ENCDEC_T5 || f->encdec == ENCDEC_UMT5;
+	bool t5 = is_t5(f);
 	/* T5's heads are d_kv wide each, whatever the width; BART's and Whisper's split it. */
 	uint64_t inner = t5 ? sat_mul(m->key_length, m->n_head) : h;
 	struct names n;
@@ -269,7 +275,8 @@ static int implied_stack_layer(struct model_build *b, const struct hmn_model *m,
 	int r;
 
 	layer_names(f, decoder, i, &n);
-	if ((r = attention(b, s, at, "attn", n.attn, inner)) < 0 || (decoder && (r = attention(b, s, at, "cross_attn", n.cross, inner)) < 0))
+	if ((r = attention(b, s, at, "attn", n.attn, inner)) < 0 ||
+	    (decoder && (r = attention(b, s, at, "cross_attn", n.cross, inner)) < 0))
 		return r;
 	snprintf(name, sizeof(name), "blk.%" PRIu32 ".ffn_up.weight", at);
 	if ((r = implied_matrix(b, name, s, QUANT_MLP,
@@ -320,7 +327,7 @@ int config_implied_encoder_decoder(struct model_build *b, const struct hmn_model
 {
 	const struct arch_info *f = s->family;
 	uint64_t h = s->h, dec_layers = m->n_layer - s->enc_layers, stacks = dec_layers ? 2 : 1;
-	bool t5 = f->encdec == ENCDEC_T5 || f->encdec == ENCDEC_UMT5;
+	bool t5 = is_t5(f);
 	int r;
 
 	if ((r = implied_matrix(b, "token_embd.weight", s, QUANT_EMBED,
