@@ -29,8 +29,8 @@
 #include "model/model.h"
 #include "model/config-keys.h"
 #include "model/config-layers.h"
-#include "model/config-gemma3n.h"
 #include "model/config-encoder-decoder.h"
+#include "model/config-gemma3n.h"
 #include "model/config-hybrid.h"
 #include "model/quant.h"
 
