@@ -229,6 +229,283 @@ static void test_names(void)
 	is_u64(none, sizeof(not_split) / sizeof(not_split[0]), "five digits each, a part 1 to the count, or no split name");
 }
 
+/*
+ * The role llama.cpp's quantizer gives each tensor, pinned name by name
+ * (the answers of the needle-by-needle model_quant_role() it replaced):
+ * Llama (Hugging Face's, GGUF's, Meta's own), Mixtral, DeepSeek-V3's MLA,
+ * experts, next-token block and V3.2's indexer, Qwen2/3-MoE and Qwen3-Next,
+ * gpt-oss (MXFP4 and bf16) and Llama 4's 3-D experts, Gemma 3's and Qwen2-VL's
+ * vision, Gemma 3n's altup and laurel, Mamba, Nemotron-H, Jamba, Falcon,
+ * GPT-2, Phi-2/3, BERT, GPT-NeoX, OPT, T5, RWKV, LFM2, ChatGLM, DBRX,
+ * InternLM2, the quantized formats' and LoRA's names. Each name is a matrix.
+ */
+static void test_quant_roles(void)
+{
+	static const struct {
+		enum quant_role role;
+		const char *names; /* separated by spaces */
+	} roles[] = {
+		{ ROLE_TOKEN_EMBD,
+		  "model.embed_tokens.weight token_embd.weight model.layers.61.embed_tokens.weight "
+		  "blk.3.nextn.embed_tokens.weight language_model.model.embed_tokens.weight "
+		  "model.language_model.embed_tokens.weight per_layer_token_embd.weight "
+		  "transformer.word_embeddings.weight wte.weight transformer.wte.weight "
+		  "bert.embeddings.word_embeddings.weight roberta.embeddings.word_embeddings.weight "
+		  "gpt_neox.embed_in.weight model.decoder.embed_tokens.weight "
+		  "transformer.embedding.word_embeddings.weight" },
+		{ ROLE_OUTPUT,
+		  "lm_head.weight output.weight language_model.lm_head.weight embed_out.weight "
+		  "model.lm_head.weight" },
+		{ ROLE_ATTN_Q,
+		  "model.layers.0.self_attn.q_proj.weight blk.0.attn_q.weight "
+		  "language_model.model.layers.0.self_attn.q_proj.weight "
+		  "vision_tower.vision_model.encoder.layers.0.self_attn.q_proj.weight "
+		  "model.vision_tower.vision_model.encoder.layers.0.self_attn.q_proj.weight "
+		  "model.language_model.layers.0.self_attn.q_proj.weight v.blk.0.attn_q.weight "
+		  "model.decoder.layers.0.self_attn.q_proj.weight" },
+		{ ROLE_ATTN_K,
+		  "model.layers.0.self_attn.k_proj.weight blk.0.attn_k.weight "
+		  "vision_tower.vision_model.encoder.layers.0.self_attn.k_proj.weight "
+		  "v.blk.0.attn_k.weight" },
+		{ ROLE_ATTN_V,
+		  "model.layers.0.self_attn.v_proj.weight blk.0.attn_v.weight blk.0.attn_kv_b.weight "
+		  "blk.0.attn_qkv.weight "
+		  "vision_tower.vision_model.encoder.layers.0.self_attn.v_proj.weight "
+		  "v.blk.0.attn_v.weight backbone.layers.1.mixer.v_proj.weight "
+		  "transformer.h.0.self_attention.query_key_value.weight h.0.attn.c_attn.weight "
+		  "transformer.h.11.attn.c_attn.weight model.layers.0.self_attn.qkv_proj.weight "
+		  "gpt_neox.layers.0.attention.query_key_value.weight "
+		  "transformer.encoder.layers.0.self_attention.query_key_value.weight "
+		  "model.layers.0.self_attn.c_attn.weight model.layers.0.attn.c_attn.weight" },
+		{ ROLE_ATTN_OUTPUT,
+		  "model.layers.0.self_attn.o_proj.weight blk.0.attn_output.weight "
+		  "vision_tower.vision_model.encoder.layers.0.self_attn.out_proj.weight "
+		  "transformer.h.0.self_attention.dense.weight h.0.attn.c_proj.weight "
+		  "model.layers.0.self_attn.dense.weight gpt_neox.layers.0.attention.dense.weight "
+		  "model.decoder.layers.0.self_attn.out_proj.weight "
+		  "transformer.encoder.layers.0.self_attention.dense.weight "
+		  "encoder.layers.0.self_attn.out_proj.weight" },
+		{ ROLE_FFN_UP,
+		  "model.layers.0.mlp.up_proj.weight blk.0.ffn_up.weight blk.0.ffn_up.0.weight "
+		  "model.layers.3.mlp.shared_experts.up_proj.weight blk.3.ffn_up_shexp.weight "
+		  "model.layers.0.mlp.shared_expert.up_proj.weight "
+		  "language_model.model.layers.0.feed_forward.shared_expert.up_proj.weight "
+		  "vision_tower.vision_model.encoder.layers.0.mlp.fc1.weight v.blk.0.ffn_up.weight "
+		  "visual.blocks.0.mlp.fc1.weight backbone.layers.2.mixer.up_proj.weight "
+		  "transformer.h.0.mlp.dense_h_to_4h.weight h.0.mlp.c_fc.weight "
+		  "model.layers.0.mlp.fc1.weight model.layers.0.mlp.gate_up_proj.weight "
+		  "gpt_neox.layers.0.mlp.dense_h_to_4h.weight "
+		  "transformer.encoder.layers.0.mlp.dense_h_to_4h.weight "
+		  "model.layers.0.mlp.switch_mlp.up_proj.weight" },
+		{ ROLE_FFN_GATE,
+		  "model.layers.0.mlp.gate_proj.weight blk.0.ffn_gate.weight blk.0.ffn_gate.0.weight "
+		  "model.layers.3.mlp.shared_experts.gate_proj.weight blk.3.ffn_gate_shexp.weight "
+		  "blk.3.ffn_gate_inp_shexp.weight model.layers.0.mlp.shared_expert.gate_proj.weight "
+		  "blk.0.ffn_gate_inp_shexp.weight "
+		  "language_model.model.layers.0.feed_forward.shared_expert.gate_proj.weight "
+		  "language_model.model.layers.1.feed_forward.gate_proj.weight "
+		  "visual.blocks.0.mlp.gate_proj.weight model.layers.0.feed_forward.gate_proj.weight "
+		  "model.layers.0.mlp.switch_mlp.gate_proj.weight" },
+		{ ROLE_FFN_DOWN,
+		  "model.layers.0.mlp.down_proj.weight blk.0.ffn_down.weight blk.0.ffn_down.0.weight "
+		  "model.layers.3.mlp.shared_experts.down_proj.weight blk.3.ffn_down_shexp.weight "
+		  "model.layers.0.mlp.shared_expert.down_proj.weight "
+		  "language_model.model.layers.0.feed_forward.shared_expert.down_proj.weight "
+		  "vision_tower.vision_model.encoder.layers.0.mlp.fc2.weight v.blk.0.ffn_down.weight "
+		  "visual.blocks.0.mlp.fc2.weight backbone.layers.2.mixer.down_proj.weight "
+		  "model.layers.0.feed_forward.down_proj.weight "
+		  "transformer.h.0.mlp.dense_4h_to_h.weight h.0.mlp.c_proj.weight "
+		  "transformer.h.11.mlp.c_proj.weight model.layers.0.mlp.fc2.weight "
+		  "gpt_neox.layers.0.mlp.dense_4h_to_h.weight "
+		  "transformer.encoder.layers.0.mlp.dense_4h_to_h.weight "
+		  "model.layers.0.mlp.switch_mlp.down_proj.weight" },
+		{ ROLE_FFN_UP_EXPS,
+		  "model.layers.0.block_sparse_moe.experts.7.w3.weight "
+		  "layers.0.feed_forward.experts.0.w3.weight blk.0.ffn_up_exps.weight "
+		  "model.layers.3.mlp.experts.0.up_proj.weight "
+		  "model.layers.0.mlp.experts.127.up_proj.weight "
+		  "model.layers.0.mlp.experts.gate_up_proj_blocks "
+		  "model.layers.0.mlp.experts.gate_up_proj "
+		  "language_model.model.layers.0.feed_forward.experts.gate_up_proj "
+		  "model.layers.1.feed_forward.experts.0.up_proj.weight" },
+		{ ROLE_FFN_GATE_EXPS,
+		  "model.layers.0.block_sparse_moe.experts.0.w1.weight "
+		  "layers.0.feed_forward.experts.0.w1.weight blk.0.ffn_gate_exps.weight "
+		  "model.layers.3.mlp.experts.0.gate_proj.weight "
+		  "model.layers.0.mlp.experts.127.gate_proj.weight blk.0.ffn_gate_up_exps.weight "
+		  "model.layers.1.feed_forward.experts.0.gate_proj.weight" },
+		{ ROLE_FFN_DOWN_EXPS,
+		  "model.layers.0.block_sparse_moe.experts.0.w2.weight "
+		  "layers.0.feed_forward.experts.0.w2.weight blk.0.ffn_down_exps.weight "
+		  "model.layers.3.mlp.experts.255.down_proj.weight "
+		  "model.layers.0.mlp.experts.127.down_proj.weight "
+		  "model.layers.0.mlp.experts.down_proj_blocks model.layers.0.mlp.experts.down_proj "
+		  "language_model.model.layers.0.feed_forward.experts.down_proj "
+		  "model.layers.1.feed_forward.experts.0.down_proj.weight" },
+		{ ROLE_MATRIX,
+		  "rope_freqs.weight tok_embeddings.weight layers.0.attention.wq.weight "
+		  "layers.0.attention.wk.weight layers.0.attention.wv.weight "
+		  "layers.0.attention.wo.weight layers.0.feed_forward.w1.weight "
+		  "layers.0.feed_forward.w2.weight layers.0.feed_forward.w3.weight "
+		  "layers.0.feed_forward.gate.weight model.layers.0.self_attn.q_a_proj.weight "
+		  "model.layers.0.self_attn.q_b_proj.weight "
+		  "model.layers.0.self_attn.kv_a_proj_with_mqa.weight "
+		  "model.layers.0.self_attn.kv_b_proj.weight model.layers.61.eh_proj.weight "
+		  "model.layers.61.shared_head.head.weight blk.0.attn_q_a.weight blk.0.attn_q_b.weight "
+		  "blk.0.attn_kv_a_mqa.weight blk.0.attn_k_b.weight blk.0.attn_v_b.weight "
+		  "blk.3.nextn.eh_proj.weight blk.3.nextn.shared_head_head.weight "
+		  "model.layers.0.self_attn.indexer.wq_b.weight "
+		  "model.layers.0.self_attn.indexer.wk.weight "
+		  "model.layers.0.self_attn.indexer.weights_proj.weight blk.0.indexer.proj.weight "
+		  "model.layers.0.linear_attn.in_proj_qkvz.weight "
+		  "model.layers.0.linear_attn.in_proj_ba.weight "
+		  "model.layers.0.linear_attn.out_proj.weight blk.0.ssm_ba.weight "
+		  "blk.0.attn_gate.weight blk.0.attn_sinks.weight "
+		  "language_model.model.layers.0.feed_forward.router.weight "
+		  "vision_tower.vision_model.embeddings.patch_embedding.weight "
+		  "vision_tower.vision_model.embeddings.position_embedding.weight "
+		  "vision_tower.vision_model.encoder.layers.0.layer_norm1.weight "
+		  "multi_modal_projector.mm_input_projection_weight "
+		  "multi_modal_projector.linear_1.weight multi_modal_projector.linear_2.weight "
+		  "v.blk.0.attn_out.weight v.blk.0.ln1.weight v.patch_embd.weight v.post_ln.weight "
+		  "mm.input_projection.weight mm.0.weight mm.2.weight visual.blocks.0.attn.qkv.weight "
+		  "visual.blocks.0.attn.proj.weight visual.merger.mlp.0.weight "
+		  "visual.patch_embed.proj.weight "
+		  "model.language_model.layers.0.per_layer_input_gate.weight "
+		  "model.language_model.layers.0.per_layer_projection.weight "
+		  "model.language_model.embed_tokens_per_layer.weight blk.0.inp_gate.weight "
+		  "blk.0.proj.weight backbone.embeddings.weight backbone.layers.0.mixer.in_proj.weight "
+		  "backbone.layers.0.mixer.out_proj.weight backbone.layers.0.mixer.x_proj.weight "
+		  "backbone.layers.0.mixer.dt_proj.weight backbone.layers.1.mixer.q_proj.weight "
+		  "backbone.layers.1.mixer.k_proj.weight backbone.layers.1.mixer.o_proj.weight "
+		  "backbone.norm_f.weight blk.0.ssm_in.weight blk.0.ssm_x.weight blk.0.ssm_dt.weight "
+		  "blk.0.ssm_out.weight model.layers.0.mamba.in_proj.weight "
+		  "model.layers.0.mamba.x_proj.weight model.layers.0.mamba.dt_proj.weight "
+		  "model.layers.0.mamba.out_proj.weight model.layers.1.feed_forward.router.weight "
+		  "transformer.h.0.ln_attn.weight transformer.h.0.ln_mlp.weight transformer.ln_f.weight "
+		  "h.0.ln_1.weight ln_f.weight bert.embeddings.token_type_embeddings.weight "
+		  "bert.embeddings.LayerNorm.weight bert.encoder.layer.0.attention.self.query.weight "
+		  "bert.encoder.layer.0.attention.self.key.weight "
+		  "bert.encoder.layer.0.attention.self.value.weight "
+		  "bert.encoder.layer.0.attention.output.dense.weight "
+		  "bert.encoder.layer.0.intermediate.dense.weight "
+		  "bert.encoder.layer.0.output.dense.weight bert.pooler.dense.weight "
+		  "cls.predictions.transform.dense.weight model.decoder.layers.0.fc1.weight "
+		  "model.decoder.layers.0.fc2.weight "
+		  "encoder.block.0.layer.0.SelfAttention.relative_attention_bias.weight "
+		  "blk.0.channel_mix_key.weight rwkv.blocks.0.attention.key.weight "
+		  "blk.0.shortconv.in_proj.weight blk.0.shortconv.out_proj.weight "
+		  "model.layers.0.conv.conv.weight model.layers.0.conv.in_proj.weight "
+		  "model.layers.0.feed_forward.w1.weight transformer.output_layer.weight "
+		  "transformer.blocks.0.ffn.router.layer.weight "
+		  "transformer.blocks.0.norm_attn_norm.attn.Wqkv.weight "
+		  "transformer.blocks.0.norm_attn_norm.attn.out_proj.weight model.tok_embeddings.weight "
+		  "model.layers.0.attention.wqkv.weight model.layers.0.attention.wo.weight "
+		  "model.layers.0.feed_forward.w3.weight model.layers.0.feed_forward.w2.weight "
+		  "model.layers.0.mlp.down_proj.qweight model.layers.0.self_attn.q_proj.qweight "
+		  "model.vision_embed_tokens.img_projection.0.weight lm_head.weight.weight "
+		  "lora_A.weight base_model.model.model.layers.0.self_attn.q_proj.lora_A.weight "
+		  "base_model.model.model.layers.0.self_attn.q_proj.lora_B.weight "
+		  "base_model.model.model.layers.0.mlp.down_proj.lora_B.weight "
+		  "model.layers.0.self_attn.v_proj.base_layer.weight" },
+		{ ROLE_KEPT,
+		  "model.layers.0.input_layernorm.weight model.layers.0.post_attention_layernorm.weight "
+		  "model.layers.31.self_attn.rotary_emb.inv_freq model.norm.weight "
+		  "blk.0.attn_norm.weight blk.0.ffn_norm.weight output_norm.weight "
+		  "layers.0.attention_norm.weight layers.0.ffn_norm.weight norm.weight "
+		  "model.layers.0.block_sparse_moe.gate.weight blk.0.ffn_gate_inp.weight "
+		  "model.layers.0.self_attn.q_a_layernorm.weight "
+		  "model.layers.0.self_attn.kv_a_layernorm.weight model.layers.3.mlp.gate.weight "
+		  "model.layers.3.mlp.gate.e_score_correction_bias "
+		  "model.layers.3.mlp.experts.0.gate_proj.weight_scale_inv model.layers.61.enorm.weight "
+		  "model.layers.61.hnorm.weight model.layers.61.shared_head.norm.weight "
+		  "blk.0.attn_q_a_norm.weight blk.0.attn_kv_a_norm.weight blk.3.exp_probs_b.bias "
+		  "model.layers.0.self_attn.indexer.k_proj.weight "
+		  "model.layers.0.self_attn.indexer.q_proj.weight blk.0.indexer.k_proj.weight "
+		  "model.layers.0.self_attn.q_norm.weight model.layers.0.self_attn.k_norm.weight "
+		  "model.layers.0.mlp.shared_expert_gate.weight "
+		  "model.layers.0.linear_attn.conv1d.weight model.layers.0.linear_attn.norm.weight "
+		  "model.layers.0.linear_attn.A_log model.layers.0.linear_attn.dt_bias "
+		  "model.layers.0.mlp.router.weight model.layers.0.mlp.router.bias "
+		  "model.layers.0.mlp.experts.gate_up_proj_scales "
+		  "model.layers.0.mlp.experts.gate_up_proj_bias "
+		  "model.layers.0.mlp.experts.down_proj_scales "
+		  "model.layers.0.mlp.experts.down_proj_bias model.layers.0.self_attn.sinks "
+		  "blk.0.ffn_down_exps.bias language_model.model.norm.weight "
+		  "vision_tower.vision_model.post_layernorm.weight "
+		  "multi_modal_projector.mm_soft_emb_norm.weight v.position_embd.weight "
+		  "mm.soft_emb_norm.weight model.language_model.layers.0.altup.correction_coefs.weight "
+		  "model.language_model.layers.0.altup.prediction_coefs.weight "
+		  "model.language_model.layers.0.altup.modality_router.weight "
+		  "model.language_model.layers.0.altup.router_norm.weight "
+		  "model.language_model.layers.0.laurel.linear_left.weight "
+		  "model.language_model.layers.0.laurel.linear_right.weight "
+		  "model.language_model.altup_projections.0.weight "
+		  "model.language_model.altup_unembed_projections.0.weight "
+		  "model.language_model.per_layer_model_projection.weight per_layer_model_proj.weight "
+		  "per_layer_proj_norm.weight altup_proj.weight altup_unembd_proj.weight "
+		  "blk.0.altup_correct_coef.weight blk.0.altup_predict_coef.weight "
+		  "blk.0.altup_router.weight blk.0.laurel_l.weight blk.0.laurel_r.weight "
+		  "backbone.layers.0.mixer.conv1d.weight backbone.layers.0.mixer.conv1d.bias "
+		  "backbone.layers.0.mixer.A_log backbone.layers.0.mixer.D "
+		  "backbone.layers.0.mixer.dt_bias backbone.layers.0.mixer.norm.weight "
+		  "backbone.layers.0.norm.weight blk.0.ssm_conv1d.weight blk.0.ssm_a blk.0.ssm_d "
+		  "blk.0.ssm_norm.weight model.layers.0.mamba.conv1d.weight "
+		  "transformer.h.0.input_layernorm.weight wpe.weight transformer.wpe.weight "
+		  "model.final_layernorm.weight bert.embeddings.position_embeddings.weight "
+		  "token_types.weight position_embd.weight blk.0.attn_output_norm.weight "
+		  "blk.0.layer_output_norm.weight gpt_neox.final_layer_norm.weight "
+		  "model.decoder.embed_positions.weight model.decoder.final_layer_norm.weight "
+		  "enc.blk.0.attn_rel_b.weight dec.blk.0.attn_rel_b.weight blk.0.time_mix_key.weight "
+		  "blk.0.time_mix_value.weight blk.0.time_mix_output.weight blk.0.time_mix_w1.weight "
+		  "rwkv.blocks.0.attention.time_mix_key blk.0.shortconv.conv.weight "
+		  "transformer.blocks.0.ffn.experts.mlp.w1 transformer.blocks.0.ffn.experts.mlp.v1 "
+		  "transformer.blocks.0.ffn.experts.mlp.w2 model.layers.0.mlp.down_proj.qzeros "
+		  "model.layers.0.mlp.down_proj.scales model.layers.0.mlp.down_proj.g_idx "
+		  "model.layers.0.self_attn.v_proj.weight_packed "
+		  "model.layers.0.self_attn.v_proj.weight_scale "
+		  "model.layers.0.mlp.gate_proj.weight.absmax "
+		  "model.layers.0.mlp.gate_proj.weight.quant_state.bitsandbytes__nf4 "
+		  "model.layers.0.mlp.experts.0.down_proj.weight_scale "
+		  "model.layers.0.mlp.experts.0.down_proj.weight_scale_2 "
+		  "model.layers.0.self_attn.o_proj.biases model.layers.0.self_attn.attn_sink "
+		  "blk.0.ffn_gate_tid2eid.weight blk.0.attn_qkv.bias blk.0.ffn_act.beta" },
+		/* Made-up names: a module's name anywhere in the name counts, as it always did. */
+		{ ROLE_ATTN_V,
+		  "model.layers.0.v_proj.weight.scale.qweight" },
+		{ ROLE_FFN_UP,
+		  "blk.0.ffn_upper.weight" },
+		{ ROLE_FFN_UP_EXPS,
+		  "x_exps.w3.weight" },
+		{ ROLE_FFN_DOWN_EXPS,
+		  "model.layers.0.ffn_down_exps_scale.qweight a.experts.b.w2.weight" },
+		{ ROLE_MATRIX,
+		  "mm_input_projection_weight weight .weight" },
+		{ ROLE_KEPT,
+		  "blk.0.my_altup_thing.weight model.layers.0.norm.weight.lora.weight" },
+	};
+	for (size_t i = 0; i < sizeof(roles) / sizeof(roles[0]); i++) {
+		unsigned wrong = 0, count = 0;
+		for (const char *p = roles[i].names; *p;) {
+			size_t n = strcspn(p, " ");
+			enum quant_role got = model_quant_role(p, n, 2);
+			count++;
+			if (got != roles[i].role) {
+				printf("#   %.*s: role %d, want %d\n", (int)n, p, (int)got, (int)roles[i].role);
+				wrong++;
+			}
+			p += n + (p[n] == ' ');
+		}
+		ok(!wrong && count, "%u names of role %d as before", count, (int)roles[i].role);
+	}
+	ok(model_quant_role("blk.0.attn_q.weight", 19, 1) == ROLE_KEPT &&
+	   model_quant_role("model.layers.0.mlp.experts.down_proj", 36, 3) == ROLE_FFN_DOWN_EXPS &&
+	   model_quant_role("token_embd.weight", 17, 2) == ROLE_TOKEN_EMBD &&
+	   model_quant_role("token_embd.weightX", 17, 2) == ROLE_TOKEN_EMBD &&
+	   model_quant_role("token_embd.weight", 16, 2) == ROLE_KEPT,
+	   "a vector is kept; 3-D experts split; the length given is the name's");
+}
+
 static void test_attention(void)
 {
 	/* Llama-2-7B's layer, 4096 tokens, f16: Q, K, V and the output 32 MiB each; scores 1 GiB twice. */
@@ -5440,6 +5717,7 @@ int main(void)
 	snprintf(models, sizeof(models), "%s", dir ? dir : "models");
 	test_dtypes();
 	test_names();
+	test_quant_roles();
 	test_attention();
 	test_gguf_models();
 	test_safetensors_models();
