@@ -234,8 +234,8 @@ static bool ends_with(const char *s, size_t n, const struct affix *a)
 
 /*
  * memchr() to each place the needle's first byte is, memcmp() there alone:
- * model_quant_role() looks for some forty needles in every tensor's name,
- * and a memcmp() at each byte of each name was 82% of reading DeepSeek-V3.
+ * a memcmp() at each byte of each name was 82% of reading DeepSeek-V3 when
+ * model_quant_role() looked for its forty needles this way.
  */
 static bool contains(const char *s, size_t n, const char *needle)
 {
@@ -369,15 +369,144 @@ static bool ends(const char *s, size_t n, const char *suffix)
 	return n >= k && !memcmp(s + n - k, suffix, k);
 }
 
-static bool contains_any(const char *s, size_t n, const char *const *needles, size_t count)
+/*
+ * What model_quant_role() looks for in a name, one bit each: a name is read
+ * once for all of them, a switch on a byte choosing the few that can be
+ * there (some forty needles, each looked for through the whole name, were
+ * 3,400 instructions a name and a third of hmn fit on DeepSeek-R1's
+ * config.json).
+ */
+enum role_mark {
+	MARK_KEPT = 1 << 0,    /* a matrix the converter writes in f32 */
+	MARK_ATTN_V = 1 << 1,
+	MARK_ATTN_K = 1 << 2,
+	MARK_ATTN_Q = 1 << 3,
+	MARK_ATTN_OUTPUT = 1 << 4,
+	MARK_FFN_UP = 1 << 5,
+	MARK_FFN_GATE = 1 << 6,
+	MARK_FFN_DOWN = 1 << 7,
+	MARK_EXPERTS = 1 << 8, /* a mixture's experts, in GGUF's or Hugging Face's names */
+};
+
+/*
+ * Is word in s (n bytes) with its byte number anchor at s[at]? The mark if
+ * so, else 0. word is a literal: memcmp() of a known length is a compare or two.
+ */
+#define WORD_AT(s, n, at, anchor, word, mark)                                                              \
+	((at) + 1 > (anchor) && (n) - ((at) - (anchor)) >= sizeof(word) - 1 &&                            \
+			 !memcmp((s) + (at) - (anchor), word, sizeof(word) - 1) ? (mark) : 0)
+/* Do s's first end bytes end with module? */
+#define MODULE(s, end, module, mark) WORD_AT(s, end, (end) - 1, sizeof(module) - 2, module, mark)
+
+/*
+ * The modules each role is known by where ".weight" follows them, by their
+ * last byte; s[end] is the '.' of a ".weight" (at the name's end in every
+ * checkpoint's, but any one counts).
+ */
+static unsigned module_marks(const char *s, size_t end)
 {
-	for (size_t i = 0; i < count; i++)
-		if (contains(s, n, needles[i]))
-			return true;
-	return false;
+	switch (end ? s[end - 1] : 0) {
+	case 'm':
+		return MODULE(s, end, "norm", MARK_KEPT);
+	case 'p':
+		return MODULE(s, end, "ffn_gate_inp", MARK_KEPT);
+	case 'd':
+		return MODULE(s, end, "ffn_gate_tid2eid", MARK_KEPT) | MODULE(s, end, "conv1d", MARK_KEPT);
+	case 'b':
+		return MODULE(s, end, "attn_rel_b", MARK_KEPT) | MODULE(s, end, "attn_kv_b", MARK_ATTN_V);
+	case 'e':
+		return MODULE(s, end, "wpe", MARK_KEPT) | MODULE(s, end, ".mlp.gate", MARK_KEPT) |
+		       MODULE(s, end, "block_sparse_moe.gate", MARK_KEPT) |
+		       MODULE(s, end, "shared_expert_gate", MARK_KEPT) |
+		       MODULE(s, end, "query_key_value", MARK_ATTN_V) |
+		       MODULE(s, end, "self_attn.dense", MARK_ATTN_OUTPUT) |
+		       MODULE(s, end, "attention.dense", MARK_ATTN_OUTPUT);
+	case 'r':
+		return MODULE(s, end, ".mlp.router", MARK_KEPT);
+	case 'v':
+		return MODULE(s, end, "shortconv.conv", MARK_KEPT) | MODULE(s, end, "attn_qkv", MARK_ATTN_V) |
+		       MODULE(s, end, "attn_v", MARK_ATTN_V);
+	case 'n':
+		return MODULE(s, end, "attn.c_attn", MARK_ATTN_V);
+	case 'k':
+		return MODULE(s, end, "attn_k", MARK_ATTN_K);
+	case 'q':
+		return MODULE(s, end, "attn_q", MARK_ATTN_Q);
+	case 't':
+		return MODULE(s, end, "attn_output", MARK_ATTN_OUTPUT);
+	case 'c':
+		return MODULE(s, end, "mlp.c_fc", MARK_FFN_UP);
+	case 'h':
+		return MODULE(s, end, "dense_h_to_4h", MARK_FFN_UP) | MODULE(s, end, "dense_4h_to_h", MARK_FFN_DOWN);
+	case '1':
+		return MODULE(s, end, "mlp.fc1", MARK_FFN_UP);
+	case '2':
+		return MODULE(s, end, "mlp.fc2", MARK_FFN_DOWN);
+	case 'j':
+		return MODULE(s, end, "indexer.k_proj", MARK_KEPT) | MODULE(s, end, "indexer.q_proj", MARK_KEPT) |
+		       MODULE(s, end, "qkv_proj", MARK_ATTN_V) | MODULE(s, end, "v_proj", MARK_ATTN_V) |
+		       MODULE(s, end, "self_attn.k_proj", MARK_ATTN_K) |
+		       MODULE(s, end, "self_attn.q_proj", MARK_ATTN_Q) |
+		       MODULE(s, end, "self_attn.o_proj", MARK_ATTN_OUTPUT) |
+		       MODULE(s, end, "self_attn.out_proj", MARK_ATTN_OUTPUT) |
+		       MODULE(s, end, "attn.c_proj", MARK_ATTN_OUTPUT) | MODULE(s, end, "up_proj", MARK_FFN_UP) |
+		       MODULE(s, end, "gate_proj", MARK_FFN_GATE) | MODULE(s, end, "down_proj", MARK_FFN_DOWN) |
+		       MODULE(s, end, "mlp.c_proj", MARK_FFN_DOWN);
+	default:
+		return 0;
+	}
 }
-#define CONTAINS_ANY(s, n, ...) \
-	contains_any(s, n, (const char *const[]){ __VA_ARGS__ }, sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(char *))
+
+/* The words that count wherever they are and have an underscore, by the byte after it: s[at] is a '_'. */
+static unsigned underscore_marks(const char *s, size_t n, size_t at)
+{
+	switch (at + 1 < n ? s[at + 1] : 0) {
+	case 'e':
+		return WORD_AT(s, n, at, 0, "_exps", MARK_EXPERTS) | WORD_AT(s, n, at, 8, "position_embd", MARK_KEPT) |
+		       WORD_AT(s, n, at, 3, "pos_embd", MARK_KEPT) |
+		       WORD_AT(s, n, at, 8, "position_embeddings", MARK_KEPT);
+	case 'u':
+		return WORD_AT(s, n, at, 3, "ffn_up", MARK_FFN_UP);
+	case 'g':
+		return WORD_AT(s, n, at, 3, "ffn_gate", MARK_FFN_GATE);
+	case 'd':
+		return WORD_AT(s, n, at, 3, "ffn_down", MARK_FFN_DOWN);
+	case 'l':
+		return WORD_AT(s, n, at, 3, "per_layer_model_proj", MARK_KEPT);
+	case 't':
+		return WORD_AT(s, n, at, 5, "token_types", MARK_KEPT);
+	case 'c':
+		return WORD_AT(s, n, at, 3, "ssm_conv1d", MARK_KEPT);
+	case 'm':
+		return WORD_AT(s, n, at, 4, "time_mix_", MARK_KEPT);
+	case 'p':
+		return WORD_AT(s, n, at, 5, "embed_positions", MARK_KEPT);
+	default:
+		return 0;
+	}
+}
+
+/*
+ * Every mark of s's (n bytes): the modules before each ".weight", the words
+ * anywhere, each looked for where its rarest byte is (an underscore, a 'u',
+ * an 'x': 'a', 'l' and '.' are in every name, some many times).
+ */
+static unsigned role_marks(const char *s, size_t n)
+{
+	const char *end = s + n;
+	unsigned marks = 0;
+	for (const char *p = s; (p = memchr(p, 'w', (size_t)(end - p))); p++)
+		if (p > s && p[-1] == '.' && (size_t)(end - p) >= 6 && !memcmp(p, "weight", 6))
+			marks |= module_marks(s, (size_t)(p - 1 - s));
+	for (const char *p = s; (p = memchr(p, '_', (size_t)(end - p))); p++)
+		marks |= underscore_marks(s, n, (size_t)(p - s));
+	for (const char *p = s; (p = memchr(p, 'u', (size_t)(end - p))); p++)
+		marks |= WORD_AT(s, n, (size_t)(p - s), 3, "altup", MARK_KEPT) |
+			 WORD_AT(s, n, (size_t)(p - s), 2, "laurel", MARK_KEPT);
+	for (const char *p = s; (p = memchr(p, 'x', (size_t)(end - p))); p++)
+		marks |= WORD_AT(s, n, (size_t)(p - s), 2, ".experts.", MARK_EXPERTS);
+	return marks;
+}
 
 /*
  * llama-quant.cpp's tensor_get_category() and tensor_allows_quantization()
@@ -397,37 +526,32 @@ enum quant_role model_quant_role(const char *s, size_t n, size_t n_dims)
 	    ends(s, n, "embed_tokens.weight") || ends(s, n, "wte.weight") || ends(s, n, "embed_in.weight") ||
 	    ends(s, n, "word_embeddings.weight"))
 		return ROLE_TOKEN_EMBD;
-	/* gpt-oss's experts, 3-D tensors without a .weight (ffn_gate_up_exps and ffn_down_exps in a GGUF). */
-	if (contains(s, n, ".experts.") && (ends(s, n, "gate_up_proj") || ends(s, n, "gate_up_proj_blocks")))
-		return ROLE_FFN_UP_EXPS;
-	if (contains(s, n, ".experts.") && (ends(s, n, "down_proj") || ends(s, n, "down_proj_blocks")))
-		return ROLE_FFN_DOWN_EXPS;
-	/* What it never quantizes (the converter writes them in f32). */
-	if (!ends(s, n, "weight") || contains(s, n, "_norm.weight") || contains(s, n, "norm.weight") ||
-	    CONTAINS_ANY(s, n, "ffn_gate_inp.weight", "ffn_gate_tid2eid.weight", "altup", "laurel", "per_layer_model_proj",
-			 "position_embd", "pos_embd", "token_types", "ssm_conv1d", "shortconv.conv.weight",
-			 "indexer.k_proj.weight", "indexer.q_proj.weight", "time_mix_", "attn_rel_b.weight",
-			 "conv1d.weight", "wpe.weight", "embed_positions", "position_embeddings", ".mlp.gate.weight",
-			 "block_sparse_moe.gate.weight", ".mlp.router.weight", "shared_expert_gate.weight"))
+	if (!ends(s, n, "weight")) {
+		/* gpt-oss's experts, 3-D tensors without a .weight (ffn_gate_up_exps and ffn_down_exps in a GGUF). */
+		if ((ends(s, n, "gate_up_proj") || ends(s, n, "gate_up_proj_blocks")) && contains(s, n, ".experts."))
+			return ROLE_FFN_UP_EXPS;
+		if ((ends(s, n, "down_proj") || ends(s, n, "down_proj_blocks")) && contains(s, n, ".experts."))
+			return ROLE_FFN_DOWN_EXPS;
+		/* What it never quantizes (the converter writes them in f32). */
 		return ROLE_KEPT;
-	if (CONTAINS_ANY(s, n, "attn_qkv.weight", "attn_kv_b.weight", "attn_v.weight", "qkv_proj.weight", "v_proj.weight",
-			 "query_key_value.weight", "attn.c_attn.weight"))
+	}
+	unsigned marks = role_marks(s, n);
+	if (marks & MARK_KEPT)
+		return ROLE_KEPT;
+	if (marks & MARK_ATTN_V)
 		return ROLE_ATTN_V;
-	if (CONTAINS_ANY(s, n, "attn_k.weight", "self_attn.k_proj.weight"))
+	if (marks & MARK_ATTN_K)
 		return ROLE_ATTN_K;
-	if (CONTAINS_ANY(s, n, "attn_q.weight", "self_attn.q_proj.weight"))
+	if (marks & MARK_ATTN_Q)
 		return ROLE_ATTN_Q;
-	if (CONTAINS_ANY(s, n, "attn_output.weight", "self_attn.o_proj.weight", "self_attn.out_proj.weight",
-			 "self_attn.dense.weight", "attention.dense.weight", "attn.c_proj.weight"))
+	if (marks & MARK_ATTN_OUTPUT)
 		return ROLE_ATTN_OUTPUT;
-	bool experts = contains(s, n, "_exps") || contains(s, n, ".experts.");
-	if (CONTAINS_ANY(s, n, "ffn_up", "up_proj.weight", "mlp.c_fc.weight", "dense_h_to_4h.weight", "mlp.fc1.weight") ||
-	    (experts && ends(s, n, ".w3.weight")))
+	bool experts = marks & MARK_EXPERTS;
+	if ((marks & MARK_FFN_UP) || (experts && ends(s, n, ".w3.weight")))
 		return experts ? ROLE_FFN_UP_EXPS : ROLE_FFN_UP;
-	if (CONTAINS_ANY(s, n, "ffn_gate", "gate_proj.weight") || (experts && ends(s, n, ".w1.weight")))
+	if ((marks & MARK_FFN_GATE) || (experts && ends(s, n, ".w1.weight")))
 		return experts ? ROLE_FFN_GATE_EXPS : ROLE_FFN_GATE;
-	if (CONTAINS_ANY(s, n, "ffn_down", "down_proj.weight", "mlp.c_proj.weight", "dense_4h_to_h.weight",
-			 "mlp.fc2.weight") || (experts && ends(s, n, ".w2.weight")))
+	if ((marks & MARK_FFN_DOWN) || (experts && ends(s, n, ".w2.weight")))
 		return experts ? ROLE_FFN_DOWN_EXPS : ROLE_FFN_DOWN;
 	return ROLE_MATRIX;
 }
