@@ -797,6 +797,36 @@ static const char *beside_name(const char *file, const char *name, char *buf, si
 	return buf;
 }
 
+static int read_gptq(const struct qctx *c, const cJSON *qc, struct quant *q)
+{
+	return read_gptq_awq(c, qc, false, q);
+}
+
+static int read_awq(const struct qctx *c, const cJSON *qc, struct quant *q)
+{
+	return read_gptq_awq(c, qc, true, q);
+}
+
+/*
+ * Each quantization_config.quant_method hmn reads (transformers'
+ * QuantizationMethod's values) and its reader; a method not here is said
+ * as unknown, its weights priced in the float type.
+ */
+static const struct quant_method {
+	const char *name;
+	int (*read)(const struct qctx *c, const cJSON *qc, struct quant *q);
+} methods[] = {
+	{ "bitsandbytes", read_bnb },
+	{ "gptq", read_gptq },
+	{ "awq", read_awq },
+	{ "fp8", read_fp8 },
+	{ "fbgemm_fp8", read_fbgemm_fp8 },
+	{ "mxfp4", read_mxfp4 },
+	{ "exl2", read_exl2 },
+	{ "compressed-tensors", read_compressed },
+	{ "modelopt", read_modelopt_algo },
+};
+
 /* What quant_read() reads, into q (zeroed by the caller); partly written on failure. */
 static int read_quant(const char *file, const cJSON *root, const cJSON *modelopt, const cJSON *gptq, struct quant *q,
 		      struct model_error *e)
@@ -836,24 +866,9 @@ static int read_quant(const char *file, const cJSON *root, const cJSON *modelopt
 			method = "bitsandbytes";
 		if (!method)
 			return q_missing(&c, "quant_method");
-		if (!strcmp(method, "bitsandbytes"))
-			return read_bnb(&c, qc, q);
-		if (!strcmp(method, "gptq"))
-			return read_gptq_awq(&c, qc, false, q);
-		if (!strcmp(method, "awq"))
-			return read_gptq_awq(&c, qc, true, q);
-		if (!strcmp(method, "fp8"))
-			return read_fp8(&c, qc, q);
-		if (!strcmp(method, "fbgemm_fp8"))
-			return read_fbgemm_fp8(&c, qc, q);
-		if (!strcmp(method, "mxfp4"))
-			return read_mxfp4(&c, qc, q);
-		if (!strcmp(method, "exl2"))
-			return read_exl2(&c, qc, q);
-		if (!strcmp(method, "compressed-tensors"))
-			return read_compressed(&c, qc, q);
-		if (!strcmp(method, "modelopt"))
-			return read_modelopt_algo(&c, qc, q);
+		for (size_t i = 0; i < sizeof(methods) / sizeof(methods[0]); i++)
+			if (!strcmp(method, methods[i].name))
+				return methods[i].read(&c, qc, q);
 		printable_name(method, q->unknown, sizeof(q->unknown));
 		return 0;
 	}
@@ -867,7 +882,7 @@ static int read_quant(const char *file, const cJSON *root, const cJSON *modelopt
 		struct qctx gc = { .file = beside_name(file, "quantize_config.json", side, sizeof(side)), .where = "", .e = e };
 		if (!cJSON_IsObject(gptq))
 			return model_fail(e, -EINVAL, "quantize_config.json beside %s: not a JSON object", file);
-		return read_gptq_awq(&gc, gptq, false, q);
+		return read_gptq(&gc, gptq, q);
 	}
 	return 0;
 }
