@@ -233,10 +233,25 @@ static enum hmn_dtype rules(enum hmn_dtype ft, enum quant_role role, const struc
 	return t;
 }
 
+/*
+ * Experts stored in MXFP4 (gpt-oss's checkpoints) stay MXFP4 in every
+ * GGUF made of them: convert_hf_to_gguf.py repacks them as they are, even
+ * for --outtype f16, and each published quantization of gpt-oss keeps
+ * them (its Q8_0 and its MXFP4 files are within 1%: 12.1 GB for the 20B);
+ * the file type sets the type of the rest.
+ */
+static bool experts_kept_mxfp4(enum quant_role role, const struct quant_place *q)
+{
+	bool experts = role == ROLE_FFN_UP_EXPS || role == ROLE_FFN_GATE_EXPS || role == ROLE_FFN_DOWN_EXPS;
+	return experts && q->m->quantization && !strcmp(q->m->quantization, "mxfp4");
+}
+
 enum hmn_dtype model_quant_type(enum hmn_dtype ftype, enum quant_role role, const struct quant_place *q)
 {
 	enum hmn_dtype base = dtype_file_type_base(ftype);
 	if (base == HMN_DTYPE_NONE || role == ROLE_KEPT)
 		return HMN_DTYPE_NONE;
+	if (experts_kept_mxfp4(role, q))
+		return HMN_DTYPE_MXFP4;
 	return fallback(rules(ftype, role, q, base), q->rows);
 }

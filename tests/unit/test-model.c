@@ -5673,6 +5673,23 @@ static void test_file_types(void)
 	} else {
 		ok(0, "mixtral-8x7b.Q4_0.gguf");
 	}
+	/*
+	 * gpt-oss-20b's experts are MXFP4 in its checkpoint and stay so in every
+	 * GGUF of it (convert_hf_to_gguf.py repacks them as they are); the file
+	 * type sets the rest. Published: unsloth's gpt-oss-20b-Q4_K_M.gguf 11.6 GB,
+	 * its Q8_0 12.1 GB, ggml-org's MXFP4 12.1 GB. Requantized as llama.cpp's
+	 * rules alone say (rows of 2880, not whole blocks of 256: Q5_0 and Q8_0),
+	 * hmn priced Q4_K_M at 15.8 GB and Q8_0 at 22.2 GB.
+	 */
+	if ((m = fixture_config("gpt-oss-20b"))) {
+		uint64_t q4 = weights_as(m, "Q4_K_M"), q8 = weights_as(m, "Q8_0"), mx = weights_as(m, "MXFP4_MOE");
+		is_u64(q4, 11611750656ull, "gpt-oss-20b Q4_K_M: its experts stay mxfp4 (unsloth's file: 11.6 GB)");
+		is_u64(q8, mx, "gpt-oss-20b Q8_0: as its MXFP4_MOE file, the rest q8_0 in both (12.1 GB published)");
+		is_u64(mx, 12096558336ull, "gpt-oss-20b MXFP4_MOE: 12.1 GB, as ggml-org's file");
+		hmn_model_free(m);
+	} else {
+		ok(0, "gpt-oss-20b's config.json");
+	}
 	/* Qwen3-30B-A3B's shape (128 experts): no 8-expert rule; its safetensors and config agree. */
 	struct hmn_model *folder = open_model("Qwen3-30B-A3B"), *config = open_model("Qwen3-30B-A3B/config.json");
 	if (folder && config) {
