@@ -306,7 +306,8 @@ static enum tensor_place place_of(const char *s, size_t n)
  * MiniCPM-V (vpm., resampler.), Molmo (model.vision_backbone.), Qwen-VL
  * (transformer.visual.), the original LLaVA's mm_projector, Idefics 3
  * (model.connector.), InternVL (mlp1.), Phi-3-vision
- * (model.vision_embed_tokens.), Mistral's own consolidated.safetensors
+ * (model.vision_embed_tokens.), Fuyu (vision_embed_tokens.: adept/fuyu-8b's
+ * patch projection, top level), Mistral's own consolidated.safetensors
  * (vision_encoder., vision_language_adapter., patch_merger.,
  * pre_mm_projector_norm.: vLLM's pixtral.py loads them by these), Gemma 3n's
  * audio tower and its embedders (model.audio_tower., model.embed_audio.,
@@ -320,7 +321,7 @@ bool model_is_vision_tensor(const char *s, size_t n)
 		AFFIX("vision_tower."), AFFIX("vision_model."), AFFIX("visual."), AFFIX("multi_modal_projector."),
 		AFFIX("vpm."), AFFIX("resampler."), AFFIX("transformer.visual."), AFFIX("mm_projector."),
 		AFFIX("mlp1."), AFFIX("vision_encoder."), AFFIX("vision_language_adapter."), AFFIX("patch_merger."),
-		AFFIX("pre_mm_projector_norm."),
+		AFFIX("pre_mm_projector_norm."), AFFIX("vision_embed_tokens."), /* Fuyu's, saved before transformers 4.52 */
 	};
 	/* The same under "model.": the newer transformers' layout, Molmo's, Idefics 3's, Phi-3-vision's, Gemma 3n's. */
 	static const struct affix under_model[] = {

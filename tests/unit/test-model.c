@@ -2045,11 +2045,13 @@ static void test_mtp_and_gemma3n(void)
 		hmn_model_free(m);
 		free(text);
 	}
-	/* Gemma 3n's audio tower and embedders are the vision part by their names, its text model's layers not. */
+	/* The vision part by its names: Gemma 3n's audio tower and embedders, Fuyu's patch projection; not text layers. */
 	static const char *const towers[] = {
 		"model.audio_tower.conformer.0.ffw_layer_start.ffw_layer_1.weight",
 		"model.embed_audio.embedding_projection.weight", "model.embed_vision.embedding.weight",
 		"model.vision_tower.timm_model.blocks.0.0.conv_exp.weight",
+		/* adept/fuyu-8b's patch projection, at the top level (saved before transformers 4.52) */
+		"vision_embed_tokens.weight", "vision_embed_tokens.bias", "model.vision_embed_tokens.weight",
 	};
 	for (size_t i = 0; i < sizeof(towers) / sizeof(towers[0]); i++)
 		ok(model_is_vision_tensor(towers[i], strlen(towers[i])), "%s is the vision part", towers[i]);
