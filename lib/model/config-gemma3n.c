@@ -42,6 +42,44 @@
 #include "model/config-gemma3n.h"
 #include "model/config-hybrid.h"
 
+/* Layer i slides: layer_types' word for it, else Gemma3nTextConfig's default (every fifth layer full). */
+static bool layer_slides(const cJSON *types, uint32_t i)
+{
+	const cJSON *w = cJSON_GetArrayItem(types, (int)i);
+	if (cJSON_IsString(w))
+		return strstr(w->valuestring, "sliding") != NULL;
+	return (i + 1) % 5 != 0;
+}
+
+/*
+ * A shared layer reads the cache of the last layer of its own kind
+ * (sliding or full) before the shared ones; transformers' Gemma3n
+ * attention refuses a config where there is none. Left unchecked, such a
+ * layer was priced without any cache. A layer_types that is not a list of
+ * n_layer words is refused later (read_sliding), naming it.
+ */
+static int check_shared_kinds(const struct config *c, const struct hmn_model *m, uint64_t shared)
+{
+	const cJSON *types = config_lookup(c, "layer_types", NULL);
+	if (types && !(cJSON_IsArray(types) && (uint64_t)cJSON_GetArraySize(types) == m->n_layer))
+		return 0;
+	uint32_t first_shared = m->n_layer - (uint32_t)shared;
+	bool own[2] = { false, false };
+	for (uint32_t i = 0; i < first_shared; i++)
+		own[layer_slides(types, i)] = true;
+	for (uint32_t i = first_shared; i < m->n_layer; i++) {
+		bool slides = layer_slides(types, i);
+		if (!own[slides]) {
+			const char *where = "";
+			config_lookup(c, "num_kv_shared_layers", &where);
+			return model_fail(c->e, -EINVAL, "%s: %snum_kv_shared_layers: %" PRIu64 " shares layer %u's"
+					  " cache, but no layer before the shared ones is %s", c->file, where, shared, i,
+					  slides ? "sliding" : "full attention");
+		}
+	}
+	return 0;
+}
+
 /*
  * intermediate_size: one width for every layer, or a list of one a layer
  * (transformers refuses a list of another length). Each is a whole number
@@ -116,6 +154,8 @@ int config_read_gemma3n(const struct config *c, const struct arch_info *f, struc
 				  " layer%s a cache of its own", c->file, where, s->kv_shared, m->n_layer,
 				  m->n_layer == 1 ? "" : "s");
 	}
+	if ((r = check_shared_kinds(c, m, s->kv_shared)) < 0)
+		return r;
 	char note[200];
 	uint64_t ple = MUL3(s->per_layer_vocab, m->n_layer, s->per_layer);
 	snprintf(note, sizeof(note), "its per-layer embeddings (%.2fB parameters) are priced on the GPU, as vLLM keeps"

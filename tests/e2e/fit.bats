@@ -1525,6 +1525,10 @@ hf_cache() {
 	run_split "$HMN" fit "$BATS_TEST_TMPDIR/mimo" --memory 80GiB --json
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/mimo/config.json: num_nextn_predict_layers: the string \"one\" is not a number" ]
+	jq '.num_nextn_predict_layers = 4096' "$fixtures/MiMo-7B-RL/config.json" >"$BATS_TEST_TMPDIR/mimo/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/mimo" --memory 80GiB --json
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/mimo/config.json: num_nextn_predict_layers: 4096 is more than its 36 layers" ]
 }
 
 @test "fit: Gemma 3n from its config.json: its text model, the layers sharing KV without a cache, its towers said" {
@@ -1549,6 +1553,11 @@ hf_cache() {
 	run_split "$HMN" fit "$BATS_TEST_TMPDIR/shared" --memory 80GiB --json
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/shared/config.json: text_config.num_kv_shared_layers: 35 leaves none of its 35 layers a cache of its own" ]
+	# 29 of E2B's 30: the shared span holds full-attention layers, and none before it is one (transformers refuses it).
+	jq '.text_config.num_kv_shared_layers = 29' "$fixtures/gemma-3n-E2B-it/config.json" >"$BATS_TEST_TMPDIR/shared/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/shared" --memory 80GiB --json
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/shared/config.json: text_config.num_kv_shared_layers: 29 shares layer 4's cache, but no layer before the shared ones is full attention" ]
 	jq '.text_config.intermediate_size = [16384]' "$fixtures/gemma-3n-E4B-it/config.json" \
 		>"$BATS_TEST_TMPDIR/widths/config.json"
 	run_split "$HMN" fit "$BATS_TEST_TMPDIR/widths" --memory 80GiB --json
@@ -1607,6 +1616,7 @@ hf_cache() {
 		feed_forward_proj|"gated-gelu-x"|feed_forward_proj: the string "gated-gelu-x" is not ACT or gated-ACT ("relu", "gated-gelu")
 		d_kv|1e300|d_kv: 1e+300 is more than 16777216
 		num_decoder_layers|4095|6 encoder and 4095 decoder layers, more than 4096
+		num_decoder_layers|0|num_decoder_layers: 0 is no decoder for a model that generates (only a T5 encoder alone, architectures' *EncoderModel, has none)
 		relative_attention_num_buckets|"32"|relative_attention_num_buckets: the string "32" is not a number
 	EOF
 	jq '.decoder_attention_heads = 7' "$TESTS_DIR/fixtures/fit/whisper-base/config.json" >"$BATS_TEST_TMPDIR/config.json"
