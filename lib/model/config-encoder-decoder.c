@@ -154,6 +154,11 @@ int config_read_encoder_decoder(const struct config *c, const struct arch_info *
 		enc_ff = dec_ff;
 		if (encoder_only(c))
 			dec_layers = 0;
+		else if (dec_layers == 0)
+			/* T5ForConditionalGeneration generates with its decoder: none is no model to price. */
+			return model_fail(c->e, -EINVAL, "%s: num_decoder_layers: 0 is no decoder for a model that "
+					  "generates (only a T5 encoder alone, architectures' *EncoderModel, has none)",
+					  c->file);
 	} else {
 		if ((r = config_required(c, KEYS("encoder_layers"), 1, MODEL_MAX_LAYERS, &enc_layers)) < 0 ||
 		    (r = config_required(c, KEYS("decoder_layers"), 1, MODEL_MAX_LAYERS, &dec_layers)) < 0 ||
@@ -278,14 +283,15 @@ static int implied_stack_layer(struct model_build *b, const struct hmn_model *m,
 	if ((r = attention(b, s, at, "attn", n.attn, inner)) < 0 ||
 	    (decoder && (r = attention(b, s, at, "cross_attn", n.cross, inner)) < 0))
 		return r;
+	/* T5's gated wi_0 is the activated branch (llama.cpp's ffn_gate), wi_1 the linear one (ffn_up). */
 	snprintf(name, sizeof(name), "blk.%" PRIu32 ".ffn_up.weight", at);
 	if ((r = implied_matrix(b, name, s, QUANT_MLP,
-				       named(module, sizeof(module), n.ff, t5 ? (s->gated ? "wi_0" : "wi") : "fc1"),
+				       named(module, sizeof(module), n.ff, t5 ? (s->gated ? "wi_1" : "wi") : "fc1"),
 				       h, ff, 1)) < 0)
 		return r;
 	if (s->gated) {
 		snprintf(name, sizeof(name), "blk.%" PRIu32 ".ffn_gate.weight", at);
-		if ((r = implied_matrix(b, name, s, QUANT_MLP, named(module, sizeof(module), n.ff, "wi_1"), h, ff,
+		if ((r = implied_matrix(b, name, s, QUANT_MLP, named(module, sizeof(module), n.ff, "wi_0"), h, ff,
 					       1)) < 0)
 			return r;
 	}

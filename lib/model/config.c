@@ -742,6 +742,10 @@ static int read_config(struct config *c, struct hmn_model *m, struct shape *s, b
 	    (r = torch_dtype(c, &dt)) < 0 ||
 	    (r = quant_read(c->file, c->root, c->modelopt, c->gptq, &s->q, c->e)) < 0)
 		return r;
+	/* Each such layer is a whole decoder layer: DeepSeek-V3 has 1, MiMo 1; more than the model's own is no model. */
+	if (s->mtp > m->n_layer)
+		return model_fail(c->e, -EINVAL, "%s: num_nextn_predict_layers: %" PRIu64 " is more than its %u layers",
+				  c->file, s->mtp, m->n_layer);
 	/*
 	 * None named: transformers loads float32. A quantized checkpoint that
 	 * names none (gpt-oss) keeps the rest in what its quantizer loads it
