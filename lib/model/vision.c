@@ -691,6 +691,27 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 				  " 2.6's (Qwen2), its image tower in weights (the index's total_size)");
 		return 0;
 	}
+	/*
+	 * The one text model and tower each of these is built of: FuyuConfig's
+	 * text_config is Persimmon's, MiniCPM-V 2.6's tower SigLIP's. Another
+	 * model_type there is a model hmn would price as neither (a Fuyu-shaped
+	 * Llama): refused naming it.
+	 */
+	static const struct { const char *family, *part, *kind, *also; } built_of[] = {
+		{ "fuyu", "text_config", "persimmon", NULL },
+		{ "minicpmv", "vision_config", "siglip", "siglip_vision_model" },
+	};
+	for (size_t i = 0; cJSON_IsString(type) && i < sizeof(built_of) / sizeof(built_of[0]); i++) {
+		const cJSON *part = cJSON_GetObjectItemCaseSensitive(root, built_of[i].part);
+		const cJSON *kind = cJSON_GetObjectItemCaseSensitive(part, "model_type");
+		if (strcmp(type->valuestring, built_of[i].family) || !cJSON_IsObject(part) || !kind ||
+		    (cJSON_IsString(kind) && (!strcmp(kind->valuestring, built_of[i].kind) ||
+					      (built_of[i].also && !strcmp(kind->valuestring, built_of[i].also)))))
+			continue;
+		return model_fail(e, -EINVAL, "%s: %s.model_type: model_type %s is built of %s's, not %s", file,
+				  built_of[i].part, built_of[i].family, built_of[i].kind,
+				  cJSON_IsString(kind) ? SHOWN(kind->valuestring) : "a value that is not a name");
+	}
 	/* MiniCPMVConfig's tower without a vision_config is its own dict of defaults, not SigLIP's: not guessed. */
 	if ((!v || cJSON_IsNull(v)) && cJSON_IsString(type) && !strcmp(type->valuestring, "minicpmv") &&
 	    !b->priced_by_index)

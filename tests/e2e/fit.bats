@@ -1641,3 +1641,21 @@ hf_cache() {
 		t5-small|60506624|242026496|22020096
 	EOF
 }
+
+@test "fit: a Fuyu or MiniCPM-V built of another text model or tower is refused naming it" {
+	fixtures="$TESTS_DIR/fixtures/fit"
+	# FuyuConfig's text_config is Persimmon's: a Llama there would be priced as a Fuyu-shaped Llama, neither model.
+	jq '.text_config = {"model_type":"llama"}' "$fixtures/fuyu-8b/config.json" >"$BATS_TEST_TMPDIR/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/config.json" --memory 80GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/config.json: text_config.model_type: model_type fuyu is built of persimmon's, not llama" ]
+	# Persimmon's named is Fuyu's own: the same 9,408,238,592 parameters.
+	jq '.text_config = {"model_type":"persimmon"}' "$fixtures/fuyu-8b/config.json" >"$BATS_TEST_TMPDIR/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/config.json" --memory 80GiB --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.parameters == 9408238592'
+	jq '.vision_config.model_type = "clip_vision_model"' "$fixtures/MiniCPM-V-2_6/config.json" >"$BATS_TEST_TMPDIR/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/config.json" --memory 80GiB
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/config.json: vision_config.model_type: model_type minicpmv is built of siglip's, not clip_vision_model" ]
+}
