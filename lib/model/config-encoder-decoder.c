@@ -29,42 +29,21 @@
 
 #include "model/config-encoder-decoder.h"
 #include "model/config-keys.h"
+#include "model/config-tensors.h"
 #include "model/quant.h"
 
 /*
  * count matrices of in x out (in: the input width, along which a
  * quantization's groups run) of class part, Hugging Face's module (NULL:
  * the class decides), as one tensor called name, at what the checkpoint's
- * quantization stores them in; n parameters of vectors (norms, biases) in
- * the float type. config.c prices a plain decoder's the same way with its
- * own helpers: it is the floor above this file, which it calls.
+ * quantization stores them in.
  */
 static int implied_matrix(struct model_build *b, const char *name, const struct shape *s, enum quant_part part,
 			  const char *module, uint64_t in, uint64_t out, uint64_t count)
 {
-	uint64_t params = MUL3(in, out, count);
-	uint64_t bytes = sat_mul(quant_module_bytes(&s->q, part, module, in, out, s->weights), count);
-	if (!params)
-		return 0;
-	if (params == HMN_UNKNOWN || bytes == HMN_UNKNOWN)
-		return -EOVERFLOW;
-	bool quantized = s->q.name[0] && quant_module_quantized(&s->q, part, module);
-	uint64_t dims[2] = { params, 1 };
-	if (params % in == 0)
-		dims[0] = in, dims[1] = params / in;
-	b->torch_order = false;
-	return model_build_tensor(b, name, strlen(name), quantized ? s->q.dtype : s->weights, dims, 2, bytes);
-}
-
-static int implied_vector(struct model_build *b, const char *name, uint64_t n, const struct shape *s)
-{
-	uint64_t bytes = dtype_price(s->weights, n);
-	if (!n)
-		return 0;
-	if (n == HMN_UNKNOWN || bytes == HMN_UNKNOWN)
-		return -EOVERFLOW;
-	b->torch_order = false;
-	return model_build_tensor(b, name, strlen(name), s->weights, &n, 1, bytes);
+	struct priced p = { 0 };
+	config_priced_module(&p, s, part, UINT32_MAX, module, in, out, count);
+	return config_implied(b, name, &p, in, s);
 }
 
 /* T5's layers: mT5's and UMT5's too. */
@@ -315,7 +294,7 @@ static int implied_stack_layer(struct model_build *b, const struct hmn_model *m,
 		vector = sat_add(sat_mul(sat_mul(2, blocks), h), sat_add(sat_mul(blocks - 1, attn_bias), sat_add(ff, h)));
 	}
 	snprintf(name, sizeof(name), "blk.%" PRIu32 ".norm", at);
-	return implied_vector(b, name, vector, s);
+	return config_implied_vector(b, name, vector, s);
 }
 
 /*
@@ -343,26 +322,26 @@ int config_implied_encoder_decoder(struct model_build *b, const struct hmn_model
 	if (f->encdec == ENCDEC_WHISPER &&
 	    ((r = implied_matrix(b, "conv1.weight", s, QUANT_PARTS, NULL, sat_mul(s->mels, 3), h, 1)) < 0 ||
 	     (r = implied_matrix(b, "conv2.weight", s, QUANT_PARTS, NULL, sat_mul(h, 3), h, 1)) < 0 ||
-	     (r = implied_vector(b, "conv.bias", sat_mul(2, h), s)) < 0 ||
+	     (r = config_implied_vector(b, "conv.bias", sat_mul(2, h), s)) < 0 ||
 	     (r = implied_matrix(b, "position_embd.encoder", s, QUANT_EMBED, NULL, h, m->encoder_length, 1)) < 0 ||
 	     (r = implied_matrix(b, "position_embd.decoder", s, QUANT_EMBED, NULL, h, m->context_length, 1)) < 0))
 		return r;
 	if ((f->encdec == ENCDEC_BART || f->encdec == ENCDEC_MBART) &&
 	    ((r = implied_matrix(b, "position_embd.weight", s, QUANT_EMBED, NULL, h,
 					sat_add(m->context_length, 2), stacks)) < 0 ||
-	     (r = implied_vector(b, "token_embd.norm", sat_mul(stacks, sat_mul(2, h)), s)) < 0))
+	     (r = config_implied_vector(b, "token_embd.norm", sat_mul(stacks, sat_mul(2, h)), s)) < 0))
 		return r;
 	for (uint32_t i = 0; i < m->n_layer; i++)
 		if ((r = implied_stack_layer(b, m, s, i)) < 0)
 			return r;
 	/* The final norm of each stack: T5's a weight, Whisper's and mBART's LayerNorms; BART has none. */
 	uint64_t final = t5 ? h : f->encdec == ENCDEC_BART ? 0 : sat_mul(2, h);
-	if ((r = implied_vector(b, "output_norm.weight", sat_mul(stacks, final), s)) < 0)
+	if ((r = config_implied_vector(b, "output_norm.weight", sat_mul(stacks, final), s)) < 0)
 		return r;
 	if (!dec_layers)
 		return 0;
 	if ((f->encdec == ENCDEC_BART || f->encdec == ENCDEC_MBART) &&
-	    (r = implied_vector(b, "output.final_logits_bias", s->vocab, s)) < 0)
+	    (r = config_implied_vector(b, "output.final_logits_bias", s->vocab, s)) < 0)
 		return r;
 	if (!s->tied && (r = implied_matrix(b, "output.weight", s, QUANT_HEAD,
 						   f->encdec == ENCDEC_WHISPER ? "proj_out" : "lm_head", h, s->vocab, 1)) < 0)

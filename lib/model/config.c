@@ -29,6 +29,7 @@
 #include "model/model.h"
 #include "model/config-keys.h"
 #include "model/config-layers.h"
+#include "model/config-tensors.h"
 #include "model/config-encoder-decoder.h"
 #include "model/config-gemma3n.h"
 #include "model/config-hybrid.h"
@@ -57,86 +58,15 @@ static int torch_dtype(const struct config *c, enum hmn_dtype *ret)
 	return 0;
 }
 
-/* Parameters and their bytes as stored, summed matrix by matrix. */
-struct priced {
-	uint64_t params, bytes;
-	bool quantized;          /* some of them in the quantization's format */
-};
-
-/*
- * The name Hugging Face gives layer's module (layer UINT32_MAX: none, the
- * module's name alone), in buf: what a checkpoint's lists of modules left in
- * the float type name. Llama's and DeepSeek's names ("model.layers.3.mlp.experts.0.gate_proj").
- */
-static const char *module_name(char *buf, size_t size, uint32_t layer, const char *module)
-{
-	if (!module)
-		return NULL;
-	if (layer == UINT32_MAX)
-		snprintf(buf, size, "%s", module);
-	else
-		snprintf(buf, size, "model.layers.%" PRIu32 ".%s", layer, module);
-	return buf;
-}
-
-/*
- * count matrices of in x out (in: the input width, along which groups run),
- * of class part, layer's module (NULL: the class decides; see module_name()).
- */
-static void priced_module(struct priced *p, const struct shape *s, enum quant_part part, uint32_t layer,
-			  const char *module, uint64_t in, uint64_t out, uint64_t count)
-{
-	if (!count || !in || !out)
-		return;
-	char buf[128];
-	const char *name = module_name(buf, sizeof(buf), layer, module);
-	p->params = sat_add(p->params, MUL3(in, out, count));
-	p->bytes = sat_add(p->bytes, sat_mul(quant_module_bytes(&s->q, part, name, in, out, s->weights), count));
-	p->quantized |= s->q.name[0] && quant_module_quantized(&s->q, part, name);
-}
-
-static void priced_add(struct priced *p, const struct shape *s, enum quant_part part, uint64_t in, uint64_t out,
-		       uint64_t count)
-{
-	priced_module(p, s, part, UINT32_MAX, NULL, in, out, count);
-}
-
-/*
- * One synthetic tensor of p's parameters into b: a matrix of rows of row
- * elements, or a vector (row 0). Named as GGUF names it: llama.cpp's file
- * types price a tensor by its role and its rows' width.
- */
-static int implied(struct model_build *b, const char *name, const struct priced *p, uint64_t row, const struct shape *s)
-{
-	if (!p->params)
-		return 0;
-	if (p->params == HMN_UNKNOWN || p->bytes == HMN_UNKNOWN)
-		return -EOVERFLOW;
-	/* The type the tally names it by: the format's where some of it is in it. */
-	enum hmn_dtype type = p->quantized ? s->q.dtype : s->weights;
-	uint64_t dims[2] = { p->params, 1 };
-	if (row && p->params % row == 0)
-		dims[0] = row, dims[1] = p->params / row;
-	b->torch_order = false;
-	return model_build_tensor(b, name, strlen(name), type, dims, row ? 2 : 1, p->bytes);
-}
-
-/* A vector (norms, biases) of n parameters, in the float type. */
-static int implied_vector(struct model_build *b, const char *name, uint64_t n, const struct shape *s)
-{
-	struct priced p = { n, dtype_price(s->weights, n), false };
-	return implied(b, name, &p, 0, s);
-}
-
 /* count matrices of in x out, of class part, layer i's module, as its tensor called role (blk.I.ROLE.weight). */
 static int implied_in(struct model_build *b, uint32_t i, const char *role, const char *module, const struct shape *s,
 		      enum quant_part part, uint64_t in, uint64_t out, uint64_t count)
 {
 	struct priced p = { 0 };
 	char name[64];
-	priced_module(&p, s, part, i, module, in, out, count);
+	config_priced_module(&p, s, part, i, module, in, out, count);
 	snprintf(name, sizeof(name), "blk.%u.%s.weight", i, role);
-	return implied(b, name, &p, in, s);
+	return config_implied(b, name, &p, in, s);
 }
 
 static uint64_t norm_params(const struct shape *s, uint64_t width)
@@ -173,9 +103,9 @@ static int hybrid_layer(struct model_build *b, const struct hmn_model *m, const 
 	if (parts & HY_SSM) {
 		uint64_t di = m->ssm_inner, nh = s->ssm_heads;
 		uint64_t conv = sat_add(di, sat_mul(2, sat_mul(m->ssm_group, m->ssm_state)));
-		priced_add(&mat, s, QUANT_MLP, h, sat_add(sat_add(di, conv), nh), 1);
-		priced_add(&mat, s, QUANT_PARTS, conv, m->ssm_conv, 1);
-		priced_add(&mat, s, QUANT_MLP, di, h, 1);
+		config_priced_add(&mat, s, QUANT_MLP, h, sat_add(sat_add(di, conv), nh), 1);
+		config_priced_add(&mat, s, QUANT_PARTS, conv, m->ssm_conv, 1);
+		config_priced_add(&mat, s, QUANT_MLP, di, h, 1);
 		/* dt_bias, A_log and D a head; the gated norm; the layer's norm, attention's where it has one. */
 		v = sat_add(v, sat_mul(3, nh));
 		if (!s->ssm_unnormed)
@@ -196,12 +126,12 @@ static int hybrid_layer(struct model_build *b, const struct hmn_model *m, const 
 		 * its bias, A_log, D, out_proj.
 		 */
 		uint64_t di = m->ssm_inner, ds = m->ssm_state, rank = s->rope;
-		priced_add(&mat, s, QUANT_MLP, h, sat_mul(2, di), 1);
-		priced_add(&mat, s, QUANT_PARTS, di, m->ssm_conv, 1);
-		priced_add(&mat, s, QUANT_MLP, di, sat_add(rank, sat_mul(2, ds)), 1);
-		priced_add(&mat, s, QUANT_MLP, rank, di, 1);
-		priced_add(&mat, s, QUANT_PARTS, di, ds, 1);
-		priced_add(&mat, s, QUANT_MLP, di, h, 1);
+		config_priced_add(&mat, s, QUANT_MLP, h, sat_mul(2, di), 1);
+		config_priced_add(&mat, s, QUANT_PARTS, di, m->ssm_conv, 1);
+		config_priced_add(&mat, s, QUANT_MLP, di, sat_add(rank, sat_mul(2, ds)), 1);
+		config_priced_add(&mat, s, QUANT_MLP, rank, di, 1);
+		config_priced_add(&mat, s, QUANT_PARTS, di, ds, 1);
+		config_priced_add(&mat, s, QUANT_MLP, di, h, 1);
 		v = sat_add(v, sat_add(sat_mul(2, di), h));
 		if (!s->mamba_unnormed)
 			v = sat_add(v, sat_add(rank, sat_mul(2, ds)));
@@ -219,11 +149,11 @@ static int hybrid_layer(struct model_build *b, const struct hmn_model *m, const 
 		 */
 		uint64_t key = sat_mul(s->gdn_k_heads, s->gdn_k_dim), value = sat_mul(s->gdn_v_heads, s->gdn_v_dim);
 		uint64_t conv = sat_add(sat_mul(2, key), value);
-		priced_module(&mat, s, QUANT_ATTENTION, i, "linear_attn.in_proj_qkvz", h,
+		config_priced_module(&mat, s, QUANT_ATTENTION, i, "linear_attn.in_proj_qkvz", h,
 			      sat_add(sat_mul(2, key), sat_mul(2, value)), 1);
-		priced_module(&mat, s, QUANT_ATTENTION, i, "linear_attn.in_proj_ba", h, sat_mul(2, s->gdn_v_heads), 1);
-		priced_add(&mat, s, QUANT_PARTS, conv, s->gdn_conv, 1);
-		priced_module(&mat, s, QUANT_ATTENTION, i, "linear_attn.out_proj", value, h, 1);
+		config_priced_module(&mat, s, QUANT_ATTENTION, i, "linear_attn.in_proj_ba", h, sat_mul(2, s->gdn_v_heads), 1);
+		config_priced_add(&mat, s, QUANT_PARTS, conv, s->gdn_conv, 1);
+		config_priced_module(&mat, s, QUANT_ATTENTION, i, "linear_attn.out_proj", value, h, 1);
 		v = sat_add(v, sat_add(sat_add(sat_mul(2, s->gdn_v_heads), s->gdn_v_dim), h));
 	}
 	if (parts & HY_ATTN && s->shared_blocks) {
@@ -235,12 +165,12 @@ static int hybrid_layer(struct model_build *b, const struct hmn_model *m, const 
 		 * norm (a Mamba one's is HY_MAMBA's).
 		 */
 		uint64_t rank = s->adapter_rank, wa = s->attn_width;
-		priced_module(&mat, s, QUANT_MLP, i, "linear", h, h, 1);
-		priced_add(&mat, s, QUANT_MLP, h, rank, 1);
-		priced_add(&mat, s, QUANT_MLP, rank, sat_mul(2, s->ff), 1);
+		config_priced_module(&mat, s, QUANT_MLP, i, "linear", h, h, 1);
+		config_priced_add(&mat, s, QUANT_MLP, h, rank, 1);
+		config_priced_add(&mat, s, QUANT_MLP, rank, sat_mul(2, s->ff), 1);
 		if (s->attention_adapter) {
-			priced_add(&mat, s, QUANT_ATTENTION, wa, rank, 3);
-			priced_add(&mat, s, QUANT_ATTENTION, rank, wa, 3);
+			config_priced_add(&mat, s, QUANT_ATTENTION, wa, rank, 3);
+			config_priced_add(&mat, s, QUANT_ATTENTION, rank, wa, 3);
 		}
 		if (parts & HY_SSM)
 			v = sat_add(v, h);
@@ -285,7 +215,8 @@ static int hybrid_layer(struct model_build *b, const struct hmn_model *m, const 
 	}
 	if (parts & HY_MOE) {
 		uint64_t e = m->n_expert;
-		if ((s->gated && (r = implied_in(b, i, "ffn_gate_exps", "mlp.experts.0.gate_proj", s, QUANT_EXPERTS, h, s->ff_moe, e)) < 0) ||
+		if ((s->gated && (r = implied_in(b, i, "ffn_gate_exps", "mlp.experts.0.gate_proj", s, QUANT_EXPERTS, h,
+						 s->ff_moe, e)) < 0) ||
 		    (r = implied_in(b, i, "ffn_up_exps", "mlp.experts.0.up_proj", s, QUANT_EXPERTS, h, s->ff_moe, e)) < 0 ||
 		    (r = implied_in(b, i, "ffn_down_exps", "mlp.experts.0.down_proj", s, QUANT_EXPERTS, s->ff_moe, h, e)) < 0 ||
 		    (r = implied_in(b, i, "ffn_gate_inp", "mlp.gate", s, QUANT_ROUTER, h, e, 1)) < 0 ||
@@ -297,7 +228,7 @@ static int hybrid_layer(struct model_build *b, const struct hmn_model *m, const 
 			return r;
 		/* Qwen3-Next's shared_expert_gate: one output from the width. */
 		if (s->shared_gate && s->ff_shared)
-			priced_module(&mat, s, QUANT_ROUTER, i, "mlp.shared_expert_gate", h, 1, 1);
+			config_priced_module(&mat, s, QUANT_ROUTER, i, "mlp.shared_expert_gate", h, 1, 1);
 		/* Nemotron-H's router has an e_score_correction_bias; Qwen3-Next's none. */
 		v = sat_add(v, sat_add(s->gated ? 0 : m->n_expert, h));
 		if (s->mlp_bias)
@@ -311,13 +242,13 @@ static int hybrid_layer(struct model_build *b, const struct hmn_model *m, const 
 	 */
 	if (s->altup) {
 		uint64_t a = s->altup;
-		priced_module(&mat, s, QUANT_MLP, i, "altup.modality_router", h, a, 1);
-		priced_module(&mat, s, QUANT_MLP, i, "altup.prediction_coefs", a, sat_mul(a, a), 1);
-		priced_module(&mat, s, QUANT_MLP, i, "altup.correction_coefs", a, a, 1);
-		priced_module(&mat, s, QUANT_MLP, i, "laurel.linear_left", h, s->laurel, 1);
-		priced_module(&mat, s, QUANT_MLP, i, "laurel.linear_right", s->laurel, h, 1);
-		priced_module(&mat, s, QUANT_MLP, i, "per_layer_input_gate", h, s->per_layer, 1);
-		priced_module(&mat, s, QUANT_MLP, i, "per_layer_projection", s->per_layer, h, 1);
+		config_priced_module(&mat, s, QUANT_MLP, i, "altup.modality_router", h, a, 1);
+		config_priced_module(&mat, s, QUANT_MLP, i, "altup.prediction_coefs", a, sat_mul(a, a), 1);
+		config_priced_module(&mat, s, QUANT_MLP, i, "altup.correction_coefs", a, a, 1);
+		config_priced_module(&mat, s, QUANT_MLP, i, "laurel.linear_left", h, s->laurel, 1);
+		config_priced_module(&mat, s, QUANT_MLP, i, "laurel.linear_right", s->laurel, h, 1);
+		config_priced_module(&mat, s, QUANT_MLP, i, "per_layer_input_gate", h, s->per_layer, 1);
+		config_priced_module(&mat, s, QUANT_MLP, i, "per_layer_projection", s->per_layer, h, 1);
 		v = sat_add(v, sat_mul(6, h));
 	}
 	*vector = v;
@@ -341,12 +272,12 @@ static int implied_layer(struct model_build *b, const struct hmn_model *m, const
 		uint64_t di = m->ssm_inner, ds = m->ssm_state, dc = m->ssm_conv;
 		uint64_t rank = s->rope; /* time_step_rank, kept in rope for Mamba */
 		/* in_proj, x_proj, dt_proj, out_proj are linear layers; the convolution and A are not */
-		priced_module(&mat, s, QUANT_MLP, i, "mixer.in_proj", h, sat_mul(2, di), 1);
-		priced_add(&mat, s, QUANT_PARTS, di, dc, 1);
-		priced_module(&mat, s, QUANT_MLP, i, "mixer.x_proj", di, sat_add(rank, sat_mul(2, ds)), 1);
-		priced_module(&mat, s, QUANT_MLP, i, "mixer.dt_proj", rank, di, 1);
-		priced_add(&mat, s, QUANT_PARTS, di, ds, 1);
-		priced_module(&mat, s, QUANT_MLP, i, "mixer.out_proj", di, h, 1);
+		config_priced_module(&mat, s, QUANT_MLP, i, "mixer.in_proj", h, sat_mul(2, di), 1);
+		config_priced_add(&mat, s, QUANT_PARTS, di, dc, 1);
+		config_priced_module(&mat, s, QUANT_MLP, i, "mixer.x_proj", di, sat_add(rank, sat_mul(2, ds)), 1);
+		config_priced_module(&mat, s, QUANT_MLP, i, "mixer.dt_proj", rank, di, 1);
+		config_priced_add(&mat, s, QUANT_PARTS, di, ds, 1);
+		config_priced_module(&mat, s, QUANT_MLP, i, "mixer.out_proj", di, h, 1);
 		vector = sat_add(sat_mul(3, di), h);
 	} else {
 		/*
@@ -357,15 +288,15 @@ static int implied_layer(struct model_build *b, const struct hmn_model *m, const
 		if (m->kv_lora_rank) {
 			uint64_t qk = sat_add(s->nope, s->rope);
 			if (s->q_lora) {
-				priced_module(&mat, s, QUANT_ATTENTION, i, "self_attn.q_a_proj", h, s->q_lora, 1);
-				priced_module(&mat, s, QUANT_ATTENTION, i, "self_attn.q_b_proj", s->q_lora, sat_mul(nh, qk), 1);
+				config_priced_module(&mat, s, QUANT_ATTENTION, i, "self_attn.q_a_proj", h, s->q_lora, 1);
+				config_priced_module(&mat, s, QUANT_ATTENTION, i, "self_attn.q_b_proj", s->q_lora, sat_mul(nh, qk), 1);
 			} else {
-				priced_module(&mat, s, QUANT_ATTENTION, i, "self_attn.q_proj", h, sat_mul(nh, qk), 1);
+				config_priced_module(&mat, s, QUANT_ATTENTION, i, "self_attn.q_proj", h, sat_mul(nh, qk), 1);
 			}
 			vector = sat_add(vector, sat_add(s->q_lora, m->kv_lora_rank));
-			priced_module(&mat, s, QUANT_ATTENTION, i, "self_attn.kv_a_proj_with_mqa", h,
+			config_priced_module(&mat, s, QUANT_ATTENTION, i, "self_attn.kv_a_proj_with_mqa", h,
 				      sat_add(m->kv_lora_rank, s->rope), 1);
-			priced_module(&mat, s, QUANT_ATTENTION, i, "self_attn.kv_b_proj", m->kv_lora_rank,
+			config_priced_module(&mat, s, QUANT_ATTENTION, i, "self_attn.kv_b_proj", m->kv_lora_rank,
 				      sat_mul(nh, sat_add(s->nope, s->v_head)), 1);
 			if ((r = implied_in(b, i, "attn_output", "self_attn.o_proj", s, QUANT_ATTENTION,
 					    sat_mul(nh, s->v_head), h, 1)) < 0)
@@ -420,10 +351,10 @@ static int implied_layer(struct model_build *b, const struct hmn_model *m, const
 			return r;
 	}
 	snprintf(name, sizeof(name), "blk.%u.weight", i);
-	if ((r = implied(b, name, &mat, h, s)) < 0)
+	if ((r = config_implied(b, name, &mat, h, s)) < 0)
 		return r;
 	snprintf(name, sizeof(name), "blk.%u.norm", i);
-	return implied_vector(b, name, vector, s);
+	return config_implied_vector(b, name, vector, s);
 }
 
 /*
@@ -459,7 +390,7 @@ static int implied_shared(struct model_build *b, const struct hmn_model *m, cons
 		if (s->mlp_bias)
 			vector = sat_add(vector, sat_add(sat_mul(2, ff), h));
 		snprintf(name, sizeof(name), "blk.%u.shared_norm", i);
-		if ((r = implied_vector(b, name, vector, s)) < 0)
+		if ((r = config_implied_vector(b, name, vector, s)) < 0)
 			return r;
 		block++;
 	}
@@ -475,16 +406,17 @@ static int implied_tensors(struct model_build *b, const struct hmn_model *m, con
 	if (s->family && s->family->encdec)
 		return config_implied_encoder_decoder(b, m, s);
 	/* Embeddings are rows of the width: an MLX group runs along it, as a head's input does. */
-	priced_module(&embd, s, QUANT_EMBED, UINT32_MAX, "model.embed_tokens", s->h, sat_add(s->vocab, s->extra_vocab), 1);
-	priced_add(&positions, s, QUANT_EMBED, s->h, s->positions, 1);
-	priced_add(&types, s, QUANT_EMBED, s->h, s->types, 1);
-	priced_module(&head, s, QUANT_HEAD, UINT32_MAX, "lm_head", s->h, s->vocab, 1);
+	config_priced_module(&embd, s, QUANT_EMBED, UINT32_MAX, "model.embed_tokens", s->h,
+			     sat_add(s->vocab, s->extra_vocab), 1);
+	config_priced_add(&positions, s, QUANT_EMBED, s->h, s->positions, 1);
+	config_priced_add(&types, s, QUANT_EMBED, s->h, s->types, 1);
+	config_priced_module(&head, s, QUANT_HEAD, UINT32_MAX, "lm_head", s->h, s->vocab, 1);
 	/* An encoder's pooler: a dense layer of the width (its bias with the vectors). */
 	if (encoder)
-		priced_add(&pooler, s, QUANT_MLP, s->h, s->h, 1);
-	if ((r = implied(b, "token_embd.weight", &embd, s->h, s)) < 0 ||
-	    (r = implied(b, "token_embd.positions", &positions, s->h, s)) < 0 ||
-	    (r = implied(b, "token_embd.types", &types, s->h, s)) < 0)
+		config_priced_add(&pooler, s, QUANT_MLP, s->h, s->h, 1);
+	if ((r = config_implied(b, "token_embd.weight", &embd, s->h, s)) < 0 ||
+	    (r = config_implied(b, "token_embd.positions", &positions, s->h, s)) < 0 ||
+	    (r = config_implied(b, "token_embd.types", &types, s->h, s)) < 0)
 		return r;
 	/*
 	 * Gemma 3n's per-layer embeddings (a row of layers x per-layer width for
@@ -494,16 +426,16 @@ static int implied_tensors(struct model_build *b, const struct hmn_model *m, con
 	if (s->per_layer) {
 		struct priced ple = { 0 }, ple_proj = { 0 }, altup = { 0 };
 		uint64_t width = sat_mul(m->n_layer, s->per_layer);
-		priced_module(&ple, s, QUANT_EMBED, UINT32_MAX, "model.language_model.embed_tokens_per_layer", width,
+		config_priced_module(&ple, s, QUANT_EMBED, UINT32_MAX, "model.language_model.embed_tokens_per_layer", width,
 			      s->per_layer_vocab, 1);
-		priced_module(&ple_proj, s, QUANT_MLP, UINT32_MAX, "model.language_model.per_layer_model_projection",
+		config_priced_module(&ple_proj, s, QUANT_MLP, UINT32_MAX, "model.language_model.per_layer_model_projection",
 			      s->h, width, 1);
-		priced_module(&altup, s, QUANT_MLP, UINT32_MAX, "model.language_model.altup_projections.0", s->h, s->h,
+		config_priced_module(&altup, s, QUANT_MLP, UINT32_MAX, "model.language_model.altup_projections.0", s->h, s->h,
 			      sat_mul(2, s->altup - 1));
-		if ((r = implied(b, "per_layer_token_embd.weight", &ple, width, s)) < 0 ||
-		    (r = implied(b, "per_layer_model_proj.weight", &ple_proj, s->h, s)) < 0 ||
-		    (r = implied_vector(b, "per_layer_proj_norm.weight", s->per_layer, s)) < 0 ||
-		    (r = implied(b, "altup_proj.weight", &altup, s->h, s)) < 0)
+		if ((r = config_implied(b, "per_layer_token_embd.weight", &ple, width, s)) < 0 ||
+		    (r = config_implied(b, "per_layer_model_proj.weight", &ple_proj, s->h, s)) < 0 ||
+		    (r = config_implied_vector(b, "per_layer_proj_norm.weight", s->per_layer, s)) < 0 ||
+		    (r = config_implied(b, "altup_proj.weight", &altup, s->h, s)) < 0)
 			return r;
 	}
 	for (uint32_t i = 0; i < m->n_layer; i++)
@@ -512,13 +444,13 @@ static int implied_tensors(struct model_build *b, const struct hmn_model *m, con
 	if (s->shared_blocks && (r = implied_shared(b, m, s)) < 0)
 		return r;
 	/* An encoder's norm is its embeddings' (BERT's embeddings.LayerNorm). */
-	if ((r = implied_vector(b, encoder ? "token_embd.norm" : "output_norm.weight", norm_params(s, s->h), s)) < 0 ||
-	    (encoder && ((r = implied(b, "output.pooler", &pooler, s->h, s)) < 0 ||
-			 (r = implied_vector(b, "output.pooler_bias", s->h, s)) < 0)))
+	if ((r = config_implied_vector(b, encoder ? "token_embd.norm" : "output_norm.weight", norm_params(s, s->h), s)) < 0 ||
+	    (encoder && ((r = config_implied(b, "output.pooler", &pooler, s->h, s)) < 0 ||
+			 (r = config_implied_vector(b, "output.pooler_bias", s->h, s)) < 0)))
 		return r;
-	if (!s->tied && (r = implied(b, "output.weight", &head, s->h, s)) < 0)
+	if (!s->tied && (r = config_implied(b, "output.weight", &head, s->h, s)) < 0)
 		return r;
-	if (!s->tied && s->output_bias && (r = implied_vector(b, "output.bias", s->vocab, s)) < 0)
+	if (!s->tied && s->output_bias && (r = config_implied_vector(b, "output.bias", s->vocab, s)) < 0)
 		return r;
 	return 0;
 }
