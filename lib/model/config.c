@@ -884,15 +884,15 @@ int config_read(const char *file, const char *text_json, size_t len, struct mode
 	if (r >= 0 && implies_tensors)
 		r = vision_read(root, c.file, s.h, s.weights, &s.q, b, e);
 	/*
-	 * Gemma 3n's image tower is timm's MobileNetV5, which its vision_config
-	 * names (architecture: mobilenetv5_300m_enc) but does not shape (vision.c
-	 * says it is left out), and beside it an audio tower (audio_config, a
-	 * conformer) and the two embedders into the text model: from config.json
-	 * alone none is priced, said, not guessed. Their headers
+	 * Gemma 3n's (model_type gemma3n) image and audio towers and their
+	 * embedders are priced by vision.c, as the vision part, as their headers
 	 * (model.vision_tower., model.audio_tower., model.embed_vision.,
-	 * model.embed_audio.) are the vision part.
+	 * model.embed_audio.) are. An audio_config beside a model_type of
+	 * another name (a gemma3n_text) is not read there: said left out.
 	 */
+	const cJSON *top_type = cJSON_GetObjectItemCaseSensitive(root, "model_type");
 	if (r >= 0 && implies_tensors && s.per_layer &&
+	    !(cJSON_IsString(top_type) && !strcmp(top_type->valuestring, "gemma3n")) &&
 	    cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(root, "audio_config")))
 		model_add_warning(m, "its audio_config is not one hmn prices: the audio tower is left out");
 	/* The shards' packed words hold as many weights as the config's bits say. */

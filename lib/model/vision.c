@@ -7,8 +7,9 @@
  * (× the temporal patch, for video) into the width), position embeddings
  * for the patches of one image (learned, or none with rotary ones), layers
  * of attention (four width² projections) and a feed-forward (two matrices,
- * or three gated), two norms a layer. The projector maps its output into
- * the text model's width, and is each family's own. The families' keys
+ * or three gated), two norms a layer (Gemma 3n's is timm's convolutional
+ * MobileNet-V5, and beside it an audio tower: gemma3n()). The projector
+ * maps its output into the text model's width, and is each family's own. The families' keys
  * left out take their config classes' defaults (SiglipVisionConfig,
  * CLIPVisionConfig, Qwen2VLVisionConfig, Qwen2_5_VLVisionConfig,
  * Qwen3VLVisionConfig, PixtralVisionConfig, MllamaVisionConfig), the
@@ -46,6 +47,7 @@ enum tower {
 	TOWER_FUYU,     /* Fuyu: no tower, one linear layer of each patch's pixels */
 	TOWER_MINICPMV, /* MiniCPM-V 2.6: its own SigLIP without a head, perhaps its last layer dropped */
 	TOWER_MOLMO,    /* Molmo: a CLIP ViT-L/14-336 fixed in its code, attention pooling, a gated projector */
+	TOWER_GEMMA3N,  /* Gemma 3n: timm's MobileNetV5-300M, and beside it the audio tower */
 };
 
 enum projector {
@@ -58,6 +60,7 @@ enum projector {
 	PROJECTOR_IDEFICS3, /* the pixel shuffle of scale_factor, one linear without bias */
 	PROJECTOR_LLAMA4,   /* one linear from vision_output_dim, without bias */
 	PROJECTOR_MINICPMV, /* MiniCPM-V's resampler: query_num queries, one cross-attention into the text width */
+	PROJECTOR_GEMMA3N,  /* embed_vision and embed_audio: the towers' own (gemma3n()) */
 };
 
 /*
@@ -72,6 +75,7 @@ struct vision {
 	const char *file;
 	const char *where;       /* "vision_config.", or Qwen-VL's "visual.": what messages name keys by */
 	struct model_error *e;
+	struct hmn_model *m;     /* what warnings are said on */
 	uint64_t matrix, vector; /* elements, summed saturating */
 	const struct quant *q;   /* the checkpoint's quantization; NULL: none */
 	enum hmn_dtype dtype;    /* the float type */
@@ -80,14 +84,13 @@ struct vision {
 };
 
 /*
- * vision_config's key, a whole number in [min, max]; fallback when absent
+ * A key's value (v, NULL where absent), a whole number in [min, max]; fallback when absent
  * or null (transformers' None: the class's default). Anything else is
  * malformed.
  */
-static int number(const struct vision *c, const cJSON *obj, const char *where, const char *key, uint64_t min,
-		  uint64_t max, uint64_t fallback, uint64_t *ret)
+static int whole(const struct vision *c, const cJSON *v, const char *where, const char *key, uint64_t min,
+		 uint64_t max, uint64_t fallback, uint64_t *ret)
 {
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
 	if (!v || cJSON_IsNull(v)) {
 		*ret = fallback;
 		return 0;
@@ -104,6 +107,12 @@ static int number(const struct vision *c, const cJSON *obj, const char *where, c
 		return model_fail(c->e, -EINVAL, "%s: %s%s: %.17g is more than %" PRIu64, c->file, where, key, d, max);
 	*ret = (uint64_t)d;
 	return 0;
+}
+
+static int number(const struct vision *c, const cJSON *obj, const char *where, const char *key, uint64_t min,
+		  uint64_t max, uint64_t fallback, uint64_t *ret)
+{
+	return whole(c, cJSON_GetObjectItemCaseSensitive(obj, key), where, key, min, max, fallback, ret);
 }
 
 /* key at the top level: true or false, fallback when absent; anything else is malformed. */
@@ -612,6 +621,284 @@ static int fuyu(struct vision *c, uint64_t text_width)
 	return 0;
 }
 
+/*
+ * Gemma 3n's image tower: timm's mobilenetv5_300m_enc, the one
+ * architecture its vision_config names (Gemma3nVisionConfig's default),
+ * a fixed network whose layers are the definition of that name in timm's
+ * mobilenetv5.py (_gen_mobilenet_v5), as a config class's defaults are:
+ * a stem (a biased 3 x 3 convolution of 3 channels into 64, a norm), then
+ * four stages of blocks, each block's output the next one's input. Their
+ * kinds (_efficientnet_blocks.py): EdgeResidual ("er": a k x k convolution
+ * into e x its input, a norm, a 1 x 1 into c, a norm),
+ * UniversalInvertedResidual ("uir": an a x a depthwise convolution and its
+ * norm where a is not 0, a 1 x 1 into e x its input and a norm, a k x k
+ * depthwise one and its norm where k is not 0, a 1 x 1 into c and a norm,
+ * a layer scale of c) and MobileAttention with multi-query attention
+ * ("mqa": a norm, the query's 1 x 1 into h x d, the key's and the value's
+ * each into d, after a k x k depthwise convolution and a norm where they
+ * are strided (v 2), the output's h x d into c, a layer scale). Every
+ * convolution but the stem's has no bias; RmsNorm2d has a weight alone.
+ * Then the multi-scale fusion adapter: the last two stages' outputs side
+ * by side (640 + 1280) through a UniversalInvertedResidual without
+ * depthwise convolutions or layer scale into 2048, expanded 2x, and a
+ * norm. 291,406,912 parameters: the "MobileNet-V5-300M" Google names.
+ */
+enum mnv5_block { MNV5_ER, MNV5_UIR, MNV5_MQA };
+
+static const struct mnv5 {
+	enum mnv5_block kind;
+	uint8_t repeat;       /* this block, or this block and the next (an mqa and its uir), so many times */
+	uint8_t start, k, e;  /* uir's start and middle depthwise kernels, er's kernel, mqa's; the expansion */
+	uint8_t heads, kv_stride;
+	uint16_t d, c;        /* mqa's key and value width; the block's output channels */
+} mnv5_300m[] = {
+	{ MNV5_ER, 3, 0, 3, 4, 0, 0, 0, 128 },
+	{ MNV5_UIR, 1, 3, 5, 6, 0, 0, 0, 256 },
+	{ MNV5_UIR, 1, 5, 0, 4, 0, 0, 0, 256 },
+	{ MNV5_UIR, 1, 3, 0, 4, 0, 0, 0, 256 },
+	{ MNV5_UIR, 1, 5, 0, 4, 0, 0, 0, 256 },
+	{ MNV5_UIR, 1, 3, 0, 4, 0, 0, 0, 256 },
+	{ MNV5_UIR, 1, 5, 5, 6, 0, 0, 0, 640 },
+	{ MNV5_UIR, 7, 5, 0, 4, 0, 0, 0, 640 },
+	{ MNV5_UIR, 1, 0, 0, 1, 0, 0, 0, 640 },
+	{ MNV5_MQA, 13, 0, 3, 0, 12, 2, 64, 640 }, /* and after each, uir_a0_k0_e2_c640 */
+	{ MNV5_UIR, 1, 5, 5, 6, 0, 0, 0, 1280 },
+	{ MNV5_MQA, 19, 0, 3, 0, 16, 1, 96, 1280 }, /* and after each, uir_a0_k0_e2_c1280 */
+};
+
+static void mnv5_uir(struct vision *c, uint64_t in, uint64_t out, uint64_t start, uint64_t k, uint64_t e,
+		     bool layer_scale)
+{
+	uint64_t mid = sat_mul(in, e);
+	if (start) {
+		matrix(c, MUL3(in, start, start));
+		norm(c, in, false);
+	}
+	matrix(c, sat_mul(in, mid)); /* pw_exp */
+	norm(c, mid, false);
+	if (k) {
+		matrix(c, MUL3(mid, k, k)); /* dw_mid */
+		norm(c, mid, false);
+	}
+	matrix(c, sat_mul(mid, out)); /* pw_proj */
+	norm(c, out, false);
+	if (layer_scale)
+		vector(c, out);
+}
+
+static void mobilenetv5_300m(struct vision *c)
+{
+	uint64_t in = 64;
+	matrix(c, 3 * 64 * 3 * 3); /* conv_stem, biased */
+	vector(c, 64);
+	norm(c, 64, false);
+	for (size_t i = 0; i < sizeof(mnv5_300m) / sizeof(mnv5_300m[0]); i++) {
+		const struct mnv5 *b = &mnv5_300m[i];
+		for (unsigned n = 0; n < b->repeat; n++) {
+			uint64_t mid = sat_mul(in, b->e);
+			switch (b->kind) {
+			case MNV5_ER:
+				matrix(c, MUL4(in, mid, b->k, b->k)); /* conv_exp */
+				norm(c, mid, false);
+				matrix(c, sat_mul(mid, b->c)); /* conv_pwl */
+				norm(c, b->c, false);
+				break;
+			case MNV5_UIR:
+				mnv5_uir(c, in, b->c, b->start, b->k, b->e, true);
+				break;
+			case MNV5_MQA:
+				norm(c, in, false);
+				matrix(c, MUL3(in, b->heads, b->d)); /* query.proj */
+				for (int kv = 0; kv < 2; kv++) {
+					if (b->kv_stride > 1) {
+						matrix(c, MUL3(in, b->k, b->k)); /* down_conv */
+						norm(c, in, false);
+					}
+					matrix(c, sat_mul(in, b->d)); /* key.proj, value.proj */
+				}
+				matrix(c, MUL3(b->heads, b->d, b->c)); /* output.proj */
+				vector(c, b->c);                     /* layer_scale */
+				mnv5_uir(c, b->c, b->c, 0, 0, 2, true);
+				break;
+			}
+			in = b->c;
+		}
+	}
+	mnv5_uir(c, 640 + 1280, 2048, 0, 0, 2, false); /* msfa.ffn */
+	norm(c, 2048, false);                          /* msfa.norm */
+}
+
+/*
+ * Gemma3nMultimodalEmbedder (embed_vision, embed_audio): an embedding of
+ * the part's vocab_size tokens of its width, the hard and soft embeddings'
+ * norms, a Linear (no bias) into the text model's width, and a norm after
+ * it without a scale (no parameters).
+ */
+static int gemma3n_embedder(struct vision *c, const cJSON *obj, const char *where, uint64_t width,
+			    uint64_t text_width)
+{
+	uint64_t vocab;
+	int r;
+	if ((r = number(c, obj, where, "vocab_size", 1, MODEL_MAX_WIDTH, 128, &vocab)) < 0)
+		return r;
+	matrix(c, sat_mul(vocab, width));
+	norm(c, width, false);
+	norm(c, width, false);
+	linear(c, width, text_width, false);
+	return 0;
+}
+
+/* audio_config's key, a list of n entries; NULL where absent or null (the class's default). */
+static int audio_list(const struct vision *c, const cJSON *a, const char *key, int n, const cJSON **ret)
+{
+	const cJSON *l = cJSON_GetObjectItemCaseSensitive(a, key);
+	*ret = NULL;
+	if (!l || cJSON_IsNull(l))
+		return 0;
+	if (!cJSON_IsArray(l) || cJSON_GetArraySize(l) != n)
+		return model_fail(c->e, -EINVAL, "%s: audio_config.%s is not a list of %d", c->file, key, n);
+	*ret = l;
+	return 0;
+}
+
+/* Entry i (and j, where it is a list of pairs: j >= 0) of such a list, a whole number in [1, max]. */
+static int audio_entry(const struct vision *c, const cJSON *l, const char *key, int i, int j, uint64_t max,
+		       uint64_t fallback, uint64_t *ret)
+{
+	if (!l) {
+		*ret = fallback;
+		return 0;
+	}
+	const cJSON *v = cJSON_GetArrayItem(l, i);
+	char name[80];
+	if (j >= 0) {
+		if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 2)
+			return model_fail(c->e, -EINVAL, "%s: audio_config.%s[%d] is not a pair", c->file, key, i);
+		v = cJSON_GetArrayItem(v, j);
+		snprintf(name, sizeof(name), "%s[%d][%d]", key, i, j);
+	} else {
+		snprintf(name, sizeof(name), "%s[%d]", key, i);
+	}
+	if (cJSON_IsNull(v))
+		return model_fail(c->e, -EINVAL, "%s: audio_config.%s is not a number", c->file, name);
+	return whole(c, v, "audio_config.", name, 1, max, fallback, ret);
+}
+
+/*
+ * Gemma 3n's audio tower (Gemma3nAudioEncoder, modeling_gemma3n.py; keys
+ * absent take Gemma3nAudioConfig's defaults): the subsample convolution
+ * projection, two convolutions without bias (1 channel into
+ * sscp_conv_channel_size[0], that into [1], of sscp_conv_kernel_size),
+ * each with a cumulative group norm's weight of its channels, the
+ * frequencies each leaves ((f + 2 - kernel width) / stride + 1, from
+ * input_feat_size), and a Linear (no bias) of the last channels x
+ * frequencies into hidden_size; then conf_num_hidden_layers conformer
+ * blocks of width h: two half-step feed-forwards (two norms, h into 4h and
+ * back), attention (a norm, Q, K, V, the relative positions' pos_proj and
+ * post, each h², per_dim_scale of h / conf_num_attention_heads, post_norm),
+ * the light convolution (a norm, linear_start h into 2h, a depthwise
+ * convolution of conf_conv_kernel_size, conv_norm, linear_end h²) and a
+ * norm. 681,348,640 parameters in E2B's and E4B's.
+ */
+static int gemma3n_audio(struct vision *c, const cJSON *a, uint64_t text_width)
+{
+	static const char w[] = "audio_config.";
+	uint64_t h, n, heads, kernel, feat, ch[2], kh[2], kw[2], sw[2], f;
+	const cJSON *channels, *kernels, *strides;
+	int r;
+	if ((r = number(c, a, w, "hidden_size", 1, MODEL_MAX_WIDTH, 1536, &h)) < 0 ||
+	    (r = number(c, a, w, "conf_num_hidden_layers", 1, MODEL_MAX_LAYERS, 12, &n)) < 0 ||
+	    (r = number(c, a, w, "conf_num_attention_heads", 1, MODEL_MAX_WIDTH, 8, &heads)) < 0 ||
+	    (r = number(c, a, w, "conf_conv_kernel_size", 1, 65536, 5, &kernel)) < 0 ||
+	    (r = number(c, a, w, "input_feat_size", 1, MODEL_MAX_WIDTH, 128, &feat)) < 0 ||
+	    (r = audio_list(c, a, "sscp_conv_channel_size", 2, &channels)) < 0 ||
+	    (r = audio_list(c, a, "sscp_conv_kernel_size", 2, &kernels)) < 0 ||
+	    (r = audio_list(c, a, "sscp_conv_stride_size", 2, &strides)) < 0)
+		return r;
+	if (h % heads)
+		return model_fail(c->e, -EINVAL, "%s: audio_config.conf_num_attention_heads: %" PRIu64 " does not"
+				  " divide its hidden_size, %" PRIu64, c->file, heads, h);
+	static const uint64_t ch_default[2] = { 128, 32 };
+	f = feat;
+	for (int i = 0; i < 2; i++) {
+		uint64_t unused;
+		if ((r = audio_entry(c, channels, "sscp_conv_channel_size", i, -1, MODEL_MAX_WIDTH, ch_default[i],
+				     &ch[i])) < 0 ||
+		    (r = audio_entry(c, kernels, "sscp_conv_kernel_size", i, 0, 65536, 3, &kh[i])) < 0 ||
+		    (r = audio_entry(c, kernels, "sscp_conv_kernel_size", i, 1, 65536, 3, &kw[i])) < 0 ||
+		    (r = audio_entry(c, strides, "sscp_conv_stride_size", i, 0, 65536, 2, &unused)) < 0 ||
+		    (r = audio_entry(c, strides, "sscp_conv_stride_size", i, 1, 65536, 2, &sw[i])) < 0)
+			return r;
+		/* Padded by one frequency each side: a kernel wider than that leaves none. */
+		if (kw[i] > f + 2)
+			return model_fail(c->e, -EINVAL, "%s: audio_config.sscp_conv_kernel_size[%d][1]: %" PRIu64
+					  " is wider than the %" PRIu64 " frequencies it convolves", c->file, i,
+					  kw[i], f + 2);
+		f = (f + 2 - kw[i]) / sw[i] + 1;
+		matrix(c, MUL4(i ? ch[0] : 1, ch[i], kh[i], kw[i])); /* conv_i.conv */
+		vector(c, ch[i]);                                    /* conv_i.norm */
+	}
+	linear(c, sat_mul(ch[1], f), h, false); /* input_proj_linear */
+	struct vision one = { .e = c->e, .q = c->q, .dtype = c->dtype };
+	for (int i = 0; i < 2; i++) { /* ffw_layer_start, ffw_layer_end */
+		norm(&one, h, false);
+		linear(&one, h, sat_mul(4, h), false);
+		linear(&one, sat_mul(4, h), h, false);
+		norm(&one, h, false);
+	}
+	norm(&one, h, false); /* attention.pre_attn_norm */
+	for (int i = 0; i < 5; i++) /* q_proj, k_proj, v_proj, relative_position_embedding.pos_proj, post */
+		linear(&one, h, h, false);
+	vector(&one, h / heads); /* per_dim_scale */
+	norm(&one, h, false);    /* post_norm */
+	norm(&one, h, false);    /* lconv1d.pre_layer_norm */
+	linear(&one, h, sat_mul(2, h), false);
+	matrix(&one, sat_mul(h, kernel)); /* depthwise_conv1d */
+	norm(&one, h, false);             /* conv_norm */
+	linear(&one, h, h, false);        /* linear_end */
+	norm(&one, h, false);             /* the block's norm */
+	c->matrix = sat_add(c->matrix, sat_mul(one.matrix, n));
+	c->bytes = sat_add(c->bytes, sat_mul(one.bytes, n));
+	c->quantized |= one.quantized;
+	vector(c, sat_mul(one.vector, n));
+	return gemma3n_embedder(c, a, w, h, text_width);
+}
+
+/*
+ * Gemma 3n (Gemma3nModel): the image tower and embed_vision, the audio
+ * tower and embed_audio, each part's keys the config class's defaults
+ * where its config is absent, as Gemma3nConfig builds them. A
+ * vision_config of another timm architecture, or with model_args
+ * reshaping it, is a network hmn does not know: its image tower and
+ * embedder left out, said.
+ */
+static int gemma3n(struct vision *c, uint64_t text_width)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(c->root, "audio_config");
+	const cJSON *arch = cJSON_GetObjectItemCaseSensitive(c->v, "architecture");
+	const cJSON *args = cJSON_GetObjectItemCaseSensitive(c->v, "model_args");
+	uint64_t width;
+	int r;
+	if (a && !cJSON_IsNull(a) && !cJSON_IsObject(a))
+		return model_fail(c->e, -EINVAL, "%s: audio_config is not an object", c->file);
+	if (arch && !cJSON_IsNull(arch) && !cJSON_IsString(arch))
+		return model_fail(c->e, -EINVAL, "%s: vision_config.architecture is not a name", c->file);
+	if ((r = V("hidden_size", 1, MODEL_MAX_WIDTH, 2048, &width)) < 0)
+		return r;
+	if ((arch && cJSON_IsString(arch) && strcmp(arch->valuestring, "mobilenetv5_300m_enc")) ||
+	    (args && !cJSON_IsNull(args))) {
+		char w[200];
+		snprintf(w, sizeof(w), "its vision_config (%s) is not one hmn prices: the image tower is left out",
+			 args && !cJSON_IsNull(args) ? "with model_args" : SHOWN(arch->valuestring));
+		model_add_warning(c->m, w);
+	} else {
+		mobilenetv5_300m(c);
+		if ((r = gemma3n_embedder(c, c->v, c->where, width, text_width)) < 0)
+			return r;
+	}
+	return gemma3n_audio(c, cJSON_IsObject(a) ? a : NULL, text_width);
+}
+
 /* The tower and projector a model_type (and its vision_config's) names; -ENOENT: none hmn knows. */
 static int family(const char *type, const char *vision_type, enum tower *ret_tower, enum projector *ret_projector,
 		  bool *ret_newline)
@@ -638,6 +925,7 @@ static int family(const char *type, const char *vision_type, enum tower *ret_tow
 		{ "fuyu", TOWER_FUYU, PROJECTOR_LLAMA4, false },
 		{ "minicpmv", TOWER_MINICPMV, PROJECTOR_MINICPMV, false },
 		{ "molmo", TOWER_MOLMO, PROJECTOR_LLAMA4, false },
+		{ "gemma3n", TOWER_GEMMA3N, PROJECTOR_GEMMA3N, false },
 	};
 	for (size_t i = 0; i < sizeof(families) / sizeof(families[0]); i++) {
 		if (strcmp(type, families[i].type))
@@ -672,9 +960,14 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 	if ((!v || cJSON_IsNull(v)) && cJSON_IsString(type) && !strcmp(type->valuestring, "qwen") &&
 	    (v = cJSON_GetObjectItemCaseSensitive(root, "visual")) != NULL && !cJSON_IsNull(v))
 		where = "visual.";
-	/* Fuyu's and Molmo's image parts have no vision_config: their keys are the top level's, or none. */
+	/*
+	 * Fuyu's and Molmo's image parts have no vision_config: their keys are
+	 * the top level's, or none; Gemma 3n's absent is Gemma3nVisionConfig's
+	 * defaults, and its audio tower is beside it.
+	 */
 	bool molmo_type = cJSON_IsString(type) && !strcmp(type->valuestring, "molmo");
-	bool top_level = molmo_type || (cJSON_IsString(type) && !strcmp(type->valuestring, "fuyu"));
+	bool top_level = molmo_type || (cJSON_IsString(type) && (!strcmp(type->valuestring, "fuyu") ||
+								 !strcmp(type->valuestring, "gemma3n")));
 	/*
 	 * A MiniCPM-V of another version than 2.6 is another model under its
 	 * model_type: refused from config.json alone, its tower the weights'
@@ -720,7 +1013,7 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 		return 0;
 	if (v && !cJSON_IsNull(v) && !cJSON_IsObject(v))
 		return model_fail(e, -EINVAL, "%s: %.*s is not an object", file, (int)strlen(where) - 1, where);
-	struct vision c = { .v = v, .root = root, .file = file, .where = where, .e = e,
+	struct vision c = { .v = v, .root = root, .file = file, .where = where, .e = e, .m = b->m,
 			    .q = q && q->name[0] ? q : NULL,
 			    .dtype = dtype };
 	const cJSON *vision_type = cJSON_GetObjectItemCaseSensitive(v, "model_type");
@@ -773,6 +1066,7 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 	case TOWER_LLAMA4: r = llama4(&c, text_width); break;
 	case TOWER_FUYU: r = fuyu(&c, text_width); break;
 	case TOWER_MOLMO: r = molmo(&c, text_width); break;
+	case TOWER_GEMMA3N: r = gemma3n(&c, text_width); break;
 	case TOWER_PIXTRAL: r = pixtral(&c, &width); break;
 	case TOWER_QWEN2: case TOWER_QWEN2_5: case TOWER_QWEN3: r = qwen(&c, tower); break;
 	case TOWER_MLLAMA: r = mllama(&c, text_width); break;
@@ -816,6 +1110,7 @@ int vision_read(const cJSON *root, const char *file, uint64_t text_width, enum h
 			return r;
 		break;
 	case PROJECTOR_MERGER: case PROJECTOR_MLLAMA: case PROJECTOR_RESAMPLER: case PROJECTOR_LLAMA4:
+	case PROJECTOR_GEMMA3N:
 		break; /* the tower's own */
 	}
 	uint64_t parameters = sat_add(c.matrix, c.vector);

@@ -1531,22 +1531,59 @@ hf_cache() {
 	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/mimo/config.json: num_nextn_predict_layers: 4096 is more than its 36 layers" ]
 }
 
-@test "fit: Gemma 3n from its config.json: its text model, the layers sharing KV without a cache, its towers said" {
+@test "fit: Gemma 3n from its config.json: its text model, the layers sharing KV without a cache, its towers priced" {
 	fixtures="$TESTS_DIR/fixtures/fit"
-	# E2B: 4,456,156,768 parameters (per-layer embeddings 2,013,265,920 of them); 20 of 30 layers cache,
-	# 4 full and 16 in windows of 512, 2,048 bytes a token each (test-model.c works both).
+	# E2B: a text model of 4,456,156,768 parameters (per-layer embeddings 2,013,265,920 of them) and
+	# towers of 980,561,504 (MobileNet-V5-300M 291,406,912, the audio conformer 681,348,640, the two
+	# embedders): 5,436,718,272, the Hub's 5.44B; 20 of 30 layers cache, 4 full and 16 in windows of 512,
+	# 2,048 bytes a token each (test-model.c works them).
 	run_split "$HMN" fit "$fixtures/gemma-3n-E2B-it/config.json" --memory 80GiB --context 4096 --json
 	[ "$status" -eq 0 ]
-	echo "$output" | jq -e '.model.architecture == "gemma3n_text" and .model.parameters == 4456156768
+	echo "$output" | jq -e '.model.architecture == "gemma3n_text" and .model.parameters == 5436718272
 		and .model.layers == 30 and .parts.weights_bytes == 8912313536 and .parts.kv_cache_bytes == 50331648
-		and .parts.vision_bytes == null
-		and (.model.warning | contains("the image tower is left out") and contains("the audio tower is left out"))'
-	[[ "$stderr" == *"its audio_config is not one hmn prices: the audio tower is left out"* ]]
-	# E4B at its trained 32768: the 4 full layers grow, the 16 windows do not.
+		and .parts.vision_bytes == 1961123008 and .model.warning == null'
+	[[ "$stderr" != *"left out"* ]]
+	# --text-only: the text model as before, no vision part.
+	run_split "$HMN" fit "$fixtures/gemma-3n-E2B-it/config.json" --memory 80GiB --context 4096 --json --text-only
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.parts.weights_bytes == 8912313536 and .parts.vision_bytes == null
+		and .parts.kv_cache_bytes == 50331648'
+	# E4B at its trained 32768: the 4 full layers grow, the 16 windows do not; 7,847,258,192, the Hub's 7.85B.
 	run_split "$HMN" fit "$fixtures/gemma-3n-E4B-it/config.json" --memory 80GiB --context 32768 --json
 	[ "$status" -eq 0 ]
-	echo "$output" | jq -e '.model.parameters == 6866696688 and .parts.kv_cache_bytes == 285212672'
-	# Hostile keys: one line naming file and key, exit 1.
+	echo "$output" | jq -e '.model.parameters == 7847258192 and .parts.kv_cache_bytes == 285212672
+		and .parts.weights_bytes == 13733393376 and .parts.vision_bytes == 1961123008'
+	# Another timm architecture: its image tower said left out, the audio tower still priced.
+	mkdir -p "$BATS_TEST_TMPDIR/resnet"
+	jq '.vision_config.architecture = "resnet50"' "$fixtures/gemma-3n-E2B-it/config.json" \
+		>"$BATS_TEST_TMPDIR/resnet/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/resnet" --memory 80GiB --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.parts.vision_bytes == 1369388096
+		and (.model.warning | contains("its vision_config (resnet50) is not one hmn prices: the image tower is left out"))'
+	# Hostile tower keys: one line naming file and key, exit 1.
+	mkdir -p "$BATS_TEST_TMPDIR/towers"
+	jq '.audio_config.conf_num_attention_heads = 7' "$fixtures/gemma-3n-E2B-it/config.json" \
+		>"$BATS_TEST_TMPDIR/towers/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/towers" --memory 80GiB --json
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/towers/config.json: audio_config.conf_num_attention_heads: 7 does not divide its hidden_size, 1536" ]
+	jq '.audio_config.sscp_conv_kernel_size = [[3, 3], "3"]' "$fixtures/gemma-3n-E2B-it/config.json" \
+		>"$BATS_TEST_TMPDIR/towers/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/towers" --memory 80GiB --json
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/towers/config.json: audio_config.sscp_conv_kernel_size[1] is not a pair" ]
+	jq '.vision_config.hidden_size = 1e300' "$fixtures/gemma-3n-E2B-it/config.json" \
+		>"$BATS_TEST_TMPDIR/towers/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/towers" --memory 80GiB --json
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/towers/config.json: vision_config.hidden_size: 1.0000000000000001e+300 is more than 16777216" ]
+	jq '.vision_config.architecture = ["mobilenetv5_300m_enc"]' "$fixtures/gemma-3n-E2B-it/config.json" \
+		>"$BATS_TEST_TMPDIR/towers/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/towers" --memory 80GiB --json
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/towers/config.json: vision_config.architecture is not a name" ]
+	# Hostile text keys: one line naming file and key, exit 1.
 	mkdir -p "$BATS_TEST_TMPDIR/shared" "$BATS_TEST_TMPDIR/widths"
 	jq '.text_config.num_kv_shared_layers = 35' "$fixtures/gemma-3n-E4B-it/config.json" \
 		>"$BATS_TEST_TMPDIR/shared/config.json"

@@ -2076,14 +2076,32 @@ static void test_mtp_and_gemma3n(void)
 	 * final norm: 4,456,156,768, 8,912,313,536 bytes in bf16, the 8.91 GB
 	 * (4.8 + 4.11) of a text-only copy of E2B-it on the Hub
 	 * (igorktech/gemma-3n-E2B-it-language); 1.91B without either embedding
-	 * table, Google's "effective" 2B; the published 5.44B less its 0.98B of
-	 * towers. KV: 20 layers keep a cache, 4 full and 16 in windows of 512,
-	 * 2 x 2 x 256 x 2 = 2,048 bytes a token each: 50,331,648 at 4096 tokens.
+	 * table, Google's "effective" 2B. KV: 20 layers keep a cache, 4 full and
+	 * 16 in windows of 512, 2 x 2 x 256 x 2 = 2,048 bytes a token each:
+	 * 50,331,648 at 4096 tokens.
+	 *
+	 * The towers, the vision part (vision.c): timm's mobilenetv5_300m_enc,
+	 * its layer list in mobilenetv5.py, 291,406,912 (Google's
+	 * "MobileNet-V5-300M"); embed_vision 128 x 2048 + two norms + 2048 x
+	 * 2048 = 4,460,544; the audio tower by modeling_gemma3n.py: the
+	 * subsample convolutions 1 x 128 x 9 + 128 x 32 x 9, their norms 160,
+	 * input_proj_linear 32 x 32 frequencies x 1536 (1,611,040), 12 conformer
+	 * blocks of 24 x 1536² + 14 x 1536 + 192 (56,644,800): 681,348,640;
+	 * embed_audio 128 x 1536 + two norms + 1536 x 2048 = 3,345,408. Towers
+	 * 980,561,504, and a total of 5,436,718,272: the 5.44B the Hub shows for
+	 * google/gemma-3n-E2B-it (its safetensors' count), the same 0.98B of
+	 * towers the E4B's 7.85B holds. No real index's total_size was at hand
+	 * to check the bytes against: the check is that published total, to
+	 * three figures, for both models, and the tower's "300M".
 	 */
 	m = fixture_config("gemma-3n-E2B-it");
 	if (ok(m != NULL, "gemma-3n-E2B-it's config.json reads"), m) {
-		is_u64(m->parameters, 4456156768ull, "gemma-3n-E2B: its text model's 4,456,156,768 parameters");
-		is_u64(m->weights_bytes, 8912313536ull, "gemma-3n-E2B: 8,912,313,536 bytes in bf16");
+		is_u64(m->parameters, 5436718272ull, "gemma-3n-E2B: 5,436,718,272 parameters, the published 5.44B");
+		is_u64(m->vision_parameters, 980561504ull, "gemma-3n-E2B: its towers and embedders 980,561,504");
+		is_u64(m->parameters - m->vision_parameters, 4456156768ull,
+		       "gemma-3n-E2B: its text model's 4,456,156,768 parameters, unchanged");
+		is_u64(m->weights_bytes, 8912313536ull + 1961123008ull,
+		       "gemma-3n-E2B: 8,912,313,536 bytes of text model and 1,961,123,008 of towers in bf16");
 		is_u64(m->n_ff, 8192, "gemma-3n-E2B: 8192 a layer");
 		layer_kinds(m, kinds, sizeof(kinds));
 		is_str(kinds, "SSSSASSSSASSSSASSSSANNNNNNNNNN", "gemma-3n-E2B: every 5th layer full, the last 10 share KV");
@@ -2093,10 +2111,17 @@ static void test_mtp_and_gemma3n(void)
 		req.context = 32768;
 		is_u64(hmn_fit_kv_cache(m, &req), 4ull * 32768 * 2048 + 16ull * 512 * 2048,
 		       "gemma-3n-E2B: its 4 full layers grow with the context, its 16 windows do not");
-		ok(m->warning && strstr(m->warning, "the image tower is left out") &&
-		   strstr(m->warning, "its audio_config is not one hmn prices: the audio tower is left out"),
-		   "gemma-3n-E2B: its towers said as left out (%s)", m->warning ? m->warning : "none");
-		is_u64(m->vision_parameters, 0, "gemma-3n-E2B: no tower priced from config.json");
+		ok(!m->warning, "gemma-3n-E2B: no tower said as left out (%s)", m->warning ? m->warning : "none");
+		struct hmn_fit_parts with, without;
+		req.context = 4096;
+		ok(hmn_fit_estimate(m, &req, &with) == 0, "gemma-3n-E2B: an estimate");
+		is_u64(with.vision, 1961123008ull, "gemma-3n-E2B: the vision part, 980,561,504 parameters in bf16");
+		is_u64(with.weights, 8912313536ull, "gemma-3n-E2B: the text model's weights beside it unchanged");
+		req.text_only = true;
+		ok(hmn_fit_estimate(m, &req, &without) == 0, "gemma-3n-E2B: an estimate without the towers");
+		is_u64(without.vision, HMN_UNKNOWN, "gemma-3n-E2B --text-only: no vision part");
+		is_u64(without.weights, 8912313536ull, "gemma-3n-E2B --text-only: the text model's 8,912,313,536 bytes");
+		is_u64(without.kv_cache, with.kv_cache, "gemma-3n-E2B --text-only: the same cache");
 		hmn_model_free(m);
 	}
 	/*
@@ -2105,12 +2130,17 @@ static void test_mtp_and_gemma3n(void)
 	 * A layer 112,484,944 (its MLP 100,663,296); x 35 = 3,936,973,040;
 	 * per-layer embeddings 262144 x 8960 = 2,348,810,240, their projection
 	 * and norm 18,350,336; with the embeddings, AltUp's projections and the
-	 * final norm 6,866,696,688 (the published 7.85B less the same 0.98B of
-	 * towers; 3.98B "effective"). The same 20 layers cache: 50,331,648.
+	 * final norm 6,866,696,688 (3.98B "effective"); its text width E2B's
+	 * 2048, so its towers the same 980,561,504: 7,847,258,192, the 7.85B
+	 * the Hub shows for google/gemma-3n-E4B-it. The same 20 layers cache:
+	 * 50,331,648.
 	 */
 	m = fixture_config("gemma-3n-E4B-it");
 	if (ok(m != NULL, "gemma-3n-E4B-it's config.json reads"), m) {
-		is_u64(m->parameters, 6866696688ull, "gemma-3n-E4B: its text model's 6,866,696,688 parameters");
+		is_u64(m->parameters, 7847258192ull, "gemma-3n-E4B: 7,847,258,192 parameters, the published 7.85B");
+		is_u64(m->vision_parameters, 980561504ull, "gemma-3n-E4B: E2B's towers, 980,561,504");
+		is_u64(m->parameters - m->vision_parameters, 6866696688ull,
+		       "gemma-3n-E4B: its text model's 6,866,696,688 parameters, unchanged");
 		layer_kinds(m, kinds, sizeof(kinds));
 		is_str(kinds, "SSSSASSSSASSSSASSSSANNNNNNNNNNNNNNN", "gemma-3n-E4B: the last 15 share KV");
 		hmn_fit_request_init(&req);
@@ -2118,17 +2148,67 @@ static void test_mtp_and_gemma3n(void)
 		is_u64(hmn_fit_kv_cache(m, &req), 50331648ull, "gemma-3n-E4B: 50,331,648 bytes of cache at 4096 tokens");
 		hmn_model_free(m);
 	}
-	/* Gemma3nTextConfig's defaults are the E4B's shape, and its layer_types every 5th full. */
+	/*
+	 * Gemma3nTextConfig's defaults are the E4B's shape, and its layer_types
+	 * every 5th full; Gemma3nConfig builds the towers of their classes'
+	 * defaults where their configs are absent, E4B's too.
+	 */
 	m = NULL;
 	int r = read_config("{\"model_type\":\"gemma3n\",\"text_config\":{\"model_type\":\"gemma3n_text\"},"
 			    "\"torch_dtype\":\"bfloat16\"}", &m);
 	ok(r == 0, "a gemma3n config of defaults reads: %s", why);
 	if (r == 0) {
-		is_u64(m->parameters, 6866696688ull, "gemma3n's defaults: the E4B's 6,866,696,688");
+		is_u64(m->parameters, 7847258192ull, "gemma3n's defaults: the E4B's 7,847,258,192");
+		is_u64(m->vision_parameters, 980561504ull, "gemma3n's defaults: its towers of their classes' defaults");
 		layer_kinds(m, kinds, sizeof(kinds));
 		is_str(kinds, "SSSSASSSSASSSSASSSSANNNNNNNNNNNNNNN", "gemma3n's defaults: 15 layers sharing KV");
 	}
 	hmn_model_free(m);
+	/*
+	 * Another timm architecture is a network hmn does not know: the image
+	 * tower and embed_vision left out, said; the audio tower still priced
+	 * (681,348,640 and embed_audio's 3,345,408).
+	 */
+	m = NULL;
+	r = read_config("{\"model_type\":\"gemma3n\",\"text_config\":{\"model_type\":\"gemma3n_text\"},"
+			"\"vision_config\":{\"architecture\":\"resnet50\"},\"torch_dtype\":\"bfloat16\"}", &m);
+	ok(r == 0, "a gemma3n of a resnet50 reads: %s", why);
+	if (r == 0) {
+		is_u64(m->vision_parameters, 684694048ull, "gemma3n of a resnet50: its audio tower and embedder alone");
+		ok(m->warning && strstr(m->warning, "its vision_config (resnet50) is not one hmn prices: the image tower"
+					" is left out"), "gemma3n of a resnet50: its image tower said left out (%s)",
+		   m->warning ? m->warning : "none");
+	}
+	hmn_model_free(m);
+	/* Hostile audio_config and vision_config keys: refused naming the key. */
+	static const struct {
+		const char *parts, *why;
+	} hostile[] = {
+		{ "\"audio_config\":{\"hidden_size\":\"1536\"}", "audio_config.hidden_size: a string is not a number" },
+		{ "\"audio_config\":{\"conf_num_hidden_layers\":1e30}",
+		  "audio_config.conf_num_hidden_layers: 1e+30 is more than 4096" },
+		{ "\"audio_config\":{\"conf_num_attention_heads\":7}",
+		  "audio_config.conf_num_attention_heads: 7 does not divide its hidden_size, 1536" },
+		{ "\"audio_config\":{\"sscp_conv_kernel_size\":[[3,3]]}", "audio_config.sscp_conv_kernel_size is not a list of 2" },
+		{ "\"audio_config\":{\"sscp_conv_stride_size\":[[2,2],[2,0]]}",
+		  "audio_config.sscp_conv_stride_size[1][1]: 0 is not a whole number of 1 or more" },
+		{ "\"audio_config\":{\"sscp_conv_kernel_size\":[[3,3],[3,65536]]}",
+		  "audio_config.sscp_conv_kernel_size[1][1]: 65536 is wider than the 66 frequencies it convolves" },
+		{ "\"audio_config\":{\"sscp_conv_channel_size\":[128,null]}",
+		  "audio_config.sscp_conv_channel_size[1] is not a number" },
+		{ "\"audio_config\":[]", "audio_config is not an object" },
+		{ "\"vision_config\":{\"architecture\":5}", "vision_config.architecture is not a name" },
+		{ "\"vision_config\":{\"vocab_size\":-1}", "vision_config.vocab_size: -1 is not a whole number of 1 or more" },
+	};
+	for (size_t i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+		char text[512];
+		snprintf(text, sizeof(text), "{\"model_type\":\"gemma3n\",\"text_config\":{\"model_type\":"
+			 "\"gemma3n_text\"},%s}", hostile[i].parts);
+		m = NULL;
+		r = read_config(text, &m);
+		ok(r < 0 && strstr(why, hostile[i].why), "gemma3n's %s refused: %s", hostile[i].parts, why);
+		hmn_model_free(m);
+	}
 	/* A list of widths each its own: the MLP of each layer priced at its width. */
 	m = NULL;
 	r = read_config("{\"model_type\":\"gemma3n_text\",\"num_hidden_layers\":2,\"num_kv_shared_layers\":1,"
