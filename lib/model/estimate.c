@@ -280,23 +280,53 @@ static uint64_t cross_cells(const struct hmn_model *m, const struct plan *p, con
 	return pad(m->encoder_length ? m->encoder_length : p->context, p->gguf ? GGUF_CELL_PAD : VLLM_BLOCK);
 }
 
-/* One layer's cache for one sequence, in bytes. */
+/*
+ * What one rank of vLLM's tensor parallel holds of n heads split over
+ * gpus: n / gpus, but never less than one (QKVParallelLinear's
+ * num_kv_heads = max(1, total_num_kv_heads // tp_size): with fewer KV
+ * heads than GPUs each is replicated, tp_size / total ranks holding it
+ * whole). vLLM refuses heads that gpus does not divide (said in the
+ * model's warning); rounded up then, an upper bound. 0 heads: 0.
+ */
+static uint64_t heads_per_rank(uint64_t n, uint64_t gpus)
+{
+	if (!n)
+		return 0;
+	return n <= gpus ? 1 : div_up(n, gpus);
+}
+
+/*
+ * One layer's cache for one sequence, in bytes, on one of p->gpus GPUs. A
+ * GGUF's whole (llama.cpp splits by layers, hmn_fit_kv_cache() divides the
+ * sum). vLLM's tensor parallel shards by heads: each layer's own KV heads
+ * per rank (heads_per_rank(): replicated when fewer than the GPUs);
+ * latent attention (MLA) has no heads to shard, every rank keeps the whole
+ * kv_lora_rank + rope_dim a token (vLLM's MLA backends: one latent "head",
+ * never divided by tp_size).
+ */
 static uint64_t layer_kv(const struct hmn_model *m, const struct plan *p, const struct hmn_model_layer *l)
 {
 	if (l->kind == HMN_LAYER_NO_CACHE)
 		return 0;
+	uint64_t ranks = p->gguf ? 1 : p->gpus;
 	/*
 	 * Mamba's conv and SSM states (llama.cpp's n_embd_r and n_embd_s; gated
 	 * DeltaNet's are sized the same way): llama.cpp keeps them in f32, vLLM
 	 * in the model's type (its mamba_ssm_cache_dtype "auto"), the SSM state
-	 * in f32 where the model says (Nemotron-H).
+	 * in f32 where the model says (Nemotron-H). Kept divided over vLLM's
+	 * ranks, as vLLM shards them: MambaMixer2 splits intermediate_size
+	 * (its heads) by tp_size and its groups too, each group replicated
+	 * where there are fewer than the ranks (extra_groups_for_head_shards:
+	 * Mamba-2's one group held on every rank); gated DeltaNet splits its
+	 * K and V heads (num_k_heads / tp_size, num_v_heads / tp_size).
 	 */
-	uint64_t conv = sat_mul(m->ssm_conv ? m->ssm_conv - 1 : 0,
-				sat_add(m->ssm_inner, sat_mul(2ull * m->ssm_group, m->ssm_state)));
+	uint64_t groups = m->ssm_group ? heads_per_rank(m->ssm_group, ranks) : 0;
+	uint64_t inner = div_up(m->ssm_inner, ranks);
+	uint64_t conv = sat_mul(m->ssm_conv ? m->ssm_conv - 1 : 0, sat_add(inner, sat_mul(2 * groups, m->ssm_state)));
 	enum hmn_dtype state_type = p->gguf ? HMN_DTYPE_F32 : p->kv_dtype;
 	uint64_t state = sat_add(dtype_price(state_type, conv),
 				 dtype_price(m->ssm_state_f32 ? HMN_DTYPE_F32 : state_type,
-					     sat_mul(m->ssm_state, m->ssm_inner)));
+					     sat_mul(m->ssm_state, inner)));
 	if (l->kind == HMN_LAYER_RECURRENT)
 		return state;
 	if (!l->state)
@@ -306,8 +336,9 @@ static uint64_t layer_kv(const struct hmn_model *m, const struct plan *p, const 
 		return sat_mul(cells, dtype_price(p->kv_dtype, (uint64_t)m->kv_lora_rank + m->rope_dim));
 	/* A decoder's cross-attention keeps K and V of the encoder's output too, in the same heads. */
 	cells = sat_add(cells, cross_cells(m, p, l));
-	uint64_t k = dtype_price(p->kv_dtype, (uint64_t)m->key_length * l->n_head_kv);
-	uint64_t v = dtype_price(p->kv_dtype, (uint64_t)m->value_length * l->n_head_kv);
+	uint64_t heads = heads_per_rank(l->n_head_kv, ranks);
+	uint64_t k = dtype_price(p->kv_dtype, (uint64_t)m->key_length * heads);
+	uint64_t v = dtype_price(p->kv_dtype, (uint64_t)m->value_length * heads);
 	return sat_add(sat_mul(cells, sat_add(k, v)), state);
 }
 
@@ -320,7 +351,8 @@ uint64_t hmn_fit_kv_cache(const struct hmn_model *m, const struct hmn_fit_reques
 	uint64_t sum = 0;
 	for (uint32_t i = p.first_layer; i < m->n_layer; i++)
 		sum = sat_add(sum, layer_kv(m, &p, &m->layers[i]));
-	return div_up(sat_mul(sum, p.batch), p.gpus);
+	/* vLLM's per rank already (layer_kv()); a GGUF's layers split over the GPUs as llama.cpp's --tensor-split. */
+	return p.gguf ? div_up(sat_mul(sum, p.batch), p.gpus) : sat_mul(sum, p.batch);
 }
 
 /* ---- activations -------------------------------------------------------------- */

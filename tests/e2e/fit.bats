@@ -241,12 +241,13 @@ no_escapes() {
 	[ -z "$output" ]
 	# Three asked of two: said before the table (whose rows each have room for a share), then exit 4.
 	# Three does not divide Mixtral's 32 heads either: vLLM refuses it ("Total number of attention
-	# heads (32) must be divisible by tensor parallel size (3)"), a warning; the estimate as asked.
+	# heads (32) must be divisible by tensor parallel size (3)"), a warning; the estimate as asked, each
+	# GPU's 8 KV heads taken as 3 (rounded up: an upper bound).
 	run_split "$HMN" fit "$MODELS/Mixtral-8x7B-v0.1" --context 8192 --gpus 3 --dtype fp8
 	[ "$status" -eq 4 ]
 	[ "${stderr_lines[0]}" = "hmn: $MODELS/Mixtral-8x7B-v0.1: --gpus 3 does not divide its 32 attention heads: vLLM refuses that tensor-parallel size; estimated as asked" ]
 	[ "${stderr_lines[1]}" = "hmn: $MODELS/Mixtral-8x7B-v0.1: --gpus 3, but 2 GPUs are listed: it cannot be split over 3 here" ]
-	[ "${stderr_lines[2]}" = "hmn: $MODELS/Mixtral-8x7B-v0.1 needs 17.0GiB on each of 3 GPUs; 2 are listed" ]
+	[ "${stderr_lines[2]}" = "hmn: $MODELS/Mixtral-8x7B-v0.1 needs 17.1GiB on each of 3 GPUs; 2 are listed" ]
 	[ "${lines[0]}" = "hmn fit: Mixtral-8x7B-v0.1: mixtral, 46.70B parameters (f8_e4m3), 8192 tokens x 1 sequence, split over 3 GPUs, sizes per GPU" ]
 	run_split "$HMN" fit "$MODELS/Mixtral-8x7B-v0.1" --context 8192 --gpus 3 --dtype fp8 --device 0
 	[ "$status" -eq 4 ]
@@ -258,6 +259,26 @@ no_escapes() {
 	[ "$status" -eq 0 ]
 	[ -z "$stderr" ]
 	echo "$output" | jq -e '.model.warning == null'
+}
+
+@test "fit --gpus N: the KV cache divided as vLLM shards it, by heads: a latent cache whole, fewer KV heads than GPUs replicated" {
+	fixtures="$TESTS_DIR/fixtures/fit"
+	# DeepSeek-R1's MLA: 61 layers x (512 + 64) x 2 bytes a token, whole on each of 8 GPUs (it was an
+	# eighth, 275MiB, and MAX_BATCH 183).
+	run_split "$HMN" fit "$fixtures/deepseek-r1/config.json" --memory 141GiB --gpus 8 --context 32768 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.parts.kv_cache_bytes == 61 * 576 * 2 * 32768 and .gpus[0].max_batch == 22'
+	# falcon-7b's one KV head on both GPUs: the cache as on one.
+	run_split "$HMN" fit "$fixtures/falcon-7b/config.json" --memory 24GiB --gpus 2 --context 2048 --json
+	echo "$output" | jq -e '.parts.kv_cache_bytes == 32 * 2048 * 2 * 64 * 2 and .gpus[0].max_batch == 947'
+	# Qwen3-Next's 2 KV heads over 4: one each, its 12 attention layers' half; its DeltaNet states a quarter.
+	run_split "$HMN" fit "$fixtures/Qwen3-Next-80B-A3B-Instruct/config.json" --memory 80GiB --gpus 4 --context 32768 --json
+	echo "$output" | jq -e '.parts.kv_cache_bytes == 12 * 32768 * 1024 + 36 * (3 * 2048 + 128 * 1024) * 2'
+	# A GGUF's cache is split with its layers: divided by N as before.
+	run_split "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --memory 80GiB --context 8192 --json
+	one=$(jq .parts.kv_cache_bytes <<<"$output")
+	run_split "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --memory 80GiB --context 8192 --gpus 16 --json
+	[ "$(jq .parts.kv_cache_bytes <<<"$output")" -eq $((one / 16)) ]
 }
 
 @test "fit: MAX_CONTEXT is the longest context that fits, a multiple of 256 for a GGUF" {

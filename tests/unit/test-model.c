@@ -5804,6 +5804,87 @@ static void test_file_types(void)
 	}
 }
 
+/*
+ * vLLM's tensor parallel shards the KV cache by heads, so what a rank holds
+ * is what its heads are, layer by layer: MLA's latent cache has no heads and
+ * is whole on every rank; fewer KV heads than GPUs are replicated
+ * (QKVParallelLinear: num_kv_heads = max(1, total_num_kv_heads // tp_size)).
+ * Before, every cache was the whole's over the GPUs: DeepSeek-R1's 275 MiB of
+ * its 2.1 GiB on each of 8, and MAX_BATCH 8 times too many.
+ */
+static void test_tensor_parallel_kv(void)
+{
+	struct hmn_fit_request req;
+	struct hmn_model *m = fixture_config("deepseek-r1");
+	if (ok(m != NULL, "TP: DeepSeek-R1 reads"), m) {
+		hmn_fit_request_init(&req);
+		req.context = 32768;
+		req.gpus = 8;
+		/* 61 layers x (kv_lora_rank 512 + rope 64) x 2 bytes (bf16) a token, on each GPU. */
+		is_u64(hmn_fit_kv_cache(m, &req), 61ull * 576 * 2 * 32768, "TP: DeepSeek-R1's latent cache whole on each of 8");
+		uint32_t eight = 0;
+		ok(hmn_fit_max_batch(m, &req, 141ull << 30, &eight) == 0, "TP: DeepSeek-R1's MAX_BATCH over 8");
+		/* 141 GiB less ~80 GiB of weights and runtime, over 2.1 GiB a sequence (and the margin): 22. */
+		is_u64(eight, 22, "TP: DeepSeek-R1 at 32768 tokens, 8 x 141 GiB: 22 sequences, not 183");
+		hmn_model_free(m);
+	}
+	m = fixture_config("Qwen3-Next-80B-A3B-Instruct");
+	if (ok(m != NULL, "TP: Qwen3-Next reads"), m) {
+		hmn_fit_request_init(&req);
+		req.context = 4096;
+		req.gpus = 4;
+		/*
+		 * 12 attention layers of 2 KV heads of 256: one head a GPU at 4 (not
+		 * half of one), 1,024 bytes a token and layer. 36 gated DeltaNet
+		 * layers sharded as vLLM shards them (16 K heads of 128, 32 V heads
+		 * of 128, conv 4, each a quarter): conv 3 x (1024 + 2 x 4 x 128),
+		 * state 128 x 1024, bf16.
+		 */
+		uint64_t attn = 12ull * 4096 * 1024, delta = 36ull * (3 * (1024 + 2 * 4 * 128) + 128 * 1024) * 2;
+		is_u64(hmn_fit_kv_cache(m, &req), attn + delta, "TP: Qwen3-Next at --gpus 4: half its KV heads on each");
+		req.gpus = 2;
+		uint64_t two = hmn_fit_kv_cache(m, &req);
+		req.gpus = 1;
+		uint64_t whole = hmn_fit_kv_cache(m, &req);
+		is_u64(two, 12ull * 4096 * 1024 + 36ull * (3 * (2048 + 2 * 8 * 128) + 128 * 2048) * 2,
+		       "TP: Qwen3-Next at --gpus 2: one KV head, half the states");
+		is_u64(whole, 12ull * 4096 * 2048 + 36ull * (3 * (4096 + 2 * 16 * 128) + 128 * 4096) * 2,
+		       "TP: Qwen3-Next on one GPU as before");
+		hmn_model_free(m);
+	}
+	m = fixture_config("falcon-7b");
+	if (ok(m != NULL, "TP: falcon-7b reads"), m) {
+		hmn_fit_request_init(&req);
+		req.context = 2048;
+		req.gpus = 2;
+		/* Multi-query: its one KV head of 64 on both GPUs, 32 layers. */
+		is_u64(hmn_fit_kv_cache(m, &req), 32ull * 2048 * 2 * 64 * 2, "TP: falcon-7b's one KV head whole on each of 2");
+		hmn_model_free(m);
+	}
+	m = fixture_config("Llama-3_3-Nemotron-Super-49B-v1");
+	if (ok(m != NULL, "TP: Nemotron-Super-49B reads"), m) {
+		hmn_fit_request_init(&req);
+		req.context = 4096;
+		/* NAS: 49 layers of 8 KV heads of 128, 31 with no attention. Over 16, one head a layer. */
+		req.gpus = 8;
+		is_u64(hmn_fit_kv_cache(m, &req), 49ull * 4096 * 2 * 128 * 2, "TP: Nemotron-Super over 8: one of 8 heads a layer");
+		req.gpus = 16;
+		is_u64(hmn_fit_kv_cache(m, &req), 49ull * 4096 * 2 * 128 * 2, "TP: Nemotron-Super over 16: the same head");
+		hmn_model_free(m);
+	}
+	m = fixture_config("Nemotron-H-8B-Base-8K");
+	if (ok(m != NULL, "TP: Nemotron-H reads"), m) {
+		hmn_fit_request_init(&req);
+		req.context = 4096;
+		req.gpus = 1;
+		uint64_t whole = hmn_fit_kv_cache(m, &req);
+		req.gpus = 8;
+		/* 8 KV heads, 8 Mamba-2 groups, 128 heads: all divide by 8, an eighth of everything. */
+		is_u64(hmn_fit_kv_cache(m, &req), whole / 8, "TP: Nemotron-H over 8: an eighth");
+		hmn_model_free(m);
+	}
+}
+
 int main(void)
 {
 	const char *dir = getenv("MODELS");
@@ -5847,5 +5928,6 @@ int main(void)
 	test_quant_layouts();
 	test_quant_hostile();
 	test_quant_parameters();
+	test_tensor_parallel_kv();
 	return tap_done();
 }
