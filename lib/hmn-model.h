@@ -273,15 +273,16 @@ uint64_t hmn_fit_vision(const struct hmn_model *m, const struct hmn_fit_request 
  * context padded to 256 cells a sequence, sliding-window layers at
  * pad(min(context, window + ubatch), 256). safetensors as vLLM does:
  * 2 × kv_heads × head_dim a token and layer (MLA: kv_lora_rank + rope_dim,
- * once), in blocks of 16 tokens, sliding-window layers at their window.
+ * once), in blocks of 16 tokens, sliding-window layers at their window;
+ * over gpus a rank's KV heads (at least one; MLA whole); a GGUF's divided.
  */
 uint64_t hmn_fit_kv_cache(const struct hmn_model *m, const struct hmn_fit_request *req);
 /*
  * Inference: the compute buffer of one step of min(batch × context, ubatch)
  * tokens over the full cache (the largest of the attention, feed-forward
  * and output phases, as llama.cpp's graph allocator sizes it; the logits in
- * f32). Training: the activations kept for the backward pass (Korthikanti
- * et al. 2022, without recomputation; the s² term only with eager attention).
+ * f32; an encoder's: all batch × context tokens at once). Training: what the
+ * backward pass keeps (Korthikanti et al. 2022, no recomputation; s² if eager).
  */
 uint64_t hmn_fit_activations(const struct hmn_model *m, const struct hmn_fit_request *req);
 /*

@@ -422,14 +422,65 @@ static uint64_t training_activations(const struct hmn_model *m, const struct pla
 	return sat_add(sat_mul(layer, m->n_layer), logits);
 }
 
+/* An encoder alone (BERT, XLM-R, a T5 encoder): no head scoring the vocabulary, no layer keeping a cache. */
+static bool is_encoder(const struct hmn_model *m)
+{
+	if (m->n_vocab || !m->n_layer)
+		return false;
+	for (uint32_t i = 0; i < m->n_layer; i++)
+		if (m->layers[i].kind != HMN_LAYER_NO_CACHE)
+			return false;
+	return true;
+}
+
+/*
+ * An encoder's forward pass (vLLM's pooling runner, transformers' and
+ * sentence-transformers' encode) takes the batch's sequences whole, all
+ * batch × context tokens in one step: no cache, no micro-batch (llama.cpp's
+ * ubatch, which compute_buffer() caps the step at, has no counterpart, and
+ * its non-causal attention needs a whole sequence in one anyway). A layer at
+ * a time holds the residual stream and the normed input (2 × tokens × width),
+ * then the larger of its attention (Q, K, V and the output, and with eager
+ * attention the heads × context² scores and their softmax a sequence:
+ * hmn_attention_bytes()) and its feed-forward (gate, up and their product,
+ * 3 × tokens × intermediate; a plain FFN holds two, so an upper bound by a
+ * third of that phase), in the model's float type (as the weights are priced).
+ * These are the tensors of Korthikanti et al.'s per-layer count (the one
+ * training_activations() keeps for every layer), held for one layer at a
+ * time as inference frees each after the next reads it. BERT-base (768
+ * wide, 3072 intermediate, 12 heads) at 32 sequences of 512 tokens in 16
+ * bits: 336 MiB fused, 528 MiB eager (the 2 × 32 × 12 × 512² scores and
+ * softmax, 384 MiB, in place of the feed-forward's 288); not checked against
+ * a measurement (none found published).
+ */
+static uint64_t encoder_activations(const struct hmn_model *m, const struct plan *p, enum hmn_dtype type,
+				    bool eager)
+{
+	uint64_t tokens = sat_mul(p->batch, p->context);
+	uint32_t bytes = dtype_price(type, 1) ? (uint32_t)dtype_price(type, 1) : 2;
+	uint64_t stream = sat_mul(sat_mul(2, tokens), m->n_embd);
+	/* An encoder keeps no cache, so its KV heads may read as 0: K and V are then as many as Q's. */
+	uint64_t attn = hmn_attention_bytes(p->batch, p->context, p->context, m->n_head,
+					    m->n_head_kv ? m->n_head_kv : m->n_head, m->key_length, bytes, eager);
+	uint64_t ffn = sat_mul(sat_mul(sat_mul(3, tokens), m->n_ff), bytes);
+	return sat_add(sat_mul(stream, bytes), attn > ffn ? attn : ffn);
+}
+
 uint64_t hmn_fit_activations(const struct hmn_model *m, const struct hmn_fit_request *req)
 {
 	struct plan p;
 	plan_of(m, req, &p);
 	if (!p.context)
 		return HMN_UNKNOWN;
-	uint64_t a = req->train ? training_activations(m, &p, req->eager_attention)
-				: compute_buffer(m, &p, req->eager_attention);
+	uint64_t a;
+	if (req->train)
+		a = training_activations(m, &p, req->eager_attention);
+	else if (!p.gguf && is_encoder(m))
+		a = encoder_activations(m, &p, req->dtype != HMN_DTYPE_NONE && dtype_is_float(req->dtype) ? req->dtype
+					: dtype_is_float(m->float_dtype) ? m->float_dtype : HMN_DTYPE_BF16,
+					req->eager_attention);
+	else
+		a = compute_buffer(m, &p, req->eager_attention);
 	return div_up(a, p.gpus);
 }
 
@@ -638,8 +689,8 @@ int hmn_fit_gpu_layers(const struct hmn_model *m, const struct hmn_fit_request *
  * batch b: the weights, the runtime and the optimizer do not depend on it,
  * the KV cache is b times one sequence's, the compute buffer's step is
  * min(b x context, ubatch) tokens with every phase growing in it (the cells
- * attended are one sequence's), training's activations are b times one
- * sequence's; the margin is a factor on their sum, and the budget takes
+ * attended are one sequence's), an encoder's forward pass and training's
+ * activations are b times one sequence's; the margin is a factor on their sum, and the budget takes
  * them in a fixed order, so a b that fits leaves room for every smaller one.
  */
 int hmn_fit_max_batch(const struct hmn_model *m, const struct hmn_fit_request *req,

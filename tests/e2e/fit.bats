@@ -404,6 +404,23 @@ no_escapes() {
 	echo "$output" | jq -e '.model.parameters == 108310272 and .parts.kv_cache_bytes == 0'
 }
 
+@test "fit: an encoder's activations are its batch's whole forward pass: --batch counts, MAX_BATCH is bounded" {
+	fixtures="$TESTS_DIR/fixtures/fit"
+	# The T5 v1.1 XXL encoder (FLUX's), f16, 512 tokens: the stream and its gated FFN, 39,845,888 bytes a
+	# sequence. --batch 65536 priced as --batch 1, and MAX_BATCH 65536, before.
+	run_split "$HMN" fit "$fixtures/t5-v1_1-xxl-encoder/config.json" --memory 24GiB --batch 1 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.parts.activations_bytes == 39845888 and .gpus[0].max_batch == 335'
+	run_split "$HMN" fit "$fixtures/t5-v1_1-xxl-encoder/config.json" --memory 24GiB --batch 65536 --json
+	[ "$status" -eq 4 ]
+	echo "$output" | jq -e '.parts.activations_bytes == 65536 * 39845888 and (.gpus[0].fits | not)'
+	# BERT-base at 32 x 512 in f16: the FFN's 288 MiB and the stream's 48; eager, the scores' 384 MiB instead.
+	run_split "$HMN" fit "$MODELS/bert-base-cased" --memory 4GiB --dtype f16 --batch 32 --json
+	echo "$output" | jq -e '.parts.activations_bytes == 352321536'
+	run_split "$HMN" fit "$MODELS/bert-base-cased" --memory 4GiB --dtype f16 --batch 32 --attention eager --json
+	echo "$output" | jq -e '.parts.activations_bytes == 553648128'
+}
+
 @test "fit: a model_type hmn does not know: refused from config.json alone, an upper bound beside its weights" {
 	# bert-base-cased's folder, its model_type one hmn has no entry for.
 	cp -r "$MODELS/bert-base-cased" "$BATS_TEST_TMPDIR/custom"

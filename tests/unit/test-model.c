@@ -5805,6 +5805,47 @@ static void test_file_types(void)
 }
 
 /*
+ * An encoder's forward takes all batch × context tokens at once: its
+ * activations grow with them, and bound MAX_BATCH. Before, they were
+ * llama.cpp's compute buffer of a 512-token step: the T5 encoder beside
+ * FLUX priced the same at --batch 1 and 65536, and MAX_BATCH was the cap.
+ */
+static void test_encoder_activations(void)
+{
+	struct hmn_fit_request req;
+	struct hmn_model *m = fixture_config("t5-v1_1-xxl-encoder");
+	ok(m != NULL, "encoder: the T5 v1.1 XXL encoder reads");
+	if (!m)
+		return;
+	hmn_fit_request_init(&req);
+	req.context = 512;
+	/*
+	 * 4096 wide, 64 heads of 64, a gated FFN of 10240, f16: the stream
+	 * 2 x 512 x 4096, then the FFN's 3 x 512 x 10240 (larger than attention's
+	 * Q, K, V and output, 4 x 512 x 4096), 2 bytes each.
+	 */
+	uint64_t one = (2ull * 512 * 4096 + 3ull * 512 * 10240) * 2;
+	is_u64(hmn_fit_activations(m, &req), one, "encoder: T5-XXL's activations at 1 x 512 tokens");
+	req.batch = 64;
+	is_u64(hmn_fit_activations(m, &req), 64 * one, "encoder: 64 sequences, 64 times");
+	req.eager_attention = true;
+	req.batch = 1;
+	/* Eager: Q, K, V, the output, and 64 heads x 512² scores and their softmax: past the FFN. */
+	is_u64(hmn_fit_activations(m, &req), (2ull * 512 * 4096 + 4ull * 512 * 4096 + 2ull * 64 * 512 * 512) * 2,
+	       "encoder: eager attention's scores");
+	req.eager_attention = false;
+	uint32_t batch = 0;
+	ok(hmn_fit_max_batch(m, &req, 24ull << 30, &batch) == 0, "encoder: MAX_BATCH answers");
+	/* 24 GiB / 1.1 less 9.5 GB of weights and the runtime, over 39.8 MB a sequence of 512: 335, not 65536. */
+	is_u64(batch, 335, "encoder: T5-XXL in 24 GiB, 512 tokens: 335 sequences");
+	req.batch = 335;
+	ok(hmn_fit_fits(m, &req, 24ull << 30) == 1, "encoder: 335 fit");
+	req.batch = 336;
+	ok(hmn_fit_fits(m, &req, 24ull << 30) == 0, "encoder: 336 do not");
+	hmn_model_free(m);
+}
+
+/*
  * vLLM's tensor parallel shards the KV cache by heads, so what a rank holds
  * is what its heads are, layer by layer: MLA's latent cache has no heads and
  * is whole on every rank; fewer KV heads than GPUs are replicated
@@ -5929,5 +5970,6 @@ int main(void)
 	test_quant_hostile();
 	test_quant_parameters();
 	test_tensor_parallel_kv();
+	test_encoder_activations();
 	return tap_done();
 }
