@@ -198,9 +198,17 @@ uint64_t hmn_fit_weights(const struct hmn_model *m, const struct hmn_fit_request
 		file_type_weights(m, req->dtype, parts);
 		for (uint32_t i = p.first_layer; i < m->n_layer; i++)
 			sum = sat_add(sum, parts[i]);
+		/*
+		 * A llama.cpp file type is the GGUF a user would download, loaded
+		 * as llama.cpp loads it whatever file it was priced from: its
+		 * token_embd on the host (dev_input, below), unless tied, so that
+		 * Llama-3.1-8B's config.json at Q4_K_M and the Q4_K_M GGUF agree
+		 * (4,617,396,224; the config's was 4,912,898,048, token_embd's
+		 * 295,501,824 of Q4_K on the GPU).
+		 */
 		if (p.whole) {
 			sum = sat_add(sum, sat_add(parts[m->n_layer + 1], parts[m->n_layer + 2]));
-			if (!p.gguf || m->tied_embeddings)
+			if (m->tied_embeddings)
 				sum = sat_add(sum, parts[m->n_layer]);
 		}
 		if (parts != stack)

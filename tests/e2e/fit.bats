@@ -937,25 +937,33 @@ llama_config() {
 @test "fit --dtype Q4_K_M: llama.cpp's file types, in any case, priced per tensor as llama-quantize types them" {
 	# Meta-Llama-3-8B's shape at Q4_K_M: 193 tensors Q4_K, 33 Q6_K (attn_v and ffn_down in 16
 	# layers each, the output), 65 norms f32: 4,912,898,048 bytes, llama.cpp's own table
-	# (tools/quantize) says 4.58G for the file, its 7.8 MB of metadata included.
+	# (tools/quantize) says 4.58G for the file, its 7.8 MB of metadata included. Loaded as llama.cpp
+	# loads that GGUF: its token_embd (295,501,824 of Q4_K) on the host, 4,617,396,224 on the GPU.
 	for t in Q4_K_M q4_k_m Q4_k_M; do
 		run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 80GiB --dtype "$t" --json
 		[ "$status" -eq 0 ]
-		echo "$output" | jq -e '.weights_dtype == "q4_k_m" and .parts.weights_bytes == 4912898048
+		echo "$output" | jq -e '.weights_dtype == "q4_k_m" and .parts.weights_bytes == 4912898048 - 295501824
 			and .model.dtype == "bf16"'
 	done
 	# The config.json alone prices it the same; the table says the type as typed, in lower case.
 	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B/config.json" --memory 80GiB --dtype Q4_K_M --json
-	[ "$(jq .parts.weights_bytes <<<"$output")" -eq 4912898048 ]
+	[ "$(jq .parts.weights_bytes <<<"$output")" -eq $((4912898048 - 295501824)) ]
+	# A tied model's token_embd is its output head too: on the GPU, as before (Qwen2.5-0.5B).
+	run_split "$HMN" fit "$MODELS/Qwen2.5-0.5B-Instruct" --memory 80GiB --dtype Q4_K_M --json
+	[ "$(jq .parts.weights_bytes <<<"$output")" -eq 391859712 ]
+	# int4, fp8, bf16 are vLLM's loads: the embeddings on the GPU.
+	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 80GiB --dtype int4 --json
+	[ "$(jq .parts.weights_bytes <<<"$output")" -eq 5728378880 ]
 	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 80GiB --dtype Q4_K_M
 	[ "$status" -eq 0 ]
 	[[ "${output%%$'\n'*}" == *"(q4_k_m)"* ]]
-	# A GGUF is repriced by the same rules (its token_embd stays in host memory, as llama.cpp keeps it).
+	# A GGUF is repriced by the same rules (its token_embd stays in host memory, as llama.cpp keeps it): the same.
 	run_split "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --memory 80GiB --dtype q4_k_m --json
 	[ "$(jq .parts.weights_bytes <<<"$output")" -eq $((4912898048 - 295501824)) ]
-	# Q8_0 is the file type (its output q8_0 too), q4_k still every matrix in Q4_K.
+	# Q8_0 is the file type (its output q8_0 too; its token_embd's 558,170,112 on the host), q4_k still
+	# every matrix in Q4_K.
 	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 80GiB --dtype Q8_0 --json
-	[ "$(jq .parts.weights_bytes <<<"$output")" -eq 8532934656 ]
+	[ "$(jq .parts.weights_bytes <<<"$output")" -eq $((8532934656 - 558170112)) ]
 	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 80GiB --dtype q4_k --json
 	[ "$(jq -r .weights_dtype <<<"$output")" = "q4_k" ]
 	[ "$(jq .parts.weights_bytes <<<"$output")" -lt 4912898048 ]

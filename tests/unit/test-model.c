@@ -5647,6 +5647,26 @@ static uint64_t weights_as(const struct hmn_model *m, const char *name)
 	return hmn_fit_weights(m, &req);
 }
 
+/*
+ * The bytes of a file of that type: what hmn_fit_weights() puts on the GPU
+ * and token_embd, which llama.cpp keeps on the host (an untied model's).
+ */
+static uint64_t file_as(const struct hmn_model *m, const char *name)
+{
+	struct hmn_fit_request req;
+	hmn_fit_request_init(&req);
+	if (hmn_weights_dtype_from_name(name, &req.dtype) < 0)
+		return 0;
+	uint64_t sum = hmn_fit_weights(m, &req);
+	const struct model_quant_roles *r = &m->quant_roles[m->n_layer];
+	struct quant_place q = { .m = m, .layer = (long)m->n_layer };
+	for (unsigned w = 0; !m->tied_embeddings && w < ROWS_COUNT; w++) {
+		q.rows = (enum quant_rows)w;
+		sum += dtype_price(model_quant_type(req.dtype, ROLE_TOKEN_EMBD, &q), r->sum[ROLE_TOKEN_EMBD][w].elements);
+	}
+	return sum;
+}
+
 static void test_file_types(void)
 {
 	enum hmn_dtype d;
@@ -5712,12 +5732,18 @@ static void test_file_types(void)
 		{ "Q5_K_S", 5.21 }, { "Q5_K_M", 5.33 }, { "Q6_K", 6.14 }, { "Q8_0", 7.96 },
 	};
 	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-		double gib = weights_as(m, table[i].name) / (1024.0 * 1024 * 1024);
+		double gib = file_as(m, table[i].name) / (1024.0 * 1024 * 1024);
 		ok(gib <= table[i].gib + 0.005 && gib >= table[i].gib - 0.015, "Llama-3-8B %s: %.3f GiB of tensors, "
 		   "llama.cpp's file %.2f GiB", table[i].name, gib, table[i].gib);
 	}
 	/* Worked out by hand from the 33 Q6_K and 193 Q4_K above and 65 f32 norms. */
-	is_u64(weights_as(m, "q4_k_m"), 4912898048ull, "Llama-3.1-8B Q4_K_M: 4,912,898,048 bytes of tensors");
+	is_u64(file_as(m, "q4_k_m"), 4912898048ull, "Llama-3.1-8B Q4_K_M: 4,912,898,048 bytes of tensors");
+	/*
+	 * On the GPU, as llama.cpp loads the GGUF: all but token_embd's 128256 x
+	 * 4096 in Q4_K (144 bytes a 256), 295,501,824 (it was counted on the GPU
+	 * from a safetensors model or its config.json, not from the GGUF).
+	 */
+	is_u64(weights_as(m, "q4_k_m"), 4912898048ull - 295501824, "Llama-3.1-8B Q4_K_M: 4,617,396,224 on the GPU");
 	hmn_model_free(m);
 
 	/*
@@ -5729,8 +5755,10 @@ static void test_file_types(void)
 	 */
 	if ((m = open_model("Mistral-7B-v0.1"))) {
 		char got[32];
-		mib(got, sizeof(got), weights_as(m, "Q4_K_M"));
+		mib(got, sizeof(got), file_as(m, "Q4_K_M"));
 		is_str(got, "4165.37", "Mistral-7B Q4_K_M from its safetensors: llama.cpp's 70.31 + 4095.05 MiB");
+		mib(got, sizeof(got), weights_as(m, "Q4_K_M"));
+		is_str(got, "4095.05", "Mistral-7B Q4_K_M on the GPU: llama.cpp's 4095.05 MiB, token_embd on the host");
 		hmn_model_free(m);
 	} else {
 		ok(0, "Mistral-7B-v0.1");
@@ -5764,7 +5792,7 @@ static void test_file_types(void)
 	 * hmn priced Q4_K_M at 15.8 GB and Q8_0 at 22.2 GB.
 	 */
 	if ((m = fixture_config("gpt-oss-20b"))) {
-		uint64_t q4 = weights_as(m, "Q4_K_M"), q8 = weights_as(m, "Q8_0"), mx = weights_as(m, "MXFP4_MOE");
+		uint64_t q4 = file_as(m, "Q4_K_M"), q8 = file_as(m, "Q8_0"), mx = file_as(m, "MXFP4_MOE");
 		is_u64(q4, 11611750656ull, "gpt-oss-20b Q4_K_M: its experts stay mxfp4 (unsloth's file: 11.6 GB)");
 		is_u64(q8, mx, "gpt-oss-20b Q8_0: as its MXFP4_MOE file, the rest q8_0 in both (12.1 GB published)");
 		is_u64(mx, 12096558336ull, "gpt-oss-20b MXFP4_MOE: 12.1 GB, as ggml-org's file");
