@@ -272,7 +272,8 @@ no_escapes() {
 	run_split "$HMN" fit "$fixtures/falcon-7b/config.json" --memory 24GiB --gpus 2 --context 2048 --json
 	echo "$output" | jq -e '.parts.kv_cache_bytes == 32 * 2048 * 2 * 64 * 2 and .gpus[0].max_batch == 947'
 	# Qwen3-Next's 2 KV heads over 4: one each, its 12 attention layers' half; its DeltaNet states a quarter.
-	run_split "$HMN" fit "$fixtures/Qwen3-Next-80B-A3B-Instruct/config.json" --memory 80GiB --gpus 4 --context 32768 --json
+	run_split "$HMN" fit "$fixtures/Qwen3-Next-80B-A3B-Instruct/config.json" --memory 80GiB --gpus 4 \
+		--context 32768 --json
 	echo "$output" | jq -e '.parts.kv_cache_bytes == 12 * 32768 * 1024 + 36 * (3 * 2048 + 128 * 1024) * 2'
 	# A GGUF's cache is split with its layers: divided by N as before.
 	run_split "$HMN" fit "$MODELS/llama-3-8b.Q4_K_M.gguf" --memory 80GiB --context 8192 --json

@@ -5662,7 +5662,8 @@ static uint64_t file_as(const struct hmn_model *m, const char *name)
 	struct quant_place q = { .m = m, .layer = (long)m->n_layer };
 	for (unsigned w = 0; !m->tied_embeddings && w < ROWS_COUNT; w++) {
 		q.rows = (enum quant_rows)w;
-		sum += dtype_price(model_quant_type(req.dtype, ROLE_TOKEN_EMBD, &q), r->sum[ROLE_TOKEN_EMBD][w].elements);
+		enum hmn_dtype type = model_quant_type(req.dtype, ROLE_TOKEN_EMBD, &q);
+		sum += dtype_price(type, r->sum[ROLE_TOKEN_EMBD][w].elements);
 	}
 	return sum;
 }
@@ -5890,7 +5891,8 @@ static void test_tensor_parallel_kv(void)
 		req.context = 32768;
 		req.gpus = 8;
 		/* 61 layers x (kv_lora_rank 512 + rope 64) x 2 bytes (bf16) a token, on each GPU. */
-		is_u64(hmn_fit_kv_cache(m, &req), 61ull * 576 * 2 * 32768, "TP: DeepSeek-R1's latent cache whole on each of 8");
+		is_u64(hmn_fit_kv_cache(m, &req), 61ull * 576 * 2 * 32768,
+		       "TP: DeepSeek-R1's latent cache whole on each of 8");
 		uint32_t eight = 0;
 		ok(hmn_fit_max_batch(m, &req, 141ull << 30, &eight) == 0, "TP: DeepSeek-R1's MAX_BATCH over 8");
 		/* 141 GiB less ~80 GiB of weights and runtime, over 2.1 GiB a sequence (and the margin): 22. */
@@ -5910,7 +5912,8 @@ static void test_tensor_parallel_kv(void)
 		 * state 128 x 1024, bf16.
 		 */
 		uint64_t attn = 12ull * 4096 * 1024, delta = 36ull * (3 * (1024 + 2 * 4 * 128) + 128 * 1024) * 2;
-		is_u64(hmn_fit_kv_cache(m, &req), attn + delta, "TP: Qwen3-Next at --gpus 4: half its KV heads on each");
+		is_u64(hmn_fit_kv_cache(m, &req), attn + delta,
+		       "TP: Qwen3-Next at --gpus 4: half its KV heads on each");
 		req.gpus = 2;
 		uint64_t two = hmn_fit_kv_cache(m, &req);
 		req.gpus = 1;
@@ -5927,18 +5930,21 @@ static void test_tensor_parallel_kv(void)
 		req.context = 2048;
 		req.gpus = 2;
 		/* Multi-query: its one KV head of 64 on both GPUs, 32 layers. */
-		is_u64(hmn_fit_kv_cache(m, &req), 32ull * 2048 * 2 * 64 * 2, "TP: falcon-7b's one KV head whole on each of 2");
+		is_u64(hmn_fit_kv_cache(m, &req), 32ull * 2048 * 2 * 64 * 2,
+		       "TP: falcon-7b's one KV head whole on each of 2");
 		hmn_model_free(m);
 	}
 	m = fixture_config("Llama-3_3-Nemotron-Super-49B-v1");
 	if (ok(m != NULL, "TP: Nemotron-Super-49B reads"), m) {
 		hmn_fit_request_init(&req);
 		req.context = 4096;
-		/* NAS: 49 layers of 8 KV heads of 128, 31 with no attention. Over 16, one head a layer. */
+		/* NAS: 49 layers of 8 KV heads of 128, 31 with no attention. Over 8 or 16, one head a layer. */
 		req.gpus = 8;
-		is_u64(hmn_fit_kv_cache(m, &req), 49ull * 4096 * 2 * 128 * 2, "TP: Nemotron-Super over 8: one of 8 heads a layer");
+		is_u64(hmn_fit_kv_cache(m, &req), 49ull * 4096 * 2 * 128 * 2,
+		       "TP: Nemotron-Super over 8: one of 8 heads a layer");
 		req.gpus = 16;
-		is_u64(hmn_fit_kv_cache(m, &req), 49ull * 4096 * 2 * 128 * 2, "TP: Nemotron-Super over 16: the same head");
+		is_u64(hmn_fit_kv_cache(m, &req), 49ull * 4096 * 2 * 128 * 2,
+		       "TP: Nemotron-Super over 16: the same head");
 		hmn_model_free(m);
 	}
 	m = fixture_config("Nemotron-H-8B-Base-8K");
