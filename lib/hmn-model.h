@@ -159,9 +159,9 @@ struct hmn_model {
 	uint64_t context_length;    /* trained; 0: unknown */
 	/*
 	 * The longest context it is meant for: context_length stretched by
-	 * config.json's rope_scaling (its factor, of the original context where
-	 * it names one: YaRN, linear, dynamic NTK); context_length where it has
-	 * none; 0: unknown.
+	 * config.json's rope_scaling as vLLM does (YaRN's factor of its
+	 * original context, a linear or dynamic factor of context_length; llama3
+	 * and longrope none); context_length where it has none; 0: unknown.
 	 */
 	uint64_t context_limit;
 	/* The encoder's output a cross layer keeps K and V of, tokens a sequence (Whisper's 1500); 0: the context. */

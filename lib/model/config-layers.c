@@ -15,23 +15,48 @@
 #include "model/config-layers.h"
 
 /*
- * The context rope_scaling stretches the trained one to: its factor times
- * the original context it names (YaRN's: Qwen 2.5's 32768 x 4, DeepSeek-V3's
- * 4096 x 40), never less than max_position_embeddings (Llama 3.1's is
- * already the stretched 131072). Without an original context the trained
- * one stands: Gemma 3's and LongChat's linear factor is already in their
- * max_position_embeddings, and Phi-3's longrope has lists, not a factor.
+ * The context rope_scaling stretches the trained one to, by vLLM's rule
+ * (ModelConfig's _get_and_verify_max_len, vllm/config.py): its "su",
+ * "longrope" and "llama3" are already in max_position_embeddings (Llama
+ * 3.1's 131072, Phi-3's longrope, EXAONE 4.0's 65536 of llama3 x 16 of
+ * 8192) and stretch nothing; any other type is the factor (1 unless named)
+ * times the trained context (dynamic NTK, linear), and YaRN's the factor
+ * times its original_max_position_embeddings (Qwen 2.5's 32768 x 4,
+ * DeepSeek-V3's 4096 x 40). Gemma 3's factor is in its max_position_embeddings
+ * (vLLM skips every model_type with "gemma3" in it). The type is rope_type,
+ * else type (transformers' older name). Numbers are checked: a factor
+ * outside [1, 1024], a YaRN without a whole original, or a product past
+ * MODEL_MAX_CONTEXT leave the trained context as it is.
  */
 static uint64_t context_scaled(const struct config *c, uint64_t context)
 {
 	const cJSON *rope = cJSON_GetObjectItemCaseSensitive(c->text, "rope_scaling");
-	const cJSON *factor = cJSON_GetObjectItemCaseSensitive(rope, "factor");
-	const cJSON *original = cJSON_GetObjectItemCaseSensitive(rope, "original_max_position_embeddings");
-	if (!cJSON_IsObject(rope) || !cJSON_IsNumber(factor) || !(factor->valuedouble > 1.0 && factor->valuedouble <= 1024) ||
-	    !cJSON_IsNumber(original) || !(original->valuedouble >= 1 && original->valuedouble <= MODEL_MAX_CONTEXT))
+	if (!cJSON_IsObject(rope) || (c->model_type && strstr(c->model_type, "gemma3")))
 		return context;
-	double scaled = original->valuedouble * factor->valuedouble;
-	return scaled > (double)context && scaled <= (double)MODEL_MAX_CONTEXT ? (uint64_t)scaled : context;
+	const cJSON *type = cJSON_GetObjectItemCaseSensitive(rope, "rope_type");
+	if (!type)
+		type = cJSON_GetObjectItemCaseSensitive(rope, "type");
+	if (!cJSON_IsString(type))
+		return context;
+	const char *name = type->valuestring;
+	if (!strcmp(name, "su") || !strcmp(name, "longrope") || !strcmp(name, "llama3"))
+		return context;
+	const cJSON *factor = cJSON_GetObjectItemCaseSensitive(rope, "factor");
+	double times = 1.0, base = (double)context;
+	if (factor) {
+		if (!cJSON_IsNumber(factor) || !(factor->valuedouble >= 1.0 && factor->valuedouble <= 1024))
+			return context;
+		times = factor->valuedouble;
+	}
+	if (!strcmp(name, "yarn")) {
+		const cJSON *original = cJSON_GetObjectItemCaseSensitive(rope, "original_max_position_embeddings");
+		if (!cJSON_IsNumber(original) || !(original->valuedouble >= 1 && original->valuedouble <= MODEL_MAX_CONTEXT) ||
+		    original->valuedouble != floor(original->valuedouble))
+			return context;
+		base = original->valuedouble;
+	}
+	double scaled = base * times;
+	return scaled >= 1 && scaled <= (double)MODEL_MAX_CONTEXT ? (uint64_t)scaled : context;
 }
 
 /* Layers, width, vocabulary, trained context, tied embeddings: what every family has. */

@@ -1006,6 +1006,14 @@ llama_config() {
 	[ "$status" -eq 0 ]
 	[ "$stderr" = "hmn: $MODELS/Meta-Llama-3-8B: context 32768 is beyond its 8192 trained tokens: estimated as asked" ]
 	[ "${lines[9]}" = "  -  80.0GiB  yes          8192         14  (--memory)" ]
+	# EXAONE 4.0 1.2B: 65536 trained, rope_type llama3 x 16 of 8192. vLLM stretches no llama3 (its
+	# max_position_embeddings is the stretched one): MAX_CONTEXT said 131072 and 131072 warned nothing.
+	run_split "$HMN" fit "$TESTS_DIR/fixtures/fit/EXAONE-4.0-1.2B" --memory 24GiB --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.gpus[0].max_context == 65536 and .context == 65536'
+	run_split "$HMN" fit "$TESTS_DIR/fixtures/fit/EXAONE-4.0-1.2B" --context 131072 --memory 24GiB
+	[ "$status" -eq 0 ]
+	[ "$stderr" = "hmn: $TESTS_DIR/fixtures/fit/EXAONE-4.0-1.2B: context 131072 is beyond its 65536 trained tokens: estimated as asked" ]
 }
 
 @test "fit --memory under 1MiB: a usage error saying the bytes it is (a SIZE without a unit is bytes)" {

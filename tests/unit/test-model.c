@@ -1726,7 +1726,7 @@ static void test_hybrid_configs(void)
 	}
 }
 
-/* rope_scaling: the context a model is meant for, beyond its trained one only where its original is named. */
+/* rope_scaling: the context a model is meant for, as vLLM derives it. */
 /*
  * A config of folder with each keys[k] (written with its quotes) set to
  * values[k] (NULL: left out), as hybrid_refused() sets one: its model, or
@@ -2277,6 +2277,7 @@ static void test_mtp_and_gemma3n(void)
 
 static void test_context_limit(void)
 {
+	/* vLLM's _get_and_verify_max_len: llama3, longrope and su stretch nothing; yarn its original x factor. */
 	static const struct {
 		const char *rope, *mpe;
 		uint64_t limit;
@@ -2288,13 +2289,26 @@ static void test_context_limit(void)
 		/* Llama 3.1's: max_position_embeddings is already the stretched one. */
 		{ "{\"rope_type\":\"llama3\",\"factor\":8.0,\"low_freq_factor\":1.0,\"high_freq_factor\":4.0,"
 		  "\"original_max_position_embeddings\":8192}", "131072", 131072, "Llama 3.1" },
-		/* Gemma 3's linear factor is in its max_position_embeddings already. */
-		{ "{\"rope_type\":\"linear\",\"factor\":8.0}", "131072", 131072, "linear, no original: as trained" },
-		{ "{\"type\":\"longrope\",\"short_factor\":[1.0],\"long_factor\":[1.0]}", "131072", 131072, "longrope" },
+		/* EXAONE 4.0 1.2B's: 65536 trained, llama3 x 16 of 8192 is not 131072 (hmn said so). */
+		{ "{\"rope_type\":\"llama3\",\"factor\":16.0,\"low_freq_factor\":1.0,\"high_freq_factor\":4.0,"
+		  "\"original_max_position_embeddings\":8192}", "65536", 65536, "llama3: never stretched" },
+		{ "{\"type\":\"longrope\",\"short_factor\":[1.0],\"long_factor\":[1.0],"
+		  "\"original_max_position_embeddings\":4096,\"factor\":32.0}", "131072", 131072, "longrope" },
+		{ "{\"type\":\"su\",\"short_factor\":[1.0],\"long_factor\":[1.0]}", "131072", 131072, "su, longrope's old name" },
+		/* dynamic NTK and linear: the factor times the trained context, as vLLM takes it. */
+		{ "{\"type\":\"dynamic\",\"factor\":2.0}", "4096", 8192, "dynamic: x factor" },
+		{ "{\"rope_type\":\"linear\",\"factor\":4.0}", "4096", 16384, "linear: x factor" },
+		/* YaRN's original, not max_position_embeddings, is what the factor stretches, even to less. */
+		{ "{\"rope_type\":\"yarn\",\"factor\":4.0,\"original_max_position_embeddings\":4096}", "32768", 16384,
+		  "YaRN of a smaller original" },
+		{ "{\"rope_type\":\"default\"}", "4096", 4096, "default: no factor" },
 		{ "{\"type\":\"yarn\",\"factor\":1e300,\"original_max_position_embeddings\":4096}", "4096", 4096,
 		  "an absurd factor: as trained" },
 		{ "{\"type\":\"yarn\",\"factor\":Infinity,\"original_max_position_embeddings\":4096}", "4096", 4096,
 		  "an infinite one too" },
+		{ "{\"type\":\"yarn\",\"factor\":4.0}", "4096", 4096, "YaRN without its original: as trained" },
+		{ "{\"type\":\"dynamic\",\"factor\":\"2\"}", "4096", 4096, "a factor not a number: as trained" },
+		{ "{\"factor\":2.0}", "4096", 4096, "no type: as trained" },
 		{ "[1,2]", "4096", 4096, "not an object" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -2317,8 +2331,25 @@ static void test_context_limit(void)
 						       "rope scaling: estimated as asked"),
 			   "131073: the warning names both");
 		}
+		if (r == 0 && i == 3)
+			ok(hmn_model_warn_context(m, 131072) && m->warning &&
+				   !strcmp(m->warning, "context 131072 is beyond its 65536 trained tokens: estimated as asked"),
+			   "llama3's 65536 at 131072: warned");
+		if (r == 0 && i == 8)
+			ok(hmn_model_warn_context(m, 20000) && m->warning &&
+				   !strcmp(m->warning, "context 20000 is beyond its 32768 trained tokens, 16384 with its "
+						       "rope scaling: estimated as asked"),
+			   "YaRN of a smaller original: both named");
 		hmn_model_free(m);
 	}
+	/* Gemma 3's linear x 8 is in its 131072 already: vLLM skips any gemma3 model_type. */
+	struct hmn_model *gemma = fixture_config("gemma-3-27b-it");
+	ok(gemma && gemma->context_limit == 131072, "gemma-3-27b-it: linear x 8 not applied again");
+	hmn_model_free(gemma);
+	struct hmn_model *exaone = fixture_config("EXAONE-4.0-1.2B");
+	ok(exaone && exaone->context_length == 65536 && exaone->context_limit == 65536,
+	   "EXAONE-4.0-1.2B: 65536, its llama3 x 16 not applied");
+	hmn_model_free(exaone);
 }
 
 static void test_config_checks(void)
