@@ -1011,6 +1011,8 @@ llama_config() {
 	run_split "$HMN" fit "$TESTS_DIR/fixtures/fit/EXAONE-4.0-1.2B" --memory 24GiB --json
 	[ "$status" -eq 0 ]
 	echo "$output" | jq -e '.gpus[0].max_context == 65536 and .context == 65536'
+	# Every layer full attention (its real config's layer_types), not 3:1 sliding: 30 x 8 x 64 x 2 x 2 B a token.
+	echo "$output" | jq -e '.parts.kv_cache_bytes == 61440 * 65536'
 	run_split "$HMN" fit "$TESTS_DIR/fixtures/fit/EXAONE-4.0-1.2B" --context 131072 --memory 24GiB
 	[ "$status" -eq 0 ]
 	[ "$stderr" = "hmn: $TESTS_DIR/fixtures/fit/EXAONE-4.0-1.2B: context 131072 is beyond its 65536 trained tokens: estimated as asked" ]

@@ -3545,11 +3545,12 @@ static void test_encoder_decoder_configs(void)
  * it with its vocabulary): 64 experts of 3 x 2048 x 1024 and a router of
  * 2048 x 64, Q and K normed over their 2048: 16 x 419,569,664 +
  * 2 x 50304 x 2048 + 2048 = 6,919,161,856, the Hub's 6.92B.
- * EXAONE-4.0-1.2B (LGAI-EXAONE's config.json as Megatron-Bridge's test
- * copies it): 32 heads of 64, 8 KV heads, norms after attention and MLP,
- * Q and K normed per head, tied: 30 x 35,655,808 + 102400 x 2048 + 2048 =
- * 1,279,391,488, the Hub's 1.28B. Its window, Exaone4Config's 4096, is
- * the context asked.
+ * EXAONE-4.0-1.2B (LGAI-EXAONE's config.json whole: layer_types all
+ * full_attention, sliding_window null): 32 heads of 64, 8 KV heads, norms
+ * after attention and MLP, Q and K normed per head, tied: 30 x 35,655,808
+ * + 102400 x 2048 + 2048 = 1,279,391,488, the Hub's 1.28B. Only the 32B
+ * has hybrid attention (the model card); the fixture once lacked those
+ * keys and Exaone4Config's sliding_window 4096 and pattern 4 priced it 3:1.
  * TongGu-7B (a Baichuan2-7B fine-tune: its config.json as transformers
  * printed it in a public log): Llama's layers over 125,696 tokens, untied:
  * 32 x 202,383,360 + 2 x 125696 x 4096 + 4096 = 7,505,973,248,
@@ -3640,6 +3641,12 @@ static void test_config_families(void)
 		ok(m->warning == NULL, "nothing said");
 		hmn_model_free(m);
 	}
+
+	/* EXAONE 4.0 1.2B attends to everything in every layer: no window (3:1 sliding once, 17,280 B a token at 65536). */
+	struct hmn_model *exaone_small = fixture_config("EXAONE-4.0-1.2B");
+	ok(exaone_small && exaone_small->sliding_window == 0 && sliding_layers(exaone_small) == 0,
+	   "EXAONE-4.0-1.2B: every layer full attention");
+	hmn_model_free(exaone_small);
 
 	/* An encoder scores no vocabulary: its activations hold no logits (250,002 x 512 x 4 B would be 488 MiB). */
 	struct hmn_model *xlmr = fixture_config("xlm-roberta-large");
