@@ -59,6 +59,36 @@ static uint64_t context_scaled(const struct config *c, uint64_t context)
 	return scaled >= 1 && scaled <= (double)MODEL_MAX_CONTEXT ? (uint64_t)scaled : context;
 }
 
+/*
+ * The trained context: the least of the keys vLLM's _get_and_verify_max_len
+ * reads for it (its possible_keys), as vLLM takes it; each key's number
+ * checked as any other. Qwen (v1) writes max_position_embeddings 32768 and
+ * seq_length 8192, its real one: the first key present said 32768. None
+ * written: the family's default; 0 where there is none (Mamba's).
+ */
+static int read_context(const struct config *c, uint64_t *ret)
+{
+	static const char *const keys[] = { "max_position_embeddings", "n_positions", "max_seq_len", "seq_length",
+					    "model_max_length", "max_sequence_length", "max_seq_length", "seq_len",
+					    NULL };
+	uint64_t least = 0;
+	for (const char *const *k = keys; *k; k++) {
+		uint64_t v;
+		if (!config_lookup(c, *k, NULL))
+			continue;
+		int r = config_number(c, KEYS(*k), 1, MODEL_MAX_CONTEXT, &v);
+		if (r < 0)
+			return r;
+		if (r > 0 && (!least || v < least))
+			least = v;
+	}
+	if (least) {
+		*ret = least;
+		return 0;
+	}
+	return config_optional(c, keys, 1, MODEL_MAX_CONTEXT, 0, ret);
+}
+
 /* Layers, width, vocabulary, trained context, tied embeddings: what every family has. */
 int config_read_common(const struct config *c, const struct arch_info *f, struct hmn_model *m,
 		       struct shape *s)
@@ -71,9 +101,7 @@ int config_read_common(const struct config *c, const struct arch_info *f, struct
 	    (r = config_required(c, WIDTH_KEYS, 1, MODEL_MAX_WIDTH, &s->h)) < 0 ||
 	    (r = config_required(c, VOCAB_KEYS, 1, MODEL_MAX_WIDTH, &s->vocab)) < 0 ||
 	    /* Absent (Mamba's), hmn fit asks for --context. */
-	    (r = config_optional(c, KEYS("max_position_embeddings", "n_positions", "max_seq_len", "seq_length",
-					   "model_max_length"), 1,
-				 MODEL_MAX_CONTEXT, 0, &context)) < 0 ||
+	    (r = read_context(c, &context)) < 0 ||
 	    (r = config_flag(c, "tie_word_embeddings", f ? f->tied : false, &s->tied)) < 0)
 		return r;
 	m->n_layer = (uint32_t)layers;

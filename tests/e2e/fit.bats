@@ -1018,6 +1018,16 @@ llama_config() {
 	[ "$stderr" = "hmn: $TESTS_DIR/fixtures/fit/EXAONE-4.0-1.2B: context 131072 is beyond its 65536 trained tokens: estimated as asked" ]
 }
 
+@test "fit: several context keys, the least of them as vLLM takes it (Qwen-7B's seq_length 8192, not 32768)" {
+	# Qwen (v1) 7B writes max_position_embeddings 32768 beside seq_length 8192: the first key said 32768,
+	# and the KV of that default context "did not fit" 24 GiB.
+	run_split "$HMN" fit "$TESTS_DIR/fixtures/fit/Qwen-7B-Chat-Cantonese" --memory 24GiB --json
+	[ "$status" -eq 0 ]
+	[ -z "$stderr" ]
+	echo "$output" | jq -e '.context == 8192 and .model.context_length == 8192 and .gpus[0].fits
+		and .gpus[0].max_context == 8192'
+}
+
 @test "fit --memory under 1MiB: a usage error saying the bytes it is (a SIZE without a unit is bytes)" {
 	# --memory 24 planned for a GPU of 24 bytes: "FREE 0MiB ... no", exit 4.
 	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 24

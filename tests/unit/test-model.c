@@ -2342,6 +2342,34 @@ static void test_context_limit(void)
 			   "YaRN of a smaller original: both named");
 		hmn_model_free(m);
 	}
+	/*
+	 * Several context keys: the least, as vLLM takes it. Qwen (v1) 7B's
+	 * max_position_embeddings 32768 beside its seq_length 8192 said 32768,
+	 * and its default context "did not fit" 24 GiB.
+	 */
+	struct hmn_model *qwen = fixture_config("Qwen-7B-Chat-Cantonese");
+	ok(qwen && qwen->context_length == 8192 && qwen->context_limit == 8192,
+	   "Qwen-7B: seq_length 8192, not max_position_embeddings 32768");
+	hmn_model_free(qwen);
+	static const struct {
+		const char *key, *value;
+		uint64_t context;
+	} least[] = { { "seq_length", "2048", 2048 },     { "max_seq_len", "1024", 1024 },
+		      { "model_max_length", "512", 512 }, { "max_sequence_length", "8192", 4096 },
+		      { "max_seq_length", "300", 300 },   { "seq_len", "100", 100 },
+		      { "n_positions", "null", 4096 } };
+	for (size_t i = 0; i < sizeof(least) / sizeof(least[0]); i++) {
+		char json[2048];
+		struct hmn_model *m = NULL;
+		llama_with(json, sizeof(json), least[i].key, least[i].value);
+		int r = read_config(json, &m);
+		ok(r == 0 && m->context_length == least[i].context, "max_position_embeddings 4096 and %s %s: %" PRIu64,
+		   least[i].key, least[i].value, least[i].context);
+		hmn_model_free(m);
+	}
+	/* Each key's number checked, not only the first's. */
+	config_refused("{\"model_type\":\"llama\",\"max_position_embeddings\":4096,\"seq_length\":-1}",
+		       "seq_length: -1 is not a whole number of 1 or more");
 	/* Gemma 3's linear x 8 is in its 131072 already: vLLM skips any gemma3 model_type. */
 	struct hmn_model *gemma = fixture_config("gemma-3-27b-it");
 	ok(gemma && gemma->context_limit == 131072, "gemma-3-27b-it: linear x 8 not applied again");
