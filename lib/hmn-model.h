@@ -164,6 +164,7 @@ struct hmn_model {
 	 * and longrope none); context_length where it has none; 0: unknown.
 	 */
 	uint64_t context_limit;
+	bool learned_positions; /* a learned table of context_length (GPT-2, BART, Whisper): none past it */
 	/* The encoder's output a cross layer keeps K and V of, tokens a sequence (Whisper's 1500); 0: the context. */
 	uint64_t encoder_length;
 	uint32_t n_layer;

@@ -173,6 +173,8 @@ int config_read_encoder_decoder(const struct config *c, const struct arch_info *
 	m->key_length = m->value_length = (uint32_t)head_dim;
 	m->n_ff = (uint32_t)(enc_ff > dec_ff ? enc_ff : dec_ff);
 	m->context_length = m->context_limit = context;
+	/* BART's and Whisper's positions are learned tables; T5's are relative buckets, with no end. */
+	m->learned_positions = !t5;
 	m->encoder_length = enc_len;
 	return 0;
 }

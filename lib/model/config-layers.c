@@ -110,6 +110,7 @@ int config_read_common(const struct config *c, const struct arch_info *f, struct
 	m->context_length = context;
 	m->context_limit = context ? context_scaled(c, context) : 0;
 	s->positions = f && f->positions ? context : 0;
+	m->learned_positions = s->positions != 0;
 	return 0;
 }
 

@@ -931,6 +931,7 @@ int gguf_read(const struct reader *parts, size_t n, struct hmn_model **ret_model
 	if (!arch)
 		m->sliding_window = 0; /* an upper bound: no layer assumed to slide */
 	apply_layers(first, m, arch);
+	m->learned_positions = arch && arch->positions;
 	if (!arch)
 		model_warn_unknown_architecture(m, "architecture", "their headers");
 	*ret_model = m;

@@ -82,7 +82,10 @@ bool hmn_model_warn_context(struct hmn_model *m, uint64_t context)
 	char w[200];
 	if (!limit || context <= limit)
 		return false;
-	if (limit != m->context_length)
+	if (m->learned_positions)
+		snprintf(w, sizeof(w), "context %" PRIu64 " is beyond its %" PRIu64 " positions, a learned table: "
+			 "it cannot attend past them; estimated as asked", context, limit);
+	else if (limit != m->context_length)
 		snprintf(w, sizeof(w), "context %" PRIu64 " is beyond its %" PRIu64 " trained tokens, %" PRIu64
 			 " with its rope scaling: estimated as asked", context, m->context_length, limit);
 	else

@@ -1700,8 +1700,15 @@ hf_cache() {
 		and .parts.kv_cache_bytes == 319815680'
 	run_split "$HMN" fit "$config" --memory 80GiB --context 1000 --json
 	[ "$status" -eq 0 ]
-	echo "$output" | jq -e '.model.warning == "context 1000 is beyond its 448 trained tokens: estimated as asked"
+	# Its decoder's positions are a learned table of 448: past them it cannot attend at all, not "untrained".
+	echo "$output" | jq -e '.model.warning == "context 1000 is beyond its 448 positions, a learned table: it cannot attend past them; estimated as asked"
 		and .parts.kv_cache_bytes == 163840 * (1008 + 1504)'
+	# BART's learned 1024 the same; T5's relative positions have no end: untrained past its 512, no more.
+	run_split "$HMN" fit "$TESTS_DIR/fixtures/fit/bart-base" --memory 80GiB --context 2000 --json
+	[ "$status" -eq 0 ]
+	echo "$output" | jq -e '.model.warning | startswith("context 2000 is beyond its 1024 positions, a learned table: it cannot attend past them; estimated as asked")'
+	run_split "$HMN" fit "$TESTS_DIR/fixtures/fit/t5-small" --memory 80GiB --context 2000 --json
+	echo "$output" | jq -e '.model.warning | startswith("context 2000 is beyond its 512 trained tokens: estimated as asked")'
 	# 5 GiB: the weights, the runtime and three sequences of 448 + 1504 cells (each 305 MiB).
 	run_split "$HMN" fit "$config" --memory 5GiB --json
 	[ "$status" -eq 0 ]

@@ -2370,6 +2370,28 @@ static void test_context_limit(void)
 	/* Each key's number checked, not only the first's. */
 	config_refused("{\"model_type\":\"llama\",\"max_position_embeddings\":4096,\"seq_length\":-1}",
 		       "seq_length: -1 is not a whole number of 1 or more");
+	/*
+	 * Learned absolute positions (GPT-2's n_positions, BERT's): a table of
+	 * N rows, nothing past it, said so; rotary (Llama's) only untrained.
+	 */
+	static const struct {
+		const char *json, *words;
+	} learned[] = {
+		{ "{\"model_type\":\"gpt2\",\"n_positions\":1024}", "beyond its 1024 positions, a learned table: it cannot attend past them; estimated as asked" },
+		{ "{\"model_type\":\"bert\"}", "beyond its 512 positions, a learned table: it cannot attend past them; estimated as asked" },
+		{ "{\"model_type\":\"llama\",\"num_hidden_layers\":2,\"hidden_size\":64,\"intermediate_size\":128,"
+		  "\"num_attention_heads\":2,\"vocab_size\":100,\"max_position_embeddings\":1024}",
+		  "beyond its 1024 trained tokens: estimated as asked" },
+	};
+	for (size_t i = 0; i < sizeof(learned) / sizeof(learned[0]); i++) {
+		struct hmn_model *m = NULL;
+		int r = read_config(learned[i].json, &m);
+		ok(r == 0 && hmn_model_warn_context(m, 5000) && m->warning && strstr(m->warning, learned[i].words),
+		   "5000 tokens: %s", learned[i].words);
+		if (r == 0 && m->warning && !strstr(m->warning, learned[i].words))
+			printf("#   got %s\n", m->warning);
+		hmn_model_free(m);
+	}
 	/* Gemma 3's linear x 8 is in its 131072 already: vLLM skips any gemma3 model_type. */
 	struct hmn_model *gemma = fixture_config("gemma-3-27b-it");
 	ok(gemma && gemma->context_limit == 131072, "gemma-3-27b-it: linear x 8 not applied again");
@@ -3425,8 +3447,9 @@ static void test_encoder_decoder_configs(void)
 		ok(hmn_fit_estimate(m, &req, &parts) == 0, "estimated at 16 tokens");
 		ok(hmn_fit_max_context(m, &req, parts.total - 1, &ctx) == -ENOSPC,
 		   "a byte short of 16 tokens' estimate: no context fits");
-		ok(hmn_model_warn_context(m, 449) && m->warning && strstr(m->warning, "beyond its 448 trained tokens"),
-		   "past 448 tokens: said");
+		ok(hmn_model_warn_context(m, 449) && m->warning &&
+			   strstr(m->warning, "beyond its 448 positions, a learned table: it cannot attend past them"),
+		   "past 448 tokens: said, its learned positions' end");
 		hmn_model_free(m);
 	}
 
