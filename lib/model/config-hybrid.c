@@ -692,6 +692,17 @@ static int read_zamba2(const struct config *c, struct hmn_model *m, struct shape
 		bool is_hybrid = false;
 		if (types) {
 			const cJSON *t = cJSON_GetArrayItem(types, (int)i);
+			/*
+			 * Zyphra's first Zamba2 configs (Zamba2-1.2B before 2024's
+			 * transformers port) write 'm' and 'g' for their own code's
+			 * layers: Zamba2Config reads only "mamba" and "hybrid", so
+			 * transformers cannot load them either; said, not guessed.
+			 */
+			if (cJSON_IsString(t) && (!strcmp(t->valuestring, "m") || !strcmp(t->valuestring, "g")))
+				return model_fail(c->e, -EINVAL, "%s: %slayers_block_type[%u] is \"%s\": Zyphra's format from "
+						  "before transformers ('m'/'g'), which transformers' Zamba2 cannot load "
+						  "either; a later revision of the model's config.json reads", c->file, where, i,
+						  t->valuestring);
 			if (!cJSON_IsString(t) || (strcmp(t->valuestring, "mamba") && strcmp(t->valuestring, "hybrid")))
 				return model_fail(c->e, -EINVAL, "%s: %slayers_block_type[%u] is not \"mamba\" or \"hybrid\"",
 						  c->file, where, i);
