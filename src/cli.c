@@ -343,8 +343,8 @@ static int set_value(struct parser *p, const struct option_spec *o, const char *
 	case VALUE_DTYPE: {
 		enum hmn_dtype dtype;
 		if (hmn_dtype_from_name(value, &dtype) < 0)
-			return fail(p, "invalid %s '%.40s' (a type such as f16, bf16, fp8, int8, int4, q4_k, q8_0)",
-				    typed, value);
+			return fail(p, "invalid %s '%.40s' (a GGUF's cache: f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0,"
+				    " q5_1; safetensors': f32, f16, bf16, fp8)", typed, value);
 		*(const char **)field = value;
 		return 0;
 	}

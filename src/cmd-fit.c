@@ -64,6 +64,21 @@ static bool llama_cpp_cache_type(enum hmn_dtype t)
 }
 
 /*
+ * The cache types vLLM keeps for safetensors and a config.json: the float
+ * types and its fp8 (kv_cache_dtype fp8, fp8_e4m3, fp8_e5m2). A GGUF
+ * type or int4 would price a cache no engine makes there.
+ */
+static bool vllm_cache_type(enum hmn_dtype t)
+{
+	switch (t) {
+	case HMN_DTYPE_F32: case HMN_DTYPE_F16: case HMN_DTYPE_BF16: case HMN_DTYPE_F8_E4M3: case HMN_DTYPE_F8_E5M2:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
  * One GPU's answer for free bytes: does the estimate fit (filled part by
  * part into a budget of that size), the longest context that does (up to
  * the trained one stretched by its rope_scaling, as the contract says: past
@@ -216,6 +231,14 @@ int cmd_fit(const struct cli *cli, hmn_context *ctx)
 		char message[200];
 		snprintf(message, sizeof(message), "--kv-dtype %s: llama.cpp's cache takes f32, f16, bf16, q8_0,"
 			 " q4_0, q4_1, iq4_nl, q5_0 or q5_1", cli->kv_dtype);
+		print_usage_error(cli, message);
+		status = EXIT_USAGE;
+		goto discard;
+	}
+	if (m->format != HMN_MODEL_GGUF && req.kv_dtype != HMN_DTYPE_NONE && !vllm_cache_type(req.kv_dtype)) {
+		char message[200];
+		snprintf(message, sizeof(message), "--kv-dtype %s: vLLM's cache (safetensors, config.json) takes f32, f16,"
+			 " bf16 or fp8", cli->kv_dtype);
 		print_usage_error(cli, message);
 		status = EXIT_USAGE;
 		goto discard;

@@ -1062,6 +1062,24 @@ Try 'hmn fit --help'." ]
 	# vLLM's fp8 cache, for safetensors.
 	run "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 80GiB --kv-dtype fp8 --json
 	[ "$status" -eq 0 ]
+	# For safetensors or a config.json, what vLLM's cache takes; int4, q4_k, q8_0 priced a cache no engine makes.
+	for t in int4 q4_k q8_0 q4_0; do
+		for model in "$MODELS/Meta-Llama-3-8B" "$TESTS_DIR/fixtures/fit/smollm3-3b/config.json"; do
+			run_split "$HMN" fit "$model" --memory 80GiB --kv-dtype "$t"
+			[ "$status" -eq 2 ]
+			[ -z "$output" ]
+			[ "$stderr" = "hmn: --kv-dtype $t: vLLM's cache (safetensors, config.json) takes f32, f16, bf16 or fp8
+Try 'hmn fit --help'." ]
+		done
+	done
+	for t in f32 f16 bf16 fp8; do
+		run "$HMN" fit "$TESTS_DIR/fixtures/fit/smollm3-3b/config.json" --memory 80GiB --kv-dtype "$t" --json
+		[ "$status" -eq 0 ]
+	done
+	# A name that is no type: the list each format takes, not int4, q4_k, q8_0.
+	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 80GiB --kv-dtype f17
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == "hmn: invalid --kv-dtype 'f17' (a GGUF's cache: f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0, q5_1; safetensors': f32, f16, bf16, fp8)"* ]]
 }
 
 @test "fit: a model without a trained context is a MODEL error: exit 1, one line saying to give --context" {
