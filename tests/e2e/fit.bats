@@ -1076,6 +1076,14 @@ Try 'hmn fit --help'." ]
 		run "$HMN" fit "$TESTS_DIR/fixtures/fit/smollm3-3b/config.json" --memory 80GiB --kv-dtype "$t" --json
 		[ "$status" -eq 0 ]
 	done
+	# fp4 alone (E2M1, no block scales) priced every element at 4 bits, embeddings too, and was documented
+	# nowhere: refused as the load no engine makes it is; bitsandbytes' nf4 stays refused (no such load priced).
+	for t in fp4 FP4 nf4; do
+		run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 80GiB --dtype "$t"
+		[ "$status" -eq 2 ]
+		[ -z "$output" ]
+		[[ "$stderr" == "hmn: invalid --dtype '$t'"* ]]
+	done
 	# A name that is no type: the list each format takes, not int4, q4_k, q8_0.
 	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 80GiB --kv-dtype f17
 	[ "$status" -eq 2 ]
