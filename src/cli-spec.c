@@ -67,7 +67,7 @@ static const struct option_spec
 			   "stop the tree past SIZE (8GiB; 50% of all GPUs)"),
 	run_kill_after = OPTION("kill-after", 0, VALUE_DURATION, kill_after_us, "DURATION",
 				"SIGKILL what --limit's SIGTERM left (default 10s)"),
-	fit_context = OPTION("context", 0, VALUE_COUNT, context, "N", "tokens a sequence (default: as trained)"),
+	fit_context = OPTION("context", 0, VALUE_TOKENS, context, "N", "tokens a sequence (default: as trained)"),
 	fit_batch = OPTION("batch", 0, VALUE_COUNT, batch, "N", "sequences at once (default 1)"),
 	fit_ubatch = OPTION("ubatch", 0, VALUE_COUNT, ubatch, "N", "tokens a step, llama.cpp's -ub (default 512)"),
 	fit_dtype = OPTION("dtype", 0, VALUE_WEIGHTS_DTYPE, dtype, "T", "price the weights in T: bf16, fp8, int4, Q4_K_M..."),

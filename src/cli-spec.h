@@ -21,6 +21,7 @@ enum value_kind {
 	VALUE_FILE,      /* -o FILE: a string, not empty, not another tool's -o value (pid=, json) */
 	VALUE_DURATION,  /* DURATION, in ms into a uint64_t */
 	VALUE_COUNT,     /* a whole number, 1 or more, into a uint64_t */
+	VALUE_TOKENS,    /* VALUE_COUNT, or one ending in k or K: times 1024 (--context 32k) */
 	VALUE_SIZE,      /* SIZE, into a struct size_option */
 	VALUE_BYTES,     /* SIZE but N%, into a struct size_option (--memory: no GPU to take a share of) */
 	VALUE_PIDS,      /* a LIST of process IDs, added to cli->pids */

@@ -293,6 +293,16 @@ static int set_value(struct parser *p, const struct option_spec *o, const char *
 			return fail(p, "invalid DURATION '%.40s' for %s (e.g. 250ms, 1.5s, 2m; 1ms to 366d)", value,
 				    typed);
 		return 0;
+	case VALUE_TOKENS: {
+		/* 32k: the 32768 a model card says as "32K context"; 1024 as llama.cpp's and vLLM's own. */
+		size_t len = strlen(value);
+		bool kilo = len > 1 && (value[len - 1] == 'k' || value[len - 1] == 'K');
+		if (!parse_u32(value, kilo ? len - 1 : len, &n) || n == 0 || (kilo && n > UINT32_MAX / 1024))
+			return fail(p, "invalid %s '%.40s' (a whole number, 1 to 4294967295, or of k: 32k is 32768)",
+				    typed, value);
+		*(uint64_t *)field = kilo ? (uint64_t)n * 1024 : n;
+		return 0;
+	}
 	case VALUE_COUNT:
 		if (!parse_u32(value, strlen(value), &n) || n == 0)
 			return fail(p, "invalid %s '%.40s' (a whole number, 1 to 4294967295)", typed, value);

@@ -1029,6 +1029,24 @@ llama_config() {
 		and .gpus[0].max_context == 8192'
 }
 
+@test "fit --context 32k: k or K is 1024 tokens, as model cards say their contexts; anything else a usage error" {
+	config="$TESTS_DIR/fixtures/fit/smollm3-3b/config.json"
+	for v in 32k 32K 32768; do
+		run_split "$HMN" fit "$config" --dtype bf16 --memory 80GiB --context "$v" --json
+		[ "$status" -eq 0 ]
+		echo "$output" | jq -e '.context == 32768'
+	done
+	for v in k 1.5k 0k 4194304k 32kk 32m; do
+		run_split "$HMN" fit "$config" --memory 80GiB --context "$v"
+		[ "$status" -eq 2 ]
+		[ -z "$output" ]
+		[[ "$stderr" == "hmn: invalid --context '$v' (a whole number, 1 to 4294967295, or of k: 32k is 32768)"* ]]
+	done
+	# --batch and --gpus stay plain counts.
+	run_split "$HMN" fit "$config" --memory 80GiB --batch 2k
+	[ "$status" -eq 2 ]
+}
+
 @test "fit --memory under 1MiB: a usage error saying the bytes it is (a SIZE without a unit is bytes)" {
 	# --memory 24 planned for a GPU of 24 bytes: "FREE 0MiB ... no", exit 4.
 	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 24
