@@ -327,3 +327,11 @@ includes() {
 	[ "$written" = "$version" ]
 	grep -q "image.version=\"$version\"" contrib/container/Containerfile
 }
+
+@test "the examples' sizes are binary: --memory 80GB plans a GPU of 74.5 GiB, not the 80 GiB card it means" {
+	# The man page's "hmn fit Meta-Llama-3-70B/ --dtype fp8 --gpus 2 --memory 80GB" planned 74.5 GiB GPUs.
+	docs="$TESTS_DIR/.."
+	run grep -nE -- '--(memory|need)[ =][0-9.]+[kKMGT]B\b' "$docs/man/hmn.1.scd" "$docs/README.md"
+	[ "$status" -eq 1 ]
+	grep -q -- '--memory 80GiB' "$docs/man/hmn.1.scd"
+}
