@@ -30,9 +30,8 @@ extern "C" {
 #endif
 
 /*
- * The type of a tensor's elements. GGUF's types keep ggml's own ids (0-39);
- * safetensors' types with no ggml id, and int4 (accelerate's 4 bits a
- * parameter), come after.
+ * The type of a tensor's elements. GGUF's types keep ggml's own ids (0-39); safetensors' types with no
+ * ggml id, and int4 (accelerate's 4 bits a parameter), come after.
  */
 enum hmn_dtype {
 	HMN_DTYPE_F32 = 0, HMN_DTYPE_F16 = 1, HMN_DTYPE_Q4_0 = 2, HMN_DTYPE_Q4_1 = 3,
@@ -134,6 +133,7 @@ struct hmn_model {
 	const char *warning;
 	/* NULL, or what is worth knowing but no doubt (printable): shards priced from the index, a float32 checkpoint */
 	const char *note;
+	const char *dtype_note;     /* of its stored type alone (float32): moot where a --dtype prices another */
 	enum hmn_dtype dtype;       /* the type most of the weights' bytes are in */
 	enum hmn_dtype float_dtype; /* the float type of the model (its activations, safetensors' KV default) */
 	/* The quantization format its config names ("mxfp4", "gptq-int4", "bnb-nf4"); NULL: none, or unknown */

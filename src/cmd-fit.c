@@ -255,8 +255,11 @@ int cmd_fit(const struct cli *cli, hmn_context *ctx)
 		goto discard;
 	}
 	/* After what makes it fail: a MODEL error is one line. */
-	if (m->note && !cli->quiet)
-		say(cli, ": note: %s\n", m->note);
+	/* The float32 note is of the checkpoint's own type: moot once --dtype prices another. */
+	const char *dtype_note = cli->dtype ? NULL : m->dtype_note;
+	if ((m->note || dtype_note) && !cli->quiet)
+		say(cli, ": note: %s%s%s\n", m->note ? m->note : "", m->note && dtype_note ? "; " : "",
+		    dtype_note ? dtype_note : "");
 	if ((r = hmn_fit_estimate(m, &req, &parts)) < 0) {
 		say(cli, ": cannot estimate: %s\n", r == -EOVERFLOW ? "the estimate passes 2^64 bytes" : strerror(-r));
 		status = EXIT_RUNTIME;

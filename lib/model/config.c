@@ -777,11 +777,11 @@ static void say_quantization(struct hmn_model *m, const struct shape *s, bool im
 	}
 	/* smollm3's and glm-4's configs name no torch_dtype: how they are stored is not known from config.json. */
 	if (!s->q.name[0] && implies_tensors && s->dtype_unnamed)
-		model_add_note(m, "names no torch_dtype: priced as float32 (transformers' default); vLLM and llama.cpp"
-			       " load it in 16 bits (--dtype bf16 prices that)");
+		m->dtype_note = "names no torch_dtype: priced as float32 (transformers' default); vLLM and llama.cpp"
+				" load it in 16 bits (--dtype bf16 prices that)";
 	else if (!s->q.name[0] && (implies_tensors ? s->weights == HMN_DTYPE_F32 : m->dtype == HMN_DTYPE_F32))
-		model_add_note(m, "stored in float32: priced as stored; vLLM and llama.cpp load it in 16 bits"
-			       " (--dtype bf16 prices that)");
+		m->dtype_note = "stored in float32: priced as stored; vLLM and llama.cpp load it in 16 bits"
+				" (--dtype bf16 prices that)";
 }
 
 /*

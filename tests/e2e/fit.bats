@@ -918,6 +918,13 @@ llama_config() {
 	echo "$output" | jq -e '.model.parameters == 8021025280 and .parts.vision_bytes == 4 * 404950016
 		and .parts.weights_bytes == 4 * (8021025280 - 404950016) and .parts.kv_cache_bytes == 4096 * 114688'
 	[ "$stderr" = "hmn: $fixtures/Molmo-7B-D-0924: note: stored in float32: priced as stored; vLLM and llama.cpp load it in 16 bits (--dtype bf16 prices that)" ]
+	# With a --dtype the note is moot: it said "(--dtype bf16 prices that)" to one who had just given it.
+	for dtype in bf16 f16 fp8 f32; do
+		run_split "$HMN" fit "$fixtures/Molmo-7B-D-0924" --memory 80GiB --dtype "$dtype"
+		[ -z "$stderr" ]
+		run_split "$HMN" fit "$fixtures/smollm3-3b" --memory 80GiB --dtype "$dtype"
+		[ -z "$stderr" ]
+	done
 	run_split "$HMN" fit "$fixtures/Molmo-7B-D-0924" --memory 80GiB --context 4096 --text-only --json
 	echo "$output" | jq -e '.parts.vision_bytes == null and .parts.weights_bytes == 4 * (8021025280 - 404950016)'
 	# A Molmo of another text model (MolmoE's experts) is refused from its config.json, naming the key.

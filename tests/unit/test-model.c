@@ -4938,7 +4938,7 @@ static void test_quantized_configs(void)
 		is_u64(m->parameters, 20914757184ull, "gpt-oss-20b: its 20,914,757,184 parameters");
 		is_u64(m->input.weights_bytes, 201088ull * 2880 * 2, "gpt-oss-20b: the embeddings in bf16");
 		is_u64(m->output.weights_bytes, 201088ull * 2880 * 2 + 2880 * 2, "gpt-oss-20b: the head and norm in bf16");
-		ok(m->note == NULL, "gpt-oss-20b: no float32 note for a quantized checkpoint");
+		ok(m->note == NULL && m->dtype_note == NULL, "gpt-oss-20b: no float32 note for a quantized checkpoint");
 		hmn_model_free(m);
 	}
 	/*
@@ -5451,7 +5451,8 @@ static void test_quant_layouts(void)
 	r = read_config("{\"model_type\":\"llama\",\"hidden_size\":64,\"intermediate_size\":128,\"num_attention_heads\":4,"
 			"\"num_hidden_layers\":2,\"vocab_size\":100}", &m);
 	if (ok(r == 0, "a config naming no type reads"), r == 0) {
-		ok(m->note && strstr(m->note, "float32") && strstr(m->note, "--dtype bf16"), "no type: the float32 note");
+		ok(m->dtype_note && strstr(m->dtype_note, "float32") && strstr(m->dtype_note, "--dtype bf16"),
+		   "no type: the float32 note, of its stored type alone");
 		hmn_model_free(m);
 	}
 }
