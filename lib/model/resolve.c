@@ -1027,6 +1027,36 @@ static int resolve_repo(struct model_files *f, const char *typed, const char *id
 	return r;
 }
 
+/*
+ * A Hub address typed as MODEL (hf://ORG/NAME, https://huggingface.co/ORG/NAME):
+ * the ORG/NAME in it, into id (size bytes), when it names one; else false.
+ * hmn never fetches it: the hint says so and what to type instead.
+ */
+static bool hub_address_repo(const char *path, char *id, size_t size)
+{
+	static const char *const prefixes[] = { "hf://", "https://huggingface.co/", "http://huggingface.co/",
+						"https://hf.co/", "huggingface.co/", NULL };
+	for (const char *const *p = prefixes; *p; p++) {
+		size_t n = strlen(*p);
+		if (strncmp(path, *p, n))
+			continue;
+		const char *rest = path + n;
+		if (!strncmp(rest, "models/", 7)) /* hf://models/ORG/NAME, huggingface_hub's HfFileSystem's */
+			rest += 7;
+		const char *slash = strchr(rest, '/');
+		if (!slash)
+			return false;
+		/* ORG/NAME, less what follows it (/tree/main, ?library=..., #...). */
+		size_t len = (size_t)(slash + 1 - rest) + strcspn(slash + 1, "/?#");
+		if (len >= size)
+			return false;
+		memcpy(id, rest, len);
+		id[len] = '\0';
+		return model_hf_repo_id_valid(id);
+	}
+	return false;
+}
+
 /* ---- what was typed ----------------------------------------------------------------- */
 
 /* A folder typed: a cache root (models--ORG--NAME holding snapshots/), else the folder itself. */
@@ -1129,8 +1159,13 @@ static int resolve_typed(struct model_files *files, const char *path, struct mod
 	if (!id)
 		return -ENOMEM;
 	int r;
+	char repo[HF_REPO_MAX + 1];
 	if (strchr(id, '/') && model_hf_repo_id_valid(id))
 		r = resolve_repo(files, path, id, e);
+	else if (hub_address_repo(id, repo, sizeof(repo)))
+		r = model_fail(e, -ENOENT, "%s: no such file or folder: hmn never uses the network; %s, as ORG/NAME,"
+			       " is looked for in the local Hugging Face cache (hf download %s puts it there)", path,
+			       repo, repo);
 	else
 		r = model_fail(e, -ENOENT, "%s: no such file or folder", path);
 	free(id);

@@ -1054,6 +1054,15 @@ llama_config() {
 	[ "$status" -eq 2 ]
 }
 
+@test "fit hf://ORG/NAME and https://huggingface.co/ORG/NAME: exit 1, saying hmn never uses the network and what to type" {
+	for address in hf://meta-llama/Llama-3.1-8B https://huggingface.co/meta-llama/Llama-3.1-8B; do
+		run_split "$HMN" fit "$address" --memory 24GiB
+		[ "$status" -eq 1 ]
+		[ -z "$output" ]
+		[ "$stderr" = "hmn: $address: no such file or folder: hmn never uses the network; meta-llama/Llama-3.1-8B, as ORG/NAME, is looked for in the local Hugging Face cache (hf download meta-llama/Llama-3.1-8B puts it there)" ]
+	done
+}
+
 @test "fit --memory under 1MiB: a usage error saying the bytes it is (a SIZE without a unit is bytes)" {
 	# --memory 24 planned for a GPU of 24 bytes: "FREE 0MiB ... no", exit 4.
 	run_split "$HMN" fit "$MODELS/Meta-Llama-3-8B" --memory 24

@@ -435,6 +435,22 @@ static void test_cache(void)
 		   !strstr(why, "cache"), "'%s' is not looked for in the cache", not_ids[i]);
 		model_files_clear(&f);
 	}
+	/* A Hub address: never fetched, the hint says so and the ORG/NAME that looks in the cache. */
+	static const char *const addresses[] = {
+		"hf://meta-llama/Llama-3.1-8B", "https://huggingface.co/meta-llama/Llama-3.1-8B",
+		"https://huggingface.co/meta-llama/Llama-3.1-8B/tree/main", "hf://models/meta-llama/Llama-3.1-8B",
+		"https://hf.co/meta-llama/Llama-3.1-8B?x=1",
+	};
+	for (size_t i = 0; i < sizeof(addresses) / sizeof(addresses[0]); i++) {
+		ok(model_resolve(addresses[i], &f, &e) == -ENOENT &&
+			   strstr(why, "no such file or folder: hmn never uses the network; meta-llama/Llama-3.1-8B, "
+				       "as ORG/NAME, is looked for in the local Hugging Face cache"),
+		   "'%s': the network never used, said, and ORG/NAME named", addresses[i]);
+		model_files_clear(&f);
+	}
+	ok(model_resolve("https://example.com/a/b", &f, &e) == -ENOENT && !strstr(why, "network"),
+	   "another address: no such file, no hint");
+	model_files_clear(&f);
 	ok(model_hf_repo_id_valid("meta-llama/Llama-3.1-8B") && model_hf_repo_id_valid("gpt2") &&
 	   model_hf_repo_id_valid("Qwen/Qwen2.5-0.5B_x") && !model_hf_repo_id_valid("") &&
 	   !model_hf_repo_id_valid("a/") && !model_hf_repo_id_valid("..") &&
