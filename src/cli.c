@@ -353,8 +353,8 @@ static int set_value(struct parser *p, const struct option_spec *o, const char *
 	case VALUE_DTYPE: {
 		enum hmn_dtype dtype;
 		if (hmn_dtype_from_name(value, &dtype) < 0)
-			return fail(p, "invalid %s '%.40s' (a GGUF's cache: f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0,"
-				    " q5_1; safetensors': f32, f16, bf16, fp8)", typed, value);
+			return fail(p, "invalid %s '%.40s' (a GGUF's cache: f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl,"
+				    " q5_0, q5_1; safetensors': f32, f16, bf16, fp8)", typed, value);
 		*(const char **)field = value;
 		return 0;
 	}
@@ -367,9 +367,9 @@ static int set_value(struct parser *p, const struct option_spec *o, const char *
 		 * nowhere. MXFP4 and NVFP4 checkpoints are priced as stored.
 		 */
 		if (hmn_weights_dtype_from_name(value, &dtype) == 0 && dtype == HMN_DTYPE_F4)
-			return fail(p, "invalid %s '%.40s': 4-bit floats without block scales are no load an engine makes "
-				    "(an MXFP4 or NVFP4 checkpoint is priced as stored; llama.cpp's: --dtype MXFP4_MOE)",
-				    typed, value);
+			return fail(p, "invalid %s '%.40s': 4-bit floats without block scales are no load an engine "
+				    "makes (an MXFP4 or NVFP4 checkpoint is priced as stored; llama.cpp's: --dtype "
+				    "MXFP4_MOE)", typed, value);
 		if (hmn_weights_dtype_from_name(value, &dtype) < 0)
 			return fail(p, "invalid %s '%.40s' (f32, bf16, f16, fp8, int8, int4, a GGUF type such as q4_k,"
 				    " or a llama.cpp file type: Q2_K, Q2_K_S, Q3_K_S, Q3_K_M, Q3_K_L, Q4_0, Q4_1, Q4_K_S,"

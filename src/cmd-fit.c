@@ -237,8 +237,8 @@ int cmd_fit(const struct cli *cli, hmn_context *ctx)
 	}
 	if (m->format != HMN_MODEL_GGUF && req.kv_dtype != HMN_DTYPE_NONE && !vllm_cache_type(req.kv_dtype)) {
 		char message[200];
-		snprintf(message, sizeof(message), "--kv-dtype %s: vLLM's cache (safetensors, config.json) takes f32, f16,"
-			 " bf16 or fp8", cli->kv_dtype);
+		snprintf(message, sizeof(message), "--kv-dtype %s: vLLM's cache (safetensors, config.json) takes"
+			 " f32, f16, bf16 or fp8", cli->kv_dtype);
 		print_usage_error(cli, message);
 		status = EXIT_USAGE;
 		goto discard;

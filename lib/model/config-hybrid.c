@@ -699,10 +699,11 @@ static int read_zamba2(const struct config *c, struct hmn_model *m, struct shape
 			 * transformers cannot load them either; said, not guessed.
 			 */
 			if (cJSON_IsString(t) && (!strcmp(t->valuestring, "m") || !strcmp(t->valuestring, "g")))
-				return model_fail(c->e, -EINVAL, "%s: %slayers_block_type[%u] is \"%s\": Zyphra's format from "
-						  "before transformers ('m'/'g'), which transformers' Zamba2 cannot load "
-						  "either; a later revision of the model's config.json reads", c->file, where, i,
-						  t->valuestring);
+				return model_fail(c->e, -EINVAL,
+						  "%s: %slayers_block_type[%u] is \"%s\": Zyphra's format from "
+						  "before transformers ('m'/'g'), which transformers' Zamba2 cannot "
+						  "load either; a later revision of the model's config.json reads",
+						  c->file, where, i, t->valuestring);
 			if (!cJSON_IsString(t) || (strcmp(t->valuestring, "mamba") && strcmp(t->valuestring, "hybrid")))
 				return model_fail(c->e, -EINVAL, "%s: %slayers_block_type[%u] is not \"mamba\" or \"hybrid\"",
 						  c->file, where, i);

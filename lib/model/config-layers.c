@@ -50,8 +50,8 @@ static uint64_t context_scaled(const struct config *c, uint64_t context)
 	}
 	if (!strcmp(name, "yarn")) {
 		const cJSON *original = cJSON_GetObjectItemCaseSensitive(rope, "original_max_position_embeddings");
-		if (!cJSON_IsNumber(original) || !(original->valuedouble >= 1 && original->valuedouble <= MODEL_MAX_CONTEXT) ||
-		    original->valuedouble != floor(original->valuedouble))
+		if (!cJSON_IsNumber(original) || !(original->valuedouble >= 1) ||
+		    original->valuedouble > MODEL_MAX_CONTEXT || original->valuedouble != floor(original->valuedouble))
 			return context;
 		base = original->valuedouble;
 	}

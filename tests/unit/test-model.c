@@ -2378,8 +2378,10 @@ static void test_context_limit(void)
 	static const struct {
 		const char *json, *words;
 	} learned[] = {
-		{ "{\"model_type\":\"gpt2\",\"n_positions\":1024}", "beyond its 1024 positions, a learned table: it cannot attend past them; estimated as asked" },
-		{ "{\"model_type\":\"bert\"}", "beyond its 512 positions, a learned table: it cannot attend past them; estimated as asked" },
+		{ "{\"model_type\":\"gpt2\",\"n_positions\":1024}",
+		  "beyond its 1024 positions, a learned table: it cannot attend past them; estimated as asked" },
+		{ "{\"model_type\":\"bert\"}",
+		  "beyond its 512 positions, a learned table: it cannot attend past them; estimated as asked" },
 		{ "{\"model_type\":\"llama\",\"num_hidden_layers\":2,\"hidden_size\":64,\"intermediate_size\":128,"
 		  "\"num_attention_heads\":2,\"vocab_size\":100,\"max_position_embeddings\":1024}",
 		  "beyond its 1024 trained tokens: estimated as asked" },
@@ -3694,7 +3696,7 @@ static void test_config_families(void)
 		hmn_model_free(m);
 	}
 
-	/* EXAONE 4.0 1.2B attends to everything in every layer: no window (3:1 sliding once, 17,280 B a token at 65536). */
+	/* EXAONE 4.0 1.2B attends to everything in every layer: no window (3:1 sliding once, 17,280 B a token). */
 	struct hmn_model *exaone_small = fixture_config("EXAONE-4.0-1.2B");
 	ok(exaone_small && exaone_small->sliding_window == 0 && sliding_layers(exaone_small) == 0,
 	   "EXAONE-4.0-1.2B: every layer full attention");
