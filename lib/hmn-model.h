@@ -127,13 +127,12 @@ struct hmn_model {
 	enum hmn_model_format format;
 	const char *path;           /* as given */
 	const char *name;           /* general.name, or the folder's name, as it is (not made printable); NULL: none */
-	/* "llama", "gemma3", "deepseek2" as the file names it, printable (as why is in hmn_model_open()) */
-	const char *architecture;
+	const char *architecture;   /* "llama", "gemma3" as the file names it, printable (as hmn_model_open()'s why) */
 	/* NULL, or a doubt on the estimate the caller should hear (printable, as why is): an upper bound, a guess */
 	const char *warning;
-	/* NULL, or what is worth knowing but no doubt (printable): shards priced from the index, a float32 checkpoint */
-	const char *note;
-	const char *dtype_note;     /* of its stored type alone (float32): moot where a --dtype prices another */
+	/* NULL, or what is worth knowing but no doubt (printable): shards priced from the index; dtype_note, of its
+	 * stored type alone (a float32 checkpoint), moot where a --dtype prices another */
+	const char *note, *dtype_note;
 	enum hmn_dtype dtype;       /* the type most of the weights' bytes are in */
 	enum hmn_dtype float_dtype; /* the float type of the model (its activations, safetensors' KV default) */
 	/* The quantization format its config names ("mxfp4", "gptq-int4", "bnb-nf4"); NULL: none, or unknown */
