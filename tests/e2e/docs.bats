@@ -336,12 +336,16 @@ includes() {
 	grep -q -- '--memory 80GiB' "$docs/man/hmn.1.scd"
 }
 
-@test "the man page says which towers model.parameters leaves out: those hmn cannot derive (Gemma 3n's), warned" {
-	# It said model.parameters counts the whole model, as its card does, while Gemma 3n's image and audio
-	# towers are left out (and warned): the exception is documented where the rule is.
+@test "the man page says which towers model.parameters leaves out: those hmn cannot derive, warned" {
+	# It said model.parameters counts the whole model, as its card does, while a tower hmn cannot derive from
+	# config.json (Gemma 3n's before it priced MobileNet-V5) is left out and warned: the exception is written
+	# where the rule is, and holds.
 	man="$TESTS_DIR/../man/hmn.1.scd"
-	[ "$(grep -c "Gemma 3n's image and audio" "$man")" -ge 2 ]
-	run_split "$HMN" fit "$TESTS_DIR/fixtures/fit/gemma-3n-E2B-it" --memory 80GiB --json
+	grep -q "a tower \*hmn\* cannot derive from its _config.json_" "$man"
+	jq '.vision_config.architecture = "mobilenetv4_conv_small"' "$TESTS_DIR/fixtures/fit/gemma-3n-E2B-it/config.json" \
+		>"$BATS_TEST_TMPDIR/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/config.json" --memory 80GiB --json
 	[ "$status" -eq 0 ]
-	echo "$output" | jq -e '.model.warning | contains("the image tower is left out") and contains("the audio tower is left out")'
+	echo "$output" | jq -e '.model.warning == "its vision_config (mobilenetv4_conv_small) is not one hmn prices: the image tower is left out"
+		and .model.parameters < 5436718272'
 }
