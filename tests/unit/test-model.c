@@ -3599,8 +3599,10 @@ static void test_encoder_decoder_configs(void)
  * it with its vocabulary): 64 experts of 3 x 2048 x 1024 and a router of
  * 2048 x 64, Q and K normed over their 2048: 16 x 419,569,664 +
  * 2 x 50304 x 2048 + 2048 = 6,919,161,856, the Hub's 6.92B.
- * EXAONE-4.0-1.2B (LGAI-EXAONE's config.json whole: layer_types all
- * full_attention, sliding_window null): 32 heads of 64, 8 KV heads, norms
+ * EXAONE-4.0-1.2B (its shape as a public copy quoted it, with layer_types
+ * all full_attention and sliding_window null written back by hand from
+ * the model card and Megatron-Bridge's note "1.2B uses full attention
+ * only": the real file was not at hand): 32 heads of 64, 8 KV heads, norms
  * after attention and MLP, Q and K normed per head, tied: 30 x 35,655,808
  * + 102400 x 2048 + 2048 = 1,279,391,488, the Hub's 1.28B. Only the 32B
  * has hybrid attention (the model card); the fixture once lacked those
