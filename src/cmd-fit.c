@@ -227,7 +227,10 @@ int cmd_fit(const struct cli *cli, hmn_context *ctx)
 	if (m->warning && !cli->quiet)
 		say(cli, ": %s\n", m->warning);
 	request_of(cli, &req);
-	if (m->format == HMN_MODEL_GGUF && req.kv_dtype != HMN_DTYPE_NONE && !llama_cpp_cache_type(req.kv_dtype)) {
+	/* A GGUF, or one planned as a llama.cpp file type (--dtype Q4_K_M): llama.cpp's cache. */
+	bool llama_cpp = m->format == HMN_MODEL_GGUF ||
+			 (req.dtype >= HMN_DTYPE_FILE_Q4_0 && req.dtype <= HMN_DTYPE_FILE_MXFP4_MOE);
+	if (llama_cpp && req.kv_dtype != HMN_DTYPE_NONE && !llama_cpp_cache_type(req.kv_dtype)) {
 		char message[200];
 		snprintf(message, sizeof(message), "--kv-dtype %s: llama.cpp's cache takes f32, f16, bf16, q8_0,"
 			 " q4_0, q4_1, iq4_nl, q5_0 or q5_1", cli->kv_dtype);
@@ -235,7 +238,7 @@ int cmd_fit(const struct cli *cli, hmn_context *ctx)
 		status = EXIT_USAGE;
 		goto discard;
 	}
-	if (m->format != HMN_MODEL_GGUF && req.kv_dtype != HMN_DTYPE_NONE && !vllm_cache_type(req.kv_dtype)) {
+	if (!llama_cpp && req.kv_dtype != HMN_DTYPE_NONE && !vllm_cache_type(req.kv_dtype)) {
 		char message[200];
 		snprintf(message, sizeof(message), "--kv-dtype %s: vLLM's cache (safetensors, config.json) takes"
 			 " f32, f16, bf16 or fp8", cli->kv_dtype);
@@ -245,7 +248,7 @@ int cmd_fit(const struct cli *cli, hmn_context *ctx)
 	}
 	/* llama.cpp refuses a quantised V cache without flash attention: say so rather than price it. */
 	uint32_t block_elements, block_bytes;
-	if (m->format == HMN_MODEL_GGUF && req.eager_attention && req.kv_dtype != HMN_DTYPE_NONE &&
+	if (llama_cpp && req.eager_attention && req.kv_dtype != HMN_DTYPE_NONE &&
 	    hmn_dtype_block(req.kv_dtype, &block_elements, &block_bytes) == 0 && block_elements > 1 && !cli->quiet)
 		say(cli, ": llama.cpp needs flash attention (--attention fused) for a %s V cache\n", cli->kv_dtype);
 	/* A MODEL that lacks what the estimate needs is a MODEL problem (exit 1), not a usage error. */

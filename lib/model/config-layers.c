@@ -31,6 +31,9 @@
 static uint64_t context_scaled(const struct config *c, uint64_t context)
 {
 	const cJSON *rope = cJSON_GetObjectItemCaseSensitive(c->text, "rope_scaling");
+	/* transformers 5 writes it as rope_parameters ("default" where nothing stretches). */
+	if (!cJSON_IsObject(rope))
+		rope = cJSON_GetObjectItemCaseSensitive(c->text, "rope_parameters");
 	if (!cJSON_IsObject(rope) || (c->model_type && strstr(c->model_type, "gemma3")))
 		return context;
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(rope, "rope_type");
@@ -74,12 +77,24 @@ static int read_context(const struct config *c, uint64_t *ret)
 	uint64_t least = 0;
 	for (const char *const *k = keys; *k; k++) {
 		uint64_t v;
-		if (!config_lookup(c, *k, NULL))
+		const cJSON *value = config_lookup(c, *k, NULL);
+		if (!value)
 			continue;
-		int r = config_number(c, KEYS(*k), 1, MODEL_MAX_CONTEXT, &v);
-		if (r < 0)
-			return r;
-		if (r > 0 && (!least || v < least))
+		if (k == keys) {
+			int r = config_number(c, KEYS(*k), 1, MODEL_MAX_CONTEXT, &v);
+			if (r < 0)
+				return r;
+		} else {
+			/*
+			 * The others as vLLM's min() passes over what is no length:
+			 * transformers' 1e30 for "not set", -1, 4096.5.
+			 */
+			double d = cJSON_IsNumber(value) ? value->valuedouble : 0;
+			if (!(d >= 1 && d <= (double)MODEL_MAX_CONTEXT && d == floor(d)))
+				continue;
+			v = (uint64_t)d;
+		}
+		if (!least || v < least)
 			least = v;
 	}
 	if (least) {

@@ -62,6 +62,26 @@ static uint64_t min64(uint64_t a, uint64_t b)
 	return a < b ? a : b;
 }
 
+/*
+ * The cache's type when --kv-dtype is not given: llama.cpp's f16 for a
+ * GGUF or a llama.cpp file type; else vLLM's "auto", the weights' float
+ * type: --dtype's where it names one, else the checkpoint's, but 16 bits
+ * for a float32 checkpoint loaded quantized (vLLM casts float32 to 16 bits
+ * before it quantizes; a float32 cache beside int4 weights is no load).
+ */
+static enum hmn_dtype default_kv_dtype(const struct hmn_model *m, const struct hmn_fit_request *req)
+{
+	bool file_type = req->dtype >= HMN_DTYPE_FILE_Q4_0 && req->dtype <= HMN_DTYPE_FILE_MXFP4_MOE;
+	if (m->format == HMN_MODEL_GGUF || file_type || m->float_dtype == HMN_DTYPE_NONE)
+		return HMN_DTYPE_F16;
+	/* --dtype fp8 is a quantized load (vLLM's --quantization fp8): its cache stays 16 bits. */
+	if (req->dtype == HMN_DTYPE_F16 || req->dtype == HMN_DTYPE_BF16 || req->dtype == HMN_DTYPE_F32)
+		return req->dtype;
+	if (req->dtype != HMN_DTYPE_NONE && m->float_dtype == HMN_DTYPE_F32)
+		return HMN_DTYPE_BF16;
+	return m->float_dtype;
+}
+
 static void plan_of(const struct hmn_model *m, const struct hmn_fit_request *req, struct plan *p)
 {
 	p->context = req->context ? req->context : m->context_length;
@@ -69,8 +89,7 @@ static void plan_of(const struct hmn_model *m, const struct hmn_fit_request *req
 	p->ubatch = req->ubatch ? req->ubatch : DEFAULT_UBATCH;
 	p->gpus = req->gpus ? req->gpus : 1;
 	p->gguf = m->format == HMN_MODEL_GGUF;
-	p->kv_dtype = req->kv_dtype != HMN_DTYPE_NONE ? req->kv_dtype
-			: p->gguf || m->float_dtype == HMN_DTYPE_NONE ? HMN_DTYPE_F16 : m->float_dtype;
+	p->kv_dtype = req->kv_dtype != HMN_DTYPE_NONE ? req->kv_dtype : default_kv_dtype(m, req);
 	uint32_t on_gpu = req->gpu_layers > m->n_layer ? m->n_layer : req->gpu_layers;
 	p->first_layer = m->n_layer - on_gpu;
 	p->output = req->gpu_layers > m->n_layer;
@@ -252,10 +271,13 @@ uint64_t hmn_fit_vision(const struct hmn_model *m, const struct hmn_fit_request 
 	/*
 	 * llama.cpp loads the mmproj whole on one device (clip.cpp's own
 	 * backend, never split by --tensor-split): a GGUF's tower is not
-	 * divided over --gpus; vLLM shards the tower with the model.
+	 * divided over --gpus; vLLM shards the tower with the model, but for
+	 * Gemma 3n's, built as plain transformers and timm modules
+	 * (gemma3n_mm.py's AutoModel.from_config): whole on every GPU.
 	 */
 	uint64_t bytes = part_weights(&m->vision, dtype);
-	return p.gguf ? bytes : div_up(bytes, p.gpus);
+	bool whole = p.gguf || (m->architecture && !strncmp(m->architecture, "gemma3n", 7));
+	return whole ? bytes : div_up(bytes, p.gpus);
 }
 
 /* ---- KV cache ----------------------------------------------------------------- */
@@ -471,7 +493,12 @@ static uint64_t encoder_activations(const struct hmn_model *m, const struct plan
 	uint64_t attn = hmn_attention_bytes(p->batch, p->context, p->context, m->n_head,
 					    m->n_head_kv ? m->n_head_kv : m->n_head, m->key_length, bytes, eager);
 	uint64_t ffn = sat_mul(sat_mul(sat_mul(3, tokens), m->n_ff), bytes);
-	return sat_add(sat_mul(stream, bytes), attn > ffn ? attn : ffn);
+	/*
+	 * Under tensor parallelism each GPU holds the whole residual stream and
+	 * its normed copy; only the heads' and the feed-forward's intermediates
+	 * are split. Per GPU, already divided.
+	 */
+	return sat_add(sat_mul(stream, bytes), div_up(attn > ffn ? attn : ffn, p->gpus));
 }
 
 uint64_t hmn_fit_activations(const struct hmn_model *m, const struct hmn_fit_request *req)
@@ -480,15 +507,12 @@ uint64_t hmn_fit_activations(const struct hmn_model *m, const struct hmn_fit_req
 	plan_of(m, req, &p);
 	if (!p.context)
 		return HMN_UNKNOWN;
-	uint64_t a;
-	if (req->train)
-		a = training_activations(m, &p, req->eager_attention);
-	else if (!p.gguf && is_encoder(m))
-		a = encoder_activations(m, &p, req->dtype != HMN_DTYPE_NONE && dtype_is_float(req->dtype) ? req->dtype
-					: dtype_is_float(m->float_dtype) ? m->float_dtype : HMN_DTYPE_BF16,
-					req->eager_attention);
-	else
-		a = compute_buffer(m, &p, req->eager_attention);
+	if (!req->train && !p.gguf && is_encoder(m))
+		return encoder_activations(m, &p, req->dtype != HMN_DTYPE_NONE && dtype_is_float(req->dtype) ? req->dtype
+					   : dtype_is_float(m->float_dtype) ? m->float_dtype : HMN_DTYPE_BF16,
+					   req->eager_attention);
+	uint64_t a = req->train ? training_activations(m, &p, req->eager_attention)
+				: compute_buffer(m, &p, req->eager_attention);
 	return div_up(a, p.gpus);
 }
 

@@ -1831,3 +1831,41 @@ hf_cache() {
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "hmn: $BATS_TEST_TMPDIR/config.json: vision_config.model_type: model_type minicpmv is built of siglip's, not clip_vision_model" ]
 }
+
+@test "fit: what each engine keeps whole or in its own types: the cache's default type, towers and streams under --gpus" {
+	fixtures="$TESTS_DIR/fixtures/fit"
+	# glm-4-9b-chat-1m names no torch_dtype (float32): its cache f32 as stored, bf16 once loaded in bf16 or
+	# quantized (vLLM casts to 16 bits first), llama.cpp's f16 for a file type, whose q8_0 cache is taken.
+	for want in "|f32|1342177280" "--dtype bf16|bf16|671088640" "--dtype int4|bf16|671088640" \
+		"--dtype fp8|bf16|671088640" "--dtype Q4_K_M|f16|671088640" "--dtype Q4_K_M --kv-dtype q8_0|q8_0|356515840"; do
+		IFS='|' read -r args kv bytes <<<"$want"
+		# shellcheck disable=SC2086 # args holds options to split
+		run_split "$HMN" fit "$fixtures/glm-4-9b-chat-1m" --memory 80GiB --context 8192 $args --json
+		[ "$status" -eq 0 ]
+		echo "$output" | jq -e --arg kv "$kv" --argjson bytes "$bytes" \
+			'.kv_dtype == $kv and .parts.kv_cache_bytes == $bytes' || { echo "$args: $output"; false; }
+	done
+	# vLLM's cache takes no q8_0 of a safetensors model loaded as vLLM loads it.
+	run_split "$HMN" fit "$fixtures/glm-4-9b-chat-1m" --memory 80GiB --kv-dtype q8_0
+	[ "$status" -eq 2 ]
+	# Gemma 3n's towers are plain transformers and timm modules in vLLM: whole on each of 8 GPUs.
+	run_split "$HMN" fit "$fixtures/gemma-3n-E2B-it" --memory 80GiB --gpus 8 --json
+	echo "$output" | jq -e '.parts.vision_bytes == 1961123008'
+	# An encoder's residual stream is whole on each GPU; its attention and feed-forward split:
+	# 2 x 512 x 4096 x 2 + (3 x 512 x 10240 x 2) / 8 = 12,320,768.
+	run_split "$HMN" fit "$fixtures/t5-v1_1-xxl-encoder" --memory 24GiB --gpus 8 --json
+	echo "$output" | jq -e '.parts.activations_bytes == 12320768'
+	# transformers 5 writes rope_scaling as rope_parameters: Qwen 2.5's YaRN stretch read from it too.
+	jq '.rope_parameters = .rope_scaling | del(.rope_scaling)' "$fixtures/Llama-3.1-8B/config.json" \
+		>"$BATS_TEST_TMPDIR/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/config.json" --memory 80GiB --json
+	echo "$output" | jq -e '.model.context_length == 131072'
+	jq '.rope_parameters = {"rope_type":"yarn","factor":4,"original_max_position_embeddings":32768}
+		| del(.rope_scaling) | .max_position_embeddings = 32768' "$fixtures/Llama-3.1-8B/config.json" \
+		>"$BATS_TEST_TMPDIR/config.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/config.json" --memory 80GiB --context 131072 --json
+	echo "$output" | jq -e '.model.context_length == 32768 and .model.warning == null'
+	jq 'del(.rope_parameters)' "$BATS_TEST_TMPDIR/config.json" >"$BATS_TEST_TMPDIR/plain.json"
+	run_split "$HMN" fit "$BATS_TEST_TMPDIR/plain.json" --memory 80GiB --context 131072 --json
+	echo "$output" | jq -e '.model.warning | contains("beyond its 32768 trained tokens")'
+}

@@ -2368,9 +2368,22 @@ static void test_context_limit(void)
 		   least[i].key, least[i].value, least[i].context);
 		hmn_model_free(m);
 	}
-	/* Each key's number checked, not only the first's. */
-	config_refused("{\"model_type\":\"llama\",\"max_position_embeddings\":4096,\"seq_length\":-1}",
-		       "seq_length: -1 is not a whole number of 1 or more");
+	/*
+	 * max_position_embeddings is checked as any number; the other keys are
+	 * passed over where they hold no length, as vLLM's min() does:
+	 * transformers' 1e30 for "not set" refused a whole model before.
+	 */
+	config_refused("{\"model_type\":\"llama\",\"max_position_embeddings\":-1}",
+		       "max_position_embeddings: -1 is not a whole number of 1 or more");
+	static const char *const no_length[] = { "-1", "1e30", "4096.5", "\"8192\"", "8589934592" };
+	for (size_t i = 0; i < sizeof(no_length) / sizeof(no_length[0]); i++) {
+		char json[2048];
+		struct hmn_model *m = NULL;
+		llama_with(json, sizeof(json), "model_max_length", no_length[i]);
+		int r = read_config(json, &m);
+		ok(r == 0 && m->context_length == 4096, "model_max_length %s beside 4096: passed over", no_length[i]);
+		hmn_model_free(m);
+	}
 	/*
 	 * Learned absolute positions (GPT-2's n_positions, BERT's): a table of
 	 * N rows, nothing past it, said so; rotary (Llama's) only untrained.
