@@ -227,21 +227,14 @@ int cmd_fit(const struct cli *cli, hmn_context *ctx)
 	if (m->warning && !cli->quiet)
 		say(cli, ": %s\n", m->warning);
 	request_of(cli, &req);
-	/* A GGUF, or one planned as a llama.cpp file type (--dtype Q4_K_M): llama.cpp's cache. */
-	bool llama_cpp = m->format == HMN_MODEL_GGUF ||
-			 (req.dtype >= HMN_DTYPE_FILE_Q4_0 && req.dtype <= HMN_DTYPE_FILE_MXFP4_MOE);
-	if (llama_cpp && req.kv_dtype != HMN_DTYPE_NONE && !llama_cpp_cache_type(req.kv_dtype)) {
+	/* A GGUF, or one planned as a llama.cpp file type (--dtype Q4_K_M): llama.cpp's cache; else vLLM's. */
+	bool llama_cpp = m->format == HMN_MODEL_GGUF || hmn_dtype_is_file_type(req.dtype);
+	if (req.kv_dtype != HMN_DTYPE_NONE &&
+	    !(llama_cpp ? llama_cpp_cache_type(req.kv_dtype) : vllm_cache_type(req.kv_dtype))) {
 		char message[200];
-		snprintf(message, sizeof(message), "--kv-dtype %s: llama.cpp's cache takes f32, f16, bf16, q8_0,"
-			 " q4_0, q4_1, iq4_nl, q5_0 or q5_1", cli->kv_dtype);
-		print_usage_error(cli, message);
-		status = EXIT_USAGE;
-		goto discard;
-	}
-	if (!llama_cpp && req.kv_dtype != HMN_DTYPE_NONE && !vllm_cache_type(req.kv_dtype)) {
-		char message[200];
-		snprintf(message, sizeof(message), "--kv-dtype %s: vLLM's cache (safetensors, config.json) takes"
-			 " f32, f16, bf16 or fp8", cli->kv_dtype);
+		snprintf(message, sizeof(message), "--kv-dtype %s: %s", cli->kv_dtype,
+			 llama_cpp ? "llama.cpp's cache takes f32, f16, bf16, q8_0, q4_0, q4_1, iq4_nl, q5_0 or q5_1"
+				   : "vLLM's cache (safetensors, config.json) takes f32, f16, bf16 or fp8");
 		print_usage_error(cli, message);
 		status = EXIT_USAGE;
 		goto discard;

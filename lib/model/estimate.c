@@ -71,8 +71,7 @@ static uint64_t min64(uint64_t a, uint64_t b)
  */
 static enum hmn_dtype default_kv_dtype(const struct hmn_model *m, const struct hmn_fit_request *req)
 {
-	bool file_type = req->dtype >= HMN_DTYPE_FILE_Q4_0 && req->dtype <= HMN_DTYPE_FILE_MXFP4_MOE;
-	if (m->format == HMN_MODEL_GGUF || file_type || m->float_dtype == HMN_DTYPE_NONE)
+	if (m->format == HMN_MODEL_GGUF || hmn_dtype_is_file_type(req->dtype) || m->float_dtype == HMN_DTYPE_NONE)
 		return HMN_DTYPE_F16;
 	/* --dtype fp8 is a quantized load (vLLM's --quantization fp8): its cache stays 16 bits. */
 	if (req->dtype == HMN_DTYPE_F16 || req->dtype == HMN_DTYPE_BF16 || req->dtype == HMN_DTYPE_F32)
